@@ -1,0 +1,103 @@
+"""The read-only tables of the numba kernels, for every supported side at once.
+
+Each table is one numpy array whose first index is the board side S, built from
+``geometry.py`` (which documents the bit layout). The kernels read them as global
+constants: numba bakes global arrays into the compiled code, so a kernel pays no
+reference counting to reach them, which passing arrays as arguments would cost on
+every call. No numba import here: building tables never compiles anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+import numpy as np
+
+from .geometry import MAX_SIZE, MIN_SIZE, NWORDS, geometry
+
+#: Room for the legal moves of any position on any supported board. A move is
+#: (from, to, group); ``to`` is empty and ``from`` is within two steps, so a board
+#: with n interior cells has fewer than n * 13 * 3 swipes plus n placements.
+MAX_MOVES = 8192
+#: More than the number of groups one colour can have on the largest board.
+MAX_GROUPS = 256
+#: Deepest line a kernel keeps per-ply buffers for (perft, search).
+MAX_PLY = 128
+#: The move code of "no cell" in a move's target field (placements).
+NO_CELL = 511
+
+
+SIZES = range(MIN_SIZE, MAX_SIZE + 1)
+_ROWS = MAX_SIZE + 1  # tables are indexed by the side S itself; rows below MIN_SIZE stay empty
+_CELLS = 64 * NWORDS
+
+
+def _stack(build, shape, dtype, fill=0):
+    out = np.full((_ROWS, *shape), fill, dtype=dtype)
+    for size in SIZES:
+        part = build(geometry(size))
+        out[(size, *(slice(0, n) for n in part.shape))] = part
+    out.setflags(write=False)
+    return out
+
+
+#: Per side S (first index): the neighbour of each cell in each direction, or -1.
+NEIGHBOURS = _stack(lambda g: g.neighbours, (_CELLS, 6), np.int16, -1)
+#: Per side S: bitboard of each cell's neighbours.
+NEIGHBOUR_MASKS = _stack(lambda g: g.neighbour_masks, (_CELLS, NWORDS), np.uint64)
+#: Per side S: bitboard of the interior cells.
+INTERIOR = _stack(lambda g: g.interior_mask, (NWORDS,), np.uint64)
+#: Per side S: ``geometry.swipe_step1`` and ``swipe_step2``.
+SWIPE_STEP1 = _stack(lambda g: g.swipe_step1, (_CELLS, 6, 2), np.int16, -1)
+SWIPE_STEP2 = _stack(lambda g: g.swipe_step2, (_CELLS, 6, 2), np.int16, -1)
+N_CELLS = _stack(lambda g: np.array(g.n_cells), (), np.int64)
+N_INTERIOR = _stack(lambda g: np.array(g.n_interior), (), np.int64)
+
+
+def _zobrist_keys():
+    rng = np.random.Generator(np.random.PCG64(0x48696E6765))
+    keys = rng.integers(0, 2**63, size=(_ROWS, 3, _CELLS), dtype=np.uint64)
+    keys = keys * np.uint64(2) + np.uint64(1)
+    keys.setflags(write=False)
+    return keys
+
+
+#: Zobrist keys per side S: ``[S, 0, cell]`` a green token, ``[S, 1, cell]`` a blue
+#: one, ``[S, 2, 0]`` Blue to move.
+ZOBRIST = _zobrist_keys()
+
+
+def _digest() -> np.uint64:
+    h = hashlib.blake2b(digest_size=8)
+    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_STEP1, SWIPE_STEP2, N_CELLS, N_INTERIOR, ZOBRIST):
+        h.update(array.tobytes())
+    return np.uint64(int.from_bytes(h.digest(), "little"))
+
+
+#: Fingerprint of every table above. Numba freezes global arrays into its on-disk
+#: cache and only notices changes to a kernel's own source file, so the kernels
+#: compare this with the value they were compiled with (``kernels.py``).
+TABLES_DIGEST = _digest()
+
+
+class Workspace(NamedTuple):
+    """Scratch buffers a kernel writes into, so that no hot loop allocates."""
+
+    moves: np.ndarray  # int64 [plies, MAX_MOVES]: move codes per ply
+    flips: np.ndarray  # uint64 [plies, MAX_MOVES, 4]: group each swipe flips
+    enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, 4]: the enemy groups of a position
+    group_id: np.ndarray  # int16 [256]: index in enemy_groups of each enemy token
+    leaf_checksum: np.ndarray  # uint64 [1]: perft folds the leaf positions it makes in here
+
+
+def workspace(plies: int = 16) -> Workspace:
+    """Fresh scratch buffers for kernels reaching ``plies`` deep (perft depth + 1)."""
+    plies = max(1, min(plies, MAX_PLY))
+    return Workspace(
+        moves=np.zeros((plies, MAX_MOVES), dtype=np.int64),
+        flips=np.zeros((plies, MAX_MOVES, NWORDS), dtype=np.uint64),
+        enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
+        group_id=np.zeros(_CELLS, dtype=np.int16),
+        leaf_checksum=np.zeros(1, dtype=np.uint64),
+    )
