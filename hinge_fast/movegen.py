@@ -219,9 +219,10 @@ def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store
     n_enemy_groups, enemy_touch = label_enemy_groups(size, enemy, enemy_groups, group_id)
     inside = interior(size)
     empty_interior = bb_andnot(inside, bb_or(own, enemy))
-    # Rule 4: a swipe must end on an empty interior cell touching an enemy token.
+    # Rule 4: a swipe must end on an empty interior cell touching an enemy token, or
+    # back on its own cell (emptied by the lift) if that touches an enemy token.
     landing = bb_and(empty_interior, enemy_touch)
-    can_swipe = bb_any(landing)
+    can_swipe = bb_any(landing) or bb_any(bb_and(own, enemy_touch))
     own_touch = EMPTY
     n = 0
     rest = own

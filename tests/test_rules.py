@@ -198,12 +198,15 @@ def test_4_pass_over_friendly_token(impl):
 
 
 def test_4_reversing_swipe_through_edge(impl):
-    # Green B2 C2, Blue B3 (touching B2 and C3). B2 around C2: one way C3 touches
-    # B3 (ends there); the other way is edge cell B1, onward C1 is edge (illegal),
-    # back to B2 touches B3: B2-B2xB3. C2 around B2: C3 one step; the other way
-    # B1 (edge), onward A1 (edge), back C2 touches no Blue.
-    fen = board(6, g="B2 C2", b="B3")
-    assert swipes(impl, fen) == {"B2-C3xB3", "B2-B2xB3", "C2-C3xB3"}
+    # Green B2 C2 near the bottom-left edge; Blue B3 (touching B2 and C3) and
+    # Blue D2 (touching C2 and edge cell C1).
+    # B2 around C2: one way C3 touches B3 (ends there); the other way is edge cell
+    # B1, onward C1 is an edge cell (never final, although it touches D2), back to
+    # B2 touches B3: B2-B2xB3.
+    # C2 around B2: C3 one step; the other way B1 (edge), onward A1 (edge), back
+    # to C2, which touches D2: C2-C2xD2.
+    fen = board(6, g="B2 C2", b="B3 D2")
+    assert swipes(impl, fen) == {"B2-C3xB3", "B2-B2xB3", "C2-C3xB3", "C2-C2xD2"}
 
 
 def test_4_1_lift_that_splits_forbids_any_swipe(impl):

@@ -1,0 +1,17 @@
+"""hinge_fast: a fast engine for the board game Hinge (Corey L. Clark, 2024).
+
+    >>> import hinge_fast
+    >>> board = hinge_fast.Board()
+    >>> board.push_str("F6")
+    >>> print(board.fen())
+    6/7/8/9/10/5g5/10/9/8/7/6 b
+
+The rules implemented are rules.md (shipped beside the project); see README.md.
+"""
+
+from .board import Board, Color, Move, Outcome
+from .errors import HingeError
+
+__version__ = "0.1.0"
+
+__all__ = ["Board", "Color", "Move", "Outcome", "HingeError", "__version__"]

@@ -1,0 +1,433 @@
+"""The Python face of the engine: ``Board``, ``Move``, ``Color``, ``Outcome``.
+
+Modelled on python-chess::
+
+    >>> from hinge_fast import Board
+    >>> board = Board()                      # empty side-6 board, Green to move
+    >>> len(board.legal_moves)
+    61
+    >>> board.push_str("F6")
+    >>> board.fen()
+    '6/7/8/9/10/5g5/10/9/8/7/6 b'
+    >>> board.pop()
+    Move.from_str('F6')
+
+Positions are kept as bitboards (layout: ``geometry.py``); move generation and play
+run in the numba kernels (``kernels.py``), imported on first use so that parsing and
+drawing a board never wait for numba.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import HingeError
+from .fen import BLUE, GREEN, format_fen, parse_fen
+from .geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
+from .tables import MAX_GROUPS, MAX_MOVES
+
+_CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
+_MOVE_RE = re.compile(r"\s*([A-Za-z][0-9]{1,2})(?:\s*-\s*([A-Za-z][0-9]{1,2})(?:\s*[xX]\s*([A-Za-z][0-9]{1,2}))?)?\s*")
+
+
+def _kernels():
+    from . import kernels
+
+    return kernels
+
+
+class Color(enum.IntEnum):
+    """The two sides. Green moves first."""
+
+    GREEN = GREEN
+    BLUE = BLUE
+
+    @property
+    def letter(self) -> str:
+        return "g" if self is Color.GREEN else "b"
+
+    @property
+    def other(self) -> "Color":
+        return Color.BLUE if self is Color.GREEN else Color.GREEN
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Color":
+        """``'g'``, ``'green'``, ``'b'`` or ``'blue'`` (any case)."""
+        key = str(text).strip().lower()
+        if key in ("g", "green"):
+            return cls.GREEN
+        if key in ("b", "blue"):
+            return cls.BLUE
+        raise HingeError(f"colour must be green or blue, not {text!r}")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move in rules.md notation, independent of any board.
+
+    ``to`` is the cell a token is placed on or swiped to; ``frm`` the cell a swiped
+    token came from (None for a placement); ``target`` a cell of the enemy group the
+    swipe flips (None for a placement, or when left out on input). Cells are upper
+    case names such as ``'C4'``. ``str(move)`` is the notation: ``C4`` or
+    ``E5-F6xG7``. A board gives the canonical move, whose target is the first cell
+    of the group: ``board.parse_move("e5-f6xg8")``.
+    """
+
+    to: str
+    frm: str | None = None
+    target: str | None = None
+
+    def __post_init__(self):
+        for field in ("to", "frm", "target"):
+            value = getattr(self, field)
+            if value is None and field != "to":
+                continue
+            if not isinstance(value, str) or not _CELL_RE.fullmatch(value.strip()):
+                raise HingeError(f"move {field} must be a cell name like C4, not {value!r}")
+            object.__setattr__(self, field, _normal_cell(value.strip().upper()))
+        if self.frm is None and self.target is not None:
+            raise HingeError(f"a placement flips nothing: {self.to}x{self.target}")
+
+    @property
+    def is_swipe(self) -> bool:
+        return self.frm is not None
+
+    def __str__(self) -> str:
+        if self.frm is None:
+            return self.to
+        if self.target is None:
+            return f"{self.frm}-{self.to}"
+        return f"{self.frm}-{self.to}x{self.target}"
+
+    def __repr__(self) -> str:
+        return f"Move.from_str({str(self)!r})"
+
+    @classmethod
+    def from_str(cls, text: str) -> "Move":
+        """Parse ``C4``, ``E5-F6xG7`` or ``E5-F6`` (case-insensitive). Checks the
+        shape only; ``Board.parse_move`` checks legality."""
+        if not isinstance(text, str):
+            raise HingeError(f"a move is text like C4 or E5-F6xG7, not {type(text).__name__}")
+        m = _MOVE_RE.fullmatch(text)
+        if not m:
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise HingeError(f"cannot read move {shown!r}: write a placement like C4 or a swipe like E5-F6xG7")
+        first, second, third = m.groups()
+        if second is None:
+            return cls(to=first)
+        return cls(to=second, frm=first, target=third)
+
+
+def _normal_cell(name):
+    return None if name is None else name[0] + str(int(name[1:]))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: ``winner`` and ``reason``, which is
+    ``'elimination'`` or ``'no legal move'`` (rules.md section 6)."""
+
+    winner: Color
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.winner} wins by {self.reason}"
+
+
+def _bitboard(cells) -> tuple:
+    words = [0] * NWORDS
+    for cell in cells:
+        words[cell >> 6] |= 1 << (cell & 63)
+    return tuple(np.uint64(w) for w in words)
+
+
+def _as_bitboard(words) -> tuple:
+    """Numba returns uint64 words as Python ints; kernels must get np.uint64 back."""
+    return tuple(np.uint64(w) for w in words)
+
+
+def _cells(bitboard) -> list[int]:
+    out = []
+    for w, word in enumerate(bitboard):
+        word = int(word)
+        while word:
+            low = word & -word
+            out.append(64 * w + low.bit_length() - 1)
+            word ^= low
+    return out
+
+
+class _MoveBuffers:
+    """Per-board scratch for the move generator (allocated once per board)."""
+
+    def __init__(self):
+        self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
+        self.flips = np.zeros((MAX_MOVES, NWORDS), dtype=np.uint64)
+        self.enemy_groups = np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64)
+        self.group_id = np.zeros(64 * NWORDS, dtype=np.int16)
+
+
+class Board:
+    """A Hinge position plus the moves that led to it.
+
+    ``Board()`` is the empty side-6 board with Green to move; ``Board(size=S)`` the
+    empty board of side S (4 to 9); ``Board.from_fen(text)`` any position string.
+    """
+
+    def __init__(self, size: int = DEFAULT_SIZE):
+        self.size = check_size(size)
+        self._geo = geometry(self.size)
+        self._green = _bitboard(())
+        self._blue = _bitboard(())
+        self.turn = Color.GREEN
+        self.move_stack: list[Move] = []
+        self._undo: list[tuple] = []
+        self._buffers = None
+        self._legal = None  # (codes, flips, {Move: index}) for the current position
+
+    # ----- construction and position strings ---------------------------------------
+    @classmethod
+    def from_fen(cls, text: str) -> "Board":
+        """The position of a position string (rules.md section 7)."""
+        parsed = parse_fen(text)
+        board = cls(parsed.size)
+        board._green = _bitboard(parsed.green)
+        board._blue = _bitboard(parsed.blue)
+        board.turn = Color(parsed.turn)
+        return board
+
+    def fen(self) -> str:
+        """The position string of the current position."""
+        return format_fen(self.size, _cells(self._green), _cells(self._blue), self.turn)
+
+    def copy(self) -> "Board":
+        board = Board(self.size)
+        board._green, board._blue, board.turn = self._green, self._blue, self.turn
+        board.move_stack = list(self.move_stack)
+        board._undo = list(self._undo)
+        return board
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Board) and self.fen() == other.fen()
+
+    def __hash__(self) -> int:
+        return hash(self.fen())
+
+    def __repr__(self) -> str:
+        return f"Board.from_fen({self.fen()!r})"
+
+    # ----- contents -------------------------------------------------------------------
+    def tokens(self, color: Color) -> list[str]:
+        """Cell names of the tokens of one colour, in (c, r) order."""
+        bitboard = self._green if color == Color.GREEN else self._blue
+        return [self._geo.names[c] for c in _cells(bitboard)]
+
+    def token_count(self, color: Color) -> int:
+        return sum(int(w).bit_count() for w in (self._green if color == Color.GREEN else self._blue))
+
+    def piece_at(self, cell: str) -> Color | None:
+        """The colour of the token on ``cell`` ('C4'), or None if it is empty."""
+        index = self._geo.parse_cell(cell)
+        for color, bitboard in ((Color.GREEN, self._green), (Color.BLUE, self._blue)):
+            if int(bitboard[index >> 6]) >> (index & 63) & 1:
+                return color
+        return None
+
+    def groups(self, color: Color) -> list[list[str]]:
+        """The groups of one colour, each a list of cell names, in (c, r) order."""
+        stones = self._green if color == Color.GREEN else self._blue
+        group_of = _kernels().group_of
+        out, rest = [], set(_cells(stones))
+        while rest:
+            group = _cells(group_of(self.size, stones, min(rest)))
+            rest -= set(group)
+            out.append([self._geo.names[c] for c in group])
+        return out
+
+    def _sides(self):
+        """(tokens of the side to move, tokens of the other side)."""
+        return (self._green, self._blue) if self.turn == Color.GREEN else (self._blue, self._green)
+
+    # ----- moves ------------------------------------------------------------------------
+    def _generate(self):
+        if self._legal is None:
+            if self._buffers is None:
+                self._buffers = _MoveBuffers()
+            b = self._buffers
+            own, enemy = self._sides()
+            n = _kernels().generate_moves(self.size, own, enemy, b.moves, b.flips, b.enemy_groups, b.group_id, True)
+            codes = b.moves[:n].copy()
+            flips = b.flips[:n].copy()
+            index = {self._decode(code): i for i, code in enumerate(codes)}
+            self._legal = (codes, flips, index)
+        return self._legal
+
+    def _decode(self, code) -> Move:
+        names = self._geo.names
+        code = int(code)
+        frm, to, target = code & 511, (code >> 9) & 511, (code >> 18) & 511
+        if target == 511:
+            return Move(to=names[to])
+        return Move(to=names[to], frm=names[frm], target=names[target])
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The distinct legal moves, sorted by cells in (c, r) order (placements by
+        their cell, swipes by from, to and target). Empty when the game is over."""
+        geo = self._geo
+
+        def key(move):
+            cells = (move.frm or move.to, move.to, move.target or "")
+            return tuple(geo.coords[geo.parse_cell(c)] if c else (-1, -1) for c in cells)
+
+        return sorted(self._generate()[2], key=key)
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self._find(move)
+        except HingeError:
+            return False
+        return True
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text`` in this position, canonical target filled
+        in; HingeError if it is malformed or illegal. The target may be any cell of
+        the flipped group, or left out when one enemy group touches the destination.
+        """
+        return self._decode(self._generate()[0][self._find(Move.from_str(text))])
+
+    def _find(self, move: Move) -> int:
+        """Index of ``move`` in the legal move list; HingeError if it is not legal."""
+        if not isinstance(move, Move):
+            raise HingeError(f"not a move: {move!r}")
+        codes, flips, index = self._generate()
+        if move in index:
+            return index[move]
+        geo = self._geo
+        cells = [geo.parse_cell(c) for c in (move.frm, move.to, move.target) if c is not None]
+        if self.is_game_over():
+            raise HingeError(f"illegal move {move}: the game is over ({self.outcome()})")
+        if not move.is_swipe:
+            raise HingeError(f"illegal move {move}: {self._why_not_placement(cells[0])}")
+        candidates = [i for m, i in index.items() if m.frm == move.frm and m.to == move.to]
+        if not candidates:
+            raise HingeError(f"illegal move {move}: no swipe takes the token on {move.frm} to {move.to}")
+        if move.target is None:
+            if len(candidates) > 1:
+                options = ", ".join(sorted(str(self._decode(codes[i])) for i in candidates))
+                raise HingeError(f"ambiguous move {move}: say which group to flip ({options})")
+            return candidates[0]
+        target = geo.parse_cell(move.target)
+        for i in candidates:
+            if int(flips[i][target >> 6]) >> (target & 63) & 1:
+                return i
+        raise HingeError(f"illegal move {move}: {move.target} is not in an enemy group the swipe can flip")
+
+    def _why_not_placement(self, cell: int) -> str:
+        name = self._geo.names[cell]
+        if not self._geo.is_interior(cell):
+            return f"{name} is an edge cell"
+        if self.piece_at(name) is not None:
+            return f"{name} is occupied"
+        return f"a token on {name} would be a singleton touching an enemy token"
+
+    def push(self, move: Move | str) -> None:
+        """Play a legal move (a Move or its notation); HingeError if it is not legal."""
+        if isinstance(move, str):
+            move = Move.from_str(move)
+        i = self._find(move)
+        codes, flips, _ = self._legal
+        canonical = self._decode(codes[i])
+        own, enemy = self._sides()
+        their, ours = _kernels().play_with_flip(own, enemy, codes[i], tuple(flips[i]))
+        their, ours = _as_bitboard(their), _as_bitboard(ours)
+        self._undo.append((self._green, self._blue, self.turn, self._legal))
+        self.move_stack.append(canonical)
+        if self.turn == Color.GREEN:
+            self._green, self._blue = ours, their
+        else:
+            self._blue, self._green = ours, their
+        self.turn = self.turn.other
+        self._legal = None
+
+    def push_str(self, text: str) -> None:
+        """``board.push_str("E5-F6")``: parse and play a move in notation."""
+        self.push(Move.from_str(text))
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self._undo:
+            raise HingeError("no move to take back")
+        self._green, self._blue, self.turn, self._legal = self._undo.pop()
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        if not self.move_stack:
+            raise HingeError("no move has been played")
+        return self.move_stack[-1]
+
+    # ----- end of the game ---------------------------------------------------------------
+    def is_eliminated(self) -> bool:
+        """The side to move has no tokens while the board holds two or more."""
+        own, enemy = self._sides()
+        return not any(own) and sum(int(w).bit_count() for w in enemy) >= 2
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else the winner and the reason
+        (rules.md section 6: elimination; a player with no legal move loses)."""
+        if self.is_eliminated():
+            return Outcome(self.turn.other, "elimination")
+        if len(self._generate()[0]) == 0:
+            return Outcome(self.turn.other, "no legal move")
+        return None
+
+    # ----- pictures ------------------------------------------------------------------------
+    def __str__(self) -> str:
+        return draw(self)
+
+
+def draw(board: Board, color: bool = False) -> str:
+    """ASCII drawing of the hex board, top row first, with row numbers on the left
+    and column letters below the lower rim. ``g``/``b`` are tokens, ``.`` empty
+    interior cells, ``-`` edge cells. With ``color``, ANSI colours for a terminal."""
+    size, geo = board.size, board._geo
+    green, blue = set(_cells(board._green)), set(_cells(board._blue))
+    top = 2 * size - 2
+    margin = 4
+
+    def column(c, r):
+        return margin + 2 * c - r + size - 1
+
+    width = column(top, size - 1) + 4
+    lines = []
+    for r in range(top, -2, -1):
+        line = [" "] * width
+        for c in range(top + 1):
+            if r >= 0 and (c, r) in geo.index:
+                cell = geo.index[(c, r)]
+                line[column(c, r)] = "g" if cell in green else "b" if cell in blue else "." if geo.is_interior(cell) else "-"
+            elif (c, r + 1) in geo.index and (c, r) not in geo.index and (c, r + 1) == min(
+                (cr for cr in geo.coords if cr[0] == c), key=lambda cr: cr[1]
+            ):
+                line[column(c, r)] = chr(ord("A") + c)
+        if r >= 0:
+            label = str(r + 1)
+            first = column(min(cr[0] for cr in geo.coords if cr[1] == r), r)
+            start = first - 2 - len(label) + 1
+            line[start : start + len(label)] = list(label)
+        text = "".join(line).rstrip()
+        if color:
+            text = text.replace("g", "\x1b[1;32mg\x1b[0m").replace("b", "\x1b[1;34mb\x1b[0m")
+        lines.append(text)
+    to_move = f"{board.turn} to move"
+    return "\n".join(lines) + "\n" + to_move

@@ -1,0 +1,66 @@
+"""``hinge-fast``: the command line. Thin argument handling over the layers below.
+
+Each command lives in a module of ``hinge_fast.commands`` that defines
+``register(subparsers)``; a command's function takes the parsed arguments and
+returns an exit status. User mistakes raise HingeError, printed here as one line
+``error: ...`` with exit status 2; nothing a user types ends in a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+from .errors import HingeError
+
+COMMAND_MODULES = ["rules"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage mistake as a HingeError (one line, status 2)."""
+
+    def error(self, message):
+        raise HingeError(f"{message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="hinge-fast",
+        description="A fast engine for the board game Hinge. POSITION is a position string "
+        "(quoted: it holds a space) or 'start' for the empty board.",
+        epilog="Example: hinge-fast moves '6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g'",
+    )
+    parser.add_argument("--version", action="version", version=f"hinge-fast {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"hinge_fast.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``hinge-fast`` console script; returns the exit status."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        return int(args.run(args) or 0)
+    except HingeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,47 @@
+"""The commands of ``hinge-fast``, one module each (see ``hinge_fast.cli``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..board import Board
+from ..errors import HingeError
+
+
+def add_position_arguments(parser, required_side=False):
+    """POSITION (a position string or 'start') and --size S for the empty board."""
+    parser.add_argument(
+        "position",
+        nargs="?",
+        default="start",
+        metavar="POSITION",
+        help="a position string (quote it: it holds a space) or 'start' (default): the empty board",
+    )
+    parser.add_argument("--size", type=positive_int("S", 4, 9), default=None, metavar="S", help="side of the empty board for 'start' (4 to 9, default 6)")
+
+
+def board_from_args(args) -> Board:
+    """The Board named by POSITION and --size."""
+    text = args.position.strip()
+    if text.lower() == "start":
+        return Board(6 if args.size is None else args.size)
+    board = Board.from_fen(text)
+    if args.size is not None and args.size != board.size:
+        raise HingeError(f"--size {args.size} disagrees with the position string, which is of side {board.size}")
+    return board
+
+
+def positive_int(name, low, high):
+    """An argparse type: a whole number from low to high, with a message naming ``name``."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be from {low} to {high}, not {value}")
+        return value
+
+    parse.__name__ = name
+    return parse

@@ -1,0 +1,120 @@
+"""``moves``, ``perft`` and ``show``: the rules engine on the command line."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from . import add_position_arguments, board_from_args, positive_int
+
+MAX_PERFT_DEPTH = 20
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "moves",
+        help="list the legal moves of a position",
+        description="Print the legal moves, one per line, sorted by cells in (column, row) order.",
+        epilog="Example: hinge-fast moves --size 4",
+    )
+    add_position_arguments(p)
+    p.set_defaults(run=run_moves)
+
+    p = subparsers.add_parser(
+        "perft",
+        help="count the leaves of the move tree",
+        description="Count the leaf nodes of the move tree DEPTH plies deep (rules.md section 8). "
+        "The last line of output is the total alone; nodes per second go to stderr.",
+        epilog="Example: hinge-fast perft 3 --divide",
+    )
+    p.add_argument("depth", type=positive_int("DEPTH", 0, MAX_PERFT_DEPTH), metavar="DEPTH")
+    add_position_arguments(p)
+    p.add_argument("--divide", action="store_true", help="print the count under each legal move first")
+    p.add_argument("--reference", action="store_true", help="use the slow reference implementation")
+    p.add_argument(
+        "--no-bulk", dest="bulk", action="store_false", help="play every leaf move instead of counting the last ply"
+    )
+    p.set_defaults(run=run_perft)
+
+    p = subparsers.add_parser(
+        "show",
+        help="draw a position",
+        description="Draw the board with coordinates: g and b are tokens, . empty interior cells, - edge cells.",
+        epilog="Example: hinge-fast show '4/5/2g3/7/6/5/4 b'",
+    )
+    add_position_arguments(p)
+    p.add_argument("--color", action="store_true", help="colour the tokens with ANSI codes")
+    p.set_defaults(run=run_show)
+
+
+def run_moves(args) -> int:
+    board = board_from_args(args)
+    for move in board.legal_moves:
+        print(move)
+    return 0
+
+
+def run_show(args) -> int:
+    from ..board import draw
+
+    board = board_from_args(args)
+    print(draw(board, color=args.color))
+    print(board.fen())
+    outcome = board.outcome() if board.is_eliminated() else None
+    if outcome:
+        print(f"game over: {outcome}")
+    return 0
+
+
+def run_perft(args) -> int:
+    board = board_from_args(args)
+    if args.reference:
+        counts, total, seconds = _perft_reference(board, args.depth, args.divide)
+    else:
+        counts, total, seconds = _perft_fast(board, args.depth, args.divide, args.bulk)
+    for move, count in counts:
+        print(f"{move}: {count}")
+    print(total)
+    rate = total / seconds if seconds > 0 else float("inf")
+    print(f"perft {args.depth}: {total} nodes in {seconds:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
+    return 0
+
+
+def _perft_fast(board, depth, divide, bulk):
+    """(per-move counts if divide, total, seconds) from the numba kernels."""
+    import numpy as np
+
+    from .. import kernels
+    from ..tables import workspace
+
+    own, enemy = board._sides()
+    work = workspace(depth + 1)
+    if depth == 0:
+        return [], 1, 0.0
+    if not divide:
+        kernels.perft_kernel(board.size, own, enemy, 0, bulk, work)  # load or compile first
+        start = time.perf_counter()
+        total = kernels.perft_kernel(board.size, own, enemy, depth, bulk, work)
+        return [], int(total), time.perf_counter() - start
+    counts = np.zeros(len(work.moves[0]), dtype=np.int64)
+    kernels.perft_divide(board.size, own, enemy, 1, bulk, work, counts)  # load or compile first
+    start = time.perf_counter()
+    n = kernels.perft_divide(board.size, own, enemy, depth, bulk, work, counts)
+    seconds = time.perf_counter() - start
+    by_move = {board._decode(code): int(counts[i]) for i, code in enumerate(work.moves[depth - 1][:n])}
+    ordered = [(move, by_move[move]) for move in board.legal_moves]
+    return ordered, sum(by_move.values()), seconds
+
+
+def _perft_reference(board, depth, divide):
+    from .. import reference
+
+    pos = reference.parse_position(board.fen())
+    start = time.perf_counter()
+    if not divide or depth == 0:
+        total = reference.perft(pos, depth)
+        return [], total, time.perf_counter() - start
+    counts = {reference.move_name(m): reference.perft(reference.play(pos, m), depth - 1) for m in reference.legal_moves(pos)}
+    seconds = time.perf_counter() - start
+    ordered = [(move, counts[str(move)]) for move in board.legal_moves]
+    return ordered, sum(counts.values()), seconds

@@ -1,0 +1,92 @@
+"""The one door to the numba kernels: import this, never the kernel modules directly,
+from code that may run on a cold cache.
+
+On import it
+
+* prints ``hinge-fast: compiling ..., first run only`` on stderr the first time numba
+  really compiles something (loading from the on-disk cache compiles nothing);
+* checks that the cached kernels were built from today's tables: numba freezes the
+  global table arrays into its cache but watches only each kernel's own source file,
+  so a change in ``geometry.py`` alone would otherwise leave stale kernels behind.
+
+Numba's cache lives beside the package (``__pycache__``) or, where that is read-only,
+in ``NUMBA_CACHE_DIR`` or the user's cache directory: numba's own rules.
+"""
+
+import sys
+import time
+
+import numba
+from numba import njit
+from numba.core import event
+
+from . import bits, movegen, perft
+from .movegen import (  # noqa: F401  (re-exported for the layers above)
+    encode_placement,
+    encode_swipe,
+    generate_moves,
+    group_of,
+    is_eliminated,
+    is_swipe,
+    move_from,
+    move_target,
+    move_to,
+    play,
+    play_with_flip,
+    zobrist_hash,
+)
+from .perft import perft as perft_kernel  # noqa: F401
+from .perft import perft_divide, random_playouts  # noqa: F401
+from .tables import TABLES_DIGEST
+
+
+class _CompileNotice(event.Listener):
+    """Says once, before the first real compilation, why this run is slow."""
+
+    def __init__(self):
+        self.said = False
+        self.started = None
+
+    def on_start(self, ev):
+        if not self.said:
+            self.said = True
+            self.started = time.perf_counter()
+            print(
+                "hinge-fast: compiling the numba kernels, first run only (about a minute; "
+                "later runs load them from the cache)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def on_end(self, ev):
+        pass
+
+
+COMPILE_NOTICE = _CompileNotice()
+event.register("numba:compile", COMPILE_NOTICE)
+
+
+@njit(cache=True)
+def compiled_tables_digest():
+    return TABLES_DIGEST
+
+
+#: The cached kernels were compiled with other tables: recompile them.
+STALE_CACHE = compiled_tables_digest() != TABLES_DIGEST
+if STALE_CACHE:
+    compiled_tables_digest._cache.flush()
+    compiled_tables_digest.recompile()
+
+
+def register_kernel_module(module):
+    """Declare a module of ``@njit(cache=True)`` kernels that read the global tables,
+    so that a stale on-disk cache of it is dropped. Call at the module's end."""
+    if not STALE_CACHE:
+        return
+    for value in vars(module).values():
+        if isinstance(value, numba.core.registry.CPUDispatcher):
+            value._cache.flush()
+
+
+for _module in (bits, movegen, perft):
+    register_kernel_module(_module)
