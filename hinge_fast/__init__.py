@@ -11,7 +11,8 @@ The rules implemented are rules.md (shipped beside the project); see README.md.
 
 from .board import Board, Color, Move, Outcome
 from .errors import HingeError
+from .search import Limits, SearchResult, search
 
 __version__ = "0.1.0"
 
-__all__ = ["Board", "Color", "Move", "Outcome", "HingeError", "__version__"]
+__all__ = ["Board", "Color", "Move", "Outcome", "HingeError", "Limits", "SearchResult", "search", "__version__"]

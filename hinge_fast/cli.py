@@ -1,8 +1,9 @@
 """``hinge-fast``: the command line. Thin argument handling over the layers below.
 
 Each command lives in a module of ``hinge_fast.commands`` that defines
-``register(subparsers)``; a command's function takes the parsed arguments and
-returns an exit status. User mistakes raise HingeError, printed here as one line
+``register(subparsers)`` (found automatically; keep such modules light to import:
+import heavy things inside the command's function). A command's function takes the
+parsed arguments and returns an exit status. User mistakes raise HingeError, printed here as one line
 ``error: ...`` with exit status 2; nothing a user types ends in a traceback.
 """
 
@@ -10,12 +11,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 
 from . import __version__
 from .errors import HingeError
 
-COMMAND_MODULES = ["rules"]
+
+def command_modules() -> list[str]:
+    from . import commands
+
+    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_"))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hinge-fast {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
+    for name in command_modules():
         importlib.import_module(f"hinge_fast.commands.{name}").register(subparsers)
     return parser
 

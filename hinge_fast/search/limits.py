@@ -1,0 +1,54 @@
+"""One limits object for every searcher: time, nodes, depth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import HingeError
+
+MAX_TIME = 24 * 3600.0
+MAX_NODES = 10**12
+MAX_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When a search must stop: whichever limit is reached first.
+
+    ``time``: seconds of wall clock (the search stops within 5% plus a few
+    milliseconds); ``nodes``: positions searched (alpha-beta) or playouts (MCTS);
+    ``depth``: plies of iterative deepening (alpha-beta only; MCTS ignores it).
+    With no limit at all, a search uses ``DEFAULT_TIME`` seconds.
+
+    >>> Limits(time=0.5)
+    Limits(time=0.5, nodes=None, depth=None)
+    """
+
+    time: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self):
+        if self.time is not None:
+            if isinstance(self.time, bool) or not isinstance(self.time, (int, float)) or self.time != self.time:
+                raise HingeError(f"time must be a number of seconds, not {self.time!r}")
+            if not 0 < self.time <= MAX_TIME:
+                raise HingeError(f"time must be more than 0 and at most {MAX_TIME:.0f} seconds, not {self.time}")
+            object.__setattr__(self, "time", float(self.time))
+        for name, high in (("nodes", MAX_NODES), ("depth", MAX_DEPTH)):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
+                raise HingeError(f"{name} must be a whole number, not {value!r}")
+            if not 1 <= int(value) <= high:
+                raise HingeError(f"{name} must be from 1 to {high}, not {value}")
+            object.__setattr__(self, name, int(value))
+
+    @property
+    def unlimited(self) -> bool:
+        return self.time is None and self.nodes is None and self.depth is None
+
+
+#: Seconds a search takes when it is given no limit.
+DEFAULT_TIME = 1.0
