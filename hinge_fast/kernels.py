@@ -5,16 +5,22 @@ On import it
 
 * prints ``hinge-fast: compiling ..., first run only`` on stderr the first time numba
   really compiles something (loading from the on-disk cache compiles nothing);
-* checks that the cached kernels were built from today's tables: numba freezes the
-  global table arrays into its cache but watches only each kernel's own source file,
-  so a change in ``geometry.py`` alone would otherwise leave stale kernels behind.
+* checks that the cached kernels were built from today's sources and tables. Numba
+  watches only each kernel's own source file: a kernel that calls a changed kernel of
+  another file, or reads a changed global table, would otherwise stay stale in the
+  cache. So every kernel source file and table goes into one digest, compiled into
+  ``compiled_digest``; when it differs from today's, every kernel cache is dropped.
 
 Numba's cache lives beside the package (``__pycache__``) or, where that is read-only,
 in ``NUMBA_CACHE_DIR`` or the user's cache directory: numba's own rules.
 """
 
+import hashlib
 import sys
 import time
+from pathlib import Path
+
+import numpy as np
 
 import numba
 from numba import njit
@@ -36,8 +42,22 @@ from .movegen import (  # noqa: F401  (re-exported for the layers above)
     zobrist_hash,
 )
 from .perft import perft as perft_kernel  # noqa: F401
-from .perft import perft_divide, random_playouts  # noqa: F401
+from .perft import make_unmake_loop, perft_divide, random_playouts  # noqa: F401
 from .tables import TABLES_DIGEST
+
+
+def _source_digest() -> np.uint64:
+    """Digest of the tables and of every source file of the package holding a kernel."""
+    h = hashlib.blake2b(str(int(TABLES_DIGEST)).encode(), digest_size=8)
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_bytes()
+        if b"@njit" in text:
+            h.update(path.relative_to(root).as_posix().encode() + b"\0" + text)
+    return np.uint64(int.from_bytes(h.digest(), "little"))
+
+
+BUILD_DIGEST = _source_digest()
 
 
 class _CompileNotice(event.Listener):
@@ -67,15 +87,15 @@ event.register("numba:compile", COMPILE_NOTICE)
 
 
 @njit(cache=True)
-def compiled_tables_digest():
-    return TABLES_DIGEST
+def compiled_digest():
+    return BUILD_DIGEST
 
 
-#: The cached kernels were compiled with other tables: recompile them.
-STALE_CACHE = compiled_tables_digest() != TABLES_DIGEST
+#: The cached kernels were compiled from other sources or tables: recompile them.
+STALE_CACHE = compiled_digest() != BUILD_DIGEST
 if STALE_CACHE:
-    compiled_tables_digest._cache.flush()
-    compiled_tables_digest.recompile()
+    compiled_digest._cache.flush()
+    compiled_digest.recompile()
 
 
 def register_kernel_module(module):
@@ -85,7 +105,10 @@ def register_kernel_module(module):
         return
     for value in vars(module).values():
         if isinstance(value, numba.core.registry.CPUDispatcher):
-            value._cache.flush()
+            try:
+                value._cache.flush()
+            except OSError:
+                pass  # a cache we cannot write is one numba will not load from either
 
 
 for _module in (bits, movegen, perft):

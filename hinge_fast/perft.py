@@ -80,3 +80,22 @@ def random_playouts(size, own, enemy, games, max_plies, seed, work, plies_out, r
         result_out[game] = result
         total += ply
     return total
+
+
+@njit(cache=True)
+def make_unmake_loop(size, own, enemy, rounds):
+    """Play and take back every legal move of a position ``rounds`` times (a
+    benchmark of make/unmake; taking back a copy-made move is keeping the old
+    words). Returns the number of legal moves and a checksum of the children, which
+    keeps the compiler from skipping the work."""
+    moves = np.zeros(4096, dtype=np.int64)
+    flips = np.zeros((4096, 4), dtype=np.uint64)
+    groups = np.zeros((256, 4), dtype=np.uint64)
+    group_id = np.zeros(256, dtype=np.int16)
+    n = generate_moves(size, own, enemy, moves, flips, groups, group_id, True)
+    checksum = np.uint64(0)
+    for _ in range(rounds):
+        for i in range(n):
+            their, ours = play_with_flip(own, enemy, moves[i], bb_row(flips, i))
+            checksum ^= their[0] ^ ours[0] ^ their[1] ^ ours[1]
+    return n, checksum

@@ -1,0 +1,51 @@
+"""Move generation, perft and make/unmake on the fixed mid-game positions.
+
+    python -m pytest bench --benchmark-enable --benchmark-columns=median,ops
+"""
+
+import numpy as np
+import pytest
+
+from hinge_fast import Board, kernels
+from hinge_fast.benchmark import MID_GAME_S6
+from hinge_fast.tables import workspace
+
+
+def sides(fen):
+    board = Board.from_fen(fen)
+    own, enemy = board._sides()
+    return board.size, own, enemy
+
+
+POSITIONS = [sides(fen) for fen in MID_GAME_S6]
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_movegen(benchmark, index):
+    size, own, enemy = POSITIONS[index]
+    work = workspace(1)
+    args = (size, own, enemy, work.moves[0], work.flips[0], work.enemy_groups, work.group_id, True)
+    n = benchmark(kernels.generate_moves, *args)
+    assert n == len(Board.from_fen(MID_GAME_S6[index]).legal_moves)
+
+
+@pytest.mark.parametrize("bulk", [True, False], ids=["bulk", "made"])
+def test_perft3(benchmark, bulk):
+    work = workspace(4)
+
+    def run():
+        return sum(int(kernels.perft_kernel(*p, 3, bulk, work)) for p in POSITIONS)
+
+    benchmark(run)
+
+
+def test_make_unmake(benchmark):
+    benchmark(lambda: [kernels.make_unmake_loop(*p, 100) for p in POSITIONS])
+
+
+def test_random_playouts(benchmark):
+    size, own, enemy = sides("6/7/8/9/10/11/10/9/8/7/6 g")
+    work = workspace(1)
+    plies = np.zeros(200, dtype=np.int64)
+    results = np.zeros(200, dtype=np.int64)
+    benchmark(kernels.random_playouts, size, own, enemy, 200, 10_000, 1, work, plies, results)

@@ -1,0 +1,234 @@
+"""Speed measurements on a fixed set of positions, shared by ``hinge-fast bench``,
+``bench/compare.py`` and the pytest-benchmark suite in ``bench/``.
+
+Every figure is nodes (or moves, or games) per second of wall clock on one thread,
+measured in the same run as the others, after a warm-up call that loads or compiles
+the kernels. Each measurement repeats its work ``repeat`` times and keeps the
+median rate, since the machines this runs on are small and noisy.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .board import Board
+
+#: Mid-game positions of the side-6 board (seeded random play, plies 16 to 40, and
+#: the two mid-game positions of the rules engine issue).
+MID_GAME_S6 = [
+    "6/1gg4/5g2/9/3b4g1/3b3g3/1b2ggg1g1/1b7/3b4/3b3/6 g",
+    "6/1g1g1g1/6g1/4g2g1/2gbbb2g1/1b1g5b1/3g1b2b1/1gg4b1/8/3g3/6 g",
+    "6/1g3g1/4g3/4gggg1/1g4gg2/1ggg2b2g1/3g1b4/2gg1bb2/5b2/1b1bb2/6 g",
+    "6/1gg2b1/1gg2b2/1ggg2b2/1gg1g2b2/2g5bb1/1g4gbg1/3ggg1g1/1g1g1bg1/1g3b1/6 g",
+    "6/1b2g2/2bbbg2/1gg1gg3/1g1gggggg1/4g2g1g1/3g2ggg1/1b1ggg1g1/1gg2gg1/3gg2/6 g",
+    "6/2bg1g1/2b5/1bb2gb2/1b2b2bb1/2bbb1b4/2b1b1b1g1/1g2bb3/1g4b1/2g2b1/6 g",
+    "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g",
+    "6/2bbb2/2b2g2/2bb2gg1/1gggg1gg2/1g2g1g1g2/1gggggg1g1/2g1g1g2/2gg1g2/2g1g2/6 g",
+]
+
+
+def mid_game_positions(size: int = 6) -> list[str]:
+    """The benchmark positions of one board side: the fixed S=6 set, or for another
+    side positions reached by seeded random play (plies 2S to 6S)."""
+    if size == 6:
+        return list(MID_GAME_S6)
+    import random
+
+    out = []
+    seed = 0
+    while len(out) < 8:
+        rng = random.Random(1000 * size + seed)
+        seed += 1
+        board = Board(size)
+        plies = rng.randrange(2 * size, 6 * size)
+        while len(board.move_stack) < plies and board.legal_moves:
+            board.push(rng.choice(board.legal_moves))
+        if board.legal_moves:
+            out.append(board.fen())
+    return out
+
+
+@dataclass
+class Figure:
+    name: str
+    rate: float  # per second
+    unit: str
+    detail: str = ""
+
+
+def _median_rate(work, count, repeat):
+    """Median of count / seconds over ``repeat`` timed calls of ``work()``."""
+    rates = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        rates.append(count / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def _sides(fen):
+    board = Board.from_fen(fen)
+    own, enemy = board._sides()
+    return board.size, own, enemy
+
+
+def perft_rate(positions, depth, bulk, repeat=3) -> Figure:
+    """Perft nodes per second over ``positions``; ``bulk`` counts the last ply
+    without playing it."""
+    from . import kernels
+    from .tables import workspace
+
+    work = workspace(depth + 1)
+    sides = [_sides(fen) for fen in positions]
+    kernels.perft_kernel(*sides[0], 1, bulk, work)
+    nodes = sum(int(kernels.perft_kernel(*s, depth, bulk, work)) for s in sides)
+
+    def run():
+        for s in sides:
+            kernels.perft_kernel(*s, depth, bulk, work)
+
+    kind = "bulk counting at the last ply" if bulk else "every leaf move made"
+    name = "perft, bulk" if bulk else "perft, leaves made"
+    return Figure(name, _median_rate(run, nodes, repeat), "nodes/s", f"depth {depth}, {kind}")
+
+
+def make_unmake_rate(positions, rounds=2000, repeat=3) -> Figure:
+    """Moves played and taken back per second: every legal move of each position,
+    ``rounds`` times (copy-make: taking back is keeping the old words)."""
+    from . import kernels
+
+    sides = [_sides(fen) for fen in positions]
+    total = sum(int(kernels.make_unmake_loop(*s, 1)[0]) for s in sides)
+
+    def run():
+        for s in sides:
+            kernels.make_unmake_loop(*s, rounds)
+
+    return Figure("make/unmake", _median_rate(run, total * rounds, repeat), "moves/s", "every legal move, copy-make")
+
+
+def playout_rate(size=6, games=2000, repeat=3, seed=1) -> Figure:
+    """Uniformly random games from the empty board per second."""
+    from . import kernels
+    from .tables import workspace
+
+    board = Board(size)
+    own, enemy = board._sides()
+    work = workspace(1)
+    plies = np.zeros(games, dtype=np.int64)
+    results = np.zeros(games, dtype=np.int64)
+    kernels.random_playouts(size, own, enemy, 1, 10_000, seed, work, plies, results)
+    kernels.random_playouts(size, own, enemy, games, 10_000, seed, work, plies, results)
+    mean_plies = float(plies.mean())
+
+    def run():
+        kernels.random_playouts(size, own, enemy, games, 10_000, seed, work, plies, results)
+
+    return Figure("random playouts", _median_rate(run, games, repeat), "games/s", f"empty S={size}, {mean_plies:.1f} plies a game")
+
+
+def reference_perft_rate(positions, depth, repeat=1) -> Figure:
+    """The reference implementation's perft nodes per second (slow: a few seconds)."""
+    from . import reference as ref
+
+    poss = [ref.parse_position(fen) for fen in positions]
+    nodes = sum(ref.perft(p, depth) for p in poss)
+
+    def run():
+        for p in poss:
+            ref.perft(p, depth)
+
+    return Figure("reference perft", _median_rate(run, nodes, repeat), "nodes/s", f"depth {depth}, pure Python")
+
+
+def machine() -> str:
+    """CPU model and core count, for the table's heading."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def search_rate(engine: str, positions, seconds=1.0) -> Figure:
+    """Nodes (alpha-beta) or playouts (MCTS) per second of a timed search, median
+    over the positions."""
+    from .search import search
+
+    board = Board.from_fen(positions[0])
+    search(board, engine=engine, nodes=50, seed=1)  # load or compile first
+    rates, depths = [], []
+    for fen in positions:
+        result = search(Board.from_fen(fen), engine=engine, time=seconds, seed=1)
+        rates.append(result.nodes / max(result.seconds, 1e-9))
+        depths.append(result.depth)
+    unit = "nodes/s" if engine == "alphabeta" else "playouts/s"
+    return Figure(
+        f"{engine} search",
+        statistics.median(rates),
+        unit,
+        f"{seconds:g} s a position, median depth {statistics.median(depths):g}",
+    )
+
+
+def run_all(size: int = 6, quick: bool = False, progress=None) -> dict:
+    """Every figure of ``hinge-fast bench`` as a dict (the ``--json`` output).
+
+    ``progress(step, total, name)`` is called before each measurement.
+    """
+    positions = mid_game_positions(size)
+    repeat = 1 if quick else 3
+    steps = [
+        ("perft, leaves made", lambda: perft_rate(positions, 3, bulk=False, repeat=repeat)),
+        ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 4, bulk=True, repeat=repeat)),
+        ("make/unmake", lambda: make_unmake_rate(positions, rounds=200 if quick else 2000, repeat=repeat)),
+        ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat)),
+        ("reference perft", lambda: reference_perft_rate(positions[:2] if quick else positions, 2)),
+        ("mcts search", lambda: search_rate("mcts", positions[:2] if quick else positions[:4], 0.2 if quick else 1.0)),
+        ("alphabeta search", lambda: search_rate("alphabeta", positions[:2] if quick else positions[:4], 0.2 if quick else 1.0)),
+    ]
+    figures = []
+    for i, (name, measure) in enumerate(steps):
+        if progress:
+            progress(i, len(steps), name)
+        figures.append(measure())
+    if progress:
+        progress(len(steps), len(steps), "done")
+    by_name = {f.name: f for f in figures}
+    ratio = by_name["perft, leaves made"].rate / by_name["reference perft"].rate
+    return {
+        "machine": machine(),
+        "size": size,
+        "positions": len(positions),
+        "quick": quick,
+        "figures": [{"name": f.name, "rate": round(f.rate, 1), "unit": f.unit, "detail": f.detail} for f in figures],
+        "fast_over_reference": round(ratio, 1),
+    }
+
+
+def format_table(report: dict) -> str:
+    """The bench report as a plain-text table."""
+    lines = [
+        f"hinge-fast bench: side {report['size']}, {report['positions']} mid-game positions"
+        + (" (quick)" if report["quick"] else ""),
+        f"machine: {report['machine']}",
+        "",
+        f"{'measure':<20} {'rate':>16}  {'unit':<11} detail",
+        f"{'-' * 20} {'-' * 16}  {'-' * 11} {'-' * 30}",
+    ]
+    for f in report["figures"]:
+        lines.append(f"{f['name']:<20} {f['rate']:>16,.0f}  {f['unit']:<11} {f['detail']}")
+    lines.append("")
+    lines.append(f"fast / reference (perft, leaves made): {report['fast_over_reference']:,.0f}x")
+    return "\n".join(lines)

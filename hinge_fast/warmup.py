@@ -1,0 +1,32 @@
+"""Load or compile every numba kernel ahead of use (``hinge-fast warmup``)."""
+
+from __future__ import annotations
+
+
+def warm_up() -> bool:
+    """Run every kernel once on a small position, with the argument types the
+    engine uses, so numba loads each from its cache or compiles it now. Returns
+    whether anything had to be compiled."""
+    import numpy as np
+
+    from . import kernels
+    from .board import Board
+    from .search import search
+    from .tables import workspace
+
+    board = Board.from_fen("4/5/2gg2/2b1b2/2g3/5/4 g")
+    own, enemy = board._sides()
+    work = workspace(3)
+    kernels.perft_kernel(board.size, own, enemy, 2, True, work)
+    kernels.perft_kernel(board.size, own, enemy, 2, False, work)
+    kernels.perft_divide(board.size, own, enemy, 2, True, work, np.zeros(len(work.moves[0]), dtype=np.int64))
+    kernels.make_unmake_loop(board.size, own, enemy, 1)
+    plies = np.zeros(1, dtype=np.int64)
+    kernels.random_playouts(board.size, own, enemy, 1, 50, 1, work, plies, plies.copy())
+    board.legal_moves
+    board.push(board.legal_moves[0])
+    board.groups(board.turn)
+    kernels.zobrist_hash(board.size, own, enemy, True)
+    for engine in ("alphabeta", "mcts"):
+        search(board, engine=engine, nodes=20, seed=1)
+    return kernels.COMPILE_NOTICE.said

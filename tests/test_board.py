@@ -1,0 +1,214 @@
+"""Geometry, position strings, the Board API and the first commands."""
+
+import pytest
+
+from hinge_fast import Board, Color, HingeError, Move
+from hinge_fast.cli import main
+from hinge_fast.fen import parse_fen
+from hinge_fast.geometry import DIRECTIONS, geometry
+
+MID = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+
+
+# ----- geometry ------------------------------------------------------------------------
+@pytest.mark.parametrize("size", range(4, 10))
+def test_cell_counts_and_edges(size):
+    geo = geometry(size)
+    assert geo.n_cells == 3 * size * (size - 1) + 1
+    assert geo.n_interior == 3 * (size - 1) * (size - 2) + 1
+    for cell, (c, r) in enumerate(geo.coords):
+        on_board = sum(n >= 0 for n in geo.neighbours[cell])
+        # Edge cells are exactly the cells with fewer than six neighbours.
+        assert (on_board < 6) == (not geo.is_interior(cell))
+        assert geo.parse_cell(geo.names[cell].lower()) == cell
+
+
+@pytest.mark.parametrize("size", range(4, 10))
+def test_neighbours_are_in_cyclic_order(size):
+    geo = geometry(size)
+    for cell in range(geo.n_interior):
+        ring = [geo.coords[n] for n in geo.neighbours[cell]]
+        for k in range(6):
+            (a, b), (c, d) = ring[k], ring[(k + 1) % 6]
+            assert (c - a, d - b) in DIRECTIONS  # each neighbour is adjacent to the next
+
+
+def test_interior_first_in_column_row_order():
+    geo = geometry(6)
+    interior = [geo.coords[i] for i in range(geo.n_interior)]
+    assert interior == sorted(interior)
+    assert geo.names[0] == "B2"
+    assert geo.parse_cell("C4") == geo.index[(2, 3)]
+
+
+def test_swipe_tables_turn_around_the_pivot():
+    geo = geometry(6)
+    x = geo.parse_cell("E5")
+    for k in range(6):
+        p = geo.neighbours[x, k]
+        for s in range(2):
+            y1, y2 = geo.swipe_step1[x, k, s], geo.swipe_step2[x, k, s]
+            assert y1 in geo.neighbours[p] and y2 in geo.neighbours[p]
+            assert y1 in geo.neighbours[x]  # one step keeps touching the start
+            assert y2 not in geo.neighbours[x] and y2 != x
+
+
+@pytest.mark.parametrize("text", ["", "Z1", "C", "C0", "A9", "L1", "C4x", "C44", 4])
+def test_bad_cells(text):
+    with pytest.raises(HingeError):
+        geometry(6).parse_cell(text)
+
+
+# ----- position strings -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("", "empty"),
+        ("6/7/8/9/10/11/10/9/8/7/6", "side to move"),
+        ("6/7/8/9/10/11/10/9/8/7/6 x", "side to move"),
+        ("6/7/8/9/10/11/10/9/8/7 g", "rows"),
+        ("6/7/8/9/10/11/10/9/8/7/6/5/4/3/2/1/1/1/1/1 g", "rows"),
+        ("6/7/8/9/10/12/10/9/8/7/6 g", "does not fit"),
+        ("6/7/8/9/10/10/10/9/8/7/6 g", "describes 10 cells"),
+        ("g5/7/8/9/10/11/10/9/8/7/6 g", "edge"),
+        ("6/7/8/9/10/11/10/9/8/7/5g g", "edge"),
+        ("6/7/8/9/10/5x5/10/9/8/7/6 g", "unexpected character"),
+        ("6/7/8/9/10/5G5/10/9/8/7/6 g", "unexpected character"),
+        ("6/7/8/9/10/99999999999999999999999/10/9/8/7/6 g", "does not fit"),
+        ("6/7/8/9/10/011/10/9/8/7/6 g", "does not fit"),
+        ("6/7/8/9/10/11/10/9/8/7/6 g extra", "fields"),
+    ],
+)
+def test_bad_position_strings(text, problem):
+    with pytest.raises(HingeError, match=problem):
+        Board.from_fen(text)
+
+
+@pytest.mark.parametrize("size", range(4, 10))
+def test_empty_board_round_trip(size):
+    board = Board(size)
+    assert Board.from_fen(board.fen()).fen() == board.fen()
+    assert board.fen().split()[0].split("/")[0] == str(size)
+
+
+def test_position_string_canonical():
+    parsed = parse_fen(MID)
+    assert len(parsed.green) == 10 and len(parsed.blue) == 10
+    assert Board.from_fen("  " + MID + " ").fen() == MID
+
+
+# ----- Board and Move ---------------------------------------------------------------------
+def test_default_board():
+    board = Board()
+    assert board.size == 6 and board.turn == Color.GREEN
+    assert board.fen() == "6/7/8/9/10/11/10/9/8/7/6 g"
+    assert len(board.legal_moves) == 61
+
+
+def test_move_notation():
+    assert str(Move.from_str("e5-f6xg7")) == "E5-F6xG7"
+    assert Move.from_str("c4") == Move(to="C4")
+    assert Move.from_str("E5-E5") == Move(to="E5", frm="E5")
+    for bad in ["", "C", "E5-", "E5-F6x", "E5F6", "E5-F6xG7x", "C4xD5"]:
+        with pytest.raises(HingeError):
+            Move.from_str(bad)
+
+
+def test_push_pop_and_canonical_targets():
+    board = Board.from_fen(MID)
+    before = board.fen()
+    move = board.parse_move("h4-i6")  # one enemy group touches I6: target may be left out
+    assert str(move) == "H4-I6xG6"
+    board.push(move)
+    assert board.turn == Color.BLUE and board.peek() == move
+    assert board.pop() == move
+    assert board.fen() == before
+    board.push_str("H4-I6xH6")  # any cell of the flipped group names it
+    assert str(board.peek()) == "H4-I6xG6"
+    assert board.piece_at("G6") == Color.GREEN and board.piece_at("H6") == Color.GREEN
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("A1", "edge"),
+        ("C5", "occupied"),
+        ("E3", "singleton touching"),
+        ("H4-I7", "no swipe"),
+        ("H4-I6xB2", "not in an enemy group"),
+        ("Q9", "not a cell"),
+        ("", "cannot read"),
+    ],
+)
+def test_illegal_moves_leave_the_board_unchanged(text, problem):
+    board = Board.from_fen(MID)
+    with pytest.raises(HingeError, match=problem):
+        board.push_str(text)
+    assert board.fen() == MID and board.move_stack == []
+
+
+def test_pop_on_empty_stack():
+    with pytest.raises(HingeError):
+        Board().pop()
+
+
+def test_outcomes():
+    eliminated = Board.from_fen("6/1bb2b1/1b1bbbb1/1b4bb1/1b3bb3/2bb2bbb2/3bb1b1b1/3b2b2/1b3bb1/1b2b2/6 g")
+    assert eliminated.is_game_over()
+    assert eliminated.outcome().winner == Color.BLUE and eliminated.outcome().reason == "elimination"
+    assert eliminated.legal_moves == []
+    assert Board().outcome() is None
+
+
+def test_drawing_has_coordinates():
+    text = str(Board.from_fen(MID))
+    assert "A B C D E F" in text and "11" in text and "green to move" in text
+    assert text.count("g") >= 10
+
+
+# ----- command line -----------------------------------------------------------------------
+def test_moves_command(capsys):
+    assert main(["moves", "--size", "4"]) == 0
+    out = capsys.readouterr().out.split()
+    assert len(out) == 19 and out[0] == "B2"
+
+
+def test_perft_command_divide(capsys):
+    assert main(["perft", "2", MID, "--divide"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[-1] == "1114"
+    assert sum(int(line.split(": ")[1]) for line in lines[:-1]) == 1114
+    assert "nodes/s" in captured.err
+
+
+@pytest.mark.parametrize("flags", [[], ["--no-bulk"], ["--reference"]])
+def test_perft_command_total(capsys, flags):
+    assert main(["perft", "3", "--size", "4", *flags]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "3450"
+
+
+def test_show_command(capsys):
+    assert main(["show", MID]) == 0
+    assert MID in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["moves", "6/7 g"],
+        ["perft", "x"],
+        ["perft", "-1"],
+        ["perft", "99"],
+        ["moves", "--size", "3"],
+        ["moves", "--size", "12"],
+        ["moves", "start", "--size", "five"],
+        ["show", MID, "--size", "5"],
+        ["nonsense"],
+        ["moves", "--bogus"],
+    ],
+)
+def test_bad_input_is_one_error_line(capsys, argv):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")
