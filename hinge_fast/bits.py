@@ -95,7 +95,11 @@ def bb_bit(cell):
 @njit(cache=True)
 def bb_has(a, cell):
     """Whether ``cell`` is set in ``a``."""
-    return (a[cell >> 6] >> U64(cell & 63)) & ONE != 0
+    # Selects, not ``a[cell >> 6]``: numba lowers a tuple index known only at run
+    # time to a branchy switch, several times slower on unpredictable cells.
+    w = cell >> 6
+    word = a[0] if w == 0 else (a[1] if w == 1 else (a[2] if w == 2 else a[3]))
+    return (word >> U64(cell & 63)) & ONE != 0
 
 
 @njit(cache=True)
@@ -104,13 +108,13 @@ def bb_without(a, cell):
     return bb_andnot(a, bb_bit(cell))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def bb_row(array, i):
     """Row ``i`` of a uint64 ``[n, 4]`` array as a bitboard."""
     return (array[i, 0], array[i, 1], array[i, 2], array[i, 3])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def bb_store(array, i, a):
     """Write bitboard ``a`` into row ``i`` of a uint64 ``[n, 4]`` array."""
     array[i, 0] = a[0]

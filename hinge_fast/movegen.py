@@ -30,7 +30,7 @@ from .bits import (
     bb_without,
     bb_xor,
 )
-from .tables import INTERIOR, NEIGHBOUR_MASKS, NEIGHBOURS, NO_CELL, SWIPE_STEP1, SWIPE_STEP2, ZOBRIST
+from .tables import INTERIOR, NEIGHBOUR_MASKS, NEIGHBOURS, NO_CELL, SWIPE_REACH, SWIPE_STEP1, SWIPE_STEP2, ZOBRIST
 
 CELL_BITS = 9
 CELL_MASK = (1 << CELL_BITS) - 1
@@ -104,7 +104,7 @@ def group_of(size, stones, cell):
     return group
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def label_enemy_groups(size, enemy, enemy_groups, group_id):
     """Split the enemy tokens into groups by flood fill.
 
@@ -205,7 +205,7 @@ def swipe_destinations(size, own, enemy, group, x, landing, pattern):
     return destinations
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store):
     """All distinct legal moves of the side to move (rules.md sections 3 to 6).
 
@@ -241,10 +241,14 @@ def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store
         rest = bb_andnot(rest, group)
         if not can_swipe or bb_count(group) < 2:
             continue  # a singleton has no friendly pivot
+        # Only a token with a landing cell within two steps, or an enemy neighbour
+        # (a reversing swipe), can swipe: skip the rest before any table walk.
         members = group
         while bb_any(members):
             x = bb_lowest(members)
             members = bb_without(members, x)
+            if not bb_any(bb_and(bb_row(SWIPE_REACH[size], x), landing)) and not bb_has(enemy_touch, x):
+                continue
             pattern = friendly_pattern(size, own, x)
             if not lift_keeps_connected(size, group, x, pattern):
                 continue  # rule 4.1: this token cannot swipe at all

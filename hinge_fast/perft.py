@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from .bits import bb_row
+from .bits import bb_row, bb_store
 from .movegen import generate_moves, play_with_flip
 
 
@@ -12,28 +12,51 @@ def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
     With ``bulk``, the last ply counts the legal moves without playing them; without,
-    every leaf move is really played. ``work`` needs ``depth`` plies of buffers.
+    every leaf move is really played (the children are folded into
+    ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
+    ``depth`` plies of buffers.
+
+    The walk is iterative, over per-ply stacks in ``work``: a recursive call per node
+    would pay an atomic reference-count update for every array it passes.
     """
     if depth == 0:
         return np.int64(1)
-    moves = work.moves[depth - 1]
-    flips = work.flips[depth - 1]
-    n = generate_moves(size, own, enemy, moves, flips, work.enemy_groups, work.group_id, not (bulk and depth == 1))
-    if bulk and depth == 1:
-        return np.int64(n)
-    if depth == 1:
-        # Play every leaf move; folding the children into work.leaf_checksum keeps
-        # the compiler from skipping the work as unused.
-        checksum = np.uint64(0)
-        for i in range(n):
-            their, ours = play_with_flip(own, enemy, moves[i], bb_row(flips, i))
-            checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3]
-        work.leaf_checksum[0] ^= checksum
-        return np.int64(n)
+    moves = work.moves
+    flips = work.flips
+    enemy_groups = work.enemy_groups
+    group_id = work.group_id
+    stack = np.empty((depth, 2, 4), dtype=np.uint64)  # (own, enemy) of each ply
+    count = np.zeros(depth, dtype=np.int64)
+    next_move = np.zeros(depth, dtype=np.int64)
+    bb_store(stack[0], 0, own)
+    bb_store(stack[0], 1, enemy)
+    last = depth - 1
+    count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, not (bulk and last == 0))
+    if bulk and last == 0:
+        return count[0]
     total = np.int64(0)
-    for i in range(n):
-        their, ours = play_with_flip(own, enemy, moves[i], bb_row(flips, i))
-        total += perft(size, their, ours, depth - 1, bulk, work)
+    checksum = np.uint64(0)
+    ply = 0
+    while ply >= 0:
+        i = next_move[ply]
+        if i >= count[ply]:
+            ply -= 1
+            continue
+        next_move[ply] = i + 1
+        their, ours = play_with_flip(bb_row(stack[ply], 0), bb_row(stack[ply], 1), moves[ply, i], bb_row(flips[ply], i))
+        if ply == last:
+            # A leaf, really played.
+            checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3]
+            total += 1
+        elif bulk and ply + 1 == last:
+            total += generate_moves(size, their, ours, moves[ply + 1], flips[ply + 1], enemy_groups, group_id, False)
+        else:
+            ply += 1
+            bb_store(stack[ply], 0, their)
+            bb_store(stack[ply], 1, ours)
+            count[ply] = generate_moves(size, their, ours, moves[ply], flips[ply], enemy_groups, group_id, True)
+            next_move[ply] = 0
+    work.leaf_checksum[0] ^= checksum
     return total
 
 

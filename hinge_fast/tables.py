@@ -51,6 +51,20 @@ INTERIOR = _stack(lambda g: g.interior_mask, (NWORDS,), np.uint64)
 #: Per side S: ``geometry.swipe_step1`` and ``swipe_step2``.
 SWIPE_STEP1 = _stack(lambda g: g.swipe_step1, (_CELLS, 6, 2), np.int16, -1)
 SWIPE_STEP2 = _stack(lambda g: g.swipe_step2, (_CELLS, 6, 2), np.int16, -1)
+
+
+def _swipe_reach(geo):
+    """Bitboard per cell: the interior cells a swipe from it could end on, itself aside."""
+    reach = np.zeros((geo.n_cells, NWORDS), dtype=np.uint64)
+    for x in range(geo.n_interior):
+        cells = {int(c) for t in (geo.swipe_step1, geo.swipe_step2) for c in t[x].ravel() if 0 <= c < geo.n_interior}
+        reach[x] = geo.mask_of(cells)
+    return reach
+
+
+#: Per side S: for each cell, the interior cells one or two swipe steps away (a
+#: token with no landing cell among them and no enemy neighbour cannot swipe).
+SWIPE_REACH = _stack(_swipe_reach, (_CELLS, NWORDS), np.uint64)
 N_CELLS = _stack(lambda g: np.array(g.n_cells), (), np.int64)
 N_INTERIOR = _stack(lambda g: np.array(g.n_interior), (), np.int64)
 
@@ -70,7 +84,7 @@ ZOBRIST = _zobrist_keys()
 
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
-    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_STEP1, SWIPE_STEP2, N_CELLS, N_INTERIOR, ZOBRIST):
+    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_STEP1, SWIPE_STEP2, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
