@@ -1,4 +1,4 @@
-"""One test per numbered rule of /work/shared/rules.md (sections 3-8), on tiny
+"""One test per numbered rule of rules.md (../shared/rules.md) (sections 3-8), on tiny
 hand-built positions, asserting exact move sets by their notation.
 
 Every rule test goes through the ``impl`` fixture, so the same tests run against the
@@ -183,6 +183,15 @@ def test_4_reversing_swipe(impl):
     fen = board(6, g="F6 G6", b="E5")
     assert swipes(impl, fen) == {"F6-F5xE5", "F6-F6xE5", "G6-F5xE5"}
     assert impl.play(fen, "F6-F6xE5") == board(6, g="F6 G6 E5", to_move="b")
+
+
+def test_4_reversing_swipe_with_no_empty_cell_touching_the_enemy(impl):
+    # S=5, Blue to move. Every Green token (B4 B5 B6 C5) is walled in by Blue and
+    # the rim: no empty interior cell touches Green, so every swipe must end back
+    # on its own cell. Five Blue tokens touching Green can do that (a fast
+    # generator once skipped all swipes here, finding no landing cell).
+    fen = "5/1bb1b1/1bbbbb1/1gbbbbb1/1ggbbbb2/1gb2bb1/1bbbb2/1b1bb1/5 b"
+    assert swipes(impl, fen) == {"B3-B3xB4", "C4-C4xB4", "D5-D5xB4", "D6-D6xB4", "D7-D7xB4"}
 
 
 def test_4_pass_over_friendly_token(impl):
