@@ -212,3 +212,21 @@ def test_bad_input_is_one_error_line(capsys, argv):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ")
+
+
+def test_zobrist_hash_tells_positions_apart():
+    import random
+
+    from hinge_fast import kernels
+
+    rng = random.Random(5)
+    seen = {}
+    for size in (4, 6, 9):
+        board = Board(size)
+        while board.legal_moves and len(board.move_stack) < 60:
+            board.push(rng.choice(board.legal_moves))
+            green, blue = (board._sides() if board.turn == Color.GREEN else board._sides()[::-1])
+            key = int(kernels.zobrist_hash(size, green, blue, board.turn == Color.BLUE))
+            assert seen.setdefault(key, (size, board.fen())) == (size, board.fen())
+    flipped = int(kernels.zobrist_hash(size, green, blue, board.turn != Color.BLUE))
+    assert flipped != key  # the side to move is part of the hash
