@@ -317,6 +317,8 @@ class Board:
         if not move.is_swipe:
             raise HingeError(f"illegal move {move}: {self._why_not_placement(cells[0])}")
         candidates = [i for m, i in index.items() if m.frm == move.frm and m.to == move.to]
+        if self.piece_at(move.frm) != self.turn:
+            raise HingeError(f"illegal move {move}: no {self.turn} token on {move.frm} to swipe")
         if not candidates:
             raise HingeError(f"illegal move {move}: no swipe takes the token on {move.frm} to {move.to}")
         if move.target is None:
@@ -348,7 +350,9 @@ class Board:
         own, enemy = self._sides()
         their, ours = _kernels().play_with_flip(own, enemy, codes[i], tuple(flips[i]))
         their, ours = _as_bitboard(their), _as_bitboard(ours)
-        self._undo.append((self._green, self._blue, self.turn, self._legal))
+        # (green, blue, turn, legal-move cache); the cache is dropped so that a long
+        # game's history stays small: pop regenerates the moves when asked.
+        self._undo.append((self._green, self._blue, self.turn, None))
         self.move_stack.append(canonical)
         if self.turn == Color.GREEN:
             self._green, self._blue = ours, their
@@ -394,6 +398,12 @@ class Board:
     # ----- pictures ------------------------------------------------------------------------
     def __str__(self) -> str:
         return draw(self)
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter (see ``hinge_fast.svg.board``)."""
+        from .svg import board
+
+        return board(self)
 
 
 def draw(board: Board, color: bool = False) -> str:

@@ -1,0 +1,328 @@
+"""What a person asks about a position: material, threats, the engine's best moves.
+
+    >>> from hinge_fast import Board
+    >>> from hinge_fast.analysis import analyze, threats
+    >>> board = Board.from_fen("6/7/8/9/10/4gg5/5b4/9/8/2b4/6 g")
+    >>> [(t.side, t.group) for t in threats(board)]
+    [('blue', ['F5'])]
+    >>> report = analyze(board, engine="mcts", nodes=500, seed=1)
+    >>> report.best is not None and report.to_dict()["turn"]
+    'green'
+
+``analyze`` returns an :class:`Analysis` with ``to_dict()`` (the JSON schema in
+docs/usage.md) and ``to_text()``. Threats are found by generating the moves of both
+sides (for the side not to move, as if it were its turn) and collecting the enemy
+groups their swipes would flip.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass, field
+
+from .board import Board, Color, Move, _cells
+from .errors import HingeError
+
+#: Seconds kept back from ``time`` for the work after the search (building the report).
+REPORT_RESERVE = 0.02
+#: The search gets at least this share of ``time`` however long the start-up took.
+MIN_SEARCH_SHARE = 0.25
+DEFAULT_TOP = 5
+MAX_SHOWN_MOVES = 6
+
+
+@dataclass
+class Threat:
+    """A group of ``side`` that ``attacker`` could flip with one move: the group's
+    cells and the moves that flip it. ``to_move``: the attacker is the side to move
+    (it can do it now); otherwise only if it were its turn (it is a threat the side to
+    move must answer)."""
+
+    side: str
+    attacker: str
+    group: list[str]
+    moves: list[str]
+    to_move: bool
+
+    def to_dict(self) -> dict:
+        return {
+            "side": self.side,
+            "attacker": self.attacker,
+            "group": self.group,
+            "tokens": len(self.group),
+            "moves": self.moves,
+            "to_move": self.to_move,
+        }
+
+
+@dataclass
+class Elimination:
+    """A swipe by ``side`` that flips the opponent's last tokens (wins at once)."""
+
+    side: str
+    move: str
+    to_move: bool
+
+    def to_dict(self) -> dict:
+        return {"side": self.side, "move": self.move, "to_move": self.to_move}
+
+
+def _turned(board: Board) -> Board:
+    """The same tokens with the other side to move."""
+    text = board.fen()
+    return Board.from_fen(text[:-1] + ("b" if text.endswith("g") else "g"))
+
+
+def _attacks(board: Board):
+    """(threats, eliminations) of the side to move of ``board``."""
+    codes, flips, _ = board._generate()
+    attacker = board.turn
+    enemy_count = board.token_count(attacker.other)
+    by_group: dict[tuple, list[str]] = {}
+    eliminations = []
+    for code, flip in zip(codes, flips):
+        move = board._decode(code)
+        if not move.is_swipe:
+            continue
+        cells = tuple(_cells(flip))
+        by_group.setdefault(cells, []).append(str(move))
+        if len(cells) == enemy_count:
+            eliminations.append(str(move))
+    names = board._geo.names
+    threat_list = [
+        (sorted((names[c] for c in cells), key=lambda n: board._geo.coords[board._geo.parse_cell(n)]), moves)
+        for cells, moves in by_group.items()
+    ]
+    return threat_list, eliminations
+
+
+def threats(board: Board) -> list[Threat]:
+    """Every group of either side that the opponent could flip with one move: first
+    those of the side not to move (flippable now), then those of the side to move (if
+    the opponent were to move), each list largest group first."""
+    out = []
+    for b, to_move in ((board, True), (_turned(board), False)):
+        attacker = b.turn
+        found, _ = _attacks(b)
+        found.sort(key=lambda item: (-len(item[0]), item[0]))
+        out.extend(Threat(str(attacker.other), str(attacker), group, moves, to_move) for group, moves in found)
+    return out
+
+
+def eliminations(board: Board) -> list[Elimination]:
+    """Swipes that would flip the opponent's last tokens: the side to move's (winning
+    now), then the other side's (if it were its turn)."""
+    out = []
+    for b, to_move in ((board, True), (_turned(board), False)):
+        _, moves = _attacks(b)
+        out.extend(Elimination(str(b.turn), move, to_move) for move in moves)
+    return out
+
+
+def root_move_text(root_move, engine: str) -> str:
+    """A root move's score as a person reads it: ``+1.25`` / ``win in 3`` (alpha-beta)
+    or ``62.5% (1234 visits)`` (MCTS); plies for wins and losses."""
+    if root_move.mate is not None:
+        return f"win in {root_move.mate}" if root_move.mate > 0 else f"loss in {-root_move.mate}"
+    if engine == "mcts":
+        rate = "?" if root_move.win_rate is None else f"{100 * root_move.win_rate:.1f}%"
+        return f"{rate} ({root_move.visits} visits)"
+    if root_move.score is None:
+        return "not fully searched"
+    return f"{root_move.score / 100:+.2f}"
+
+
+@dataclass
+class Analysis:
+    """The report on one position. ``to_dict()`` gives the JSON object, ``to_text()``
+    the plain text of ``hinge-fast analyze``."""
+
+    board: Board
+    outcome: object = None
+    evaluation: dict | None = None
+    threats: list[Threat] = field(default_factory=list)
+    eliminations: list[Elimination] = field(default_factory=list)
+    result: object = None  # SearchResult, None when the game is over
+    top: int = DEFAULT_TOP
+    engine: str | None = None
+
+    @property
+    def best(self) -> Move | None:
+        return None if self.result is None else self.result.move
+
+    def _move_dict(self, root_move) -> dict:
+        return {
+            "move": str(root_move.move),
+            "score": root_move.score,
+            "score_text": root_move_text(root_move, self.engine),
+            "mate": root_move.mate,
+            "win_rate": root_move.win_rate,
+            "visits": root_move.visits,
+        }
+
+    def to_dict(self) -> dict:
+        board = self.board
+        result = self.result
+        out = {
+            "position": board.fen(),
+            "size": board.size,
+            "turn": str(board.turn),
+            "tokens": {str(c): board.token_count(c) for c in Color},
+            "groups": {str(c): len(board.groups(c)) for c in Color},
+            "outcome": None if self.outcome is None else {"winner": str(self.outcome.winner), "reason": self.outcome.reason},
+            "legal_moves": len(board._generate()[0]),
+            "evaluation": self.evaluation,
+            "engine": self.engine if result is not None else None,
+            "time": None if result is None else round(result.seconds, 4),
+            "nodes": None if result is None else result.nodes,
+            "depth": None if result is None else result.depth,
+            "best": None,
+            "top": [],
+            "pv": [] if result is None else [str(m) for m in result.pv],
+            "threats": [t.to_dict() for t in self.threats],
+            "eliminations": [e.to_dict() for e in self.eliminations],
+        }
+        if result is not None and result.move is not None:
+            out["best"] = {
+                "move": str(result.move),
+                "score": result.score,
+                "score_text": result.score_text,
+                "mate": result.mate,
+            }
+            out["top"] = [self._move_dict(rm) for rm in result.root_moves[: self.top]]
+        return out
+
+    def to_text(self) -> str:
+        board = self.board
+        lines = [f"position: {board.fen()}"]
+        counts = {c: (board.token_count(c), len(board.groups(c))) for c in Color}
+        lines.append(
+            f"side {board.size}, {board.turn} to move; "
+            + ", ".join(f"{c} {_plural(n, 'token')} in {_plural(g, 'group')}" for c, (n, g) in counts.items())
+        )
+        if self.outcome is not None:
+            lines.append(f"game over: {self.outcome}")
+            return "\n".join(lines)
+        if self.evaluation is not None and "total" in self.evaluation:
+            verdict = self.evaluation.get("verdict")
+            if verdict == "eliminates":
+                lines.append(f"static evaluation: {board.turn} can eliminate now")
+            elif verdict == "lost":
+                lines.append(f"static evaluation: {board.turn} has no legal move")
+            else:
+                lines.append(f"static evaluation: {self.evaluation['total'] / 100:+.2f} for {board.turn}")
+        result = self.result
+        if result is not None and result.move is not None:
+            lines.append(
+                f"best: {result.move} {result.score_text} "
+                f"({self.engine}, depth {result.depth}, {result.nodes:,} nodes in {result.seconds:.2f} s)"
+            )
+            lines.append("top moves:")
+            shown = result.root_moves[: self.top]
+            width = max(len(str(rm.move)) for rm in shown) if shown else 0
+            for i, rm in enumerate(shown, start=1):
+                lines.append(f"  {i}. {str(rm.move):<{width}}  {root_move_text(rm, self.engine)}")
+            lines.append("principal variation: " + " ".join(str(m) for m in result.pv))
+        now = [t for t in self.threats if t.to_move]
+        later = [t for t in self.threats if not t.to_move]
+        lines.append(f"threats by {board.turn} (groups it can flip now): {len(now) or 'none'}")
+        lines.extend(_threat_line(t) for t in now)
+        lines.append(f"threats against {board.turn} (groups {board.turn.other} could flip next): {len(later) or 'none'}")
+        lines.extend(_threat_line(t) for t in later)
+        if self.eliminations:
+            for to_move in (True, False):
+                found = [e for e in self.eliminations if e.to_move == to_move]
+                if found:
+                    when = "now" if to_move else "if it were its turn"
+                    lines.append(f"elimination: {found[0].side} wins {when} with {', '.join(e.move for e in found)}")
+        else:
+            lines.append("eliminations: none")
+        return "\n".join(lines)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _threat_line(t: Threat) -> str:
+    moves = t.moves[:MAX_SHOWN_MOVES]
+    more = f" and {len(t.moves) - len(moves)} more" if len(t.moves) > len(moves) else ""
+    return f"  {t.side} {' '.join(t.group)} ({len(t.group)}): {', '.join(moves)}{more}"
+
+
+def analyze(
+    board: Board,
+    engine: str = "alphabeta",
+    time: float | None = 1.0,
+    nodes: int | None = None,
+    depth: int | None = None,
+    top: int = DEFAULT_TOP,
+    seed: int | None = None,
+    started: float | None = None,
+) -> Analysis:
+    """Analyse ``board``: outcome, evaluation terms, threats, eliminations and (unless
+    the game is over) a search. ``time`` is the whole budget in seconds: the search
+    gets what is left after the threat scan and loading the searcher, minus
+    ``REPORT_RESERVE`` (but at least ``MIN_SEARCH_SHARE`` of ``time``); ``started``
+    (a ``time.perf_counter()`` value) counts earlier work, such as start-up, too.
+
+    >>> from hinge_fast import Board
+    >>> analyze(Board(4), engine="mcts", nodes=200, seed=3).result.nodes
+    200
+    """
+    started = _time.perf_counter() if started is None else started
+    if not isinstance(board, Board):
+        raise HingeError(f"analyze needs a Board, not {type(board).__name__}")
+    if not isinstance(top, int) or top < 1:
+        raise HingeError(f"top must be a whole number of moves, at least 1, not {top!r}")
+    from .search import ENGINES
+
+    if engine not in ENGINES:
+        raise HingeError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+    report = Analysis(board=board, top=top, engine=engine)
+    report.outcome = board.outcome()
+    if report.outcome is not None:
+        report.engine = None
+        return report
+    report.evaluation = _evaluation(board)
+    report.threats = threats(board)
+    report.eliminations = eliminations(board)
+
+    from .search import search
+
+    search_time = time
+    if time is not None:
+        from .search.limits import Limits
+
+        Limits(time=time)  # a bad time is reported as such, not as a leftover budget
+        # A tiny search first loads the searcher's kernels (numba cache), which the
+        # searcher's own clock does not count; then the rest of the budget is known.
+        search(board, engine=engine, nodes=1, depth=1, seed=seed)
+        left = time - (_time.perf_counter() - started) - REPORT_RESERVE
+        search_time = max(left, MIN_SEARCH_SHARE * time)
+    report.result = search(board, engine=engine, time=search_time, nodes=nodes, depth=depth, seed=seed)
+    return report
+
+
+def _evaluation(board: Board) -> dict | None:
+    """evaluate_board's named terms, or None while the evaluation module is missing."""
+    try:
+        from .search.evaluate import evaluate_board
+    except ImportError:
+        return None
+    return evaluate_board(board)
+
+
+def analysis_svg(report: Analysis, **options) -> str:
+    """The picture of an analysed position: the best move as an arrow, the groups the
+    side to move can flip outlined in orange, its own groups under threat in red.
+    ``options`` go to :func:`hinge_fast.svg.board`."""
+    from .svg import COLORS
+    from .svg import board as board_svg
+
+    arrows = [report.best] if report.best is not None else []
+    outlines = [
+        (t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"]) for t in report.threats
+    ]
+    options.setdefault("lastmove", None)
+    return board_svg(report.board, arrows=arrows, outlines=outlines, **options)

@@ -1,0 +1,84 @@
+"""``analyze``: the engine's view of a position (logic in ``hinge_fast.analysis``)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from . import add_position_arguments, board_from_args, positive_int
+
+
+def positive_seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"time must be a number of seconds, not {text!r}") from None
+    if not 0 < value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most 86400 seconds, not {text}")
+    return value
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "analyze",
+        help="best moves, scores, principal variation and threats of a position",
+        description="Analyse a position: side to move, tokens and groups of each side, the engine's top "
+        "moves with scores (alpha-beta: centi-tokens shown as tokens, or win/loss in N plies; MCTS: win rate "
+        "and visits), the principal variation, every group either side could flip with one move, and any "
+        "elimination available. A finished game reports its outcome without searching. "
+        "--time is the whole budget: the search gets what is left after the threat scan.",
+        epilog="Example: hinge-fast analyze '6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g' "
+        "--time 1 --top 3 --svg board.svg",
+    )
+    add_position_arguments(p)
+    p.add_argument("--engine", choices=("alphabeta", "mcts"), default="alphabeta", help="searcher (default alphabeta)")
+    p.add_argument("--time", type=positive_seconds, default=None, metavar="S", help="seconds in all (default 1 unless --nodes or --depth)")
+    p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="node (MCTS: playout) limit")
+    p.add_argument("--depth", type=positive_int("DEPTH", 1, 64), default=None, help="depth limit (alpha-beta)")
+    p.add_argument("--top", type=positive_int("K", 1, 1000), default=5, metavar="K", help="how many top moves to list (default 5)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (MCTS): same seed and --nodes, same answer")
+    p.add_argument("--json", action="store_true", help="print one JSON object (schema in docs/usage.md)")
+    p.add_argument("--svg", metavar="FILE", default=None, help="write a picture: best move arrow, threatened groups outlined")
+    p.set_defaults(run=run_analyze)
+
+
+def process_started() -> float:
+    """``time.perf_counter()`` at the start of this process (Linux: from /proc), so
+    that --time counts Python's start-up and loading the kernels; elsewhere: now."""
+    now = time.perf_counter()
+    try:
+        import os
+
+        with open("/proc/self/stat") as f:
+            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - age if 0 <= age < 60 else now
+
+
+def run_analyze(args) -> int:
+    started = process_started()
+    import json
+
+    from ..analysis import analyze
+
+    board = board_from_args(args)
+    budget = args.time
+    if budget is None and args.nodes is None and args.depth is None:
+        budget = 1.0
+    report = analyze(
+        board, engine=args.engine, time=budget, nodes=args.nodes, depth=args.depth, top=args.top, seed=args.seed, started=started
+    )
+    if args.svg:
+        from ..analysis import analysis_svg
+        from ..svg import write_svg
+
+        write_svg(args.svg, analysis_svg(report))
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    else:
+        print(report.to_text())
+    return 0

@@ -1,0 +1,185 @@
+"""``play``: a game against the engine in the terminal (works through a pipe too)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import positive_int
+
+HELP_TEXT = """\
+commands:
+  F6, E5-F6xG7   play a move (the target after x may be left out when only one group can be flipped)
+  moves          list the legal moves
+  undo           take back your last move and the engine's answer
+  hint           ask the engine for a move
+  save FILE      write the game so far as a record (docs/usage.md)
+  help           this text
+  quit           leave (so does end of input)"""
+
+
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"time must be a number of seconds, not {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most 3600 seconds, not {text}")
+    return value
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "play",
+        help="play a game against the engine in the terminal",
+        description="Play against the engine: type moves in notation (F6, E5-F6xG7); the engine answers "
+        "with 'engine plays X'. Commands: moves, undo, hint, save FILE, help, quit. End of input ends the "
+        "game, so moves can be piped in.",
+        epilog="Example: printf 'F6\\nhint\\nsave game.hgn\\nquit\\n' | hinge-fast play --engine mcts --time 0.2",
+    )
+    p.add_argument("--engine", default="alphabeta", metavar="PLAYER", help="alphabeta (default), mcts, greedy or random")
+    p.add_argument("--time", type=_seconds, default=1.0, metavar="S", help="engine seconds per move (default 1)")
+    p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="engine node limit per move instead of time")
+    p.add_argument("--color", default="green", metavar="green|blue", help="your colour (default green, who moves first)")
+    p.add_argument("--size", type=positive_int("S", 4, 9), default=6, metavar="S", help="board side (4 to 9, default 6)")
+    p.add_argument("--seed", type=int, default=None, help="engine random seed")
+    p.add_argument("--no-color", dest="ansi", action="store_false", help="no ANSI colours (also off when output is not a terminal)")
+    p.set_defaults(run=run_play)
+
+
+class _Game:
+    """The terminal game: reads commands from ``stdin``, writes to ``stdout``."""
+
+    def __init__(self, board, human, player, engine_name, stdin, stdout, ansi):
+        self.board = board
+        self.human = human
+        self.player = player
+        self.engine_name = engine_name
+        self.stdin = stdin
+        self.out = stdout
+        self.ansi = ansi
+        self.interactive = hasattr(stdin, "isatty") and stdin.isatty()
+
+    def say(self, text=""):
+        print(text, file=self.out, flush=True)
+
+    def show(self):
+        from ..board import draw
+
+        self.say(draw(self.board, color=self.ansi))
+
+    def engine_move(self):
+        move = self.player.choose(self.board)
+        self.board.push(move)
+        self.say(f"engine plays {move}")
+        self.show()
+        self.announce_end()
+
+    def announce_end(self):
+        outcome = self.board.outcome()
+        if outcome is not None:
+            who = "you win" if outcome.winner == self.human else "the engine wins"
+            self.say(f"game over: {outcome} ({who}); type undo, save FILE or quit")
+
+    def read(self):
+        if self.interactive:
+            print(f"{self.human}> ", end="", file=self.out, flush=True)
+        line = self.stdin.readline()
+        return None if line == "" else line.strip()
+
+    def run(self) -> int:
+        from ..errors import HingeError
+
+        self.say(
+            f"You play {self.human} against {self.engine_name}, on the side-{self.board.size} board. "
+            "Type a move (F6, E5-F6xG7) or help."
+        )
+        self.show()
+        while True:
+            if not self.board.is_game_over() and self.board.turn != self.human:
+                self.engine_move()
+                continue
+            line = self.read()
+            if line is None:
+                self.say("end of input: game left")
+                return 0
+            if not line or line.startswith("#"):
+                continue
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            try:
+                if word in ("quit", "exit", "q"):
+                    self.say("bye")
+                    return 0
+                if word in ("help", "?"):
+                    self.say(HELP_TEXT)
+                elif word == "moves":
+                    moves = self.board.legal_moves
+                    self.say(" ".join(str(m) for m in moves) if moves else "no legal move: the game is over")
+                elif word == "undo":
+                    self.undo()
+                elif word == "hint":
+                    self.hint()
+                elif word == "save":
+                    self.save(rest.strip())
+                else:
+                    if self.board.is_game_over():
+                        raise HingeError(f"the game is over ({self.board.outcome()}); type undo, save FILE or quit")
+                    move = self.board.parse_move(line)
+                    self.board.push(move)
+                    self.say(f"you play {move}")
+                    self.show()
+                    self.announce_end()
+            except HingeError as e:
+                self.say(f"{e} (type help for the commands)" if word not in ("save",) else str(e))
+
+    def undo(self):
+        """Take back moves until it is the human's turn, one human move at least."""
+        popped = []
+        stack = self.board.move_stack
+        human_moves = [i for i in range(len(stack)) if self._mover(i) == self.human]
+        if not human_moves:
+            self.say("nothing to take back")
+            return
+        while len(self.board.move_stack) > human_moves[-1]:
+            popped.append(self.board.pop())
+        self.say("taken back: " + " ".join(str(m) for m in reversed(popped)))
+        self.show()
+
+    def _mover(self, index):
+        """Colour that played move ``index`` of the move stack."""
+        turn = self.board.turn
+        back = len(self.board.move_stack) - index
+        return turn if back % 2 == 0 else turn.other
+
+    def hint(self):
+        if self.board.is_game_over():
+            self.say(f"no hint: the game is over ({self.board.outcome()})")
+            return
+        move = self.player.choose(self.board)
+        self.say(f"hint: {move}")
+
+    def save(self, path):
+        from ..errors import HingeError
+        from ..record import GameRecord, write_records
+
+        if not path:
+            raise HingeError("save needs a file name: save FILE")
+        import datetime
+
+        green, blue = ("you", self.engine_name) if self.human.name == "GREEN" else (self.engine_name, "you")
+        record = GameRecord.from_board(self.board, Date=datetime.date.today().strftime("%Y.%m.%d"), Green=green, Blue=blue)
+        write_records(path, [record])
+        self.say(f"saved {len(self.board.move_stack)} moves to {path}")
+
+
+def run_play(args) -> int:
+    from ..board import Board, Color
+    from ..players import get_player
+
+    human = Color.parse(args.color)
+    board = Board(args.size)
+    time = None if args.nodes is not None else args.time
+    player = get_player(args.engine, time=time, nodes=args.nodes, seed=args.seed, size=args.size)
+    ansi = args.ansi and sys.stdout.isatty()
+    return _Game(board, human, player, args.engine, sys.stdin, sys.stdout, ansi).run()

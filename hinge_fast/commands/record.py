@@ -1,0 +1,62 @@
+"""``replay``: show a recorded game (format: ``hinge_fast.record``, docs/usage.md)."""
+
+from __future__ import annotations
+
+from . import positive_int
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "replay",
+        help="show a game from a record file at any ply",
+        description="Read a game record file (docs/usage.md), check every game, and show one game: its tags, "
+        "its moves, its result and the board after ply N (default: the end), drawn and as a position string.",
+        epilog="Example: hinge-fast replay games.hgn --game 2 --ply 10 --svg ply10.svg",
+    )
+    p.add_argument("file", metavar="FILE", help="a game record file")
+    p.add_argument("--game", type=positive_int("N", 1, 10**9), default=1, metavar="N", help="which game of the file (from 1, default 1)")
+    p.add_argument("--ply", type=positive_int("PLY", 0, 10**9), default=None, metavar="N", help="show the board after N moves (default: all)")
+    p.add_argument("--svg", metavar="FILE", default=None, help="also write the picture of that position to FILE")
+    p.add_argument("--color", action="store_true", help="colour the tokens with ANSI codes")
+    p.set_defaults(run=run_replay)
+
+
+def run_replay(args) -> int:
+    from ..board import draw
+    from ..errors import HingeError
+    from ..record import format_record, move_label, read_records
+
+    records = read_records(args.file)
+    if not records:
+        raise HingeError(f"{args.file} holds no game")
+    if args.game > len(records):
+        raise HingeError(f"--game {args.game}: {args.file} holds {len(records)} game{'s' if len(records) > 1 else ''}")
+    record = records[args.game - 1]
+    total = len(record.moves)
+    if args.ply is not None and args.ply > total:
+        raise HingeError(f"--ply {args.ply}: game {args.game} has {total} moves")
+    ply = total if args.ply is None else args.ply
+    board = record.board_at(ply)
+
+    text = format_record(record)
+    print(f"game {args.game} of {len(records)} in {args.file}")
+    print(text.rstrip("\n"))
+    print()
+    first_blue = record._first_blue()
+    if ply == 0:
+        print(f"position at the start (0 of {total} plies):")
+    else:
+        print(f"position after ply {ply} of {total} ({move_label(board.turn.other, ply - 1, record.moves[ply - 1], first_blue)}):")
+    print(draw(board, color=args.color))
+    print(board.fen())
+    outcome = board.outcome()
+    if outcome is not None:
+        print(f"game over: {outcome}")
+    termination = record.termination
+    print(f"result: {record.result}" + (f" ({termination})" if termination else ""))
+    if args.svg:
+        from ..svg import board as board_svg
+        from ..svg import write_svg
+
+        write_svg(args.svg, board_svg(board))
+    return 0

@@ -1,0 +1,183 @@
+"""``hinge-fast analyze`` and hinge_fast.analysis: threats, eliminations, search report, JSON, SVG;
+and ``hinge-fast replay``."""
+
+import importlib.util
+import json
+import random
+
+import pytest
+
+from hinge_fast import Board, Color
+from hinge_fast.analysis import analyze, eliminations, threats
+from hinge_fast.cli import main
+from hinge_fast.record import GameRecord, write_records
+
+MIDGAME = "6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g"
+# Green E6 F6 against a lone Blue F5 (and Blue C2 far away): Green can flip F5 now.
+SIMPLE = "6/7/8/9/10/4gg5/5b4/9/8/2b4/6 g"
+# Blue to move with no token left: eliminated, the game is over.
+FINISHED = "6/7/8/9/10/4gg5/10/9/8/7/6 b"
+# Green can flip Blue's only group, F5: elimination.
+ELIMINATE = "6/7/8/9/10/4gg5/5b4/9/8/7/6 g"
+
+TOP_KEYS = {
+    "position", "size", "turn", "tokens", "groups", "outcome", "legal_moves", "evaluation", "engine",
+    "time", "nodes", "depth", "best", "top", "pv", "threats", "eliminations",
+}
+HAS_ALPHABETA = importlib.util.find_spec("hinge_fast.search.alphabeta") is not None
+
+
+def expected_threats(board):
+    """{(owner, group cells): sorted moves} from legal_moves and groups alone."""
+    out = {}
+    for b in (board, Board.from_fen(board.fen()[:-1] + ("b" if board.turn == Color.GREEN else "g"))):
+        groups = b.groups(b.turn.other)
+        for move in b.legal_moves:
+            if move.is_swipe:
+                group = next(g for g in groups if move.target in g)
+                out.setdefault((str(b.turn.other), tuple(group)), []).append(str(move))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_threats_match_legal_moves_of_both_sides(seed):
+    rng = random.Random(seed)
+    board = Board(5)
+    for _ in range(14 + seed):
+        if board.is_game_over():
+            break
+        board.push(rng.choice(board.legal_moves))
+    found = {(t.side, tuple(t.group)): sorted(t.moves) for t in threats(board)}
+    assert found == expected_threats(board)
+    for t in threats(board):
+        assert t.to_move == (t.attacker == str(board.turn))
+
+
+def test_simple_threat_and_elimination():
+    board = Board.from_fen(SIMPLE)
+    [threat] = [t for t in threats(board) if t.to_move]
+    assert threat.side == "blue" and threat.group == ["F5"] and threat.attacker == "green"
+    assert eliminations(board) == []
+    board = Board.from_fen(ELIMINATE)
+    found = eliminations(board)
+    assert found and all(e.side == "green" and e.to_move for e in found)
+    assert {e.move for e in found} == {str(m) for m in board.legal_moves if m.is_swipe}
+
+
+def test_analyze_with_mcts_reports_search_and_schema():
+    report = analyze(Board.from_fen(MIDGAME), engine="mcts", nodes=300, seed=1, top=3, time=None)
+    d = report.to_dict()
+    assert set(d) == TOP_KEYS
+    assert d["turn"] == "green" and d["size"] == 6
+    assert d["tokens"] == {"green": 15, "blue": 14}
+    assert d["groups"] == {"green": 4, "blue": 5}
+    assert d["outcome"] is None and d["engine"] == "mcts" and d["nodes"] == 300
+    assert len(d["top"]) == 3 and d["best"]["move"] == d["top"][0]["move"] == d["pv"][0]
+    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits"}
+    assert d["best"]["move"] in {str(m) for m in Board.from_fen(MIDGAME).legal_moves}
+    assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(expected_threats(Board.from_fen(MIDGAME)))
+    text = report.to_text()
+    assert "best: " in text and "principal variation:" in text and "threats against green" in text
+
+
+def test_finished_game_reports_outcome_without_search(capsys):
+    assert main(["analyze", FINISHED, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["outcome"] == {"winner": "green", "reason": "elimination"}
+    assert d["best"] is None and d["engine"] is None and d["top"] == [] and d["nodes"] is None
+    assert main(["analyze", FINISHED]) == 0
+    assert "game over: green wins by elimination" in capsys.readouterr().out
+
+
+def test_cli_text_json_and_svg(capsys, tmp_path):
+    svg = tmp_path / "a.svg"
+    args = ["analyze", SIMPLE, "--engine", "mcts", "--nodes", "200", "--seed", "2", "--top", "2"]
+    assert main([*args, "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"position: {SIMPLE}\n")
+    assert "green 2 tokens in 1 group, blue 2 tokens in 2 groups" in out
+    assert "  blue F5 (1):" in out
+    picture = svg.read_text()
+    assert 'class="arrow"' in picture and 'class="outline"' in picture
+    assert main([*args, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert len(d["top"]) == 2 and d["threats"][0]["group"] == ["F5"]
+
+
+@pytest.mark.skipif(not HAS_ALPHABETA, reason="alpha-beta searcher not written yet")
+def test_analyze_with_alphabeta(capsys):
+    assert main(["analyze", ELIMINATE, "--depth", "2", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["engine"] == "alphabeta" and d["best"]["mate"] is not None and d["best"]["mate"] > 0
+    assert d["best"]["move"] in {e["move"] for e in d["eliminations"]}
+    assert d["top"][0]["score_text"].startswith("win in")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["analyze", "6/7 g"], "position string has 2 rows"),
+        (["analyze", "--top", "0"], "K must be from 1"),
+        (["analyze", "--engine", "nope"], "invalid choice"),
+        (["analyze", "--time", "-1"], "time must be more than 0"),
+        (["analyze", "--time", "abc"], "time must be a number"),
+        (["replay", "/nonexistent/games.hgn"], "no such file"),
+    ],
+)
+def test_bad_input_is_one_error_line(capsys, args, message):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+    assert "Traceback" not in err
+
+
+# ----- replay ----------------------------------------------------------------------------------
+@pytest.fixture
+def games_file(tmp_path):
+    rng = random.Random(4)
+    records = []
+    for _ in range(2):
+        board = Board(4)
+        while not board.is_game_over():
+            board.push(rng.choice(board.legal_moves))
+        records.append(GameRecord.from_board(board, Green="random", Blue="random"))
+    path = tmp_path / "games.hgn"
+    write_records(path, records)
+    return path, records
+
+
+def test_replay_end_and_ply(capsys, games_file, tmp_path):
+    path, records = games_file
+    assert main(["replay", str(path), "--game", "2"]) == 0
+    out = capsys.readouterr().out
+    final = records[1].board_at()
+    assert f"game 2 of 2 in {path}" in out
+    assert final.fen() in out and f"game over: {final.outcome()}" in out
+    assert f"result: {final.outcome().winner} ({final.outcome().reason})" in out
+    svg = tmp_path / "ply2.svg"
+    assert main(["replay", str(path), "--ply", "2", "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    assert f"position after ply 2 of {len(records[0].moves)} (1... {records[0].moves[1]}):" in out
+    assert records[0].board_at(2).fen() in out
+    assert svg.read_text().startswith("<svg")
+    assert main(["replay", str(path), "--ply", "0"]) == 0
+    assert "position at the start" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [(["--game", "3"], "holds 2 games"), (["--ply", "999"], "has"), (["--game", "0"], "N must be from 1")],
+)
+def test_replay_bad_input(capsys, games_file, extra, message):
+    path, _ = games_file
+    assert main(["replay", str(path), *extra]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_replay_reports_a_bad_record(capsys, tmp_path):
+    path = tmp_path / "bad.hgn"
+    path.write_text('[Size "6"]\n\n1. F6 F6 unfinished\n')
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == "error: game 1: ply 2 (1... F6): illegal move F6: F6 is occupied"
