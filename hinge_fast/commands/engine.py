@@ -1,0 +1,41 @@
+"""``engine``: speak the engine protocol (docs/protocol.md) on stdin and stdout."""
+
+from __future__ import annotations
+
+from ..errors import HingeError
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "engine",
+        help="run as an engine speaking the line protocol on stdin/stdout",
+        description="Read protocol commands on stdin and answer on stdout (docs/protocol.md): "
+        "info, newgame, play, validmoves, bestmove, undo, options, perft, stop, quit. "
+        "Every answer ends with a line 'ok'.",
+        epilog="Example: printf 'newgame 6\\nbestmove time 00:00:01\\nquit\\n' | hinge-fast engine --option engine=mcts",
+    )
+    p.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set an option before the first command, as 'options set NAME VALUE' would (repeatable)",
+    )
+    p.set_defaults(run=run_engine)
+
+
+def run_engine(args) -> int:
+    from ..protocol import serve
+
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise HingeError(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = value.strip()
+    try:
+        return serve(options=options)
+    except KeyboardInterrupt:
+        # Ctrl-C: leave quietly (the engine holds no state worth saving).
+        return 130

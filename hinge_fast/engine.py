@@ -1,0 +1,411 @@
+"""Drive any program that speaks the engine protocol (docs/protocol.md) from Python.
+
+Modelled on python-chess's ``SimpleEngine``::
+
+    >>> from hinge_fast import Board, Limits
+    >>> from hinge_fast.engine import Engine
+    >>> import sys
+    >>> with Engine.popen([sys.executable, "-m", "hinge_fast.cli", "engine"]) as engine:
+    ...     board = Board(4)
+    ...     move = engine.play(board, Limits(depth=1))
+    ...     move in board.legal_moves
+    True
+
+Every failure (the engine died, timed out, answered ``err`` or something unreadable)
+raises HingeError with a message naming the engine and the command. ``EnginePlayer``
+adapts an engine to the match runner's player interface (``name``, ``choose(board)``,
+``reset()``, ``close()``).
+"""
+
+from __future__ import annotations
+
+import collections
+import queue
+import shlex
+import subprocess
+import threading
+import time as _time
+from dataclasses import dataclass
+
+from .board import Board, Move
+from .errors import HingeError
+from .search.limits import Limits
+
+#: Seconds to wait for an answer to a command that does not search.
+DEFAULT_TIMEOUT = 30.0
+#: Extra seconds granted to a timed search on top of its time (process start, numba
+#: compiling on a cold cache, a slow machine).
+SEARCH_GRACE = 30.0
+_CLOSED = object()
+
+
+@dataclass(frozen=True)
+class EngineOption:
+    """One line of ``options``: ``name;type;value;default;min;max`` (an enum has its
+    choices instead of min and max)."""
+
+    name: str
+    kind: str
+    value: str
+    default: str
+    low: str | None = None
+    high: str | None = None
+    choices: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, line: str) -> "EngineOption":
+        fields = line.split(";")
+        if len(fields) < 4 or not fields[0]:
+            raise HingeError(f"cannot read option line {line!r}: expected name;type;value;default;min;max")
+        name, kind, value, default, *rest = fields
+        if kind == "enum":
+            return cls(name, kind, value, default, choices=tuple(rest))
+        low, high = (rest + [None, None])[:2]
+        return cls(name, kind, value, default, low, high)
+
+
+class Engine:
+    """A running engine process and the game it was last told about.
+
+    ``Engine.popen(cmd)`` starts it (``cmd``: a list of arguments or a shell-like string)
+    and reads its ``info``; ``timeout`` bounds every wait for an answer (searches get
+    their time plus ``SEARCH_GRACE``, or unbounded for depth/nodes limits unless
+    ``search_timeout`` is set).
+
+    >>> engine = Engine.popen("python -m hinge_fast.cli engine")   # doctest: +SKIP
+    >>> engine.id                                                  # doctest: +SKIP
+    'hinge-fast 0.1.0'
+    """
+
+    def __init__(self, process: subprocess.Popen, name: str, timeout: float = DEFAULT_TIMEOUT, search_timeout: float | None = None):
+        self.process = process
+        self.command_name = name
+        self.timeout = timeout
+        self.search_timeout = search_timeout
+        self.id = ""
+        self.capabilities = ""
+        self._lines: queue.Queue = queue.Queue()
+        self._stderr = collections.deque(maxlen=20)
+        self._game: tuple[str, list[str]] | None = None  # (start position, moves) the engine holds
+        self._closed = False
+        threading.Thread(target=self._pump, args=(process.stdout, self._lines), daemon=True).start()
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_thread.start()
+
+    @classmethod
+    def popen(cls, cmd: list[str] | str, timeout: float = DEFAULT_TIMEOUT, search_timeout: float | None = None, cwd=None, env=None) -> "Engine":
+        """Start the engine ``cmd`` and check that it answers ``info``."""
+        args = shlex.split(cmd) if isinstance(cmd, str) else [str(a) for a in cmd]
+        if not args:
+            raise HingeError("engine command is empty")
+        try:
+            process = subprocess.Popen(
+                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, env=env, bufsize=0,
+            )
+        except OSError as e:
+            raise HingeError(f"cannot start engine {' '.join(args)!r}: {e.strerror or e}") from None
+        engine = cls(process, " ".join(args), timeout=timeout, search_timeout=search_timeout)
+        try:
+            lines = engine._command("info")
+            if not lines or not lines[0].startswith("id "):
+                raise HingeError(f"engine {engine.command_name!r} answered info with {lines[:1]!r}, not 'id <name>'")
+            engine.id = lines[0][3:].strip()
+            engine.capabilities = lines[1] if len(lines) > 1 else ""
+        except BaseException:
+            engine.close()
+            raise
+        return engine
+
+    # ----- plumbing ---------------------------------------------------------------------------
+    @staticmethod
+    def _pump(stream, lines):
+        try:
+            for raw in iter(stream.readline, b""):
+                lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+        lines.put(_CLOSED)
+
+    def _drain_stderr(self):
+        try:
+            for raw in iter(self.process.stderr.readline, b""):
+                self._stderr.append(raw.decode("utf-8", errors="replace").rstrip())
+        except (OSError, ValueError):
+            pass
+
+    def _died(self, command: str) -> HingeError:
+        status = self.process.poll()
+        if status is None:
+            try:
+                status = self.process.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                status = "still running"
+        if status != "still running":
+            self._stderr_thread.join(timeout=1.0)  # collect its last words
+        tail = " | ".join(self._stderr)
+        more = f"; its last words: {tail}" if tail else ""
+        return HingeError(f"engine {self.command_name!r} ended (exit status {status}) while answering {command!r}{more}")
+
+    def _send(self, line: str) -> None:
+        if self._closed:
+            raise HingeError(f"engine {self.command_name!r} is closed")
+        if "\n" in line or "\r" in line:
+            raise HingeError(f"a protocol command is one line, not {line!r}")
+        try:
+            self.process.stdin.write((line + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._died(line) from None
+
+    def _read_until_ok(self, command: str, deadline: float | None, on_timeout=None) -> list[str]:
+        lines = []
+        while True:
+            wait = None if deadline is None else deadline - _time.monotonic()
+            try:
+                if wait is not None and wait <= 0:
+                    raise queue.Empty
+                line = self._lines.get(timeout=wait)
+            except queue.Empty:
+                if on_timeout is not None:
+                    on_timeout()
+                    on_timeout = None
+                    deadline = _time.monotonic() + self.timeout
+                    continue
+                self.kill()
+                raise HingeError(f"engine {self.command_name!r} did not answer {command!r} in time; it was stopped") from None
+            if line is _CLOSED:
+                self._lines.put(_CLOSED)  # later reads fail the same way
+                raise self._died(command)
+            if line == "ok":
+                return lines
+            lines.append(line)
+
+    def _command(self, line: str, deadline: float | None | str = "default", on_timeout=None, move_error: bool = False) -> list[str]:
+        """Send one command and return its answer lines without the final ``ok``;
+        ``err``/``invalidmove`` answers raise HingeError."""
+        if deadline == "default":
+            deadline = _time.monotonic() + self.timeout
+        self._send(line)
+        lines = self._read_until_ok(line, deadline, on_timeout)
+        for answer in lines:
+            if answer.startswith("err ") or answer == "err" or answer.startswith("invalidmove"):
+                self._game = None  # what the engine holds is unknown now
+                raise HingeError(f"engine {self.command_name!r} refused {_short(line)!r}: {answer}")
+        return lines
+
+    # ----- games ------------------------------------------------------------------------------
+    def _sync(self, board: Board) -> None:
+        """Make the engine's game that of ``board``: the same starting position and moves
+        (so that an engine may see the history), sending only the moves it lacks."""
+        start = board.copy()
+        while start.move_stack:
+            start.pop()
+        start_fen = start.fen()
+        moves = [str(m) for m in board.move_stack]
+        if self._game is not None and self._game[0] == start_fen and moves[: len(self._game[1])] == self._game[1]:
+            for move in moves[len(self._game[1]) :]:
+                self._command(f"play {move}")
+                self._game[1].append(move)
+            return
+        self._game = None
+        if moves:
+            # A game string: the start position, a state the engine checks, the moves.
+            from .protocol import format_game_string
+
+            self._command("newgame " + format_game_string(start_fen, board, board.move_stack))
+        else:
+            self._command(f"newgame {start_fen}")
+        self._game = (start_fen, moves)
+
+    def play(self, board: Board, limit: Limits) -> Move:
+        """The engine's move in ``board`` under ``limit`` (it is not played on ``board``).
+
+        The answer is checked against ``board``'s legal moves."""
+        if not isinstance(limit, Limits):
+            raise HingeError(f"limit must be a hinge_fast.Limits, not {type(limit).__name__}")
+        if board.is_game_over():
+            raise HingeError(f"the game is over ({board.outcome()}): there is no move to find")
+        self._sync(board)
+        parts = []
+        if limit.time is not None:
+            parts.append("time " + _hhmmss(limit.time))
+        if limit.depth is not None:
+            parts.append(f"depth {limit.depth}")
+        if limit.nodes is not None:
+            parts.append(f"nodes {limit.nodes}")
+        if not parts:
+            from .search.limits import DEFAULT_TIME
+
+            parts.append("time " + _hhmmss(DEFAULT_TIME))
+            limit = Limits(time=DEFAULT_TIME)
+        command = "bestmove " + " ".join(parts)
+        if limit.time is not None:
+            deadline = _time.monotonic() + limit.time + SEARCH_GRACE + self.timeout
+        elif self.search_timeout is not None:
+            deadline = _time.monotonic() + self.search_timeout
+        else:
+            deadline = None
+        # Out of time: ask the engine to stop, then give it `timeout` more to answer.
+        lines = self._command(command, deadline, on_timeout=lambda: self._send("stop"))
+        if len(lines) != 1:
+            raise HingeError(f"engine {self.command_name!r} answered {command!r} with {lines!r}, not one move")
+        try:
+            return board.parse_move(lines[0])
+        except HingeError as e:
+            raise HingeError(f"engine {self.command_name!r} answered {command!r} with a move that is not legal here: {e}") from None
+
+    def validmoves(self, board: Board) -> list[Move]:
+        """The legal moves of ``board`` as the engine sees them."""
+        self._sync(board)
+        lines = self._command("validmoves")
+        if len(lines) != 1:
+            raise HingeError(f"engine {self.command_name!r} answered validmoves with {lines!r}, not one line")
+        try:
+            return [Move.from_str(m) for m in lines[0].split(";") if m.strip()]
+        except HingeError as e:
+            raise HingeError(f"engine {self.command_name!r} answered validmoves with an unreadable move: {e}") from None
+
+    def perft(self, board: Board, depth: int, timeout: float | None = None) -> int:
+        """The engine's perft count of ``board`` at ``depth``."""
+        self._sync(board)
+        deadline = None if timeout is None else _time.monotonic() + timeout
+        lines = self._command(f"perft {int(depth)}", deadline)
+        if len(lines) != 1 or not lines[0].isdigit():
+            raise HingeError(f"engine {self.command_name!r} answered perft with {lines!r}, not a count")
+        return int(lines[0])
+
+    def options(self) -> dict[str, EngineOption]:
+        """The engine's options by name."""
+        return {o.name: o for o in map(EngineOption.parse, self._command("options"))}
+
+    def set_option(self, name: str, value) -> EngineOption:
+        """Set one option (``engine.set_option('engine', 'mcts')``); returns its new line."""
+        for text in (str(name), str(value)):
+            if not text.strip() or any(c in text for c in "\r\n"):
+                raise HingeError(f"bad option name or value {text!r}")
+        lines = self._command(f"options set {name} {value}")
+        if len(lines) != 1:
+            raise HingeError(f"engine {self.command_name!r} answered options set with {lines!r}")
+        return EngineOption.parse(lines[0])
+
+    # ----- life cycle ----------------------------------------------------------------------------
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        self._closed = True
+
+    def close(self) -> None:
+        """Send ``quit`` and wait for the process to end (killing it if it does not)."""
+        if self._closed:
+            return
+        if self.process.poll() is None:
+            try:
+                self._send("quit")
+                self._read_until_ok("quit", _time.monotonic() + min(self.timeout, 5.0))
+            except HingeError:
+                pass
+            try:
+                self.process.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.process.wait(timeout=min(self.timeout, 5.0))
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        try:
+            if not self._closed and self.process.poll() is None:
+                self.process.kill()
+        except Exception:
+            pass
+
+
+def _hhmmss(seconds: float) -> str:
+    """``HH:MM:SS.fff`` for a positive number of seconds (never rounds down to 0)."""
+    millis = max(1, round(seconds * 1000))
+    hours, rest = divmod(millis, 3600_000)
+    minutes, rest = divmod(rest, 60_000)
+    return f"{hours:02d}:{minutes:02d}:{rest // 1000:02d}.{rest % 1000:03d}"
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _player_base():
+    from .players import Player
+
+    return Player
+
+
+class EnginePlayer(_player_base()):
+    """A match player backed by an external engine process (a ``hinge_fast.players.Player``).
+
+    ``EnginePlayer("hinge-fast engine -o engine=mcts", Limits(time=0.5))``; ``name``
+    defaults to the engine's ``id``; ``options`` are sent with ``options set`` once.
+    ``choose(board)`` asks for a move; ``reset(seed=None)`` forgets the game the engine
+    holds (a new game comes: the next ``choose`` sends ``newgame``) and sends ``seed``;
+    ``close()`` ends the process.
+    """
+
+    def __init__(self, cmd: list[str] | str, limit: Limits | None = None, name: str | None = None, options: dict | None = None, timeout: float = DEFAULT_TIMEOUT):
+        from .search.limits import DEFAULT_TIME
+
+        self.limit = limit if limit is not None and not limit.unlimited else Limits(time=DEFAULT_TIME)
+        self.engine = Engine.popen(cmd, timeout=timeout)
+        try:
+            for key, value in (options or {}).items():
+                self.engine.set_option(key, value)
+        except BaseException:
+            self.engine.close()
+            raise
+        self.name = name or self.engine.id or self.engine.command_name
+        self._engine_options = None
+
+    def choose(self, board: Board) -> Move:
+        return self.engine.play(board, self.limit)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Before a new game: the engine gets the whole game again at the next
+        ``choose``; ``seed`` (if given, and if the engine has a ``seed`` option) is sent
+        so that a match replays exactly under node limits."""
+        self.engine._game = None
+        if seed is not None:
+            if self._engine_options is None:
+                self._engine_options = self.engine.options()
+            if "seed" in self._engine_options:
+                self.engine.set_option("seed", int(seed) % 2**63)
+
+    def close(self) -> None:
+        self.engine.close()
+
+    def __repr__(self) -> str:
+        return f"EnginePlayer({self.engine.command_name!r}, {self.limit!r})"
+
+
+def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size=None) -> EnginePlayer:
+    """The player of a ``cmd:<command line>`` spec (``hinge_fast.players.SPEC_PREFIXES``):
+    ``rest`` is the command line; ``time``/``nodes`` limit each move (neither: the search
+    default); ``seed`` (if given) is sent as the engine's ``seed`` option; ``size`` is
+    unused (the engine learns the board from ``newgame``).
+
+    >>> player = engine_player_from_spec("python -m hinge_fast.cli engine", nodes=500)  # doctest: +SKIP
+    """
+    if not rest.strip():
+        raise HingeError("cmd: needs a command line, like 'cmd:hinge-fast engine'")
+    limit = Limits(time=time, nodes=nodes)
+    options = {"seed": seed} if seed is not None else None
+    return EnginePlayer(rest, limit=limit, options=options)

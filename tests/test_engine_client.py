@@ -1,0 +1,254 @@
+"""The protocol client (hinge_fast/engine.py): Engine.popen driving our own engine,
+and driving fake engines that die, hang or answer garbage; EnginePlayer."""
+
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hinge_fast import Board, Limits, __version__
+from hinge_fast.engine import Engine, EngineOption, EnginePlayer, _hhmmss, engine_player_from_spec
+from hinge_fast.errors import HingeError
+from hinge_fast.protocol import perft
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE_CMD = [sys.executable, "-m", "hinge_fast.cli", "engine"]
+MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+
+
+def _has_engine(name):
+    try:
+        __import__(f"hinge_fast.search.{name}")
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def engine():
+    with Engine.popen(ENGINE_CMD, cwd=ROOT) as e:
+        e.set_option("seed", 11)
+        yield e
+
+
+def random_game(size, plies, seed):
+    rng = random.Random(seed)
+    board = Board(size)
+    for _ in range(plies):
+        moves = board.legal_moves
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
+def test_popen_reads_info(engine):
+    assert engine.id == f"hinge-fast {__version__}"
+    assert "engines=alphabeta,mcts" in engine.capabilities
+
+
+def test_popen_accepts_a_command_string():
+    command = " ".join([sys.executable, "-m", "hinge_fast.cli", "engine"])
+    with Engine.popen(command, cwd=ROOT) as e:
+        assert e.id.startswith("hinge-fast")
+    assert e.process.poll() == 0  # quit, not killed
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_validmoves_and_perft_agree_with_the_board(engine, seed):
+    board = random_game(5, 12, seed)
+    assert engine.validmoves(board) == board.legal_moves
+    assert engine.perft(board, 2) == perft(board, 2)
+
+
+def test_positions_are_synced_incrementally(engine):
+    board = Board(6)
+    board.push_str("F6")
+    engine.validmoves(board)
+    board.push_str("C4")
+    board.push_str("G6")
+    assert engine.validmoves(board) == board.legal_moves
+    assert engine._game == (Board().fen(), ["F6", "C4", "G6"])
+    board.pop()
+    board.push_str("F7")  # a different line: the engine gets the whole game again
+    assert engine.validmoves(board) == board.legal_moves
+    assert engine._game == (Board().fen(), ["F6", "C4", "F7"])
+    loaded = Board.from_fen(MIDGAME)
+    loaded.push(loaded.legal_moves[0])
+    assert engine.validmoves(loaded) == loaded.legal_moves
+    assert engine._game == (MIDGAME, [str(loaded.move_stack[0])])
+
+
+def test_play_returns_a_legal_move_without_playing_it(engine):
+    board = random_game(6, 10, 4)
+    before = board.fen()
+    engine.set_option("engine", "mcts")
+    move = engine.play(board, Limits(nodes=300))
+    assert move in board.legal_moves and board.fen() == before
+    move = engine.play(board, Limits(time=0.2))
+    assert move in board.legal_moves
+
+
+@pytest.mark.skipif(not _has_engine("alphabeta"), reason="search/alphabeta.py not written yet")
+def test_play_with_alphabeta(engine):
+    engine.set_option("engine", "alphabeta")
+    board = random_game(5, 6, 9)
+    assert engine.play(board, Limits(depth=2)) in board.legal_moves
+
+
+def test_play_refuses_a_finished_game(engine):
+    with pytest.raises(HingeError, match="the game is over"):
+        engine.play(Board.from_fen("4/5/6/7/6/1gg2/4 b"), Limits(nodes=10))
+    with pytest.raises(HingeError, match="limit must be a hinge_fast.Limits"):
+        engine.play(Board(), 3)
+
+
+def test_options(engine):
+    options = engine.options()
+    assert list(options) == ["engine", "threads", "table_mb", "tree_nodes", "seed"]
+    assert options["threads"] == EngineOption("threads", "int", "1", "1", "1", "1")
+    assert options["engine"].choices == ("alphabeta", "mcts")
+    assert engine.set_option("engine", "mcts").value == "mcts"
+    with pytest.raises(HingeError, match="threads must be from 1 to 1"):
+        engine.set_option("threads", 8)
+    with pytest.raises(HingeError, match="bad option"):
+        engine.set_option("seed", "1\nquit")
+    assert engine.validmoves(Board(4)) == Board(4).legal_moves  # still serving
+
+
+def test_hhmmss():
+    assert _hhmmss(5) == "00:00:05.000"
+    assert _hhmmss(3723.25) == "01:02:03.250"
+    assert _hhmmss(0.0001) == "00:00:00.001"
+
+
+# ----- engines that misbehave ----------------------------------------------------------------
+FAKE = textwrap.dedent(
+    """
+    import sys
+    mode = sys.argv[1]
+    for line in sys.stdin:
+        word = line.split()[0] if line.split() else ""
+        if word == "info":
+            print("hello there" if mode == "garbage-info" else "id fake 1")
+        elif mode == "silent" and word != "info":
+            continue
+        elif word == "bestmove":
+            if mode == "die":
+                print("dying", file=sys.stderr, flush=True)
+                sys.exit(3)
+            print({"illegal": "A1", "garbage": "???", "two": "F6\\nF7"}.get(mode, "F6"))
+        elif word == "newgame" and mode == "reject-newgame":
+            print("err I only play chess")
+        print("ok", flush=True)
+    """
+)
+
+
+@pytest.fixture
+def fake(tmp_path):
+    path = tmp_path / "fake_engine.py"
+    path.write_text(FAKE)
+
+    def start(mode, **kwargs):
+        return Engine.popen([sys.executable, str(path), mode], **kwargs)
+
+    return start
+
+
+def test_garbage_info_is_refused(fake):
+    with pytest.raises(HingeError, match="answered info with \\['hello there'\\], not 'id <name>'"):
+        fake("garbage-info")
+
+
+def test_an_engine_that_dies_is_reported(fake):
+    with fake("die") as e:
+        with pytest.raises(HingeError, match=r"ended \(exit status 3\) while answering 'bestmove nodes 5'.*dying"):
+            e.play(Board(), Limits(nodes=5))
+        with pytest.raises(HingeError, match="ended"):
+            e.play(Board(), Limits(nodes=5))
+
+
+@pytest.mark.parametrize(
+    "mode, message",
+    [
+        ("illegal", "a move that is not legal here: illegal move A1"),
+        ("garbage", "a move that is not legal here: cannot read move"),
+        ("two", r"with \['F6', 'F7'\], not one move"),
+        ("reject-newgame", "refused 'newgame 6/7/8/9/10/11/10/9/8/7/6 g': err I only play chess"),
+    ],
+)
+def test_bad_answers_are_reported(fake, mode, message):
+    with fake(mode) as e:
+        with pytest.raises(HingeError, match=message):
+            e.play(Board(), Limits(nodes=5))
+
+
+def test_a_silent_engine_times_out(fake):
+    with fake("silent", timeout=0.5) as e:
+        with pytest.raises(HingeError, match="did not answer 'newgame .*' in time"):
+            e.validmoves(Board())
+        assert e.process.poll() is not None  # it was killed
+
+
+def test_a_missing_program_is_reported():
+    with pytest.raises(HingeError, match="cannot start engine"):
+        Engine.popen(["/nonexistent/hinge-engine"])
+    with pytest.raises(HingeError, match="engine command is empty"):
+        Engine.popen("")
+
+
+def test_an_engine_that_exits_at_once(tmp_path):
+    with pytest.raises(HingeError, match=r"ended \(exit status 0\) while answering 'info'"):
+        Engine.popen([sys.executable, "-c", "pass"])
+
+
+# ----- the match runner's player ----------------------------------------------------------------
+def test_engine_player_plays_a_game_against_itself():
+    green = EnginePlayer(ENGINE_CMD + ["-o", "engine=mcts"], Limits(nodes=200), options={"seed": 1})
+    blue = engine_player_from_spec(" ".join(ENGINE_CMD) + " -o engine=mcts", nodes=200, seed=2)
+    try:
+        assert green.name == blue.name == f"hinge-fast {__version__}"
+        board = Board(4)
+        for _ in range(8):
+            if board.is_game_over():
+                break
+            player = green if board.turn == 0 else blue
+            board.push(player.choose(board))
+        assert len(board.move_stack) >= 1
+        green.reset(seed=2**64 + 5)
+        assert green.engine._game is None
+        assert green.engine.options()["seed"].value == "5"
+        assert green.choose(Board(4)) in Board(4).legal_moves
+    finally:
+        green.close()
+        blue.close()
+    assert green.engine.process.poll() is not None
+
+
+def test_engine_player_spec_errors():
+    with pytest.raises(HingeError, match="cmd: needs a command line"):
+        engine_player_from_spec("  ")
+    with pytest.raises(HingeError, match="seed must be from -1"):
+        engine_player_from_spec(" ".join(ENGINE_CMD), nodes=10, seed=-5)
+
+
+def test_engine_player_in_a_match(monkeypatch):
+    """Through the match runner's hook for ``cmd:`` specs (players.SPEC_PREFIXES)."""
+    from hinge_fast import players
+    from hinge_fast.match import play_match
+
+    monkeypatch.setitem(players.SPEC_PREFIXES, "cmd:", engine_player_from_spec)
+    spec = "cmd:" + " ".join(ENGINE_CMD) + " -o engine=mcts"
+    external = players.get_player(spec, nodes=100, seed=3)
+    try:
+        result = play_match(external, players.get_player("random", seed=4), games=2, size=4, seed=1)
+    finally:
+        external.close()
+    assert result.played == 2 and result.wins + result.losses + result.unfinished == 2
+    assert result.player_a == f"hinge-fast {__version__}"
+    assert external.engine.process.poll() is not None
