@@ -300,7 +300,9 @@ def analyze(
         search(board, engine=engine, nodes=1, depth=1, seed=seed)
         left = time - (_time.perf_counter() - started) - REPORT_RESERVE
         search_time = max(left, MIN_SEARCH_SHARE * time)
-    report.result = search(board, engine=engine, time=search_time, nodes=nodes, depth=depth, seed=seed)
+    # Alpha-beta scores every root move exactly only when asked: the top K need it.
+    options = {"root_scores": True} if engine == "alphabeta" else {}
+    report.result = search(board, engine=engine, time=search_time, nodes=nodes, depth=depth, seed=seed, **options)
     return report
 
 

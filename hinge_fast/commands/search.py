@@ -1,0 +1,83 @@
+"""``move``: the engine's move in a position."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import add_position_arguments, board_from_args, positive_int
+
+ENGINES = ("alphabeta", "mcts")
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "move",
+        help="ask the engine for its move",
+        description="Search the position and print the chosen move alone as the last line of "
+        "stdout. Progress lines (depth, score, nodes, nodes per second, principal variation) go "
+        "to stderr. Limits: whichever of --time, --nodes, --depth comes first; with none, 1 "
+        "second. A finished game is an error (exit status 2) naming the winner. Ctrl-C stops "
+        "the search and prints the best move found so far.",
+        epilog="Example: hinge-fast move '6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g' --time 0.5",
+    )
+    add_position_arguments(p)
+    p.add_argument("--engine", choices=ENGINES, default="alphabeta", help="search algorithm (default alphabeta)")
+    p.add_argument("--time", type=_seconds, default=None, metavar="S", help="seconds to think (default 1 if no limit)")
+    p.add_argument("--nodes", type=positive_int("N", 1, 10**12), default=None, metavar="N",
+                   help="positions searched (alphabeta) or playouts (mcts)")
+    p.add_argument("--depth", type=positive_int("D", 1, 64), default=None, metavar="D",
+                   help="plies of iterative deepening (alphabeta only)")
+    p.add_argument("--seed", type=positive_int("seed", 0, 2**63 - 1), default=None, metavar="N",
+                   help="random seed (mcts; alphabeta is deterministic)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.set_defaults(run=run_move)
+
+
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"S must be a number of seconds, not {text!r}") from None
+    if not 0 < value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"S must be more than 0 and at most 86400 seconds, not {text}")
+    return value
+
+
+def progress_line(result) -> str:
+    """One stderr line per search iteration."""
+    pv = " ".join(str(m) for m in result.pv)
+    return (
+        f"info depth {result.depth} score {result.score_text} nodes {result.nodes} "
+        f"nps {result.nps:.0f} time {result.seconds:.3f} pv {pv}"
+    )
+
+
+def run_move(args) -> int:
+    from ..errors import HingeError
+    from ..search import search
+
+    board = board_from_args(args)
+    outcome = board.outcome()
+    if outcome is not None:
+        raise HingeError(f"the game is over: {outcome}")
+    last = []
+
+    def progress(result):
+        last.append(result)
+        if not args.quiet:
+            print(progress_line(result), file=sys.stderr, flush=True)
+
+    try:
+        result = search(board, engine=args.engine, time=args.time, nodes=args.nodes, depth=args.depth,
+                        seed=args.seed, progress=progress)
+    except KeyboardInterrupt:
+        if not last or last[-1].move is None:
+            raise
+        result = last[-1]
+        print("interrupted: best move so far", file=sys.stderr)
+    if not args.quiet:
+        print(f"bestmove {result.move} score {result.score_text} depth {result.depth} "
+              f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+    print(result.move)
+    return 0

@@ -1,0 +1,748 @@
+"""Alpha-beta search: negamax with iterative deepening, a transposition table and
+move ordering, the whole tree in numba.
+
+    >>> from hinge_fast import Board
+    >>> from hinge_fast.search import Limits
+    >>> from hinge_fast.search.alphabeta import search_alphabeta
+    >>> result = search_alphabeta(Board(), Limits(depth=2))
+    >>> result.depth, result.move in Board().legal_moves
+    (2, True)
+
+How it works
+------------
+* **Iterative deepening** is driven from Python: one call of the numba kernel
+  ``negamax`` at the root per depth, so ``progress`` can be called between depths. Depth 1
+  always completes, whatever the limits, so a search always returns a legal move.
+* **Negamax with principal variation search** (a null window after the first move,
+  re-searched when it fails high). No pruning or reduction depends on move order, so
+  the score of a fixed-depth search is exactly the depth-limited minimax value with
+  or without the table (see the transposition table below).
+* **Scores** are centi-tokens from the side to move (``evaluate.py``). A position
+  whose side to move has no legal move (eliminated or stuck) is lost: ``-(WIN -
+  ply)``, so the search prefers the fastest win and the slowest loss. A swipe that
+  flips the last enemy group is taken on sight (``WIN - ply - 1``). A position that
+  already occurred on the current line (game history since the last placement
+  included: a placement adds a token for good, so nothing before it can recur) is
+  scored 0.
+* **Clock**: numba has no ``time`` in nopython mode, so ``monotonic_ns`` below is an
+  LLVM intrinsic that calls libc's ``clock_gettime(CLOCK_MONOTONIC)`` (the clock of
+  Python's ``time.monotonic_ns``). It names the C symbol, not an address, so the
+  kernels stay cacheable (``cache=True``; a ctypes function pointer would be baked
+  into the code as an address and could not be cached). It costs about 35 ns and is
+  read every 256 nodes, so the search stops within a millisecond or so of its
+  deadline. The node limit is checked at every node.
+* **Ctrl-C and stop**: each depth runs in a worker thread (the kernels release the
+  GIL); the main thread waits on an Event, and on KeyboardInterrupt (or when the
+  caller's ``should_stop()`` turns true) sets the deadline to zero, so the search
+  stops within 256 nodes and returns the best move found so far.
+* **One entry kernel**: the root is a branch of the recursive ``negamax`` rather than
+  a kernel of its own, because numba's cache cannot load a cached kernel that calls a
+  cached recursive kernel (the second run fails with "unresolved symbol" or crashes).
+* **Transposition table**: two parallel arrays ``keys`` (the 64-bit Zobrist hash) and
+  ``data`` (packed: move 27 bits, bound 2, depth 7, generation 8, score 20), entries
+  in buckets of two. Slot 0 is *depth-preferred* (replaced by an entry as deep or
+  deeper, by the same position, or when its entry is from an older search); slot 1
+  is *always-replace*. Each search has its own generation number; entries of other
+  generations are treated as empty, which makes a search's result independent of the
+  searches before it (no clearing needed between moves; the table is cleared only
+  when the 8-bit generation wraps). A stored score cuts the search off only when it
+  was searched to exactly the depth needed, which keeps fixed-depth results
+  identical to a search without the table (in Hinge a position cannot recur at two
+  different depths of one tree except through swipes that undo each other, so
+  ``>=`` would buy almost nothing). Win/loss scores are stored relative to the node
+  (``score + ply``) and converted back on retrieval. ``table_mb=0`` disables it.
+* **Move ordering**: the table's move, then swipes flipping groups of two or more
+  tokens (largest first), then the two killer moves of the ply, then the rest by the
+  history heuristic (a cut-off adds depth² to the move's from/to counter).
+* **Principal variation** from a triangular PV table, checked legal move by move.
+* **Root scores**: with ``root_scores=True`` every root move is searched with a full
+  window, so ``root_moves`` holds an exact score for each move at the last completed
+  depth (slower: for analysis). Otherwise only the best move's score is exact and the
+  others' are None.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time as _time
+from typing import NamedTuple
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.core.extending import intrinsic
+
+from ..bits import bb_any, bb_count, bb_lowest, bb_row, bb_without
+from ..errors import HingeError
+from ..geometry import NWORDS
+from ..movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
+from ..tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
+from .evaluate import LOST, MATE_BOUND, WIN, WINNING, evaluate
+from .limits import MAX_DEPTH, Limits
+from .result import RootMove, SearchResult
+
+#: Scores lie strictly inside (-INFINITE, INFINITE).
+INFINITE = WIN + 1
+#: Plies of per-ply buffers: the deepest iteration plus the two rows a leaf uses.
+PLIES = MAX_DEPTH + 3
+#: Positions of the game before the root kept for repetition checks.
+HISTORY_ROOM = 256
+#: Nodes between two clock readings.
+CLOCK_EVERY = 256
+#: After a completed depth, do not start another once this fraction of the time is used
+#: (the next depth would almost never finish in the rest).
+SOFT_TIME_FRACTION = 0.5
+#: Default size of the transposition table.
+DEFAULT_TABLE_MB = 64
+MIN_TABLE_MB = 0
+MAX_TABLE_MB = 1 << 16
+
+# Slots of the ``state`` array shared by Python and the kernels.
+NODES = 0  # positions searched so far
+NODE_LIMIT = 1  # stop when NODES reaches this
+DEADLINE = 2  # stop when the monotonic clock (ns) reaches this; 0 = stop now (Ctrl-C)
+ABORTED = 3  # set by the kernel when it stopped before finishing the depth
+GENERATION = 4  # this search's table generation (1..255)
+TABLE_ON = 5  # 1 when the transposition table is in use
+HISTORY_LENGTH = 6  # game positions before the root in ``line``
+CAN_ABORT = 7  # 0 during depth 1, which always completes
+ROOT_COUNT = 8  # root moves in buf.moves[0]
+ROOT_FULL_WINDOW = 9  # 1: search every root move with a full window (exact scores)
+ROOT_BEST = 10  # index of the best root move finished
+ROOT_DONE = 11  # root moves finished in this depth
+STATE_SLOTS = 12
+
+# Transposition table bounds.
+UPPER = 1
+LOWER = 2
+EXACT = 3
+
+U64 = np.uint64
+
+
+@intrinsic
+def monotonic_ns(typingctx):
+    """Nanoseconds of ``CLOCK_MONOTONIC`` (libc ``clock_gettime``; the clock of
+    ``time.monotonic_ns``), callable in nopython mode and cacheable."""
+    sig = types.int64()
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        i32 = ir.IntType(32)
+        timespec = ir.LiteralStructType([i64, i64])
+        fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
+        clock_gettime = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
+        ts = cgutils.alloca_once(builder, timespec)
+        builder.call(clock_gettime, [ir.Constant(i32, 1), ts])  # 1 = CLOCK_MONOTONIC on Linux
+        seconds = builder.load(cgutils.gep_inbounds(builder, ts, 0, 0))
+        nanoseconds = builder.load(cgutils.gep_inbounds(builder, ts, 0, 1))
+        return builder.add(builder.mul(seconds, ir.Constant(i64, 1_000_000_000)), nanoseconds)
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True)
+def clock_ns():
+    """``monotonic_ns`` as a plain kernel (for tests: compare with time.monotonic_ns)."""
+    return monotonic_ns()
+
+
+class SearchBuffers(NamedTuple):
+    """Everything the search kernels write, preallocated once per process."""
+
+    moves: np.ndarray  # int64 [PLIES, MAX_MOVES]: move codes per ply
+    flips: np.ndarray  # uint64 [PLIES, MAX_MOVES, 4]: group each move flips
+    order: np.ndarray  # int64 [PLIES, MAX_MOVES]: ordering keys
+    enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, 4]: move generator scratch
+    group_id: np.ndarray  # int16 [256]: move generator scratch
+    killers: np.ndarray  # int64 [PLIES, 2]
+    history: np.ndarray  # int64 [1 << 18]: by from | to << 9
+    pv: np.ndarray  # int64 [PLIES, PLIES]: triangular PV table
+    pv_length: np.ndarray  # int64 [PLIES]
+    line: np.ndarray  # uint64 [HISTORY_ROOM + PLIES]: hashes of the game and the current line
+    root_info: np.ndarray  # int64 [3, MAX_MOVES]: per root move: score, exact (0/1), nodes
+    state: np.ndarray  # int64 [STATE_SLOTS]
+
+
+def _touched(array: np.ndarray) -> np.ndarray:
+    """``array`` with every page written once: np.zeros maps memory lazily, and the
+    first touch of each page (a 2 MB huge page on many systems) would otherwise be
+    paid inside the first timed search, tens of milliseconds for the table."""
+    array.fill(0)
+    return array
+
+
+def new_buffers() -> SearchBuffers:
+    """Fresh search buffers (about 30 MB, written once so the search pays no page faults)."""
+    return SearchBuffers(*(_touched(a) for a in _new_buffers()))
+
+
+def _new_buffers() -> SearchBuffers:
+    return SearchBuffers(
+        moves=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
+        flips=np.zeros((PLIES, MAX_MOVES, NWORDS), dtype=np.uint64),
+        order=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
+        enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
+        group_id=np.zeros(64 * NWORDS, dtype=np.int16),
+        killers=np.zeros((PLIES, 2), dtype=np.int64),
+        history=np.zeros(1 << 18, dtype=np.int64),
+        pv=np.zeros((PLIES, PLIES), dtype=np.int64),
+        pv_length=np.zeros(PLIES, dtype=np.int64),
+        line=np.zeros(HISTORY_ROOM + PLIES, dtype=np.uint64),
+        root_info=np.zeros((3, MAX_MOVES), dtype=np.int64),
+        state=np.zeros(STATE_SLOTS, dtype=np.int64),
+    )
+
+
+# ----- transposition table entries ----------------------------------------------------------
+
+
+@njit(cache=True)
+def pack_entry(move, bound, depth, generation, score):
+    return (
+        U64(move)
+        | (U64(bound) << U64(27))
+        | (U64(depth) << U64(29))
+        | (U64(generation) << U64(36))
+        | (U64(score + (1 << 19)) << U64(44))
+    )
+
+
+@njit(cache=True)
+def entry_move(data):
+    return np.int64(data & U64((1 << 27) - 1))
+
+
+@njit(cache=True)
+def entry_bound(data):
+    return np.int64((data >> U64(27)) & U64(3))
+
+
+@njit(cache=True)
+def entry_depth(data):
+    return np.int64((data >> U64(29)) & U64(127))
+
+
+@njit(cache=True)
+def entry_generation(data):
+    return np.int64((data >> U64(36)) & U64(255))
+
+
+@njit(cache=True)
+def entry_score(data):
+    return np.int64(data >> U64(44)) - (1 << 19)
+
+
+@njit(cache=True)
+def score_to_table(score, ply):
+    """Win/loss scores count plies from the root; the table stores them from the node."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+@njit(cache=True)
+def score_from_table(score, ply):
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@njit(cache=True)
+def table_store(keys, data, key, move, bound, depth, generation, score, ply):
+    """Store in the bucket of ``key``: slot 0 if depth-preferred allows, else slot 1."""
+    slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
+    old = data[slot]
+    if keys[slot] != key and entry_generation(old) == generation and entry_depth(old) > depth:
+        slot += 1
+    keys[slot] = key
+    data[slot] = pack_entry(move, bound, depth, generation, score_to_table(score, ply))
+
+
+# ----- search ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def child_hash(size, colour, key, move, flipped):
+    """Zobrist hash after ``move`` by ``colour``: side key, from and to cells, and each
+    flipped token changing colour (``key_green ^ key_blue`` per cell)."""
+    key ^= ZOBRIST[size, 2, 0]
+    key ^= ZOBRIST[size, colour, move_to(move)]
+    if is_swipe(move):
+        key ^= ZOBRIST[size, colour, move_from(move)]
+        rest = flipped
+        while bb_any(rest):
+            c = bb_lowest(rest)
+            rest = bb_without(rest, c)
+            key ^= ZOBRIST[size, 0, c] ^ ZOBRIST[size, 1, c]
+    return key
+
+
+@njit(cache=True)
+def out_of_budget(state):
+    """Count a node; True when the search must stop (limits checked only past depth 1)."""
+    state[NODES] += 1
+    if state[ABORTED]:
+        return True
+    if state[CAN_ABORT] == 0:
+        return False
+    if state[NODES] >= state[NODE_LIMIT]:
+        state[ABORTED] = 1
+    elif state[NODES] % CLOCK_EVERY == 0 and monotonic_ns() >= state[DEADLINE]:
+        state[ABORTED] = 1
+    return state[ABORTED] != 0
+
+
+@njit(cache=True)
+def repeated(line, index, key):
+    """Whether ``key`` occurred an even number of plies before ``line[index]``."""
+    i = index - 2
+    while i >= 0:
+        if line[i] == key:
+            return True
+        i -= 2
+    return False
+
+
+@njit(cache=True)
+def note_elimination(buf, ply, moves, flips, enemy_count):
+    """Make the principal variation at ``ply`` the swipe (among the generated swipes,
+    which come first) that flips all ``enemy_count`` enemy tokens."""
+    i = 0
+    while is_swipe(moves[i]):
+        if bb_count(bb_row(flips, i)) == enemy_count:
+            buf.pv[ply, ply] = moves[i]
+            buf.pv_length[ply] = ply + 1
+            return
+        i += 1
+
+
+@njit(cache=True, nogil=True)
+def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
+    """Score of the position for the side to move (``colour``: 0 green, 1 blue),
+    searched ``depth`` plies deep within the window (alpha, beta).
+
+    At ply 0 (the root) the moves are not generated but taken, in order, from
+    ``buf.moves[0, :state[ROOT_COUNT]]`` and ``buf.flips[0]``; each finished root
+    move's score, exactness and node count go to ``buf.root_info``, the index of the
+    best to ``state[ROOT_BEST]`` and the number finished to ``state[ROOT_DONE]``. (The
+    root is a branch of this function rather than a function of its own because
+    numba's cache cannot load a kernel that calls a recursive kernel.)
+    """
+    state = buf.state
+    buf.pv_length[ply] = ply
+    if out_of_budget(state):
+        return np.int64(0)
+    root = ply == 0
+    moves = buf.moves[ply]
+    flips = buf.flips[ply]
+    order = buf.order[ply]
+    generation = state[GENERATION]
+    table_move = np.int64(0)
+    killer1 = buf.killers[ply, 0]
+    killer2 = buf.killers[ply, 1]
+    if root:
+        n = state[ROOT_COUNT]
+        for i in range(n):
+            order[i] = n - i  # the caller's order
+    else:
+        if repeated(buf.line, state[HISTORY_LENGTH] + ply, key):
+            return np.int64(0)
+        if state[TABLE_ON]:
+            slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
+            for s in range(slot, slot + 2):
+                if keys[s] == key and entry_generation(data[s]) == generation:
+                    entry = data[s]
+                    table_move = entry_move(entry)
+                    if entry_depth(entry) == depth:
+                        score = score_from_table(entry_score(entry), ply)
+                        bound = entry_bound(entry)
+                        if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
+                            return score
+                    break
+
+        if depth <= 0:
+            score = evaluate(
+                size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1], buf.enemy_groups,
+                buf.group_id
+            )
+            if score == LOST:
+                score = -(WIN - ply)
+            elif score == WINNING:
+                score = WIN - ply - 1
+                note_elimination(buf, ply, moves, flips, bb_count(enemy))
+            if state[TABLE_ON]:
+                table_store(keys, data, key, 0, EXACT, 0, generation, score, ply)
+            return score
+
+        n = generate_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, True)
+        if n == 0:
+            return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
+
+        # Ordering keys; a swipe that flips every enemy token wins at once.
+        enemy_count = bb_count(enemy)
+        for i in range(n):
+            move = moves[i]
+            if move == table_move:
+                order[i] = np.int64(1) << 60
+                continue
+            if is_swipe(move):
+                flipped = bb_count(bb_row(flips, i))
+                if flipped == enemy_count:
+                    buf.pv[ply, ply] = move
+                    buf.pv_length[ply] = ply + 1
+                    return WIN - ply - 1
+                if flipped >= 2:
+                    order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
+                    continue
+            if move == killer1:
+                order[i] = np.int64(1) << 46
+            elif move == killer2:
+                order[i] = np.int64(1) << 45
+            else:
+                order[i] = buf.history[move & 0x3FFFF]
+
+    full_window = root and state[ROOT_FULL_WINDOW] != 0
+    original_alpha = alpha
+    best = -INFINITE
+    best_move = np.int64(0)
+    line_index = state[HISTORY_LENGTH] + ply + 1
+    for i in range(n):
+        # Selection sort, one step at a time: most nodes cut off after a move or two.
+        pick = i
+        for j in range(i + 1, n):
+            if order[j] > order[pick]:
+                pick = j
+        if pick != i:
+            order[i], order[pick] = order[pick], order[i]
+            moves[i], moves[pick] = moves[pick], moves[i]
+            for w in range(NWORDS):
+                flips[i, w], flips[pick, w] = flips[pick, w], flips[i, w]
+        move = moves[i]
+        flipped = bb_row(flips, i)
+        their, ours = play_with_flip(own, enemy, move, flipped)
+        child = child_hash(size, colour, key, move, flipped)
+        buf.line[line_index] = child
+        before = state[NODES]
+        exact = True
+        if i == 0 or full_window:
+            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
+        else:
+            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf, keys, data)
+            exact = False
+            if alpha < score < beta:
+                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
+                exact = True
+        if state[ABORTED]:
+            return np.int64(0)
+        if root:
+            buf.root_info[0, i] = score
+            buf.root_info[1, i] = 1 if exact else 0
+            buf.root_info[2, i] = state[NODES] - before
+            state[ROOT_DONE] = i + 1
+        if score > best:
+            best = score
+            best_move = move
+            if root:
+                state[ROOT_BEST] = i
+            if score > alpha:
+                alpha = score
+                buf.pv[ply, ply] = move
+                for k in range(ply + 1, buf.pv_length[ply + 1]):
+                    buf.pv[ply, k] = buf.pv[ply + 1, k]
+                buf.pv_length[ply] = max(buf.pv_length[ply + 1], ply + 1)
+                if score >= beta:
+                    if not (is_swipe(move) and bb_count(flipped) >= 2) and move != killer1:
+                        buf.killers[ply, 1] = killer1
+                        buf.killers[ply, 0] = move
+                    h = buf.history[move & 0x3FFFF] + depth * depth
+                    buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
+                    break
+        if full_window:
+            alpha = -INFINITE  # every root move gets a full window, hence an exact score
+
+    if state[TABLE_ON] and not root:
+        bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        table_store(keys, data, key, best_move, bound, depth, generation, best, ply)
+    return best
+
+
+# ----- Python driver --------------------------------------------------------------------------
+
+_LOCK = threading.Lock()
+_BUFFERS: SearchBuffers | None = None
+_TABLE: dict = {"entries": 0, "keys": None, "data": None, "generation": 0}
+_NO_TABLE = (np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64))
+
+
+def _table(table_mb: float):
+    """The process's transposition table of ``table_mb`` megabytes and a fresh
+    generation number for this search."""
+    entries = 1 << max(1, int(table_mb * (1 << 20) // 16).bit_length() - 1)
+    if _TABLE["entries"] != entries:
+        _TABLE.update(entries=entries, keys=_touched(np.zeros(entries, dtype=np.uint64)),
+                      data=_touched(np.zeros(entries, dtype=np.uint64)), generation=0)
+    generation = _TABLE["generation"] % 255 + 1
+    if generation == 1 and _TABLE["generation"]:
+        _TABLE["data"].fill(0)  # generation numbers wrap: forget every old entry
+    _TABLE["generation"] = generation
+    return _TABLE["keys"], _TABLE["data"], generation
+
+
+def score_text(score: int) -> str:
+    """``+1.25`` (centi-tokens / 100), ``win in 3`` or ``loss in 4`` (plies to the end).
+
+    >>> score_text(125), score_text(WIN - 3), score_text(-(WIN - 4))
+    ('+1.25', 'win in 3', 'loss in 4')
+    """
+    if score >= MATE_BOUND:
+        return f"win in {WIN - score}"
+    if score <= -MATE_BOUND:
+        return f"loss in {WIN + score}"
+    return f"{score / 100:+.2f}"
+
+
+def mate_plies(score: int) -> int | None:
+    """Plies to a proven win (>0) or loss (<0), else None."""
+    if score >= MATE_BOUND:
+        return WIN - score
+    if score <= -MATE_BOUND:
+        return -(WIN + score)
+    return None
+
+
+def _history_hashes(board) -> list[int]:
+    """Hashes of the game positions before ``board`` since its last placement, oldest
+    first (a placement adds a token for good, so nothing earlier can recur)."""
+    from .. import kernels
+
+    start = 0
+    for i, move in enumerate(board.move_stack):
+        if not move.is_swipe:
+            start = i + 1
+    out = []
+    for green, blue, turn, _ in board._undo[start:][-HISTORY_ROOM:]:
+        out.append(int(kernels.zobrist_hash(board.size, green, blue, int(turn) == 1)))
+    return out
+
+
+def _run_interruptible(kernel, args, state, should_stop=None):
+    """Run ``kernel(*args)`` in a worker thread; Ctrl-C, or ``should_stop()`` turning
+    true (polled every 10 ms), stops it through ``state``. Returns ``(result,
+    interrupted)``."""
+    box = {}
+    done = threading.Event()
+
+    def target():
+        try:
+            box["result"] = kernel(*args)
+        except BaseException as e:  # handed to the caller's thread
+            box["error"] = e
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=target, name="hinge-fast alpha-beta", daemon=True)
+    worker.start()
+    interrupted = False
+    # An Event, not Thread.join: a join interrupted by Ctrl-C can leave the thread
+    # looking finished before it is.
+    while not done.is_set():
+        try:
+            done.wait(0.01 if should_stop is not None else 0.05)
+            if should_stop is not None and not done.is_set() and should_stop():
+                interrupted = True
+                state[DEADLINE] = 0
+        except KeyboardInterrupt:
+            interrupted = True
+            state[DEADLINE] = 0
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["result"], interrupted
+
+
+def _check_options(options, table_mb):
+    if options:
+        names = ", ".join(sorted(options))
+        raise HingeError(f"unknown alpha-beta option {names}: choose from table_mb, root_scores")
+    if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or table_mb != table_mb:
+        raise HingeError(f"table_mb must be a number of megabytes, not {table_mb!r}")
+    if not 0 <= table_mb <= MAX_TABLE_MB:
+        raise HingeError(f"table_mb must be from 0 to {MAX_TABLE_MB}, not {table_mb}")
+
+
+def search_alphabeta(board, limits: Limits, seed=None, progress=None, table_mb=DEFAULT_TABLE_MB,
+                     root_scores=False, should_stop=None, **options) -> SearchResult:
+    """Alpha-beta search of ``board`` within ``limits``; returns a SearchResult.
+
+    ``seed`` is accepted for the common interface and ignored: alpha-beta is
+    deterministic (under a node or depth limit, the same position gives the same
+    result). ``progress(result)`` is called after each completed depth.
+    ``table_mb``: transposition table size (0: none). ``root_scores``: search every
+    root move with a full window so each gets an exact score (for analysis).
+    ``should_stop``: a callable polled every 10 ms; once it returns true the search
+    stops and returns the best move so far (as Ctrl-C does).
+
+    >>> from hinge_fast import Board
+    >>> search_alphabeta(Board(size=4), Limits(depth=1)).depth
+    1
+    """
+    _check_options(options, table_mb)
+    with _LOCK:
+        return _search(board, limits, progress, table_mb, bool(root_scores), should_stop)
+
+
+def _search(board, limits, progress, table_mb, root_scores, should_stop):
+    global _BUFFERS
+    codes, flips, _ = board._generate()
+    n_root = len(codes)
+    if n_root == 0:
+        return SearchResult(move=None, score=float(-WIN), score_text=score_text(-WIN), engine="alphabeta", mate=0)
+    if _BUFFERS is None:
+        _BUFFERS = new_buffers()
+    buf = _BUFFERS
+    if table_mb > 0:
+        keys, data, generation = _table(table_mb)
+    else:
+        (keys, data), generation = _NO_TABLE, 1
+    own, enemy = board._sides()
+    colour = int(board.turn)
+    from .. import kernels
+
+    root_key = np.uint64(kernels.zobrist_hash(board.size, board._green, board._blue, colour == 1))
+    history = _history_hashes(board)
+    buf.line[: len(history)] = np.array(history, dtype=np.uint64)
+    buf.line[len(history)] = root_key
+    buf.history.fill(0)
+    buf.killers.fill(0)
+    state = buf.state
+    state[:] = 0
+    state[GENERATION] = generation
+    state[TABLE_ON] = 1 if table_mb > 0 else 0
+    state[HISTORY_LENGTH] = len(history)
+
+    root_moves = codes.copy()
+    root_flips = flips.copy()
+    root_nodes = np.zeros(n_root, dtype=np.int64)
+    state[ROOT_FULL_WINDOW] = 1 if root_scores else 0
+    max_depth = limits.depth or MAX_DEPTH
+    args = (board.size, colour, own, enemy, root_key, 1, 0, -INFINITE, INFINITE, buf, keys, data)
+
+    # Load (or compile) the kernel before the clock starts: a call with no root move.
+    state[ROOT_COUNT] = 0
+    negamax(*args)
+    state[ROOT_COUNT] = n_root
+    state[NODES] = 0
+    start = _time.monotonic_ns()
+    state[NODE_LIMIT] = limits.nodes or np.iinfo(np.int64).max
+    state[DEADLINE] = start + int(limits.time * 1e9) if limits.time else np.iinfo(np.int64).max
+
+    result = None
+    interrupted = False
+    for depth in range(1, max_depth + 1):
+        state[CAN_ABORT] = 0 if depth == 1 else 1
+        state[ROOT_DONE] = 0
+        state[ROOT_BEST] = 0
+        buf.moves[0, :n_root] = root_moves
+        buf.flips[0, :n_root] = root_flips
+        best, stopped = _run_interruptible(negamax, args[:5] + (depth,) + args[6:], state, should_stop)
+        interrupted |= stopped
+        seconds = (_time.monotonic_ns() - start) / 1e9
+        pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
+        best_index, done = int(state[ROOT_BEST]), int(state[ROOT_DONE])
+        if state[ABORTED]:
+            # A move finished in the unfinished depth that beats the previous best
+            # (which is searched first) is better at this depth: take it.
+            if done > 0 and best_index > 0 and result is not None:
+                score = int(buf.root_info[0, best_index])
+                move = board._decode(root_moves[best_index])
+                root_list = [rm for rm in result.root_moves if rm.move == move]
+                root_list += [rm for rm in result.root_moves if rm.move != move]
+                result = _result(board, root_moves[best_index], score, pv_codes, int(state[NODES]), seconds,
+                                 result.depth, root_list)
+            break
+        root_score = buf.root_info[0, :n_root].copy()
+        root_exact = buf.root_info[1, :n_root] != 0
+        root_nodes[:] = buf.root_info[2, :n_root]
+        result = _result(board, root_moves[best_index], int(best), pv_codes, int(state[NODES]), seconds, depth,
+                         _root_list(board, root_moves, root_score, root_exact, root_nodes, best_index))
+        if progress is not None:
+            progress(result)
+        plies = mate_plies(int(best))
+        if interrupted or plies is not None and abs(plies) <= depth:
+            break  # a result proven within the horizon cannot change with depth
+        if limits.time and seconds > SOFT_TIME_FRACTION * limits.time:
+            break
+        if state[NODES] >= state[NODE_LIMIT]:
+            break
+        # Next depth: best move first, then the others by the effort they took (with
+        # exact scores for every move, simply by score).
+        if root_scores:
+            order = np.argsort(-root_score, kind="stable")
+        else:
+            order = np.argsort(-root_nodes, kind="stable")
+            order = np.concatenate(([best_index], order[order != best_index]))
+        root_moves[:] = root_moves[order]
+        root_flips[:] = root_flips[order]
+        root_nodes[:] = root_nodes[order]
+    seconds = (_time.monotonic_ns() - start) / 1e9
+    result.nodes = int(state[NODES])
+    result.seconds = seconds
+    result.nps = result.nodes / seconds if seconds > 0 else 0.0
+    return result
+
+
+def _result(board, code, score, pv_codes, nodes, seconds, depth, root_list) -> SearchResult:
+    score = int(score)
+    move = board._decode(code)
+    return SearchResult(
+        move=move,
+        score=float(score),
+        score_text=score_text(score),
+        pv=_legal_line(board, list(pv_codes) if len(pv_codes) and pv_codes[0] == code else [code]),
+        nodes=nodes,
+        nps=nodes / seconds if seconds > 0 else 0.0,
+        depth=depth,
+        seconds=seconds,
+        engine="alphabeta",
+        mate=mate_plies(score),
+        root_moves=root_list,
+    )
+
+
+def _legal_line(board, codes) -> list:
+    """The moves of ``codes`` as long as each is legal in turn."""
+    line = []
+    copy = board.copy()
+    for code in codes:
+        move = copy._decode(code)
+        if not copy.is_legal(move):
+            break
+        copy.push(move)
+        line.append(move)
+    return line
+
+
+def _root_list(board, root_moves, root_score, exact, root_nodes, best_index) -> list[RootMove]:
+    """Every root move, best first, then those with exact scores (high to low), then
+    the rest in search order."""
+    entries = []
+    for i, code in enumerate(root_moves):
+        score = int(root_score[i]) if exact[i] else None
+        entries.append(RootMove(move=board._decode(code), score=None if score is None else float(score),
+                                visits=int(root_nodes[i]), mate=None if score is None else mate_plies(score)))
+    best = entries[best_index]
+    rest = [e for i, e in enumerate(entries) if i != best_index]
+    scored = sorted((e for e in rest if e.score is not None), key=lambda e: -e.score)
+    return [best] + scored + [e for e in rest if e.score is None]
+
+
+from .. import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
+
+kernels.register_kernel_module(sys.modules[__name__])

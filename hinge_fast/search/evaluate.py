@@ -1,0 +1,230 @@
+"""The hand-written evaluation of alpha-beta: how good a position is for the side to move.
+
+Units are centi-tokens: one token more than the opponent, all else equal, is +100.
+``evaluate`` is a numba kernel called at every leaf of the search, so it is one pass
+of two move generations and two flood fills, with no allocation.
+
+The terms (each a difference "side to move minus opponent" unless said otherwise),
+with the weight constants below:
+
+``material``  (``MATERIAL``)
+    Token difference. The game is won by taking every enemy token, and a swipe
+    moves tokens between colours, so this is the backbone of the score.
+``tempo_flip``  (``TEMPO_FLIP``)
+    Size of the largest enemy group the side to move can flip right now. It moves
+    next, so it can cash this in (a flip of k tokens swings the material by 2k);
+    the opponent answers afterwards, hence less than the full 200 per token.
+``flippable``  (``FLIPPABLE``)
+    Tokens in all the enemy groups the side to move can flip (the union of its
+    swipes' flip targets): the breadth of its threats beyond the best one.
+``threat``  (``THREAT``, counted against the side to move)
+    Size of our largest group the opponent could flip if it were its turn. We move
+    first and may defend, so this weighs less than ``tempo_flip``, but a big
+    connected group with an enemy swipe next to it is a huge liability.
+``threatened``  (``THREATENED``, against)
+    Tokens in all our groups the opponent could flip.
+``groups``  (``GROUP``)
+    Number of groups. Many small groups are liabilities: each can be flipped on its
+    own, and a group swipes only with a pivot of its own colour.
+``singletons``  (``SINGLETON``)
+    Groups of one token: they can never swipe (no pivot) and are the easy prey.
+``largest``  (``LARGEST``)
+    Size of the largest group: a big connected group has many swipes and pivots.
+``mobility``  (``MOBILITY``)
+    Number of legal moves (each side counted as if it were to move).
+
+Threats come from the swipe generator itself (``generate_moves`` for each side; the
+side not to move by swapping own and enemy), so they are exactly the flips the rules
+allow next move. Two results are not scores but verdicts, returned as sentinels that
+the search turns into distances: ``LOST`` when the side to move has no legal move (it
+is eliminated or stuck: rules.md section 6) and ``WINNING`` when it can flip the last
+enemy group now (an elimination in one).
+
+    >>> from hinge_fast import Board
+    >>> from hinge_fast.search.evaluate import evaluate_board
+    >>> terms = evaluate_board(Board.from_fen("6/7/8/9/10/5g5/10/9/8/7/6 b"))
+    >>> terms["material"], terms["material_score"], terms["verdict"]
+    (-1, -100, None)
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from numba import njit
+
+from ..bits import bb_and, bb_andnot, bb_any, bb_bit, bb_count, bb_lowest, bb_or, bb_row, bb_without
+from ..movegen import generate_moves, is_swipe, neighbour_mask
+
+# ----- weights (centi-tokens per unit of each term) ------------------------------------------
+MATERIAL = 100
+TEMPO_FLIP = 150
+FLIPPABLE = 10
+THREAT = 90
+THREATENED = 15
+GROUP = -10
+SINGLETON = -15
+LARGEST = 5
+MOBILITY = 1
+
+#: The scale of a won game (the search scores a win at ply p as ``WIN - p``).
+WIN = 400_000
+#: Scores beyond this are proven results, not estimates.
+MATE_BOUND = WIN - 1000
+#: Evaluations are clamped inside this, far below MATE_BOUND.
+EVAL_LIMIT = 300_000
+#: Sentinel of ``evaluate``: the side to move has no legal move (it has lost).
+LOST = -WIN
+#: Sentinel of ``evaluate``: the side to move can flip the last enemy group now.
+WINNING = WIN
+
+#: Term names in the order ``evaluation_terms`` returns them.
+TERMS = (
+    "material",
+    "tempo_flip",
+    "flippable",
+    "threat",
+    "threatened",
+    "groups",
+    "singletons",
+    "largest",
+    "mobility",
+)
+WEIGHTS = (MATERIAL, TEMPO_FLIP, FLIPPABLE, THREAT, THREATENED, GROUP, SINGLETON, LARGEST, MOBILITY)
+
+
+@njit(cache=True)
+def group_stats(size, stones):
+    """``(groups, singletons, largest group)`` of one colour's tokens."""
+    groups = 0
+    singletons = 0
+    largest = 0
+    rest = stones
+    while bb_any(rest):
+        group = bb_bit(bb_lowest(rest))
+        frontier = group
+        while bb_any(frontier):
+            c = bb_lowest(frontier)
+            frontier = bb_without(frontier, c)
+            new = bb_andnot(bb_and(neighbour_mask(size, c), stones), group)
+            group = bb_or(group, new)
+            frontier = bb_or(frontier, new)
+        rest = bb_andnot(rest, group)
+        count = bb_count(group)
+        groups += 1
+        if count == 1:
+            singletons += 1
+        if count > largest:
+            largest = count
+    return groups, singletons, largest
+
+
+@njit(cache=True)
+def flip_stats(moves, flips, n):
+    """``(largest flippable group, tokens in all flippable groups)`` over the first
+    ``n`` generated moves (swipes come first; the first placement ends them)."""
+    best = 0
+    union = (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
+    for i in range(n):
+        if not is_swipe(moves[i]):
+            break
+        flipped = bb_row(flips, i)
+        count = bb_count(flipped)
+        if count > best:
+            best = count
+        union = bb_or(union, flipped)
+    return best, bb_count(union)
+
+
+@njit(cache=True)
+def evaluation_terms(size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id):
+    """The raw terms of the module docstring, in ``TERMS`` order, plus the number of
+    legal moves of the side to move (0: it has lost) and whether it can eliminate now.
+
+    ``moves``/``flips`` and ``their_moves``/``their_flips`` are two move buffers
+    (rows of the search's per-ply buffers); ``enemy_groups``/``group_id`` scratch.
+    """
+    n_own = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
+    own_count = bb_count(own)
+    enemy_count = bb_count(enemy)
+    our_best, our_total = flip_stats(moves, flips, n_own)
+    can_eliminate = n_own > 0 and our_best == enemy_count and enemy_count > 0
+    n_their = generate_moves(size, enemy, own, their_moves, their_flips, enemy_groups, group_id, True)
+    their_best, their_total = flip_stats(their_moves, their_flips, n_their)
+    own_groups, own_singletons, own_largest = group_stats(size, own)
+    enemy_groups_n, enemy_singletons, enemy_largest = group_stats(size, enemy)
+    terms = (
+        own_count - enemy_count,
+        our_best,
+        our_total,
+        -their_best,
+        -their_total,
+        own_groups - enemy_groups_n,
+        own_singletons - enemy_singletons,
+        own_largest - enemy_largest,
+        n_own - n_their,
+    )
+    return terms, n_own, can_eliminate
+
+
+@njit(cache=True)
+def evaluate(size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id):
+    """Score of the position for the side to move, in centi-tokens, clamped to
+    ``±EVAL_LIMIT``; or the sentinel ``LOST`` (no legal move) or ``WINNING`` (can
+    flip the last enemy group now). Leaves the side to move's moves in ``moves``."""
+    terms, n_own, can_eliminate = evaluation_terms(
+        size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id
+    )
+    if n_own == 0:
+        return np.int64(LOST)
+    if can_eliminate:
+        return np.int64(WINNING)
+    score = (
+        MATERIAL * terms[0]
+        + TEMPO_FLIP * terms[1]
+        + FLIPPABLE * terms[2]
+        + THREAT * terms[3]
+        + THREATENED * terms[4]
+        + GROUP * terms[5]
+        + SINGLETON * terms[6]
+        + LARGEST * terms[7]
+        + MOBILITY * terms[8]
+    )
+    return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
+
+
+def evaluate_board(board) -> dict:
+    """The evaluation of ``board`` term by term, from the side to move's view.
+
+    Returns ``{term: raw value}`` for each name in ``TERMS``, ``{term + '_score':
+    weighted value}``, ``'total'`` (what the search sees at a leaf, in centi-tokens)
+    and ``'verdict'``: ``None``, ``'lost'`` (no legal move) or ``'eliminates'`` (can
+    flip the last enemy group now).
+
+    >>> from hinge_fast import Board
+    >>> evaluate_board(Board())["total"]
+    0
+    """
+    from ..tables import MAX_GROUPS, MAX_MOVES
+
+    own, enemy = board._sides()
+    moves = np.zeros((2, MAX_MOVES), dtype=np.int64)
+    flips = np.zeros((2, MAX_MOVES, 4), dtype=np.uint64)
+    enemy_groups = np.zeros((MAX_GROUPS, 4), dtype=np.uint64)
+    group_id = np.zeros(256, dtype=np.int16)
+    args = (board.size, own, enemy, moves[0], flips[0], moves[1], flips[1], enemy_groups, group_id)
+    terms, n_own, can_eliminate = evaluation_terms(*args)
+    out: dict = {}
+    for name, weight, value in zip(TERMS, WEIGHTS, terms):
+        out[name] = int(value)
+        out[name + "_score"] = int(weight * value)
+    total = int(evaluate(*args))
+    out["verdict"] = "lost" if total == LOST else "eliminates" if total == WINNING else None
+    out["total"] = total
+    return out
+
+
+from .. import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
+
+kernels.register_kernel_module(sys.modules[__name__])

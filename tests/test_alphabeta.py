@@ -1,0 +1,243 @@
+"""Alpha-beta search: tactics checked against the reference rules, the transposition
+table's exactness, limits, determinism and the result's fields."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+import pytest
+
+from hinge_fast import Board, reference
+from hinge_fast.search import Limits
+from hinge_fast.search import alphabeta
+from hinge_fast.search.alphabeta import WIN, score_text, search_alphabeta
+from hinge_fast.search.evaluate import TERMS, evaluate_board
+
+# Found by a random-play scan (S=4), each checked below by brute force with the
+# reference implementation rather than trusted.
+ELIMINATION_IN_ONE = [
+    "4/3b1/3bb1/1bbbbb1/2b1g1/3g1/4 g",
+    "4/3b1/3bb1/1bbbbb1/2b1g1/2gg1/4 b",
+    "4/1b1b1/3bb1/1bbbbb1/1gbbg1/1ggg1/4 b",
+    "4/1g3/1g4/1g3b1/1gggb1/5/4 g",
+]
+ALLOWS_ELIMINATION = [
+    "4/1bb2/6/5b1/2gg2/1g3/4 g",
+    "4/1b3/1b4/1b3b1/2gg2/1g3/4 g",
+    "4/1g1b1/1gg3/1g3b1/1gggb1/1g1b1/4 g",
+    "4/3b1/1gbbb1/2g2b1/6/2g2/4 b",
+]
+QUIET_WIN_IN_THREE = [
+    "4/1g3/1g4/1g3b1/1ggg2/5/4 b",
+    "4/5/1gg1b1/2g4/1ggg2/5/4 b",
+    "4/3b1/2g1b1/2g2b1/2g1g1/1gg2/4 g",
+    "4/1gg2/1g4/1g2b2/3b2/2b2/4 g",
+]
+
+
+def ref_children(pos):
+    return {reference.move_name(m): reference.play(pos, m) for m in reference.legal_moves(pos)}
+
+
+def ref_eliminations(pos):
+    """Names of the moves that leave the opponent with no tokens (rules.md 6)."""
+    return {name for name, child in ref_children(pos).items() if reference.outcome(child) == (pos.to_move, "elimination")}
+
+
+def ref_forced_wins_in_three(pos):
+    """First moves after which every reply lets us eliminate (no reply ends the game)."""
+    wins = set()
+    for name, child in ref_children(pos).items():
+        replies = ref_children(child)
+        if replies and all(reference.outcome(r) is None and ref_eliminations(r) for r in replies.values()):
+            wins.add(name)
+    return wins
+
+
+def midgame_positions(size, count, seed, min_ply=6, max_ply=30):
+    """Positions from seeded random games, still going."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = Board(size)
+        for _ in range(rng.randint(min_ply, max_ply)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves))
+        if not board.is_game_over():
+            out.append(Board.from_fen(board.fen()))
+    return out
+
+
+@pytest.mark.parametrize("fen", ELIMINATION_IN_ONE)
+def test_takes_an_elimination_in_one(fen):
+    pos = reference.parse_position(fen)
+    winning = ref_eliminations(pos)
+    assert winning  # the position is what it claims
+    result = search_alphabeta(Board.from_fen(fen), Limits(depth=3))
+    assert str(result.move) in winning
+    assert result.mate == 1 and result.score_text == "win in 1" and result.score == WIN - 1
+
+
+@pytest.mark.parametrize("fen", ALLOWS_ELIMINATION)
+def test_avoids_a_move_that_allows_an_elimination(fen):
+    pos = reference.parse_position(fen)
+    assert not ref_eliminations(pos)
+    children = ref_children(pos)
+    safe = {name for name, child in children.items() if reference.outcome(child) is None and not ref_eliminations(child)}
+    assert safe and len(safe) < len(children)  # some moves lose at once, some do not
+    for depth in (2, 3):
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth))
+        assert str(result.move) in safe, depth
+
+
+@pytest.mark.parametrize("fen", QUIET_WIN_IN_THREE)
+def test_finds_a_forced_elimination_after_a_quiet_move(fen):
+    pos = reference.parse_position(fen)
+    assert not ref_eliminations(pos)
+    wins = ref_forced_wins_in_three(pos)
+    assert wins and all("-" not in name for name in wins)  # only placements force it
+    result = search_alphabeta(Board.from_fen(fen), Limits(depth=3))
+    assert str(result.move) in wins
+    assert result.mate == 3 and result.score_text == "win in 3"
+    assert result.depth == 3 and len(result.pv) == 3  # the proof stops deepening
+    # Seen from the other side after the quiet move: a loss in 2.
+    board = Board.from_fen(fen)
+    board.push(result.move)
+    assert search_alphabeta(board, Limits(depth=4)).score_text == "loss in 2"
+
+
+@pytest.mark.parametrize("limits", [Limits(nodes=1), Limits(time=0.001), Limits(nodes=1, time=0.001)])
+def test_a_tiny_budget_still_gives_a_legal_move(limits):
+    board = midgame_positions(6, 1, seed=3)[0]
+    result = search_alphabeta(board, limits)
+    assert result.move in board.legal_moves
+    assert result.depth >= 1
+
+
+def test_same_limits_same_result():
+    for board in midgame_positions(6, 3, seed=11):
+        for limits in (Limits(depth=3), Limits(nodes=3000)):
+            a = search_alphabeta(board, limits)
+            b = search_alphabeta(board.copy(), limits)
+            assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
+
+
+@pytest.mark.parametrize("size, depth", [(5, 3), (6, 3), (5, 4)])
+def test_the_table_never_changes_a_fixed_depth_result(size, depth):
+    """What is guaranteed: the table cuts a search off only with an entry of exactly
+    the depth needed, and nothing prunes by move order, so the root score is the
+    depth-limited minimax value with or without the table; and with ``root_scores``
+    every root move's score is too. The best move may differ, but only among moves
+    of the best score."""
+    for board in midgame_positions(size, 4, seed=100 + size + depth):
+        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, root_scores=True)
+        exact = {rm.move: rm.score for rm in plain.root_moves}
+        assert None not in exact.values() and len(exact) == len(board.legal_moves)
+        best = max(exact.values())
+        assert plain.score == best and exact[plain.move] == best
+        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1)
+        assert with_table.score == best
+        assert exact[with_table.move] == best
+        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0)
+        assert pvs_without.score == best and exact[pvs_without.move] == best
+        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, root_scores=True)
+        assert {rm.move: rm.score for rm in all_with_table.root_moves} == exact
+
+
+def test_result_fields():
+    board = midgame_positions(6, 1, seed=5)[0]
+    seen = []
+    result = search_alphabeta(board, Limits(depth=4), progress=seen.append)
+    assert [r.depth for r in seen] == [1, 2, 3, 4] and seen[-1].move == result.move
+    assert result.engine == "alphabeta" and result.depth == 4
+    assert result.nodes > 0 and result.nps > 0 and result.seconds > 0
+    assert result.pv and result.pv[0] == result.move
+    line = board.copy()
+    for move in result.pv:
+        line.push(move)  # raises if illegal
+    assert result.score_text == score_text(int(result.score))
+    assert result.mate is None and abs(result.score) < alphabeta.MATE_BOUND
+    assert sorted(map(str, (rm.move for rm in result.root_moves))) == sorted(map(str, board.legal_moves))
+    assert result.root_moves[0].move == result.move and result.root_moves[0].score == result.score
+    assert sum(rm.visits for rm in result.root_moves) < result.nodes
+
+
+def test_score_text():
+    assert score_text(0) == "+0.00"
+    assert score_text(-250) == "-2.50"
+    assert score_text(WIN - 1) == "win in 1"
+    assert score_text(-(WIN - 2)) == "loss in 2"
+
+
+def test_finished_game_gives_no_move():
+    board = Board.from_fen("4/3b1/3bb1/1bbbbb1/2b1g1/3g1/4 g")
+    board.push("D2-D3xB4")  # flips the only Blue group
+    assert board.is_game_over()
+    result = search_alphabeta(board, Limits(depth=2))
+    assert result.move is None and result.mate == 0
+
+
+def test_incremental_hash_matches_a_full_hash():
+    from hinge_fast import kernels
+
+    for board in midgame_positions(6, 3, seed=21):
+        child_hash = alphabeta.child_hash  # the kernel under test
+        parent = kernels.zobrist_hash(board.size, board._green, board._blue, int(board.turn) == 1)
+        codes, flips, _ = board._generate()
+        for code, flip in zip(codes, flips):
+            child = board.copy()
+            child.push(board._decode(code))
+            want = kernels.zobrist_hash(board.size, child._green, child._blue, int(child.turn) == 1)
+            got = child_hash(board.size, int(board.turn), np.uint64(parent), code, tuple(flip))
+            assert int(got) == int(want)
+
+
+def test_table_entries_round_trip():
+    for move, bound, depth, generation, score in [(1, 1, 0, 1, 0), ((1 << 27) - 1, 3, 127, 255, -(WIN + 1)), (5, 2, 9, 7, WIN + 1)]:
+        data = np.uint64(alphabeta.pack_entry(move, bound, depth, generation, score))
+        assert alphabeta.entry_move(data) == move
+        assert alphabeta.entry_bound(data) == bound
+        assert alphabeta.entry_depth(data) == depth
+        assert alphabeta.entry_generation(data) == generation
+        assert alphabeta.entry_score(data) == score
+
+
+def test_clock_is_the_monotonic_clock():
+    before = time.monotonic_ns()
+    now = alphabeta.clock_ns()
+    after = time.monotonic_ns()
+    assert before <= now <= after
+
+
+def test_a_repeated_position_on_the_line_scores_zero():
+    line = np.array([5, 7, 9, 11, 13], dtype=np.uint64)
+    assert alphabeta.repeated(line, 4, np.uint64(9))  # two plies back
+    assert alphabeta.repeated(line, 4, np.uint64(5))  # four plies back
+    assert not alphabeta.repeated(line, 4, np.uint64(11))  # odd distance: other side to move
+
+
+def test_evaluation_terms_are_from_the_side_to_move():
+    board = midgame_positions(6, 1, seed=8)[0]
+    terms = evaluate_board(board)
+    flipped = Board.from_fen(board.fen()[:-1] + ("b" if board.fen().endswith("g") else "g"))
+    other = evaluate_board(flipped)
+    assert terms["material"] == -other["material"]
+    assert terms["groups"] == -other["groups"]
+    assert set(TERMS) <= set(terms) and isinstance(terms["total"], int)
+    assert evaluate_board(Board())["total"] == 0
+    assert evaluate_board(Board.from_fen(ELIMINATION_IN_ONE[0]))["verdict"] == "eliminates"
+
+
+def test_bad_options_are_errors():
+    from hinge_fast import HingeError
+
+    board = Board(4)
+    with pytest.raises(HingeError, match="unknown alpha-beta option"):
+        search_alphabeta(board, Limits(depth=1), tree_nodes=5)
+    with pytest.raises(HingeError, match="table_mb"):
+        search_alphabeta(board, Limits(depth=1), table_mb=-1)
+    with pytest.raises(HingeError, match="table_mb"):
+        search_alphabeta(board, Limits(depth=1), table_mb="big")

@@ -1,0 +1,127 @@
+"""The search entry point and the ``move`` command, with alpha-beta behind them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import pytest
+
+import hinge_fast
+from hinge_fast import Board, HingeError
+from hinge_fast.cli import main
+
+MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+BLUE_ELIMINATED = "4/3b1/3bb1/1bbbbb1/2b1g1/3g1/4 g"  # Green flips Blue's only group with D2-D3xB4
+
+
+def stderr_lines(err):
+    """stderr without numba's one-off compilation notice."""
+    return [line for line in err.splitlines() if not line.startswith("hinge-fast: compiling")]
+
+
+def test_search_dispatches_to_alphabeta():
+    board = Board.from_fen(MIDGAME)
+    result = hinge_fast.search(board, engine="alphabeta", depth=2)
+    assert result.engine == "alphabeta" and result.depth == 2
+    assert result.move in board.legal_moves
+    assert hinge_fast.search(board, depth=2, table_mb=0).score == result.score
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"engine": "minimax", "depth": 1}, "unknown engine"),
+        ({"time": 0}, "time must be more than 0"),
+        ({"nodes": 0}, "nodes must be from 1"),
+        ({"depth": 65}, "depth must be from 1 to 64"),
+        ({"depth": 1, "colour": "green"}, "unknown alpha-beta option colour"),
+        ({"depth": 1, "table_mb": -3}, "table_mb must be from 0"),
+    ],
+)
+def test_bad_search_arguments(kwargs, message):
+    with pytest.raises(HingeError, match=message):
+        hinge_fast.search(Board(), **kwargs)
+
+
+def test_time_limit_is_kept():
+    result = hinge_fast.search(Board.from_fen(MIDGAME), time=0.1)
+    assert result.move is not None
+    assert result.seconds < 0.5  # 5% plus a few ms in quiet conditions; loose for busy machines
+
+
+def test_move_command_prints_the_move_last(capsys):
+    assert main(["move", MIDGAME, "--depth", "3"]) == 0
+    out, err = capsys.readouterr()
+    move = out.strip().splitlines()[-1]
+    assert Board.from_fen(MIDGAME).parse_move(move)
+    lines = stderr_lines(err)
+    assert [line.split()[2] for line in lines if line.startswith("info")] == ["1", "2", "3"]
+    assert lines[-1].startswith(f"bestmove {move} score ")
+
+
+def test_move_command_quiet_and_node_limit(capsys):
+    assert main(["move", "start", "--size", "5", "--nodes", "1", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() in {str(m) for m in Board(5).legal_moves}
+    assert stderr_lines(err) == []
+
+
+def test_move_command_finds_the_elimination(capsys):
+    assert main(["move", BLUE_ELIMINATED, "--time", "0.5"]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == "D2-D3xB4"
+    assert "score win in 1" in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["move", "--time", "abc"], "error: argument --time: S must be a number of seconds, not 'abc'"),
+        (["move", "--time", "0"], "error: argument --time: S must be more than 0"),
+        (["move", "--depth", "0"], "error: argument --depth: D must be from 1 to 64, not 0"),
+        (["move", "--nodes", "x"], "error: argument --nodes: N must be a whole number"),
+        (["move", "--engine", "minimax"], "error: argument --engine: invalid choice"),
+        (["move", "6/7 g"], "error: position string has 2 rows"),
+        (["move", "4/3bb/4/5/4/3/2 g"], "error:"),
+    ],
+)
+def test_move_command_bad_input(capsys, argv, message):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = stderr_lines(err)
+    assert len(lines) == 1 and lines[0].startswith(message)
+
+
+def test_move_command_on_a_finished_game(capsys):
+    board = Board.from_fen(BLUE_ELIMINATED)
+    board.push("D2-D3xB4")
+    assert main(["move", board.fen()]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert stderr_lines(err) == ["error: the game is over: green wins by elimination"]
+
+
+def test_ctrl_c_returns_the_best_move_so_far(capsys):
+    timer = threading.Timer(0.4, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        status = main(["move", MIDGAME, "--time", "60"])
+    finally:
+        timer.cancel()
+    out, err = capsys.readouterr()
+    assert status == 0
+    assert Board.from_fen(MIDGAME).parse_move(out.strip().splitlines()[-1])
+    assert "bestmove" in err
+
+
+def test_should_stop_ends_a_long_search_early():
+    import time
+
+    started = time.monotonic()
+    board = Board.from_fen(MIDGAME)
+    result = hinge_fast.search(board, time=60, should_stop=lambda: time.monotonic() - started > 0.2)
+    assert result.move in board.legal_moves
+    assert result.seconds < 30
