@@ -662,10 +662,16 @@ def _search(board, limits, progress, table_mb, root_scores, should_stop):
             if done > 0 and best_index > 0 and result is not None:
                 score = int(buf.root_info[0, best_index])
                 move = board._decode(root_moves[best_index])
-                root_list = [rm for rm in result.root_moves if rm.move == move]
+                # The new best move carries the score it earned at this depth, so the
+                # result's move, score and first root move agree.
+                root_list = [RootMove(move=move, score=float(score), visits=int(buf.root_info[2, best_index]),
+                                      mate=mate_plies(score))]
                 root_list += [rm for rm in result.root_moves if rm.move != move]
+                # Its line was searched to this depth in full: report the depth.
                 result = _result(board, root_moves[best_index], score, pv_codes, int(state[NODES]), seconds,
-                                 result.depth, root_list)
+                                 depth, root_list)
+                if progress is not None:
+                    progress(result)
             break
         root_score = buf.root_info[0, :n_root].copy()
         root_exact = buf.root_info[1, :n_root] != 0
