@@ -45,3 +45,19 @@ def positive_int(name, low, high):
 
     parse.__name__ = name
     return parse
+
+
+def seconds(name="time", high=24 * 3600.0):
+    """An argparse type: a number of seconds, more than 0 and at most ``high``."""
+
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number of seconds, not {text!r}") from None
+        if not 0 < value <= high:  # also rejects nan
+            raise argparse.ArgumentTypeError(f"{name} must be more than 0 and at most {high:g} seconds, not {text}")
+        return value
+
+    parse.__name__ = name
+    return parse

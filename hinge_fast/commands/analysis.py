@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
 import time
 
-from . import add_position_arguments, board_from_args, positive_int
+from . import add_position_arguments, board_from_args, positive_int, seconds
 
-
-def positive_seconds(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"time must be a number of seconds, not {text!r}") from None
-    if not 0 < value <= 24 * 3600:
-        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most 86400 seconds, not {text}")
-    return value
 
 
 def register(subparsers):
@@ -32,7 +22,7 @@ def register(subparsers):
     )
     add_position_arguments(p)
     p.add_argument("--engine", choices=("alphabeta", "mcts"), default="alphabeta", help="searcher (default alphabeta)")
-    p.add_argument("--time", type=positive_seconds, default=None, metavar="S", help="seconds in all (default 1 unless --nodes or --depth)")
+    p.add_argument("--time", type=seconds("time"), default=None, metavar="S", help="seconds in all (default 1 unless --nodes or --depth)")
     p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="node (MCTS: playout) limit")
     p.add_argument("--depth", type=positive_int("DEPTH", 1, 64), default=None, help="depth limit (alpha-beta)")
     p.add_argument("--top", type=positive_int("K", 1, 1000), default=5, metavar="K", help="how many top moves to list (default 5)")

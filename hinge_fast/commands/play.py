@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from . import positive_int
+from . import positive_int, seconds
 
 HELP_TEXT = """\
 commands:
@@ -18,15 +17,6 @@ commands:
   quit           leave (so does end of input)"""
 
 
-def _seconds(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"time must be a number of seconds, not {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most 3600 seconds, not {text}")
-    return value
-
 
 def register(subparsers):
     p = subparsers.add_parser(
@@ -38,7 +28,7 @@ def register(subparsers):
         epilog="Example: printf 'F6\\nhint\\nsave game.hgn\\nquit\\n' | hinge-fast play --engine mcts --time 0.2",
     )
     p.add_argument("--engine", default="alphabeta", metavar="PLAYER", help="alphabeta (default), mcts, greedy or random")
-    p.add_argument("--time", type=_seconds, default=1.0, metavar="S", help="engine seconds per move (default 1)")
+    p.add_argument("--time", type=seconds("time", 3600.0), default=1.0, metavar="S", help="engine seconds per move (default 1)")
     p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="engine node limit per move instead of time")
     p.add_argument("--color", default="green", metavar="green|blue", help="your colour (default green, who moves first)")
     p.add_argument("--size", type=positive_int("S", 4, 9), default=6, metavar="S", help="board side (4 to 9, default 6)")

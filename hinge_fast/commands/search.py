@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from . import add_position_arguments, board_from_args, positive_int
+from . import add_position_arguments, board_from_args, positive_int, seconds
 
 ENGINES = ("alphabeta", "mcts")
 
@@ -23,7 +22,7 @@ def register(subparsers):
     )
     add_position_arguments(p)
     p.add_argument("--engine", choices=ENGINES, default="alphabeta", help="search algorithm (default alphabeta)")
-    p.add_argument("--time", type=_seconds, default=None, metavar="S", help="seconds to think (default 1 if no limit)")
+    p.add_argument("--time", type=seconds("S"), default=None, metavar="S", help="seconds to think (default 1 if no limit)")
     p.add_argument("--nodes", type=positive_int("N", 1, 10**12), default=None, metavar="N",
                    help="positions searched (alphabeta) or playouts (mcts)")
     p.add_argument("--depth", type=positive_int("D", 1, 64), default=None, metavar="D",
@@ -33,15 +32,6 @@ def register(subparsers):
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(run=run_move)
 
-
-def _seconds(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"S must be a number of seconds, not {text!r}") from None
-    if not 0 < value <= 24 * 3600:
-        raise argparse.ArgumentTypeError(f"S must be more than 0 and at most 86400 seconds, not {text}")
-    return value
 
 
 def progress_line(result) -> str:

@@ -26,11 +26,9 @@ generator kernels directly (a Python loop, no Board); other players go through B
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
 
-from . import positive_int
+from . import positive_int, seconds
 
 DEFAULT_GAMES = 100
 DEFAULT_MAX_PLIES = 1000
@@ -39,15 +37,6 @@ MAX_STUCK_SHOWN = 10
 MOVE_KINDS = ("placement", "one_step", "onward", "reversing")
 SWIPE_DETAILS = ("over_friendly", "onward_over_friendly", "reversing_over_friendly", "reversing_via_edge")
 
-
-def _seconds(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"time must be a number of seconds, not {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most 3600 seconds, not {text}")
-    return value
 
 
 def register(subparsers):
@@ -65,7 +54,7 @@ def register(subparsers):
     p.add_argument("--size", type=positive_int("S", 4, 9), default=6, metavar="S", help="board side (4 to 9, default 6)")
     p.add_argument("--games", type=positive_int("N", 1, 10**7), default=DEFAULT_GAMES, metavar="N", help=f"games to play (default {DEFAULT_GAMES})")
     p.add_argument("--player", default="random", metavar="PLAYER", help="random (default), greedy, alphabeta or mcts: plays both sides")
-    p.add_argument("--time", type=_seconds, default=None, metavar="S", help="search seconds per move (alphabeta, mcts)")
+    p.add_argument("--time", type=seconds("time", 3600.0), default=None, metavar="S", help="search seconds per move (alphabeta, mcts)")
     p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="search nodes per move (alphabeta, mcts)")
     p.add_argument("--seed", type=int, default=None, help="random seed: same seed, same games")
     p.add_argument("--max-plies", type=positive_int("M", 1, 10**6), default=DEFAULT_MAX_PLIES, metavar="M", help=f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})")

@@ -54,8 +54,8 @@ import sys
 import numpy as np
 from numba import njit
 
-from ..bits import bb_and, bb_andnot, bb_any, bb_bit, bb_count, bb_lowest, bb_or, bb_row, bb_without
-from ..movegen import generate_moves, is_swipe, neighbour_mask
+from ..bits import bb_andnot, bb_any, bb_count, bb_lowest, bb_or, bb_row
+from ..movegen import generate_moves, group_of, is_swipe
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
 MATERIAL = 100
@@ -102,14 +102,7 @@ def group_stats(size, stones):
     largest = 0
     rest = stones
     while bb_any(rest):
-        group = bb_bit(bb_lowest(rest))
-        frontier = group
-        while bb_any(frontier):
-            c = bb_lowest(frontier)
-            frontier = bb_without(frontier, c)
-            new = bb_andnot(bb_and(neighbour_mask(size, c), stones), group)
-            group = bb_or(group, new)
-            frontier = bb_or(frontier, new)
+        group = group_of(size, stones, bb_lowest(rest))
         rest = bb_andnot(rest, group)
         count = bb_count(group)
         groups += 1
