@@ -237,12 +237,11 @@ def test_engine_player_spec_errors():
         engine_player_from_spec(" ".join(ENGINE_CMD), nodes=10, seed=-5)
 
 
-def test_engine_player_in_a_match(monkeypatch):
+def test_engine_player_in_a_match():
     """Through the match runner's hook for ``cmd:`` specs (players.SPEC_PREFIXES)."""
     from hinge_fast import players
     from hinge_fast.match import play_match
 
-    monkeypatch.setitem(players.SPEC_PREFIXES, "cmd:", engine_player_from_spec)
     spec = "cmd:" + " ".join(ENGINE_CMD) + " -o engine=mcts"
     external = players.get_player(spec, nodes=100, seed=3)
     try:

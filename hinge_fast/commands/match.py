@@ -1,0 +1,123 @@
+"""``match``: play two players against each other and rate them."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from ..errors import HingeError
+from . import positive_int, seconds
+
+DEFAULT_MATCH_TIME = 0.1
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "match",
+        help="play two players against each other (Elo, SPRT, game records)",
+        description="Play ENGINE_A against ENGINE_B. Players: random, greedy, alphabeta, mcts "
+        "(search options after a colon: mcts:exploration=0.7). Colours alternate; games 2i and "
+        "2i+1 start from the same random opening with the colours swapped. Results are from "
+        "ENGINE_A's side; a game reaching --max-plies is unfinished (half a point for the Elo). "
+        "Progress goes to stderr, the summary to stdout.",
+        epilog="Example: hinge-fast match mcts greedy --games 100 --time 0.2 --sprt 0,100",
+    )
+    p.add_argument("engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)")
+    p.add_argument("engine_b", metavar="ENGINE_B", help="its opponent")
+    p.add_argument("--games", type=positive_int("--games", 1, 10**6), default=10, metavar="N", help="games to play (default 10)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S", help=f"seconds per search move (default {DEFAULT_MATCH_TIME})")
+    limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N", help="nodes (alpha-beta) or playouts (MCTS) per search move")
+    p.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
+    p.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=4, metavar="K", help="random plies opening each pair of games (default 4)")
+    p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M", help="a game this long (opening included) is unfinished (default 400)")
+    p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N", help="seed of openings and players (default: random)")
+    p.add_argument("--sprt", default=None, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early when an SPRT of H0: ELO0 against H1: ELO1 decides (alpha, beta default 0.05)")
+    p.add_argument("--out", default=None, metavar="FILE", help="write the games to FILE as game records")
+    p.set_defaults(run=run_match)
+
+
+class _ProgressLine:
+    """One line on stderr, rewritten in place after each game (a plain line every
+    tenth of the match when stderr is not a terminal)."""
+
+    def __init__(self, games, stream=None):
+        self.games = games
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.started = time.perf_counter()
+        self.written = False
+        self.step = max(1, games // 10)
+
+    def __call__(self, result):
+        from ..match import _elo_text
+
+        done = result.played
+        width = 20
+        filled = width * done // self.games
+        bar = "#" * filled + "." * (width - filled)
+        text = (
+            f"[{bar}] {done}/{self.games} +{result.wins} -{result.losses} ={result.unfinished} "
+            f"Elo {_elo_text(result.elo)} {time.perf_counter() - self.started:.0f}s"
+        )
+        if result.llr is not None:
+            text += f" LLR {result.llr:.2f}"
+        if self.tty:
+            self.stream.write("\r" + text + "\x1b[K")
+            self.stream.flush()
+            self.written = True
+        elif done % self.step == 0 or done == self.games or result.sprt_decision:
+            self.stream.write(text + "\n")
+            self.stream.flush()
+
+    def finish(self):
+        if self.written:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_match(args) -> int:
+    from ..match import Sprt, play_match
+    from ..players import get_player
+    from ..record import write_records
+
+    sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
+    if args.openings >= args.max_plies:
+        raise HingeError(f"--openings ({args.openings}) must be less than --max-plies ({args.max_plies})")
+    time_limit = args.time if args.time is not None or args.nodes is not None else DEFAULT_MATCH_TIME
+    import random
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+    seeds = random.Random(seed)
+    player_a = get_player(args.engine_a, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
+    player_b = get_player(args.engine_b, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
+    if args.out is not None:
+        try:
+            open(args.out, "w").close()
+        except OSError as e:
+            raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+    limit = f"{time_limit:g} s per move" if args.nodes is None else f"{args.nodes} nodes per move"
+    print(
+        f"match {player_a.name} vs {player_b.name}: {args.games} games on side {args.size}, {limit}, "
+        f"{args.openings}-ply openings, max {args.max_plies} plies, seed {seed}",
+        flush=True,
+    )
+    line = _ProgressLine(args.games)
+    records_done = []
+
+    def progress(result):
+        line(result)
+        if args.out is not None:
+            records_done.append(result.games[-1].record())
+            write_records(args.out, records_done)
+
+    try:
+        result = play_match(player_a, player_b, args.games, args.size, args.openings, args.max_plies, seeds.getrandbits(32), progress, sprt)
+    finally:
+        line.finish()
+        player_a.close()
+        player_b.close()
+    print(result.summary())
+    if args.out is not None:
+        print(f"{len(records_done)} games written to {args.out}")
+    return 0

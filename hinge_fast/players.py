@@ -1,0 +1,212 @@
+"""Players: anything that picks a move in a position, for matches and games.
+
+    >>> from hinge_fast import Board
+    >>> from hinge_fast.players import get_player
+    >>> player = get_player("greedy", seed=1)
+    >>> player.choose(Board(4)) in Board(4).legal_moves
+    True
+
+Built-in specs for :func:`get_player`:
+
+* ``random``: a uniformly random legal move;
+* ``greedy``: the swipe flipping the largest enemy group (ties at random), else a
+  random placement;
+* ``alphabeta`` and ``mcts``: the searchers of ``hinge_fast.search`` under the
+  limits given (``time`` seconds or ``nodes`` per move).
+
+A spec may add search options after a colon: ``mcts:exploration=0.7,tree_nodes=100000``
+(values are numbers or words). Specs starting with ``cmd:`` name an external engine
+program speaking the engine protocol (``cmd:hinge-fast engine -o engine=mcts``);
+:data:`PLAYER_FACTORIES` and :data:`SPEC_PREFIXES` are the hooks through which other
+modules add kinds of players.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Callable
+
+from .board import Board, Move
+from .errors import HingeError
+
+
+class Player:
+    """Something that picks moves. Subclasses set ``name`` and define ``choose``.
+
+    ``choose(board)`` returns a legal Move of ``board`` (which it must not change;
+    it is only called while the game goes on); ``reset()`` is called before each
+    new game and makes a seeded player start its sequence of choices again.
+    """
+
+    name: str = "player"
+
+    def choose(self, board: Board) -> Move:
+        raise NotImplementedError
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; ``seed`` (if given) replaces the player's own seed for it."""
+
+    def close(self) -> None:
+        """Release what the player holds (external programs); nothing by default."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class RandomPlayer(Player):
+    """A uniformly random legal move, from a seeded generator."""
+
+    def __init__(self, seed: int | None = None, name: str = "random"):
+        self.name = name
+        self.seed = seed
+        self.reset()
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = _random.Random(self.seed if seed is None else seed)
+
+    def choose(self, board: Board) -> Move:
+        moves = board.legal_moves
+        if not moves:
+            raise HingeError("no legal move: the game is over")
+        return self._rng.choice(moves)
+
+
+class GreedyPlayer(Player):
+    """The swipe that flips the largest enemy group (ties broken at random); with no
+    swipe, a random placement."""
+
+    def __init__(self, seed: int | None = None, name: str = "greedy"):
+        self.name = name
+        self.seed = seed
+        self.reset()
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = _random.Random(self.seed if seed is None else seed)
+
+    def choose(self, board: Board) -> Move:
+        codes, flips, _ = board._generate()
+        if len(codes) == 0:
+            raise HingeError("no legal move: the game is over")
+        sizes = [sum(int(w).bit_count() for w in flips[i]) if (int(code) >> 18) & 511 != 511 else 0 for i, code in enumerate(codes)]
+        largest = max(sizes)
+        # Sorted so that the choice depends on the seed only, not on generation order.
+        candidates = sorted((str(board._decode(codes[i])), i) for i, s in enumerate(sizes) if s == largest)
+        return board._decode(codes[self._rng.choice(candidates)[1]])
+
+
+class SearchPlayer(Player):
+    """A searcher of ``hinge_fast.search`` (``'alphabeta'`` or ``'mcts'``) with fixed
+    limits per move. Seeded: each move gets the next seed of a generator started
+    from ``seed``, so a game replays exactly under a node or depth limit."""
+
+    def __init__(self, engine: str, time: float | None = None, nodes: int | None = None, seed: int | None = None, name: str | None = None, **options):
+        from .search import Limits
+
+        self.engine = engine
+        self.limits = Limits(time=time, nodes=nodes)
+        self.options = options
+        self.seed = seed
+        self.name = name or engine
+        self.last_result = None
+        self.reset()
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = _random.Random(self.seed if seed is None else seed)
+
+    def choose(self, board: Board) -> Move:
+        from .search import search
+
+        result = search(
+            board,
+            engine=self.engine,
+            time=self.limits.time,
+            nodes=self.limits.nodes,
+            seed=self._rng.getrandbits(32),
+            **self.options,
+        )
+        self.last_result = result
+        if result.move is None:
+            raise HingeError("no legal move: the game is over")
+        return result.move
+
+
+def _search_factory(engine):
+    def make(*, time=None, nodes=None, seed=None, size=None, name=None, **options):
+        return SearchPlayer(engine, time=time, nodes=nodes, seed=seed, name=name, **options)
+
+    return make
+
+
+def _simple_factory(cls):
+    def make(*, time=None, nodes=None, seed=None, size=None, name=None, **options):
+        if options:
+            raise HingeError(f"player {cls.__name__} takes no options, not {', '.join(sorted(options))}")
+        return cls(seed=seed) if name is None else cls(seed=seed, name=name)
+
+    return make
+
+
+#: Player kinds by name: ``factory(*, time, nodes, seed, size, name, **options) -> Player``.
+PLAYER_FACTORIES: dict[str, Callable[..., Player]] = {
+    "random": _simple_factory(RandomPlayer),
+    "greedy": _simple_factory(GreedyPlayer),
+    "alphabeta": _search_factory("alphabeta"),
+    "mcts": _search_factory("mcts"),
+}
+
+
+def _external_engine(rest, *, time=None, nodes=None, seed=None, size=None):
+    """``cmd:<command line>``: a program speaking the engine protocol (hinge_fast.engine)."""
+    from .engine import engine_player_from_spec
+
+    return engine_player_from_spec(rest, time=time, nodes=nodes, seed=seed, size=size)
+
+
+#: Spec prefixes handled by a function of the rest of the spec:
+#: ``handler(rest, *, time, nodes, seed, size) -> Player``. ``cmd:`` starts an
+#: external engine program.
+SPEC_PREFIXES: dict[str, Callable[..., Player]] = {"cmd:": _external_engine}
+
+
+def _option_value(text: str):
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``'mcts:exploration=0.7'`` -> ``('mcts', {'exploration': 0.7})``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise HingeError(f"a player is named by text such as 'mcts', not {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    options = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise HingeError(f"player option {item!r} in {spec!r} must look like name=value")
+        options[key.strip()] = _option_value(value.strip())
+    return name.strip().lower(), options
+
+
+def get_player(spec: str, *, time: float | None = None, nodes: int | None = None, seed: int | None = None, size: int | None = None) -> Player:
+    """The player named by ``spec``: ``random``, ``greedy``, ``alphabeta`` or ``mcts``,
+    optionally with search options (``mcts:exploration=0.7``). ``time`` (seconds) and
+    ``nodes`` limit each search move (neither: the search default); ``seed`` makes
+    the player's choices reproducible; ``size`` is the board side it will play on.
+
+    >>> get_player("mcts", nodes=500, seed=3).name
+    'mcts'
+    """
+    if isinstance(spec, str):
+        for prefix, handler in SPEC_PREFIXES.items():
+            if spec.strip().lower().startswith(prefix):
+                return handler(spec.strip()[len(prefix) :], time=time, nodes=nodes, seed=seed, size=size)
+    name, options = parse_spec(spec)
+    factory = PLAYER_FACTORIES.get(name)
+    if factory is None:
+        raise HingeError(f"unknown player {name!r}: choose {', '.join(PLAYER_FACTORIES)} (or cmd:PROGRAM)")
+    label = spec.strip() if options else None
+    return factory(time=time, nodes=nodes, seed=seed, size=size, name=label, **options)
