@@ -53,16 +53,22 @@ class Player:
         return f"<{type(self).__name__} {self.name}>"
 
 
-class RandomPlayer(Player):
-    """A uniformly random legal move, from a seeded generator."""
+class _SeededPlayer(Player):
+    """A player drawing from its own seeded random generator."""
 
-    def __init__(self, seed: int | None = None, name: str = "random"):
-        self.name = name
+    def __init__(self, seed: int | None = None, name: str | None = None):
+        self.name = name or self.default_name
         self.seed = seed
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = _random.Random(self.seed if seed is None else seed)
+
+
+class RandomPlayer(_SeededPlayer):
+    """A uniformly random legal move, from a seeded generator."""
+
+    default_name = "random"
 
     def choose(self, board: Board) -> Move:
         moves = board.legal_moves
@@ -71,17 +77,11 @@ class RandomPlayer(Player):
         return self._rng.choice(moves)
 
 
-class GreedyPlayer(Player):
+class GreedyPlayer(_SeededPlayer):
     """The swipe that flips the largest enemy group (ties broken at random); with no
     swipe, a random placement."""
 
-    def __init__(self, seed: int | None = None, name: str = "greedy"):
-        self.name = name
-        self.seed = seed
-        self.reset()
-
-    def reset(self, seed: int | None = None) -> None:
-        self._rng = _random.Random(self.seed if seed is None else seed)
+    default_name = "greedy"
 
     def choose(self, board: Board) -> Move:
         codes, flips, _ = board._generate()
@@ -141,7 +141,7 @@ def _simple_factory(cls):
     def make(*, time=None, nodes=None, seed=None, size=None, name=None, **options):
         if options:
             raise HingeError(f"player {cls.__name__} takes no options, not {', '.join(sorted(options))}")
-        return cls(seed=seed) if name is None else cls(seed=seed, name=name)
+        return cls(seed=seed, name=name)
 
     return make
 
