@@ -182,9 +182,9 @@ class Option:
 
 def default_options() -> dict[str, Option]:
     """The options of a fresh session (bounds come from the searchers where they define them)."""
-    table_default, table_max = _search_bound("alphabeta", "DEFAULT_TABLE_MB", 64), _search_bound("alphabeta", "MAX_TABLE_MB", 4096)
-    # A table larger than half the machine's memory would only get the engine killed.
-    table_max = max(table_default, min(table_max, _physical_memory_mb() // 2))
+    from .search.limits import MAX_TABLE_MB as table_max
+
+    table_default = _search_bound("alphabeta", "DEFAULT_TABLE_MB", 64)
     tree_default, tree_max = _search_bound("mcts", "DEFAULT_TREE_NODES", 1_000_000), _search_bound("mcts", "MAX_TREE_NODES", 100_000_000)
     tree_min = _search_bound("mcts", "MIN_TREE_NODES", 1000)
     table_min = _search_bound("alphabeta", "MIN_TABLE_MB", 0)
@@ -196,13 +196,6 @@ def default_options() -> dict[str, Option]:
         Option("seed", "int", -1, -1, 2**63 - 1, help="random seed (MCTS); -1: a fresh one each search"),
     ]
     return {o.name: o for o in options}
-
-
-def _physical_memory_mb() -> int:
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
-    except (AttributeError, ValueError, OSError):
-        return 2**20  # unknown: do not restrict
 
 
 def _search_bound(module: str, name: str, fallback: int) -> int:

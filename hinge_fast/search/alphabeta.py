@@ -80,7 +80,7 @@ from ..geometry import NWORDS
 from ..movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
 from ..tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
 from .evaluate import LOST, MATE_BOUND, WIN, WINNING, evaluate
-from .limits import MAX_DEPTH, Limits
+from .limits import MAX_DEPTH, MAX_TABLE_MB, Limits
 from .result import RootMove, SearchResult
 
 #: Scores lie strictly inside (-INFINITE, INFINITE).
@@ -97,7 +97,6 @@ SOFT_TIME_FRACTION = 0.5
 #: Default size of the transposition table.
 DEFAULT_TABLE_MB = 64
 MIN_TABLE_MB = 0
-MAX_TABLE_MB = 1 << 16
 
 # Slots of the ``state`` array shared by Python and the kernels.
 NODES = 0  # positions searched so far

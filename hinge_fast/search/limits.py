@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from ..errors import HingeError
 
+def physical_memory_mb() -> int:
+    """Megabytes of memory of this machine (a large number where unknown)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (AttributeError, ValueError, OSError):
+        return 2**20
+
+
+#: The largest alpha-beta transposition table: half the machine's memory (a larger
+#: one would only get the engine killed), and never more than 64 GB.
+MAX_TABLE_MB = max(64, min(1 << 16, physical_memory_mb() // 2))
 MAX_TIME = 24 * 3600.0
 MAX_NODES = 10**12
 MAX_DEPTH = 64
