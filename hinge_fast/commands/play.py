@@ -27,7 +27,7 @@ def register(subparsers):
         "game, so moves can be piped in.",
         epilog="Example: printf 'F6\\nhint\\nsave game.hgn\\nquit\\n' | hinge-fast play --engine mcts --time 0.2",
     )
-    p.add_argument("--engine", default="alphabeta", metavar="PLAYER", help="alphabeta (default), mcts, greedy or random")
+    p.add_argument("--engine", default="mcts", metavar="PLAYER", help="mcts (default, the stronger), alphabeta, greedy or random")
     p.add_argument("--time", type=seconds("time", 3600.0), default=1.0, metavar="S", help="engine seconds per move (default 1)")
     p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="engine node limit per move instead of time")
     p.add_argument("--color", default="green", metavar="green|blue", help="your colour (default green, who moves first)")

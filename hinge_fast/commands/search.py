@@ -21,7 +21,8 @@ def register(subparsers):
         epilog="Example: hinge-fast move '6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g' --time 0.5",
     )
     add_position_arguments(p)
-    p.add_argument("--engine", choices=ENGINES, default="alphabeta", help="search algorithm (default alphabeta)")
+    p.add_argument("--engine", choices=ENGINES, default=None,
+                   help="search algorithm (default mcts, the stronger in matches on side 6; alphabeta with --depth)")
     p.add_argument("--time", type=seconds("S"), default=None, metavar="S", help="seconds to think (default 1 if no limit)")
     p.add_argument("--nodes", type=positive_int("N", 1, 10**12), default=None, metavar="N",
                    help="positions searched (alphabeta) or playouts (mcts)")
@@ -59,7 +60,8 @@ def run_move(args) -> int:
             print(progress_line(result), file=sys.stderr, flush=True)
 
     try:
-        result = search(board, engine=args.engine, time=args.time, nodes=args.nodes, depth=args.depth,
+        engine = args.engine or ("alphabeta" if args.depth else "mcts")
+        result = search(board, engine=engine, time=args.time, nodes=args.nodes, depth=args.depth,
                         seed=args.seed, progress=progress)
     except KeyboardInterrupt:
         if not last or last[-1].move is None:
