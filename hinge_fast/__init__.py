@@ -11,7 +11,8 @@ The rules implemented are rules.md (shipped beside the project); see README.md.
 
 from .board import Board, Color, Move, Outcome
 from .errors import HingeError
-from .search import Limits, SearchResult, search
+from . import search  # a callable module: hinge_fast.search(board, ...)
+from .search import Limits, SearchResult
 
 __version__ = "0.1.0"
 

@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import sys
+import types
+
 from ..board import Board
 from ..errors import HingeError
 from .limits import DEFAULT_TIME, Limits
@@ -51,3 +54,15 @@ def search(
 
         return search_mcts(board, limits, seed=seed, progress=progress, **options)
     raise HingeError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+
+
+class _CallableModule(types.ModuleType):
+    """``hinge_fast.search`` is both this package (``hinge_fast.search.mcts``...) and
+    the function above (``hinge_fast.search(board, ...)``): calling the module calls
+    ``search``."""
+
+    def __call__(self, *args, **kwargs):
+        return search(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
