@@ -43,6 +43,9 @@ def parse_fen(text) -> ParsedPosition:
     parts = text.split()
     if not parts:
         raise HingeError("empty position string")
+    if len(parts) == 2 and text.strip() != " ".join(parts):
+        # rules.md section 7: the rows, then one space and the side to move.
+        raise HingeError(f"position string {_shown(text)}: put exactly one space before the side to move")
     if len(parts) == 1:
         raise HingeError(f"position string {_shown(text)} lacks the side to move ('g' or 'b') after a space")
     if len(parts) > 2:

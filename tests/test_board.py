@@ -230,3 +230,42 @@ def test_zobrist_hash_tells_positions_apart():
             assert seen.setdefault(key, (size, board.fen())) == (size, board.fen())
     flipped = int(kernels.zobrist_hash(size, green, blue, board.turn != Color.BLUE))
     assert flipped != key  # the side to move is part of the hash
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4/5/6/7/6/5/4 g",
+        "  4/5/6/7/6/5/4 g\n",
+        "4/5/6/7/6/5/4  g",
+        "4/5/6/7/6/5/4\tg",
+        "4/5/6/7/6/5/4 G",
+        "4/5/6/7/6/5/4 g b",
+        "4/5/6/7/6/5/4 /g",
+        "4/5/6/7/6/5/4g",
+        "4/5/2gg2/7/6/5/4 b",
+        "4/5/2gG2/7/6/5/4 b",
+        "4/5/2g03/7/6/5/4 b",
+        "4/5/2g+3/7/6/5/4 b",
+        "4/5/6/7/6/5/4/ g",
+        "/4/5/6/7/6/5/4 g",
+        "4//5/6/7/6/5/4 g",
+        "4/5/6/7/6/5/3 g",
+        "4/5/6/7/6/5/5 g",
+        "4/5/6/7/6/5/b3 g",
+        "4/5/6/7/1b4/5/4 g",
+        "４/5/6/7/6/5/4 g",
+    ],
+)
+def test_position_strings_accepted_exactly_when_the_reference_accepts(text):
+    from hinge_fast import reference as ref
+
+    try:
+        expected = ref.format_position(ref.parse_position(text))
+    except HingeError:
+        expected = None
+    try:
+        got = Board.from_fen(text).fen()
+    except HingeError:
+        got = None
+    assert got == expected

@@ -68,10 +68,19 @@ any_text = st.text(max_size=120)
 
 # ----- positions ----------------------------------------------------------------------------
 def check_position(text):
+    from hinge_fast import reference as ref
+
+    try:
+        expected = ref.format_position(ref.parse_position(text))
+    except HingeError:
+        expected = None
     try:
         board = Board.from_fen(text)
     except HingeError:
+        assert expected is None, f"the reference accepts {text!r}"
         return
+    # Accepted by both implementations, as the same position.
+    assert board.fen() == expected
     # Accepted: it must survive a round trip and move generation.
     assert Board.from_fen(board.fen()).fen() == board.fen()
     moves = board.legal_moves
