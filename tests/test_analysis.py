@@ -1,7 +1,6 @@
 """``hinge-fast analyze`` and hinge_fast.analysis: threats, eliminations, search report, JSON, SVG;
 and ``hinge-fast replay``."""
 
-import importlib.util
 import json
 import random
 
@@ -24,7 +23,6 @@ TOP_KEYS = {
     "position", "size", "turn", "tokens", "groups", "outcome", "legal_moves", "evaluation", "engine",
     "time", "nodes", "depth", "best", "top", "pv", "threats", "eliminations",
 }
-HAS_ALPHABETA = importlib.util.find_spec("hinge_fast.search.alphabeta") is not None
 
 
 def expected_threats(board):
@@ -104,7 +102,6 @@ def test_cli_text_json_and_svg(capsys, tmp_path):
     assert len(d["top"]) == 2 and d["threats"][0]["group"] == ["F5"]
 
 
-@pytest.mark.skipif(not HAS_ALPHABETA, reason="alpha-beta searcher not written yet")
 def test_analyze_with_alphabeta(capsys):
     assert main(["analyze", ELIMINATE, "--depth", "2", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)

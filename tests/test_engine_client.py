@@ -20,14 +20,6 @@ ENGINE_CMD = [sys.executable, "-m", "hinge_fast.cli", "engine"]
 MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
 
-def _has_engine(name):
-    try:
-        __import__(f"hinge_fast.search.{name}")
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def engine():
     with Engine.popen(ENGINE_CMD, cwd=ROOT) as e:
@@ -93,7 +85,6 @@ def test_play_returns_a_legal_move_without_playing_it(engine):
     assert move in board.legal_moves
 
 
-@pytest.mark.skipif(not _has_engine("alphabeta"), reason="search/alphabeta.py not written yet")
 def test_play_with_alphabeta(engine):
     engine.set_option("engine", "alphabeta")
     board = random_game(5, 6, 9)

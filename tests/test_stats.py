@@ -62,7 +62,6 @@ def test_greedy_player_through_board(capsys):
 
 
 def test_plot_writes_a_png(capsys, tmp_path):
-    pytest.importorskip("matplotlib")
     path = tmp_path / "stats.png"
     assert main(["stats", "--size", "4", "--games", "10", "--seed", "1", "--plot", str(path)]) == 0
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -3,14 +3,13 @@
 import io
 import xml.etree.ElementTree as ET
 
+import cairosvg
 import pytest
+from PIL import Image
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
 from hinge_fast.svg import COLORS, board as board_svg, cell_center, to_png
-
-cairosvg = pytest.importorskip("cairosvg")
-Image = pytest.importorskip("PIL.Image")
 
 # Green F6 G7, Blue D4 (S=6); last move: Blue's D4.
 POSITION_MOVES = ["F6", "D4", "G7"]
