@@ -306,12 +306,10 @@ def analyze(
     return report
 
 
-def _evaluation(board: Board) -> dict | None:
-    """evaluate_board's named terms, or None while the evaluation module is missing."""
-    try:
-        from .search.evaluate import evaluate_board
-    except ImportError:
-        return None
+def _evaluation(board: Board) -> dict:
+    """evaluate_board's named terms (imported here: it loads the numba kernels)."""
+    from .search.evaluate import evaluate_board
+
     return evaluate_board(board)
 
 

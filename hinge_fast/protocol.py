@@ -181,13 +181,14 @@ class Option:
 
 
 def default_options() -> dict[str, Option]:
-    """The options of a fresh session (bounds come from the searchers where they define them)."""
+    """The options of a fresh session, with the searchers' own defaults and bounds."""
+    from .search.alphabeta import DEFAULT_TABLE_MB as table_default
+    from .search.alphabeta import MIN_TABLE_MB as table_min
     from .search.limits import MAX_TABLE_MB as table_max
+    from .search.mcts import DEFAULT_TREE_NODES as tree_default
+    from .search.mcts import MAX_TREE_NODES as tree_max
 
-    table_default = _search_bound("alphabeta", "DEFAULT_TABLE_MB", 64)
-    tree_default, tree_max = _search_bound("mcts", "DEFAULT_TREE_NODES", 1_000_000), _search_bound("mcts", "MAX_TREE_NODES", 100_000_000)
-    tree_min = _search_bound("mcts", "MIN_TREE_NODES", 1000)
-    table_min = _search_bound("alphabeta", "MIN_TABLE_MB", 0)
+    tree_min = 1000  # smaller trees are allowed by search() but play no better than nodes=1
     options = [
         Option("engine", "enum", "alphabeta", choices=("alphabeta", "mcts"), help="which searcher bestmove uses"),
         Option("threads", "int", 1, 1, 1, help="search threads; the searchers are single-threaded, so only 1"),
@@ -196,18 +197,6 @@ def default_options() -> dict[str, Option]:
         Option("seed", "int", -1, -1, 2**63 - 1, help="random seed (MCTS); -1: a fresh one each search"),
     ]
     return {o.name: o for o in options}
-
-
-def _search_bound(module: str, name: str, fallback: int) -> int:
-    """A bound a searcher module publishes (e.g. alphabeta.MAX_TABLE_MB), else ``fallback``.
-    Importing the searcher is deferred to here so that the protocol loads fast."""
-    try:
-        import importlib
-
-        value = getattr(importlib.import_module(f"hinge_fast.search.{module}"), name)
-        return int(value)
-    except (ImportError, AttributeError, TypeError, ValueError):
-        return fallback
 
 
 # ----- the session -------------------------------------------------------------------------
