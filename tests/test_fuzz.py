@@ -99,6 +99,36 @@ def test_position_parser_near_valid(text):
     check_position(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4/5/6/7/6/5/4 g",
+        "  4/5/6/7/6/5/4 g\n",
+        "4/5/6/7/6/5/4  g",
+        "4/5/6/7/6/5/4\tg",
+        "4/5/6/7/6/5/4 G",
+        "4/5/6/7/6/5/4 g b",
+        "4/5/6/7/6/5/4 /g",
+        "4/5/6/7/6/5/4g",
+        "4/5/2gg2/7/6/5/4 b",
+        "4/5/2gG2/7/6/5/4 b",
+        "4/5/2g03/7/6/5/4 b",
+        "4/5/2g+3/7/6/5/4 b",
+        "4/5/6/7/6/5/4/ g",
+        "/4/5/6/7/6/5/4 g",
+        "4//5/6/7/6/5/4 g",
+        "4/5/6/7/6/5/3 g",
+        "4/5/6/7/6/5/5 g",
+        "4/5/6/7/6/5/b3 g",
+        "4/5/6/7/1b4/5/4 g",
+        "４/5/6/7/6/5/4 g",
+    ],
+)
+def test_position_parser_tricky_cases(text):
+    # Whitespace, case, zero and leading-zero runs, empty rows, edge tokens, non-ASCII digits.
+    check_position(text)
+
+
 def test_position_parser_huge_runs_cost_nothing():
     with pytest.raises(HingeError, match="does not fit"):
         Board.from_fen("9" * 100_000 + "/7/8/9/10/11/10/9/8/7/6 g")
