@@ -141,19 +141,13 @@ class Outcome:
         return f"{self.winner} wins by {self.reason}"
 
 
-def _bitboard(cells) -> tuple:
-    words = [0] * NWORDS
-    for cell in cells:
-        words[cell >> 6] |= 1 << (cell & 63)
-    return tuple(np.uint64(w) for w in words)
-
-
 def _as_bitboard(words) -> tuple:
     """Numba returns uint64 words as Python ints; kernels must get np.uint64 back."""
     return tuple(np.uint64(w) for w in words)
 
 
 def _cells(bitboard) -> list[int]:
+    """Cell indices set in a bitboard, in increasing order."""
     out = []
     for w, word in enumerate(bitboard):
         word = int(word)
@@ -184,8 +178,7 @@ class Board:
     def __init__(self, size: int = DEFAULT_SIZE):
         self.size = check_size(size)
         self._geo = geometry(self.size)
-        self._green = _bitboard(())
-        self._blue = _bitboard(())
+        self._green = self._blue = tuple(self._geo.mask_of(()))
         self.turn = Color.GREEN
         self.move_stack: list[Move] = []
         self._undo: list[tuple] = []
@@ -198,8 +191,8 @@ class Board:
         """The position of a position string (rules.md section 7)."""
         parsed = parse_fen(text)
         board = cls(parsed.size)
-        board._green = _bitboard(parsed.green)
-        board._blue = _bitboard(parsed.blue)
+        board._green = tuple(board._geo.mask_of(parsed.green))
+        board._blue = tuple(board._geo.mask_of(parsed.blue))
         board.turn = Color(parsed.turn)
         return board
 

@@ -151,17 +151,6 @@ class Geometry:
             mask[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
         return mask
 
-    def cells_of(self, mask) -> list[int]:
-        """Cell indices set in a bitboard, in increasing order."""
-        out = []
-        for w in range(NWORDS):
-            word = int(mask[w])
-            while word:
-                low = word & -word
-                out.append(64 * w + low.bit_length() - 1)
-                word ^= low
-        return out
-
     def parse_cell(self, text: str) -> int:
         """``'C4'`` (any case) -> cell index. HingeError names the problem otherwise."""
         if not isinstance(text, str):
