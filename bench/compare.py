@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hinge_fast.benchmark import machine, mid_game_positions, perft_rate, reference_perft_rate  # noqa: E402
+from hinge_fast.tools.benchmark import machine, mid_game_positions, perft_rate, reference_perft_rate  # noqa: E402
 
 
 def main():

@@ -6,9 +6,10 @@
 import numpy as np
 import pytest
 
-from hinge_fast import Board, kernels
-from hinge_fast.benchmark import MID_GAME_S6
-from hinge_fast.tables import workspace
+from hinge_fast import Board
+from hinge_fast.core import kernels
+from hinge_fast.tools.benchmark import MID_GAME_S6
+from hinge_fast.core.tables import workspace
 
 
 def sides(fen):

@@ -26,16 +26,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import HingeError
-from .fen import BLUE, GREEN, format_fen, parse_fen
-from .geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
-from .tables import MAX_GROUPS, MAX_MOVES
+from .core.fen import BLUE, GREEN, format_fen, parse_fen
+from .core.geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
+from .core.tables import MAX_GROUPS, MAX_MOVES
 
 _CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
 _MOVE_RE = re.compile(r"\s*([A-Za-z][0-9]{1,2})(?:\s*-\s*([A-Za-z][0-9]{1,2})(?:\s*[xX]\s*([A-Za-z][0-9]{1,2}))?)?\s*")
 
 
 def _kernels():
-    from . import kernels
+    from .core import kernels
 
     return kernels
 
@@ -393,8 +393,8 @@ class Board:
         return draw(self)
 
     def _repr_svg_(self) -> str:
-        """The board as SVG, for Jupyter (see ``hinge_fast.svg.board``)."""
-        from .svg import board
+        """The board as SVG, for Jupyter (see ``hinge_fast.tools.svg.board``)."""
+        from .tools.svg import board
 
         return board(self)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hinge_fast import Board  # noqa: E402
-from hinge_fast.players import _option_value  # noqa: E402
+from hinge_fast.tools.players import _option_value  # noqa: E402
 from hinge_fast.search import Limits  # noqa: E402
 from hinge_fast.search.mcts import search_mcts  # noqa: E402
 

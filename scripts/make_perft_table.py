@@ -23,9 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hinge_fast import Board, kernels  # noqa: E402
+from hinge_fast import Board
+from hinge_fast.core import kernels  # noqa: E402
 from hinge_fast import reference as ref  # noqa: E402
-from hinge_fast.tables import workspace  # noqa: E402
+from hinge_fast.core.tables import workspace  # noqa: E402
 
 TABLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.json"
 REFERENCE_NODE_BUDGET = 400_000

@@ -19,8 +19,8 @@ class FastImpl:
         return None if outcome is None else (outcome.winner.letter, outcome.reason)
 
     def perft(self, fen: str, depth: int) -> int:
-        from hinge_fast import kernels
-        from hinge_fast.tables import workspace
+        from hinge_fast.core import kernels
+        from hinge_fast.core.tables import workspace
 
         board = Board.from_fen(fen)
         own, enemy = board._sides()

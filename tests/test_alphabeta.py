@@ -181,7 +181,7 @@ def test_finished_game_gives_no_move():
 
 
 def test_incremental_hash_matches_a_full_hash():
-    from hinge_fast import kernels
+    from hinge_fast.core import kernels
 
     for board in midgame_positions(6, 3, seed=21):
         child_hash = alphabeta.child_hash  # the kernel under test

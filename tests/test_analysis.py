@@ -1,4 +1,4 @@
-"""``hinge-fast analyze`` and hinge_fast.analysis: threats, eliminations, search report, JSON, SVG;
+"""``hinge-fast analyze`` and hinge_fast.tools.analysis: threats, eliminations, search report, JSON, SVG;
 and ``hinge-fast replay``."""
 
 import json
@@ -7,9 +7,9 @@ import random
 import pytest
 
 from hinge_fast import Board, Color
-from hinge_fast.analysis import analyze, eliminations, threats
+from hinge_fast.tools.analysis import analyze, eliminations, threats
 from hinge_fast.cli import main
-from hinge_fast.record import GameRecord, write_records
+from hinge_fast.tools.record import GameRecord, write_records
 
 MIDGAME = "6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g"
 # Green E6 F6 against a lone Blue F5 (and Blue C2 far away): Green can flip F5 now.

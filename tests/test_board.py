@@ -4,8 +4,8 @@ import pytest
 
 from hinge_fast import Board, Color, HingeError, Move
 from hinge_fast.cli import main
-from hinge_fast.fen import parse_fen
-from hinge_fast.geometry import DIRECTIONS, geometry
+from hinge_fast.core.fen import parse_fen
+from hinge_fast.core.geometry import DIRECTIONS, geometry
 
 MID = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
@@ -217,7 +217,7 @@ def test_bad_input_is_one_error_line(capsys, argv):
 def test_zobrist_hash_tells_positions_apart():
     import random
 
-    from hinge_fast import kernels
+    from hinge_fast.core import kernels
 
     rng = random.Random(5)
     seen = {}

@@ -18,7 +18,7 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
-from hinge_fast.geometry import geometry
+from hinge_fast.core.geometry import geometry
 
 SIZES = range(4, 10)
 POSITIONS_PER_SIZE = int(os.environ.get("HINGE_DIFF_POSITIONS", "300"))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from hinge_fast import Board, Limits, __version__
-from hinge_fast.engine import Engine, EngineOption, EnginePlayer, _hhmmss, engine_player_from_spec
+from hinge_fast.protocol.client import Engine, EngineOption, EnginePlayer, _hhmmss, engine_player_from_spec
 from hinge_fast.errors import HingeError
-from hinge_fast.protocol import perft
+from hinge_fast.protocol.server import perft
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_CMD = [sys.executable, "-m", "hinge_fast.cli", "engine"]
@@ -230,8 +230,8 @@ def test_engine_player_spec_errors():
 
 def test_engine_player_in_a_match():
     """Through the match runner's hook for ``cmd:`` specs (players.SPEC_PREFIXES)."""
-    from hinge_fast import players
-    from hinge_fast.match import play_match
+    from hinge_fast.tools import players
+    from hinge_fast.tools.match import play_match
 
     spec = "cmd:" + " ".join(ENGINE_CMD) + " -o engine=mcts"
     external = players.get_player(spec, nodes=100, seed=3)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from hinge_fast import Board, Move
 from hinge_fast.errors import HingeError
-from hinge_fast.protocol import EngineSession, parse_game_string
+from hinge_fast.protocol.server import EngineSession, parse_game_string
 
 FUZZ = settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
@@ -181,7 +181,7 @@ def test_move_parsers_reject_non_text():
 
 # ----- game records -----------------------------------------------------------------------------
 def _records():
-    from hinge_fast.record import GameRecord, format_record
+    from hinge_fast.tools.record import GameRecord, format_record
 
     board = Board.from_fen(VALID_FENS[5])
     return [
@@ -192,7 +192,7 @@ def _records():
 
 
 def check_records(text):
-    from hinge_fast.record import parse_records
+    from hinge_fast.tools.record import parse_records
 
     try:
         records = parse_records(text)

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from hinge_fast import Board, kernels
+from hinge_fast import Board
+from hinge_fast.core import kernels
 from hinge_fast import reference as ref
-from hinge_fast.tables import workspace
+from hinge_fast.core.tables import workspace
 
 TABLE = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())
 FAST_BUDGET = 3_000_000

@@ -17,7 +17,7 @@ import pytest
 
 from hinge_fast import Board, __version__
 from hinge_fast.errors import HingeError
-from hinge_fast.protocol import (
+from hinge_fast.protocol.server import (
     MAX_GAME_MOVES,
     EngineSession,
     format_game_string,

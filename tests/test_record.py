@@ -1,4 +1,4 @@
-"""Game records (hinge_fast.record): format, parse, replay, validation."""
+"""Game records (hinge_fast.tools.record): format, parse, replay, validation."""
 
 import io
 import random
@@ -7,7 +7,7 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
-from hinge_fast.record import GameRecord, format_record, parse_records, read_records, write_records
+from hinge_fast.tools.record import GameRecord, format_record, parse_records, read_records, write_records
 
 
 def random_game(size, seed, max_plies=300):

@@ -1,4 +1,4 @@
-"""``analyze``: the engine's view of a position (logic in ``hinge_fast.analysis``)."""
+"""``analyze``: the engine's view of a position (logic in ``hinge_fast.tools.analysis``)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def run_analyze(args) -> int:
     started = process_started()
     import json
 
-    from ..analysis import analyze
+    from ..tools.analysis import analyze
 
     board = board_from_args(args)
     budget = args.time
@@ -63,8 +63,8 @@ def run_analyze(args) -> int:
         board, engine=args.engine, time=budget, nodes=args.nodes, depth=args.depth, top=args.top, seed=args.seed, started=started
     )
     if args.svg:
-        from ..analysis import analysis_svg
-        from ..svg import write_svg
+        from ..tools.analysis import analysis_svg
+        from ..tools.svg import write_svg
 
         write_svg(args.svg, analysis_svg(report))
     if args.json:

@@ -51,7 +51,7 @@ class ProgressBar:
 
 
 def run_bench(args) -> int:
-    from ..benchmark import format_table, run_all
+    from ..tools.benchmark import format_table, run_all
 
     report = run_all(size=args.size, quick=args.quick, progress=ProgressBar())
     print(json.dumps(report, indent=1) if args.json else format_table(report))
@@ -59,7 +59,7 @@ def run_bench(args) -> int:
 
 
 def run_warmup(args) -> int:
-    from ..warmup import warm_up
+    from ..tools.warmup import warm_up
 
     start = time.perf_counter()
     compiled = warm_up()

@@ -26,7 +26,7 @@ def register(subparsers):
 
 
 def run_engine(args) -> int:
-    from ..protocol import serve
+    from ..protocol.server import serve
 
     options = {}
     for item in args.option:

@@ -50,7 +50,7 @@ class _ProgressLine:
         self.step = max(1, games // 10)
 
     def __call__(self, result):
-        from ..match import _elo_text
+        from ..tools.match import _elo_text
 
         done = result.played
         width = 20
@@ -77,9 +77,9 @@ class _ProgressLine:
 
 
 def run_match(args) -> int:
-    from ..match import Sprt, play_match
-    from ..players import get_player
-    from ..record import write_records
+    from ..tools.match import Sprt, play_match
+    from ..tools.players import get_player
+    from ..tools.record import write_records
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
     if args.openings >= args.max_plies:

@@ -151,7 +151,7 @@ class _Game:
 
     def save(self, path):
         from ..errors import HingeError
-        from ..record import GameRecord, write_records
+        from ..tools.record import GameRecord, write_records
 
         if not path:
             raise HingeError("save needs a file name: save FILE")
@@ -165,7 +165,7 @@ class _Game:
 
 def run_play(args) -> int:
     from ..board import Board, Color
-    from ..players import get_player
+    from ..tools.players import get_player
 
     human = Color.parse(args.color)
     board = Board(args.size)

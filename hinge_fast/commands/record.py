@@ -1,4 +1,4 @@
-"""``replay``: show a recorded game (format: ``hinge_fast.record``, docs/usage.md)."""
+"""``replay``: show a recorded game (format: ``hinge_fast.tools.record``, docs/usage.md)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def register(subparsers):
 def run_replay(args) -> int:
     from ..board import draw
     from ..errors import HingeError
-    from ..record import format_record, move_label, read_records
+    from ..tools.record import format_record, move_label, read_records
 
     records = read_records(args.file)
     if not records:
@@ -55,8 +55,8 @@ def run_replay(args) -> int:
     termination = record.termination
     print(f"result: {record.result}" + (f" ({termination})" if termination else ""))
     if args.svg:
-        from ..svg import board as board_svg
-        from ..svg import write_svg
+        from ..tools.svg import board as board_svg
+        from ..tools.svg import write_svg
 
         write_svg(args.svg, board_svg(board))
     return 0

@@ -84,8 +84,8 @@ def _perft_fast(board, depth, divide, bulk):
     """(per-move counts if divide, total, seconds) from the numba kernels."""
     import numpy as np
 
-    from .. import kernels
-    from ..tables import workspace
+    from ..core import kernels
+    from ..core.tables import workspace
 
     own, enemy = board._sides()
     work = workspace(depth + 1)

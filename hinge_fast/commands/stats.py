@@ -68,7 +68,7 @@ class _Kinds:
     """Geometry of one board side for classifying moves (cell indices)."""
 
     def __init__(self, size):
-        from ..geometry import geometry
+        from ..core.geometry import geometry
 
         geo = geometry(size)
         self.geo = geo
@@ -151,10 +151,10 @@ def _play_random(size, games, max_plies, seed, tally):
 
     import numpy as np
 
-    from .. import kernels
+    from ..core import kernels
     from ..board import _as_bitboard, _cells
-    from ..fen import format_fen
-    from ..tables import workspace
+    from ..core.fen import format_fen
+    from ..core.tables import workspace
 
     rng = random.Random(seed)
     kinds = _Kinds(size)
@@ -395,7 +395,7 @@ def run_stats(args) -> int:
     import json
     import time
 
-    from ..players import get_player
+    from ..tools.players import get_player
 
     started = time.perf_counter()
     tally = _Tally(args.max_plies)

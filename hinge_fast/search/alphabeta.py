@@ -74,11 +74,11 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from ..bits import bb_any, bb_count, bb_lowest, bb_row, bb_without
+from ..core.bits import bb_any, bb_count, bb_lowest, bb_row, bb_without
 from ..errors import HingeError
-from ..geometry import NWORDS
-from ..movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
-from ..tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
+from ..core.geometry import NWORDS
+from ..core.movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
+from ..core.tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
 from .evaluate import LOST, MATE_BOUND, WIN, WINNING, evaluate
 from .limits import MAX_DEPTH, MAX_TABLE_MB, Limits
 from .result import RootMove, SearchResult
@@ -519,7 +519,7 @@ def mate_plies(score: int) -> int | None:
 def _history_hashes(board) -> list[int]:
     """Hashes of the game positions before ``board`` since its last placement, oldest
     first (a placement adds a token for good, so nothing earlier can recur)."""
-    from .. import kernels
+    from ..core import kernels
 
     start = 0
     for i, move in enumerate(board.move_stack):
@@ -612,7 +612,7 @@ def _search(board, limits, progress, table_mb, root_scores, should_stop):
         (keys, data), generation = _NO_TABLE, 1
     own, enemy = board._sides()
     colour = int(board.turn)
-    from .. import kernels
+    from ..core import kernels
 
     root_key = np.uint64(kernels.zobrist_hash(board.size, board._green, board._blue, colour == 1))
     history = _history_hashes(board)
@@ -748,6 +748,6 @@ def _root_list(board, root_moves, root_score, exact, root_nodes, best_index) -> 
     return [best] + scored + [e for e in rest if e.score is None]
 
 
-from .. import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
+from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
 
 kernels.register_kernel_module(sys.modules[__name__])

@@ -54,8 +54,8 @@ import sys
 import numpy as np
 from numba import njit
 
-from ..bits import bb_andnot, bb_any, bb_count, bb_lowest, bb_or, bb_row
-from ..movegen import generate_moves, group_of, is_swipe
+from ..core.bits import bb_andnot, bb_any, bb_count, bb_lowest, bb_or, bb_row
+from ..core.movegen import generate_moves, group_of, is_swipe
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
 MATERIAL = 100
@@ -199,7 +199,7 @@ def evaluate_board(board) -> dict:
     >>> evaluate_board(Board())["total"]
     0
     """
-    from ..tables import MAX_GROUPS, MAX_MOVES
+    from ..core.tables import MAX_GROUPS, MAX_MOVES
 
     own, enemy = board._sides()
     moves = np.zeros((2, MAX_MOVES), dtype=np.int64)
@@ -218,6 +218,6 @@ def evaluate_board(board) -> dict:
     return out
 
 
-from .. import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
+from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
 
 kernels.register_kernel_module(sys.modules[__name__])

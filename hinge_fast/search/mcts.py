@@ -73,12 +73,12 @@ import time
 import numpy as np
 from numba import njit
 
-from .. import kernels  # noqa: F401  (compile notice and stale-cache check, before our kernels)
-from ..bits import bb_count, bb_row
+from ..core import kernels  # noqa: F401  (compile notice and stale-cache check, before our kernels)
+from ..core.bits import bb_count, bb_row
 from ..board import Board
 from ..errors import HingeError
-from ..movegen import generate_moves, move_target, play, play_with_flip
-from ..tables import MAX_GROUPS, MAX_MOVES, NO_CELL
+from ..core.movegen import generate_moves, move_target, play, play_with_flip
+from ..core.tables import MAX_GROUPS, MAX_MOVES, NO_CELL
 from .limits import DEFAULT_TIME, Limits
 from .result import RootMove, SearchResult
 

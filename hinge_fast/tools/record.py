@@ -34,7 +34,7 @@ move):
 * ``Termination`` ``elimination`` or ``no legal move`` must be what actually happened;
 * the ``Result`` tag and the result token, when both are present, must agree.
 
-    >>> from hinge_fast.record import GameRecord, format_record, parse_records
+    >>> from hinge_fast.tools.record import GameRecord, format_record, parse_records
     >>> record = GameRecord(size=4, moves=["C3", "D5"], tags={"Green": "me", "Blue": "you"})
     >>> print(format_record(record))
     [Green "me"]
@@ -54,8 +54,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .errors import HingeError
-from .geometry import DEFAULT_SIZE, check_size
+from ..errors import HingeError
+from ..core.geometry import DEFAULT_SIZE, check_size
 
 RESULTS = ("green", "blue", "unfinished")
 #: Terminations that the final position itself shows; checked on reading.
@@ -102,7 +102,7 @@ class GameRecord:
         if self.start is None and start_tag is not None:
             self.start = start_tag
         if self.start is not None:
-            from .fen import parse_fen
+            from ..core.fen import parse_fen
 
             start_size = parse_fen(self.start).size
             if self.size != start_size and self.size != DEFAULT_SIZE:
@@ -117,7 +117,7 @@ class GameRecord:
     # ----- replay ------------------------------------------------------------------------
     def start_board(self):
         """The Board the game starts from."""
-        from .board import Board
+        from ..board import Board
 
         return Board(self.size) if self.start is None else Board.from_fen(self.start)
 
@@ -211,7 +211,7 @@ class GameRecord:
         start = board.copy()
         while start.move_stack:
             start.pop()
-        from .board import Board
+        from ..board import Board
 
         empty = start.fen() == Board(board.size).fen()
         return cls(board.size, [str(m) for m in board.move_stack], dict(tags), None if empty else start.fen())
@@ -447,7 +447,7 @@ def _build(g: _Game) -> GameRecord:
         raise HingeError(f"Size must be a whole number, not {tags['Size']!r}")
     size = _int_or_none(tags.get("Size", "")) or DEFAULT_SIZE
     if "Start" in tags:
-        from .fen import parse_fen
+        from ..core.fen import parse_fen
 
         size = parse_fen(tags["Start"]).size
     if "Result" in tags:

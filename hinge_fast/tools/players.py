@@ -1,7 +1,7 @@
 """Players: anything that picks a move in a position, for matches and games.
 
     >>> from hinge_fast import Board
-    >>> from hinge_fast.players import get_player
+    >>> from hinge_fast.tools.players import get_player
     >>> player = get_player("greedy", seed=1)
     >>> player.choose(Board(4)) in Board(4).legal_moves
     True
@@ -26,8 +26,8 @@ from __future__ import annotations
 import random as _random
 from typing import Callable
 
-from .board import Board, Move
-from .errors import HingeError
+from ..board import Board, Move
+from ..errors import HingeError
 
 
 class Player:
@@ -100,7 +100,7 @@ class SearchPlayer(Player):
     from ``seed``, so a game replays exactly under a node or depth limit."""
 
     def __init__(self, engine: str, time: float | None = None, nodes: int | None = None, seed: int | None = None, name: str | None = None, **options):
-        from .search import Limits
+        from ..search import Limits
 
         self.engine = engine
         self.limits = Limits(time=time, nodes=nodes)
@@ -114,7 +114,7 @@ class SearchPlayer(Player):
         self._rng = _random.Random(self.seed if seed is None else seed)
 
     def choose(self, board: Board) -> Move:
-        from .search import search
+        from ..search import search
 
         result = search(
             board,
@@ -156,8 +156,8 @@ PLAYER_FACTORIES: dict[str, Callable[..., Player]] = {
 
 
 def _external_engine(rest, *, time=None, nodes=None, seed=None, size=None):
-    """``cmd:<command line>``: a program speaking the engine protocol (hinge_fast.engine)."""
-    from .engine import engine_player_from_spec
+    """``cmd:<command line>``: a program speaking the engine protocol (hinge_fast.protocol.client)."""
+    from ..protocol.client import engine_player_from_spec
 
     return engine_player_from_spec(rest, time=time, nodes=nodes, seed=seed, size=size)
 

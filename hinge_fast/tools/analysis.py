@@ -1,7 +1,7 @@
 """What a person asks about a position: material, threats, the engine's best moves.
 
     >>> from hinge_fast import Board
-    >>> from hinge_fast.analysis import analyze, threats
+    >>> from hinge_fast.tools.analysis import analyze, threats
     >>> board = Board.from_fen("6/7/8/9/10/4gg5/5b4/9/8/2b4/6 g")
     >>> [(t.side, t.group) for t in threats(board)]
     [('blue', ['F5'])]
@@ -20,8 +20,8 @@ from __future__ import annotations
 import time as _time
 from dataclasses import dataclass, field
 
-from .board import Board, Color, Move, _cells
-from .errors import HingeError
+from ..board import Board, Color, Move, _cells
+from ..errors import HingeError
 
 #: Seconds kept back from ``time`` for the work after the search (building the report).
 REPORT_RESERVE = 0.02
@@ -275,7 +275,7 @@ def analyze(
         raise HingeError(f"analyze needs a Board, not {type(board).__name__}")
     if not isinstance(top, int) or top < 1:
         raise HingeError(f"top must be a whole number of moves, at least 1, not {top!r}")
-    from .search import ENGINES
+    from ..search import ENGINES
 
     if engine not in ENGINES:
         raise HingeError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
@@ -288,11 +288,11 @@ def analyze(
     report.threats = threats(board)
     report.eliminations = eliminations(board)
 
-    from .search import search
+    from ..search import search
 
     search_time = time
     if time is not None:
-        from .search.limits import Limits
+        from ..search.limits import Limits
 
         Limits(time=time)  # a bad time is reported as such, not as a leftover budget
         # A tiny search first loads the searcher's kernels (numba cache), which the
@@ -308,7 +308,7 @@ def analyze(
 
 def _evaluation(board: Board) -> dict:
     """evaluate_board's named terms (imported here: it loads the numba kernels)."""
-    from .search.evaluate import evaluate_board
+    from ..search.evaluate import evaluate_board
 
     return evaluate_board(board)
 
@@ -316,7 +316,7 @@ def _evaluation(board: Board) -> dict:
 def analysis_svg(report: Analysis, **options) -> str:
     """The picture of an analysed position: the best move as an arrow, the groups the
     side to move can flip outlined in orange, its own groups under threat in red.
-    ``options`` go to :func:`hinge_fast.svg.board`."""
+    ``options`` go to :func:`hinge_fast.tools.svg.board`."""
     from .svg import COLORS
     from .svg import board as board_svg
 

@@ -33,9 +33,9 @@ import threading
 import traceback
 from dataclasses import dataclass
 
-from .board import Board, Color, Move
-from .errors import HingeError
-from .geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
+from ..board import Board, Color, Move
+from ..errors import HingeError
+from ..core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
 
 #: The engine's name in ``info``.
 ENGINE_NAME = "hinge-fast"
@@ -182,11 +182,11 @@ class Option:
 
 def default_options() -> dict[str, Option]:
     """The options of a fresh session, with the searchers' own defaults and bounds."""
-    from .search.alphabeta import DEFAULT_TABLE_MB as table_default
-    from .search.alphabeta import MIN_TABLE_MB as table_min
-    from .search.limits import MAX_TABLE_MB as table_max
-    from .search.mcts import DEFAULT_TREE_NODES as tree_default
-    from .search.mcts import MAX_TREE_NODES as tree_max
+    from ..search.alphabeta import DEFAULT_TABLE_MB as table_default
+    from ..search.alphabeta import MIN_TABLE_MB as table_min
+    from ..search.limits import MAX_TABLE_MB as table_max
+    from ..search.mcts import DEFAULT_TREE_NODES as tree_default
+    from ..search.mcts import MAX_TREE_NODES as tree_max
 
     tree_min = 1000  # smaller trees are allowed by search() but play no better than nodes=1
     options = [
@@ -264,7 +264,7 @@ class EngineSession:
 
     # ----- commands (each returns the lines before 'ok'; raising leaves the state as it was)
     def _cmd_info(self, rest):
-        from . import __version__
+        from .. import __version__
 
         _no_arguments("info", rest)
         return [f"id {ENGINE_NAME} {__version__}", f"sizes={MIN_SIZE}-{MAX_SIZE};engines=alphabeta,mcts;stop;perft"]
@@ -379,7 +379,7 @@ def parse_bestmove_limits(text: str):
     >>> parse_bestmove_limits("depth 3 time 00:00:02")
     Limits(time=2.0, nodes=None, depth=3)
     """
-    from .search import Limits
+    from ..search import Limits
 
     words = text.split()
     if not words or len(words) % 2:
@@ -409,7 +409,7 @@ def run_search(board: Board, limits, options: dict, should_stop):
     raises a private exception once ``should_stop()`` is true and the last interim result
     is returned. A stop before the first interim result waits for that first result.
     """
-    from .search import search as search_function
+    from ..search import search as search_function
 
     engine = options["engine"]
     kwargs = {}
@@ -465,8 +465,8 @@ def perft(board: Board, depth: int, should_stop=lambda: False) -> int:
         return 1
     if depth == 1:
         return len(board.legal_moves)
-    from . import kernels
-    from .tables import workspace
+    from ..core import kernels
+    from ..core.tables import workspace
 
     work = workspace(depth)
     total = 0

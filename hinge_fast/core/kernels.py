@@ -11,8 +11,9 @@ On import it
   cache. So every kernel source file and table goes into one digest, compiled into
   ``compiled_digest``; when it differs from today's, every kernel cache is dropped.
 
-Numba's cache lives beside the package (``__pycache__``) or, where that is read-only,
-in ``NUMBA_CACHE_DIR`` or the user's cache directory: numba's own rules.
+Numba's cache lives in ``hinge_fast.core.kernel_cache_dir()`` (``NUMBA_CACHE_DIR``,
+set by ``hinge_fast.core`` to a per-user folder when it is not set), never inside
+the installed package.
 """
 
 import hashlib
@@ -49,7 +50,7 @@ from .tables import TABLES_DIGEST
 def _source_digest() -> np.uint64:
     """Digest of the tables and of every source file of the package holding a kernel."""
     h = hashlib.blake2b(str(int(TABLES_DIGEST)).encode(), digest_size=8)
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # the whole package: search/ holds kernels too
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
         if b"@njit" in text:

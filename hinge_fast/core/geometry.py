@@ -30,7 +30,7 @@ import re
 
 import numpy as np
 
-from .errors import HingeError
+from ..errors import HingeError
 
 MIN_SIZE = 4
 MAX_SIZE = 9

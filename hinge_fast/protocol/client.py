@@ -3,7 +3,7 @@
 Modelled on python-chess's ``SimpleEngine``::
 
     >>> from hinge_fast import Board, Limits
-    >>> from hinge_fast.engine import Engine
+    >>> from hinge_fast.protocol.client import Engine
     >>> import sys
     >>> with Engine.popen([sys.executable, "-m", "hinge_fast.cli", "engine"]) as engine:
     ...     board = Board(4)
@@ -27,9 +27,9 @@ import threading
 import time as _time
 from dataclasses import dataclass
 
-from .board import Board, Move
-from .errors import HingeError
-from .search.limits import Limits
+from ..board import Board, Move
+from ..errors import HingeError
+from ..search.limits import Limits
 
 #: Seconds to wait for an answer to a command that does not search.
 DEFAULT_TIMEOUT = 30.0
@@ -211,7 +211,7 @@ class Engine:
         self._game = None
         if moves:
             # A game string: the start position, a state the engine checks, the moves.
-            from .protocol import format_game_string
+            from .server import format_game_string
 
             self._command("newgame " + format_game_string(start_fen, board, board.move_stack))
         else:
@@ -235,7 +235,7 @@ class Engine:
         if limit.nodes is not None:
             parts.append(f"nodes {limit.nodes}")
         if not parts:
-            from .search.limits import DEFAULT_TIME
+            from ..search.limits import DEFAULT_TIME
 
             parts.append("time " + _hhmmss(DEFAULT_TIME))
             limit = Limits(time=DEFAULT_TIME)
@@ -346,13 +346,13 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def _player_base():
-    from .players import Player
+    from ..tools.players import Player
 
     return Player
 
 
 class EnginePlayer(_player_base()):
-    """A match player backed by an external engine process (a ``hinge_fast.players.Player``).
+    """A match player backed by an external engine process (a ``hinge_fast.tools.players.Player``).
 
     ``EnginePlayer("hinge-fast engine -o engine=mcts", Limits(time=0.5))``; ``name``
     defaults to the engine's ``id``; ``options`` are sent with ``options set`` once.
@@ -362,7 +362,7 @@ class EnginePlayer(_player_base()):
     """
 
     def __init__(self, cmd: list[str] | str, limit: Limits | None = None, name: str | None = None, options: dict | None = None, timeout: float = DEFAULT_TIMEOUT):
-        from .search.limits import DEFAULT_TIME
+        from ..search.limits import DEFAULT_TIME
 
         self.limit = limit if limit is not None and not limit.unlimited else Limits(time=DEFAULT_TIME)
         self.engine = Engine.popen(cmd, timeout=timeout)
@@ -397,7 +397,7 @@ class EnginePlayer(_player_base()):
 
 
 def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size=None) -> EnginePlayer:
-    """The player of a ``cmd:<command line>`` spec (``hinge_fast.players.SPEC_PREFIXES``):
+    """The player of a ``cmd:<command line>`` spec (``hinge_fast.tools.players.SPEC_PREFIXES``):
     ``rest`` is the command line; ``time``/``nodes`` limit each move (neither: the search
     default); ``seed`` (if given) is sent as the engine's ``seed`` option; ``size`` is
     unused (the engine learns the board from ``newgame``).

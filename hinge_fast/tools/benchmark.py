@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import Board
+from ..board import Board
 
 #: Mid-game positions of the side-6 board (seeded random play, plies 16 to 40, and
 #: the two mid-game positions of the rules engine issue).
@@ -81,8 +81,8 @@ def _sides(fen):
 def perft_rate(positions, depth, bulk, repeat=3) -> Figure:
     """Perft nodes per second over ``positions``; ``bulk`` counts the last ply
     without playing it."""
-    from . import kernels
-    from .tables import workspace
+    from ..core import kernels
+    from ..core.tables import workspace
 
     work = workspace(depth + 1)
     sides = [_sides(fen) for fen in positions]
@@ -101,7 +101,7 @@ def perft_rate(positions, depth, bulk, repeat=3) -> Figure:
 def make_unmake_rate(positions, rounds=2000, repeat=3) -> Figure:
     """Moves played and taken back per second: every legal move of each position,
     ``rounds`` times (copy-make: taking back is keeping the old words)."""
-    from . import kernels
+    from ..core import kernels
 
     sides = [_sides(fen) for fen in positions]
     total = sum(int(kernels.make_unmake_loop(*s, 1)[0]) for s in sides)
@@ -115,8 +115,8 @@ def make_unmake_rate(positions, rounds=2000, repeat=3) -> Figure:
 
 def playout_rate(size=6, games=2000, repeat=3, seed=1) -> Figure:
     """Uniformly random games from the empty board per second."""
-    from . import kernels
-    from .tables import workspace
+    from ..core import kernels
+    from ..core.tables import workspace
 
     board = Board(size)
     own, enemy = board._sides()
@@ -135,7 +135,7 @@ def playout_rate(size=6, games=2000, repeat=3, seed=1) -> Figure:
 
 def reference_perft_rate(positions, depth, repeat=1) -> Figure:
     """The reference implementation's perft nodes per second (slow: a few seconds)."""
-    from . import reference as ref
+    from .. import reference as ref
 
     poss = [ref.parse_position(fen) for fen in positions]
     nodes = sum(ref.perft(p, depth) for p in poss)
@@ -164,7 +164,7 @@ def machine() -> str:
 def search_rate(engine: str, positions, seconds=1.0) -> Figure:
     """Nodes (alpha-beta) or playouts (MCTS) per second of a timed search, median
     over the positions."""
-    from .search import search
+    from ..search import search
 
     board = Board.from_fen(positions[0])
     search(board, engine=engine, nodes=50, seed=1)  # load or compile first

@@ -1,7 +1,7 @@
 """Matches between two players: paired openings, results, Elo and SPRT.
 
-    >>> from hinge_fast.match import play_match
-    >>> from hinge_fast.players import get_player
+    >>> from hinge_fast.tools.match import play_match
+    >>> from hinge_fast.tools.players import get_player
     >>> result = play_match(get_player("greedy"), get_player("random"), games=4, size=4, seed=1)
     >>> result.wins + result.losses + result.unfinished
     4
@@ -44,8 +44,8 @@ import math
 import random as _random
 from dataclasses import dataclass, field
 
-from .board import Board, Color
-from .errors import HingeError
+from ..board import Board, Color
+from ..errors import HingeError
 
 Z95 = 1.959963984540054
 DEFAULT_OPENING_PLIES = 4
@@ -187,7 +187,7 @@ class Game:
         return 1.0 if self.result == str(self.a_color) else 0.0
 
     def record(self, date: str | None = None):
-        """This game as a ``hinge_fast.record.GameRecord``."""
+        """This game as a ``hinge_fast.tools.record.GameRecord``."""
         from .record import GameRecord
 
         tags = {
@@ -251,7 +251,7 @@ class MatchResult:
                 self.sprt_decision = self.sprt.decision(self.llr)
 
     def records(self) -> list:
-        """The games as ``hinge_fast.record.GameRecord`` objects."""
+        """The games as ``hinge_fast.tools.record.GameRecord`` objects."""
         return [g.record() for g in self.games]
 
     def summary(self) -> str:
@@ -340,19 +340,19 @@ def play_match(
     sprt: Sprt | None = None,
 ) -> MatchResult:
     """Play ``games`` games of ``player_a`` against ``player_b`` (Players from
-    ``hinge_fast.players``) on side ``size`` and return a MatchResult.
+    ``hinge_fast.tools.players``) on side ``size`` and return a MatchResult.
 
     ``openings``: random plies before the players take over, shared by each pair of
     games; ``max_plies``: a game this long is unfinished; ``seed``: openings and
     player seeds; ``progress``: called as ``progress(result_so_far)`` after each game;
     ``sprt``: an :class:`Sprt` that may stop the match early.
 
-    >>> from hinge_fast.players import get_player
+    >>> from hinge_fast.tools.players import get_player
     >>> r = play_match(get_player("random"), get_player("random"), games=2, size=4, seed=5)
     >>> [g.a_color.name for g in r.games]
     ['GREEN', 'BLUE']
     """
-    from .geometry import check_size
+    from ..core.geometry import check_size
 
     size = check_size(size)
     for name, value, low in (("games", games, 1), ("openings", openings, 0), ("max_plies", max_plies, 1)):

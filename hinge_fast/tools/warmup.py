@@ -9,10 +9,10 @@ def warm_up() -> bool:
     whether anything had to be compiled."""
     import numpy as np
 
-    from . import kernels
-    from .board import Board
-    from .search import search
-    from .tables import workspace
+    from ..core import kernels
+    from ..board import Board
+    from ..search import search
+    from ..core.tables import workspace
 
     board = Board.from_fen("4/5/2gg2/2b1b2/2g3/5/4 g")
     own, enemy = board._sides()

@@ -1,7 +1,7 @@
 """Pictures of positions as SVG: a pure function of a board, like ``chess.svg``.
 
     >>> from hinge_fast import Board
-    >>> from hinge_fast.svg import board as board_svg
+    >>> from hinge_fast.tools.svg import board as board_svg
     >>> b = Board(); b.push_str("F6")
     >>> svg = board_svg(b, arrows=[("F6", "G7")], outlines=[["F6"]])
     >>> svg.startswith("<svg")
@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from .errors import HingeError
+from ..errors import HingeError
 
 #: Colours, exposed so that tests and users can check or change them.
 COLORS = {
@@ -91,7 +91,7 @@ def _cells_of(board, items, what):
 def _arrow_spec(board, arrow):
     """(from cell, to cell, colour) of an arrow given as a Move, move text, or a
     (from, to) / (from, to, colour) tuple."""
-    from .board import Move
+    from ..board import Move
 
     color = COLORS["arrow"]
     if isinstance(arrow, str):
@@ -134,7 +134,7 @@ def board(
     >>> board(Board(4), size=200)[:4]
     '<svg'
     """
-    from .board import Color
+    from ..board import Color
 
     geo = board._geo
     side = board.size
@@ -150,7 +150,7 @@ def board(
         lastmove = board.move_stack[-1] if board.move_stack else None
     last_cells = set()
     if lastmove is not None:
-        from .board import Move
+        from ..board import Move
 
         if isinstance(lastmove, str):
             lastmove = Move.from_str(lastmove)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .errors import HingeError
+from ..errors import HingeError
 from .geometry import MAX_SIZE, MIN_SIZE, geometry
 
 GREEN = 0
