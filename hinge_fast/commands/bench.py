@@ -1,4 +1,4 @@
-"""``bench`` and ``warmup``: how fast the engine is, and compiling it ahead of use."""
+"""``bench``: how fast the engine is, every layer in one run."""
 
 from __future__ import annotations
 
@@ -22,14 +22,6 @@ def register(subparsers):
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--quick", action="store_true", help="shorter measurements (a few seconds in all)")
     p.set_defaults(run=run_bench)
-
-    p = subparsers.add_parser(
-        "warmup",
-        help="compile every kernel now (first run only) and say how long it took",
-        description="Load or compile every numba kernel, so that later commands start in about a second.",
-        epilog="Example: hinge-fast warmup",
-    )
-    p.set_defaults(run=run_warmup)
 
 
 class ProgressBar:
@@ -55,15 +47,4 @@ def run_bench(args) -> int:
 
     report = run_all(size=args.size, quick=args.quick, progress=ProgressBar())
     print(json.dumps(report, indent=1) if args.json else format_table(report))
-    return 0
-
-
-def run_warmup(args) -> int:
-    from ..tools.warmup import warm_up
-
-    start = time.perf_counter()
-    compiled = warm_up()
-    seconds = time.perf_counter() - start
-    state = "compiled" if compiled else "loaded from the cache"
-    print(f"kernels {state} in {seconds:.1f} s")
     return 0

@@ -1,4 +1,4 @@
-"""``moves``, ``perft`` and ``show``: the rules engine on the command line."""
+"""``perft``: leaf counts of the move tree, fast or by the reference implementation."""
 
 from __future__ import annotations
 
@@ -11,15 +11,6 @@ MAX_PERFT_DEPTH = 20
 
 
 def register(subparsers):
-    p = subparsers.add_parser(
-        "moves",
-        help="list the legal moves of a position",
-        description="Print the legal moves, one per line, sorted by cells in (column, row) order.",
-        epilog="Example: hinge-fast moves --size 4",
-    )
-    add_position_arguments(p)
-    p.set_defaults(run=run_moves)
-
     p = subparsers.add_parser(
         "perft",
         help="count the leaves of the move tree",
@@ -35,35 +26,6 @@ def register(subparsers):
         "--no-bulk", dest="bulk", action="store_false", help="play every leaf move instead of counting the last ply"
     )
     p.set_defaults(run=run_perft)
-
-    p = subparsers.add_parser(
-        "show",
-        help="draw a position",
-        description="Draw the board with coordinates: g and b are tokens, . empty interior cells, - edge cells.",
-        epilog="Example: hinge-fast show '4/5/2g3/7/6/5/4 b'",
-    )
-    add_position_arguments(p)
-    p.add_argument("--color", action="store_true", help="colour the tokens with ANSI codes")
-    p.set_defaults(run=run_show)
-
-
-def run_moves(args) -> int:
-    board = board_from_args(args)
-    for move in board.legal_moves:
-        print(move)
-    return 0
-
-
-def run_show(args) -> int:
-    from ..board import draw
-
-    board = board_from_args(args)
-    print(draw(board, color=args.color))
-    print(board.fen())
-    outcome = board.outcome() if board.is_eliminated() else None
-    if outcome:
-        print(f"game over: {outcome}")
-    return 0
 
 
 def run_perft(args) -> int:
