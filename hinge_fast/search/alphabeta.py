@@ -516,7 +516,7 @@ def score_of(score: int) -> Score:
     ('+1.25', 'win in 3', 'loss in 4')
     """
     plies = mate_plies(int(score))
-    return Score.centi(int(score)) if plies is None else Score.mate(plies)
+    return Score.centi(int(score)) if plies is None else Score.from_mate(plies)
 
 
 def score_text(score: int) -> str:

@@ -542,7 +542,7 @@ def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
         mate = _mate(tree, c)
         if mate is not None:
             rate = 1.0 if mate > 0 else 0.0
-        score = Score.mate(mate) if mate is not None else None if rate is None else Score.rate(rate)
+        score = Score.from_mate(mate) if mate is not None else None if rate is None else Score.rate(rate)
         root_moves.append(RootMove(move=decode(tree.move[c]), score=score, visits=visits))
     best = ranked[0]
     pv = []

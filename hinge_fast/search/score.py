@@ -59,7 +59,7 @@ class Score:
         return cls(LOSS, int(plies))
 
     @classmethod
-    def mate(cls, plies: int) -> "Score":
+    def from_mate(cls, plies: int) -> "Score":
         """``win(plies)`` for plies > 0, ``loss(-plies)`` for plies <= 0."""
         return cls.win(plies) if plies > 0 else cls.loss(-plies)
 
