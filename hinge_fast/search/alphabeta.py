@@ -699,10 +699,20 @@ def _search(searcher, board, limits, progress, start):
                 score = int(buf.root_info[0, best_index])
                 move = board.move_from_code(root_moves[best_index])
                 # The new best move carries the score it earned at this depth, so the
-                # result's move, score and first root move agree.
+                # result's move, score and first root move agree; the other moves with
+                # an exact score at this depth follow (high to low), then the rest with
+                # their scores of the depth before (RootMove.depth says which).
                 root_list = [RootMove(move=move, score=score_of(score), visits=int(buf.root_info[2, best_index]),
                                       depth=depth)]
-                root_list += [rm for rm in result.root_moves if rm.move != move]
+                fresh = sorted(
+                    (-int(buf.root_info[0, i]), i) for i in range(done) if i != best_index and buf.root_info[1, i]
+                )
+                for _, i in fresh:
+                    root_list.append(RootMove(move=board.move_from_code(root_moves[i]),
+                                              score=score_of(int(buf.root_info[0, i])),
+                                              visits=int(buf.root_info[2, i]), depth=depth))
+                seen = {rm.move for rm in root_list}
+                root_list += [rm for rm in result.root_moves if rm.move not in seen]
                 # Its line was searched to this depth in full: report the depth.
                 result = _result(board, root_moves[best_index], score, pv_codes, int(state[NODES]), seconds,
                                  depth, root_list)

@@ -241,6 +241,22 @@ def create_searcher(name: str | None = None, **options):
     return spec.searcher_class()(**values)
 
 
+def choose_engine(name: str | None, limits) -> str:
+    """The engine to use: ``name``, or with none the default, unless the limits hold a
+    depth the default does not honour: then the first engine that honours one.
+
+    >>> from hinge_fast.search.limits import Limits
+    >>> choose_engine(None, Limits(time=1)), choose_engine(None, Limits(depth=3))
+    ('mcts', 'alphabeta')
+    """
+    if name is not None:
+        return engine_spec(name).name
+    spec = engine_spec(DEFAULT_ENGINE)
+    if limits.depth is not None and not spec.honours_depth:
+        return next(s.name for s in _ENGINES if s.honours_depth)
+    return spec.name
+
+
 def check_limits(name: str | None, limits) -> None:
     """HingeError if engine ``name`` cannot honour ``limits`` (a depth limit for an
     engine without depths)."""
