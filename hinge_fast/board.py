@@ -215,13 +215,14 @@ class Outcome:
         return f"{self.winner} wins by {self.reason}"
 
 
-def _as_bitboard(words) -> tuple:
-    """Numba returns uint64 words as Python ints; kernels must get np.uint64 back."""
+def as_bitboard(words) -> tuple:
+    """A bitboard of np.uint64 words: numba returns uint64 words as Python ints, and
+    kernels must get np.uint64 back."""
     return tuple(np.uint64(w) for w in words)
 
 
-def _cells(bitboard) -> list[int]:
-    """Cell indices set in a bitboard, in increasing order."""
+def bitboard_cells(bitboard) -> list[int]:
+    """Cell indices set in a bitboard, in increasing ((c, r)) order."""
     out = []
     for w, word in enumerate(bitboard):
         word = int(word)
@@ -272,7 +273,7 @@ class Board:
 
     def fen(self) -> str:
         """The position string of the current position."""
-        return format_fen(self.size, _cells(self._green), _cells(self._blue), self.turn)
+        return format_fen(self.size, bitboard_cells(self._green), bitboard_cells(self._blue), self.turn)
 
     def copy(self) -> "Board":
         board = Board(self.size)
@@ -294,7 +295,7 @@ class Board:
     def tokens(self, color: Color) -> list[str]:
         """Cell names of the tokens of one colour, in (c, r) order."""
         bitboard = self._green if color == Color.GREEN else self._blue
-        return [self._geo.names[c] for c in _cells(bitboard)]
+        return [self._geo.names[c] for c in bitboard_cells(bitboard)]
 
     def token_count(self, color: Color) -> int:
         return sum(int(w).bit_count() for w in (self._green if color == Color.GREEN else self._blue))
@@ -311,9 +312,9 @@ class Board:
         """The groups of one colour, each a list of cell names, in (c, r) order."""
         stones = self._green if color == Color.GREEN else self._blue
         group_of = _kernels().group_of
-        out, rest = [], set(_cells(stones))
+        out, rest = [], set(bitboard_cells(stones))
         while rest:
-            group = _cells(group_of(self.size, stones, min(rest)))
+            group = bitboard_cells(group_of(self.size, stones, min(rest)))
             rest -= set(group)
             out.append([self._geo.names[c] for c in group])
         return out
@@ -354,7 +355,7 @@ class Board:
 
     def cells_of(self, bitboard) -> list[str]:
         """Names of the cells set in ``bitboard``, in (c, r) order."""
-        return [self._geo.names[c] for c in _cells(bitboard)]
+        return [self._geo.names[c] for c in bitboard_cells(bitboard)]
 
     @property
     def legal_codes(self) -> np.ndarray:
@@ -508,7 +509,7 @@ class Board:
         canonical = self._decode(codes[i])
         own, enemy = self._sides()
         their, ours = _kernels().play_with_flip(own, enemy, codes[i], tuple(flips[i]))
-        their, ours = _as_bitboard(their), _as_bitboard(ours)
+        their, ours = as_bitboard(their), as_bitboard(ours)
         # (green, blue, turn, legal-move cache); the cache is dropped so that a long
         # game's history stays small: pop regenerates the moves when asked.
         self._undo.append((self._green, self._blue, self.turn, None))
@@ -570,7 +571,7 @@ def draw(board: Board, color: bool = False) -> str:
     and column letters below the lower rim. ``g``/``b`` are tokens, ``.`` empty
     interior cells, ``-`` edge cells. With ``color``, ANSI colours for a terminal."""
     size, geo = board.size, board._geo
-    green, blue = set(_cells(board._green)), set(_cells(board._blue))
+    green, blue = set(bitboard_cells(board._green)), set(bitboard_cells(board._blue))
     top = 2 * size - 2
     margin = 4
 

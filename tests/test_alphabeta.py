@@ -186,12 +186,12 @@ def test_incremental_hash_matches_a_full_hash():
 
     for board in midgame_positions(6, 3, seed=21):
         child_hash = alphabeta.child_hash  # the kernel under test
-        parent = kernels.zobrist_hash(board.size, board._green, board._blue, int(board.turn) == 1)
-        codes, flips, _ = board._generate()
+        parent = board.zobrist_key
+        codes, flips = board.legal_codes, board.legal_flips
         for code, flip in zip(codes, flips):
             child = board.copy()
-            child.push(board._decode(code))
-            want = kernels.zobrist_hash(board.size, child._green, child._blue, int(child.turn) == 1)
+            child.push(board.move_from_code(code))
+            want = child.zobrist_key
             got = child_hash(board.size, int(board.turn), np.uint64(parent), code, tuple(flip))
             assert int(got) == int(want)
 
