@@ -37,8 +37,10 @@ How it works
   stops within 256 nodes and returns the best move found so far.
 * **Time**: the budget covers the whole ``go`` call, from its first line (kernel
   loading, root set-up) to the returned result: the kernel's deadline is the call's
-  start plus the time limit minus ``RESULT_RESERVE_NS``, and no new depth starts
-  that cannot finish (its cost is estimated from the last depth's and its growth).
+  start plus the time limit minus ``RESULT_RESERVE_NS``; the buffers and table are
+  allocated at the searcher's first ``go``, inside its budget, and reused after; and
+  no new depth starts that surely cannot finish (one costs at least
+  ``MIN_DEPTH_GROWTH`` times the one before) or once ``SOFT_TIME_FRACTION`` is used.
 * **One entry kernel**: the root is a branch of the recursive ``negamax`` rather than
   a kernel of its own, because numba's cache cannot load a cached kernel that calls a
   cached recursive kernel (the second run fails with "unresolved symbol" or crashes).
@@ -101,6 +103,8 @@ CLOCK_EVERY = 256
 #: After a completed depth, do not start another once this fraction of the time is used
 #: (the next depth would almost never finish in the rest).
 SOFT_TIME_FRACTION = 0.5
+#: The least factor by which one depth's time exceeds the one before it.
+MIN_DEPTH_GROWTH = 2.0
 #: Nanoseconds kept back from a time limit for building the result after the kernel stops.
 RESULT_RESERVE_NS = 5_000_000
 
@@ -599,18 +603,23 @@ class AlphaBetaSearcher(Searcher):
         self.table_mb = table_mb
         self.root_scores = bool(root_scores)
         self.evaluator = get_evaluator(evaluator)
-        self.buffers = new_buffers()
-        self.table = TranspositionTable(table_mb) if table_mb > 0 else None
-        self._state = self.buffers.state
+        self.buffers: SearchBuffers | None = None  # allocated by the first go, in its budget
+        self.table: TranspositionTable | None = None
 
     def stop(self) -> None:
         super().stop()
-        self._state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
+        buffers = self.buffers
+        if buffers is not None:
+            buffers.state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
 
     def _go(self, board, limits, progress):
         start = _time.monotonic_ns()
         if limits.unlimited:
             limits = Limits(time=DEFAULT_TIME)
+        if self.buffers is None:
+            self.buffers = new_buffers()
+            if self.table_mb > 0:
+                self.table = TranspositionTable(self.table_mb)
         return _search(self, board, limits, progress, start)
 
 
@@ -679,7 +688,6 @@ def _search(searcher, board, limits, progress, start):
     result = None
     interrupted = False
     depth_started = _time.monotonic_ns()
-    last_depth_ns = 0
     for depth in range(1, max_depth + 1):
         state[CAN_ABORT] = 0 if depth == 1 else 1
         state[ROOT_DONE] = 0
@@ -734,12 +742,10 @@ def _search(searcher, board, limits, progress, start):
         depth_ns = now - depth_started
         if budget_ns:
             used = now - start
-            # The next depth costs about this one times the growth from the last one;
-            # one that cannot finish in the time left would only be thrown away.
-            growth = max(2.0, depth_ns / last_depth_ns) if last_depth_ns > 0 else 2.0
-            if used > SOFT_TIME_FRACTION * budget_ns or used + growth * depth_ns > budget_ns:
+            # A depth costs at least twice the one before it (measured: 2 to 10 times);
+            # one that surely cannot finish in the time left is not started.
+            if used > SOFT_TIME_FRACTION * budget_ns or used + MIN_DEPTH_GROWTH * depth_ns > budget_ns:
                 break
-        last_depth_ns = depth_ns
         depth_started = now
         # Next depth: best move first, then the others by the effort they took (with
         # exact scores for every move, simply by score).
