@@ -27,6 +27,7 @@ def test_search_dispatches_to_alphabeta():
     assert result.engine == "alphabeta" and result.depth == 2
     assert result.move in board.legal_moves
     assert hinge_fast.search(board, engine="alphabeta", depth=2, table_mb=0).score == result.score
+    assert hinge_fast.search(board, depth=2).engine == "alphabeta"  # the default engine has no depths
 
 
 @pytest.mark.parametrize(
@@ -38,7 +39,6 @@ def test_search_dispatches_to_alphabeta():
         ({"depth": 65}, "depth must be from 1 to 64"),
         ({"engine": "alphabeta", "depth": 1, "colour": "green"}, "unknown option 'colour' of engine alphabeta"),
         ({"engine": "alphabeta", "depth": 1, "table_mb": -3}, "table_mb must be from 0"),
-        ({"depth": 1}, "engine mcts has no depth limit"),
         ({"engine": "mcts", "depth": 3}, "engine mcts has no depth limit"),
         ({"nodes": 5, "seed": -2}, "seed must be from -1"),
     ],

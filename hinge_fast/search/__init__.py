@@ -19,7 +19,7 @@ import types
 from ..board import Board
 from ..errors import HingeError
 from .limits import DEFAULT_TIME, Limits
-from .registry import DEFAULT_ENGINE, ENGINES, REGISTRY, create_searcher, check_limits, engine_spec
+from .registry import DEFAULT_ENGINE, ENGINES, REGISTRY, check_limits, choose_engine, create_searcher, engine_spec
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
@@ -42,7 +42,8 @@ def search(
 ) -> SearchResult:
     """Search ``board`` and return a :class:`SearchResult`.
 
-    ``engine``: a name of the registry (None: ``DEFAULT_ENGINE``, MCTS); ``time``
+    ``engine``: a name of the registry (None: ``DEFAULT_ENGINE``, MCTS, or with a
+    ``depth`` the first engine that honours depths); ``time``
     (seconds), ``nodes``, ``depth``: limits, whichever comes first (none given:
     ``DEFAULT_TIME`` seconds; depth only for engines that honour it); ``seed``: makes
     MCTS reproducible (alpha-beta is deterministic under a node or depth limit);
@@ -55,6 +56,7 @@ def search(
     limits = Limits(time=time, nodes=nodes, depth=depth)
     if limits.unlimited:
         limits = Limits(time=DEFAULT_TIME)
+    engine = choose_engine(engine, limits)
     check_limits(engine, limits)
     if seed is not None:
         options["seed"] = seed
