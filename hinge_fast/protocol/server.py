@@ -259,15 +259,16 @@ def _one_line(error) -> str:
 
 def run_search(searcher, board: Board, limits, on_progress, should_stop):
     """``searcher.go`` on a copy of ``board`` under ``limits``; a watcher thread polls
-    ``should_stop()`` every 5 ms and calls ``searcher.stop()`` once it is true, so the
+    ``should_stop()`` every 5 ms and calls ``searcher.stop()`` while it is true, so the
     search returns its best move so far."""
     done = threading.Event()
 
     def watch():
+        # stop() is repeated while should_stop() holds: one sent before go began
+        # (go clears the flag on entry) would otherwise be lost.
         while not done.wait(0.005):
             if should_stop():
                 searcher.stop()
-                return
 
     watcher = threading.Thread(target=watch, name="hinge-fast stop watcher", daemon=True)
     watcher.start()
