@@ -7,7 +7,7 @@ Modelled on python-chess's ``SimpleEngine``::
     >>> import sys
     >>> with Engine.popen([sys.executable, "-m", "hinge_fast.cli", "engine"]) as engine:
     ...     board = Board(4)
-    ...     move = engine.play(board, Limits(depth=1))
+    ...     move = engine.play(board, Limits(nodes=100))
     ...     move in board.legal_moves
     True
 
