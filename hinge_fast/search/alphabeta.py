@@ -269,10 +269,13 @@ def table_store(keys, data, key, move, bound, depth, generation, score, ply):
     """Store in the bucket of ``key``: slot 0 if depth-preferred allows, else slot 1."""
     slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
     old = data[slot]
-    if keys[slot] != key and entry_generation(old) == generation and entry_depth(old) > depth:
+    if keys[slot] ^ old != key and entry_generation(old) == generation and entry_depth(old) > depth:
         slot += 1
-    keys[slot] = key
-    data[slot] = pack_entry(move, bound, depth, generation, score_to_table(score, ply))
+    entry = pack_entry(move, bound, depth, generation, score_to_table(score, ply))
+    # Lockless (Hyatt and Mann's XOR trick): the key is stored XORed with the data, so an
+    # entry torn by two threads writing the slot at once fails the check on probing.
+    data[slot] = entry
+    keys[slot] = key ^ entry
 
 
 # ----- search ---------------------------------------------------------------------------------
@@ -367,8 +370,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         if state[TABLE_ON]:
             slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
             for s in range(slot, slot + 2):
-                if keys[s] == key and entry_generation(data[s]) == generation:
-                    entry = data[s]
+                entry = data[s]
+                if keys[s] ^ entry == key and entry_generation(entry) == generation:
                     table_move = entry_move(entry)
                     if entry_depth(entry) == depth:
                         score = score_from_table(entry_score(entry), ply)
@@ -589,7 +592,9 @@ class AlphaBetaSearcher(Searcher):
     ``table_mb``: table size (0: none); ``root_scores``: search every root move with a
     full window so each gets an exact score (for analysis); ``evaluator``: the leaf
     evaluation (``search/evaluate.py``); ``seed``: accepted and unused (alpha-beta is
-    deterministic: under a node or depth limit the same position gives the same result).
+    deterministic with one thread: under a node or depth limit the same position gives
+    the same result); ``threads``: Lazy SMP helper threads plus this one (module
+    docstring, "Threads"); 1 here, every core through the registry.
 
     >>> from hinge_fast import Board
     >>> AlphaBetaSearcher(table_mb=1).go(Board(size=4), Limits(depth=1)).depth
@@ -598,8 +603,11 @@ class AlphaBetaSearcher(Searcher):
 
     name = "alphabeta"
 
-    def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1):
+    def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
+                 threads=1):
         super().__init__()
+        self.threads = int(threads)
+        self.helper_buffers: list[SearchBuffers] = []  # one per helper thread (Lazy SMP)
         self.table_mb = table_mb
         self.root_scores = bool(root_scores)
         self.evaluator = get_evaluator(evaluator)
@@ -608,9 +616,9 @@ class AlphaBetaSearcher(Searcher):
 
     def stop(self) -> None:
         super().stop()
-        buffers = self.buffers
-        if buffers is not None:
-            buffers.state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
+        for buffers in [self.buffers] + self.helper_buffers:
+            if buffers is not None:
+                buffers.state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
 
     def _go(self, board, limits, progress):
         start = _time.monotonic_ns()
@@ -620,6 +628,8 @@ class AlphaBetaSearcher(Searcher):
             self.buffers = new_buffers()
             if self.table_mb > 0:
                 self.table = TranspositionTable(self.table_mb)
+        while len(self.helper_buffers) < self.threads - 1:
+            self.helper_buffers.append(new_buffers())
         return _search(self, board, limits, progress, start)
 
 
@@ -678,12 +688,28 @@ def _search(searcher, board, limits, progress, start):
     negamax(*args)
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
-    state[NODE_LIMIT] = limits.nodes or np.iinfo(np.int64).max
+    threads = searcher.threads
+    state[NODE_LIMIT] = _node_share(limits.nodes, threads, 0)
     budget_ns = int(limits.time * 1e9) if limits.time else None
     # The deadline leaves room for building the result after the kernel stops.
     state[DEADLINE] = start + budget_ns - RESULT_RESERVE_NS if budget_ns else np.iinfo(np.int64).max
     if searcher.stopping:
         state[DEADLINE] = 0
+    helpers = _LazySMP(searcher, buf, root_moves, root_flips, args, limits, max_depth) if threads > 1 else None
+    try:
+        return _main_search(searcher, board, limits, progress, start, buf, root_moves, root_flips, root_nodes,
+                            args, max_depth, budget_ns, helpers)
+    finally:
+        if helpers is not None:
+            helpers.finish()
+
+
+def _main_search(searcher, board, limits, progress, start, buf, root_moves, root_flips, root_nodes, args, max_depth,
+                 budget_ns, helpers):
+    """The main thread's iterative deepening (the only thread with ``threads=1``)."""
+    root_scores = searcher.root_scores
+    state = buf.state
+    n_root = len(root_moves)
 
     result = None
     interrupted = False
@@ -757,11 +783,119 @@ def _search(searcher, board, limits, progress, start):
         root_moves[:] = root_moves[order]
         root_flips[:] = root_flips[order]
         root_nodes[:] = root_nodes[order]
+    if helpers is not None:
+        helpers.finish()
+        deeper = helpers.deeper_than(result.depth, board)
+        if deeper is not None:
+            result = deeper  # a helper completed a deeper iteration than the main thread
     seconds = (_time.monotonic_ns() - start) / 1e9
-    result.nodes = int(state[NODES])
+    result.nodes = int(state[NODES]) + (helpers.nodes() if helpers is not None else 0)
     result.seconds = seconds
     result.nps = result.nodes / seconds if seconds > 0 else 0.0
     return result
+
+
+def _node_share(nodes, threads, k) -> int:
+    """Thread ``k``'s part of a node limit (no limit: the largest int64)."""
+    if not nodes:
+        return np.iinfo(np.int64).max
+    return max(1, nodes // threads + (1 if k < nodes % threads else 0))
+
+
+#: Stockfish's depth skipping for Lazy SMP helpers (by helper index modulo 20): helper
+#: i skips depth d when ((d + SKIP_PHASE[i]) // SKIP_SIZE[i]) is odd, so the helpers
+#: spread over the depths around the main thread's.
+SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
+SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
+
+
+def _skips(helper: int, depth: int) -> bool:
+    i = (helper - 1) % len(SKIP_SIZE)
+    return depth > 1 and ((depth + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2 == 1
+
+
+class _LazySMP:
+    """Helper threads of one search: each runs its own iterative deepening on the root
+    with its own buffers (``searcher.helper_buffers``), skipping depths (``SKIP_SIZE``)
+    and starting from a rotated root order, and shares only the transposition table,
+    written and read without locks (``table_store``: the XOR check). ``finish`` stops
+    them (deadline 0: within ``CLOCK_EVERY`` nodes) and joins them."""
+
+    def __init__(self, searcher, buf, root_moves, root_flips, args, limits, max_depth):
+        self.done = threading.Event()
+        self.buffers = searcher.helper_buffers[: searcher.threads - 1]
+        self.completed = [None] * len(self.buffers)  # per helper: its deepest completed iteration
+        n_root = len(root_moves)
+        length = int(buf.state[HISTORY_LENGTH]) + 1
+        self.threads = []
+        for h, hbuf in enumerate(self.buffers, start=1):
+            hbuf.line[:length] = buf.line[:length]
+            hbuf.history.fill(0)
+            hbuf.killers.fill(0)
+            hs = hbuf.state
+            hs[:] = 0
+            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE):
+                hs[slot] = buf.state[slot]
+            hs[ROOT_COUNT] = n_root
+            hs[CAN_ABORT] = 1
+            hs[NODE_LIMIT] = _node_share(limits.nodes, searcher.threads, h)
+            shift = h * n_root // searcher.threads
+            moves, flips = np.roll(root_moves, -shift), np.roll(root_flips, -shift, axis=0)
+            hargs = args[:9] + (hbuf,) + args[10:]
+            thread = threading.Thread(target=self._run, args=(h, hbuf, hargs, moves, flips, max_depth),
+                                      name=f"hinge-fast alpha-beta helper {h}", daemon=True)
+            self.threads.append(thread)
+        for thread in self.threads:
+            thread.start()
+
+    def _run(self, h, hbuf, hargs, moves, flips, max_depth):
+        state = hbuf.state
+        n = len(moves)
+        nodes = np.zeros(n, dtype=np.int64)
+        for depth in range(1, max_depth + 1):
+            if self.done.is_set() or state[ABORTED]:
+                return
+            if _skips(h, depth):
+                continue
+            state[ROOT_DONE] = 0
+            state[ROOT_BEST] = 0
+            hbuf.moves[0, :n] = moves
+            hbuf.flips[0, :n] = flips
+            best = negamax(*(hargs[:5] + (depth,) + hargs[6:]))
+            if state[ABORTED]:
+                return
+            best_index = int(state[ROOT_BEST])
+            nodes[:] = hbuf.root_info[2, :n]
+            self.completed[h - 1] = (depth, int(best), moves.copy(), hbuf.root_info[:, :n].copy(), best_index,
+                                     hbuf.pv[0, : hbuf.pv_length[0]].copy())
+            plies = mate_plies(int(best))
+            if plies is not None and abs(plies) <= depth:
+                return
+            order = np.argsort(-nodes, kind="stable")
+            order = np.concatenate(([best_index], order[order != best_index]))
+            moves[:] = moves[order]
+            flips[:] = flips[order]
+            nodes[:] = nodes[order]
+
+    def finish(self):
+        """Stop the helpers and wait for them (a few hundred nodes each)."""
+        self.done.set()
+        for hbuf in self.buffers:
+            hbuf.state[DEADLINE] = 0
+        for thread in self.threads:
+            thread.join()
+
+    def nodes(self) -> int:
+        return sum(int(hbuf.state[NODES]) for hbuf in self.buffers)
+
+    def deeper_than(self, depth: int, board) -> SearchResult | None:
+        """The result of the deepest iteration a helper completed, if deeper than ``depth``."""
+        done = [c for c in self.completed if c is not None and c[0] > depth]
+        if not done:
+            return None
+        d, best, moves, info, best_index, pv = max(done, key=lambda c: c[0])
+        root_list = _root_list(board, moves, info[0], info[1] != 0, info[2], best_index, d)
+        return _result(board, moves[best_index], best, pv, 0, 0.0, d, root_list)
 
 
 def _result(board, code, score, pv_codes, nodes, seconds, depth, root_list) -> SearchResult:

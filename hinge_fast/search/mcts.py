@@ -256,7 +256,7 @@ def settle_proof(node, first, count, proof, plies):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: one tree per thread runs in parallel (mcts_threads.py)
 def run_iterations(
     size, root_own, root_enemy, iterations, playout_cap, exploration, greed,
     parent, first, count, move, visits, wins, proof, plies, stats, path,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 from dataclasses import dataclass, field
 
 from ..errors import HingeError
@@ -39,6 +40,20 @@ MAX_PLAYOUT_PLIES = 100_000
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
 MAX_SEED = 2**63 - 1
+#: Most search threads (one per core is the useful number; more only share the cores).
+MAX_THREADS = 256
+
+
+def default_threads() -> int:
+    """Every core this process may run on (``os.sched_getaffinity``, where there is one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+#: The default of the ``threads`` option: every core the process may use.
+DEFAULT_THREADS = min(MAX_THREADS, default_threads())
 #: The evaluations alpha-beta can use (``search/evaluate.py``).
 EVALUATORS = ("classic", "material")
 
@@ -122,6 +137,11 @@ def _shown(value, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
+THREADS = OptionSpec("threads", "int", DEFAULT_THREADS, 1, MAX_THREADS,
+                     "search threads (alpha-beta: Lazy SMP over one shared table; mcts: one tree per thread, "
+                     "root statistics merged); default: every core this process may use")
+
+
 SEED = OptionSpec("seed", "int", FRESH_SEED, FRESH_SEED, MAX_SEED,
                   "random seed: the same seed and node limit give the same result; -1: a fresh one each search")
 
@@ -176,11 +196,12 @@ _ENGINES = (
             OptionSpec("root_scores", "bool", False, help="search every root move with a full window (exact scores, for analysis)"),
             OptionSpec("evaluator", "enum", EVALUATORS[0], choices=EVALUATORS, help="leaf evaluation (search/evaluate.py)"),
             SEED,
+            THREADS,
         ),
     ),
     EngineSpec(
         name="mcts",
-        searcher="hinge_fast.search.mcts:MCTSSearcher",
+        searcher="hinge_fast.search.mcts_threads:MCTSThreadsSearcher",
         description="Monte Carlo tree search (UCT with an MCTS-Solver); the stronger in matches",
         progress_unit="playouts",
         honours_depth=False,
@@ -193,6 +214,7 @@ _ENGINES = (
             OptionSpec("playout_greed", "float", DEFAULT_PLAYOUT_GREED, 0.0, 1.0,
                        "probability per playout ply of the largest-flip swipe"),
             SEED,
+            THREADS,
         ),
     ),
 )
@@ -234,7 +256,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, seed
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, seed, threads
     """
     spec = engine_spec(name)
     values = spec.check_options(options)

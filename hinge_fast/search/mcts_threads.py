@@ -1,0 +1,208 @@
+"""MCTS on every core: root parallelisation (one tree per thread, root statistics merged).
+
+    >>> from hinge_fast import Board
+    >>> from hinge_fast.search import Limits, create_searcher
+    >>> result = create_searcher("mcts", threads=2, seed=3).go(Board(5), Limits(nodes=400))
+    >>> result.move in Board(5).legal_moves, result.nodes
+    (True, 400)
+
+How it works
+------------
+The registry's ``mcts`` engine is :class:`MCTSThreadsSearcher`. With ``threads`` = 1
+it is exactly one :class:`~hinge_fast.search.mcts.MCTSSearcher` (same tree, same
+random stream, same results). With ``threads`` = T > 1 it holds T independent
+``MCTSSearcher`` objects, each with its own tree and random generator, and runs them
+at once: the first in the calling thread (which also reports progress), the others in
+Python threads; ``run_iterations`` is compiled ``nogil``, so they run on T cores.
+
+* **Seeds**: thread 0 uses the searcher's ``seed``, thread k a seed derived from it
+  (``thread_seed``); with ``seed`` -1 each thread draws fresh entropy.
+* **Limits**: a time limit applies to every thread; a node (playout) limit is shared
+  out (thread k gets ``nodes // T`` plus one for the first ``nodes % T``), so the
+  reported total is the limit. Each tree depends only on its seed and its share, so
+  **with a seed and a node limit the result is reproducible for any thread count**
+  (it differs between thread counts). Under a time limit the playouts per thread
+  depend on timing, as with one thread.
+* **Merge**: the root children of all trees, matched by move, sum their visits and
+  wins; a move proven in any tree is proven (MCTS-Solver proofs are sound: shortest
+  win, longest loss). Moves are ranked as in ``mcts._ranked``; the principal
+  variation continues in the tree that visited the best move most. Without a node
+  limit, a tree that proves the root stops the others.
+* **Memory**: ``tree_nodes`` is the total budget: each of the T trees holds
+  ``tree_nodes // T`` nodes (``NODE_BYTES`` each), so T threads use the memory of one.
+  Every tree still stores its root's children whatever the budget.
+
+Why root-parallel: it needs no locks or atomics in the tree kernel (each tree is
+owned by one thread) and leaves ``mcts.py`` untouched but for ``nogil``; its gain
+at equal time is measured by ``scripts/threads_bench.py`` and the 2-against-1 match
+in ``docs/search-mcts.md``. Tree parallelisation with virtual loss was not built.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from .limits import DEFAULT_TIME, Limits
+from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, _ensure_compiled, _ranked, new_rng
+from .registry import DEFAULT_TREE_NODES
+from .result import RootMove, SearchResult
+from .score import Score
+from .searcher import Searcher
+
+
+def thread_seed(seed: int, k: int) -> int:
+    """The seed of thread ``k`` of a searcher seeded ``seed`` (thread 0: ``seed``
+    itself; -1 stays -1: fresh entropy per thread).
+
+    >>> thread_seed(5, 0), thread_seed(-1, 3), thread_seed(5, 1) != thread_seed(6, 0)
+    (5, -1, True)
+    """
+    if seed < 0 or k == 0:
+        return seed
+    return int(new_rng((seed * 0x100000001B3 + k) % 2**64)[0]) >> 1
+
+
+def share(total: int, parts: int, k: int) -> int:
+    """Part ``k`` of ``total`` shared out among ``parts`` (the first ``total % parts`` get one more)."""
+    return total // parts + (1 if k < total % parts else 0)
+
+
+class MCTSThreadsSearcher(Searcher):
+    """The MCTS searcher of the registry: ``threads`` root-parallel trees (module
+    docstring); the other options are :class:`~hinge_fast.search.mcts.MCTSSearcher`'s,
+    with ``tree_nodes`` the budget of all trees together."""
+
+    name = "mcts"
+
+    def __init__(self, threads=1, tree_nodes=DEFAULT_TREE_NODES, seed=-1, **options):
+        super().__init__()
+        self.threads = int(threads)
+        self.seed = seed
+        per_tree = max(1, tree_nodes // self.threads)
+        self.searchers = [MCTSSearcher(tree_nodes=per_tree, seed=thread_seed(seed, k), **options)
+                          for k in range(self.threads)]
+        for searcher in self.searchers:
+            searcher._stop = self._stop  # one stop event: stop() reaches every thread at once
+
+    @property
+    def tree(self):
+        """The tree of thread 0 (the only one with ``threads=1``)."""
+        return self.searchers[0].tree
+
+    @property
+    def trees(self) -> list:
+        return [s.tree for s in self.searchers if s.tree is not None]
+
+    def _go(self, board, limits, progress):
+        if self.threads == 1 or not len(board.legal_codes):
+            return self.searchers[0]._go(board, limits, progress)
+        started = time.perf_counter()
+        if limits.time is None and limits.nodes is None:
+            limits = Limits(time=DEFAULT_TIME)
+        _ensure_compiled()  # before the threads, so no thread compiles in its budget
+        count = self.threads if limits.nodes is None else min(self.threads, limits.nodes)
+        active = self.searchers[:count]
+        parts = [limits if limits.nodes is None else Limits(time=limits.time, nodes=share(limits.nodes, count, k))
+                 for k in range(count)]
+        results: list = [None] * count
+        errors: list = []
+
+        def run(k):
+            try:
+                results[k] = active[k]._go(board, parts[k], None)
+                if limits.nodes is None and results[k].score.mate is not None:
+                    self._stop.set()  # a proven root: the other trees can stop
+            except BaseException as e:  # handed to the calling thread
+                errors.append(e)
+                self._stop.set()
+
+        def on_progress(_interim):
+            progress(merged_result(board, [s.tree for s in active if s.tree is not None], time.perf_counter() - started))
+
+        helpers = [threading.Thread(target=run, args=(k,), name=f"hinge-fast mcts {k}", daemon=True)
+                   for k in range(1, count)]
+        for t in helpers:
+            t.start()
+        try:
+            results[0] = active[0]._go(board, parts[0], on_progress if progress is not None else None)
+            if limits.nodes is None and results[0].score.mate is not None:
+                self._stop.set()
+        except BaseException:
+            self._stop.set()
+            raise
+        finally:
+            if limits.nodes is None:
+                # Thread 0 ran out of time (or was stopped): the others finish their last
+                # chunk, a few milliseconds at most.
+                self._stop.set()
+            for t in helpers:
+                t.join()
+        if errors:
+            raise errors[0]
+        return merged_result(board, [s.tree for s in active], time.perf_counter() - started)
+
+
+def merged_result(board, trees, seconds: float) -> SearchResult:
+    """One SearchResult from the root statistics of ``trees`` (all searched ``board``)."""
+    decode = board.move_from_code
+    stats: dict[int, list] = {}  # move code -> [visits, wins, proof, plies]
+    order: list[int] = []
+    for tree in trees:
+        for c in tree.children(0):
+            code = int(tree.move[c])
+            entry = stats.get(code)
+            if entry is None:
+                entry = stats[code] = [0, 0.0, 0, 0]
+                order.append(code)
+            entry[0] += int(tree.visits[c])
+            entry[1] += float(tree.wins[c])
+            proof, plies = int(tree.proof[c]), int(tree.plies[c])
+            if proof > 0 and (entry[2] <= 0 or plies < entry[3]):
+                entry[2], entry[3] = 1, plies
+            elif proof < 0 and entry[2] == 0 or proof < 0 and entry[2] < 0 and plies > entry[3]:
+                entry[2], entry[3] = -1, plies
+
+    def key(code):
+        visits, wins, proof, plies = stats[code]
+        rate = wins / visits if visits else 0.0
+        if proof > 0:
+            return (0, plies, 0, 0.0)
+        if proof < 0:
+            return (2, -plies, -visits, -rate)
+        return (1, 0, -visits, -rate)
+
+    ranked = sorted(order, key=key)
+    root_moves = []
+    for code in ranked:
+        visits, wins, proof, plies = stats[code]
+        if proof:
+            score = Score.from_mate(plies + 1 if proof > 0 else -(plies + 1))
+        else:
+            score = Score.rate(wins / visits) if visits else None
+        root_moves.append(RootMove(move=decode(code), score=score, visits=visits))
+    best = ranked[0]
+    # The principal variation: in the tree that visited the best move most.
+    tree, node = max(((t, c) for t in trees for c in t.children(0) if int(t.move[c]) == best),
+                     key=lambda tc: int(tc[0].visits[tc[1]]))
+    pv = []
+    while True:
+        pv.append(decode(tree.move[node]))
+        if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
+            break
+        node = _ranked(tree, node)[0]
+        if tree.visits[node] == 0 and tree.proof[node] == 0:
+            break
+    top = root_moves[0]
+    playouts = sum(int(t.stats[PLAYOUTS]) for t in trees)
+    return SearchResult(
+        move=top.move,
+        score=top.score if top.score is not None else Score.rate(0.5),
+        pv=pv,
+        nodes=playouts,
+        nps=playouts / seconds if seconds > 0 else 0.0,
+        depth=max(int(t.stats[MAX_DEPTH]) for t in trees),
+        seconds=seconds,
+        engine="mcts",
+        root_moves=root_moves,
+    )
