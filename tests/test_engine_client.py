@@ -14,6 +14,7 @@ from hinge_fast import Board, Limits, __version__
 from hinge_fast.protocol.client import Engine, EngineOption, EnginePlayer, _hhmmss, engine_player_from_spec
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.server import perft
+from hinge_fast.search.registry import DEFAULT_THREADS, MAX_THREADS
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_CMD = [sys.executable, "-m", "hinge_fast.cli", "engine"]
@@ -101,11 +102,13 @@ def test_play_refuses_a_finished_game(engine):
 def test_options(engine):
     options = engine.options()
     assert list(options)[:2] == ["engine", "threads"] and {"table_mb", "tree_nodes", "seed"} <= set(options)
-    assert options["threads"] == EngineOption("threads", "int", "1", "1", "1", "1")
+    cores = str(DEFAULT_THREADS)
+    assert options["threads"] == EngineOption("threads", "int", cores, cores, "1", str(MAX_THREADS))
     assert options["engine"].choices == ("alphabeta", "mcts")
     assert engine.set_option("engine", "alphabeta").value == "alphabeta"
-    with pytest.raises(HingeError, match="threads must be from 1 to 1"):
-        engine.set_option("threads", 8)
+    with pytest.raises(HingeError, match=f"threads must be from 1 to {MAX_THREADS}, not 0"):
+        engine.set_option("threads", 0)
+    assert engine.set_option("threads", 2).value == "2"
     with pytest.raises(HingeError, match="bad option"):
         engine.set_option("seed", "1\nquit")
     assert engine.validmoves(Board(4)) == Board(4).legal_moves  # still serving

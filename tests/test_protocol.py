@@ -199,14 +199,15 @@ def test_undo_stops_at_the_loaded_position(session):
 def test_options_list_get_set(session):
     lines = ok(session.handle("options"))
     names = [line.split(";")[0] for line in lines]
-    # engine and threads, then every option of the registry, each once
+    # engine, then every option of the registry (threads first), each once
     assert names[:2] == ["engine", "threads"]
-    assert sorted(names[2:]) == sorted(all_options())
+    assert sorted(names[1:]) == sorted(all_options())
     for line in lines:
         fields = line.split(";")
         assert len(fields) == 6
     assert ok(session.handle("options get engine")) == ["engine;enum;mcts;mcts;alphabeta;mcts"]
-    assert ok(session.handle("options get threads")) == ["threads;int;1;1;1;1"]
+    threads = all_options()["threads"]
+    assert ok(session.handle("options get threads")) == [f"threads;int;{threads.default};{threads.default};1;{threads.high}"]
     assert ok(session.handle("options set engine ALPHABETA")) == ["engine;enum;alphabeta;mcts;alphabeta;mcts"]
     assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.4;0;100"]
     assert ok(session.handle("options set root_scores true")) == ["root_scores;bool;true;false;false;true"]
@@ -218,7 +219,7 @@ def test_options_list_get_set(session):
 @pytest.mark.parametrize(
     "command, message",
     [
-        ("options set threads 2", "threads must be from 1 to 1"),
+        ("options set threads 0", "threads must be from 1 to 256, not 0"),
         ("options set engine minimax", "must be one of alphabeta, mcts"),
         ("options set table_mb -1", "table_mb must be from 0"),
         ("options set table_mb 999999999", "table_mb must be from"),
@@ -513,9 +514,9 @@ def test_ctrl_c_exits_cleanly_when_idle():
 
 
 def test_engine_option_flag_is_checked():
-    done = subprocess.run(ENGINE_CMD + ["-o", "threads=4"], input="", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(ENGINE_CMD + ["-o", "threads=0"], input="", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2
-    assert done.stderr.strip() == "error: option threads must be from 1 to 1, not 4"
+    assert done.stderr.strip() == "error: option threads must be from 1 to 256, not 0"
     done = subprocess.run(ENGINE_CMD + ["-o", "threads"], input="", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and "NAME=VALUE" in done.stderr
 

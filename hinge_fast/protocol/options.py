@@ -1,5 +1,5 @@
-"""The protocol's options: the searchers' options of the registry, plus ``engine`` and
-``threads``, each with a current value.
+"""The protocol's options: ``engine``, then the searchers' options of the registry
+(``threads`` first), each with a current value.
 
     >>> options = default_options()
     >>> options["engine"].line()
@@ -20,7 +20,6 @@ from ..search.registry import DEFAULT_ENGINE, ENGINES, OptionSpec, all_options, 
 from .wire import shown
 
 ENGINE = OptionSpec("engine", "enum", DEFAULT_ENGINE, choices=ENGINES, help="which searcher bestmove uses")
-THREADS = OptionSpec("threads", "int", 1, 1, 1, help="search threads; the searchers are single-threaded, so only 1")
 
 
 @dataclass
@@ -54,9 +53,10 @@ class Option:
 
 
 def default_options() -> dict[str, Option]:
-    """The options of a fresh session: ``engine``, ``threads``, then every searcher
-    option of the registry at its default."""
-    specs = [ENGINE, THREADS] + list(all_options().values())
+    """The options of a fresh session: ``engine``, then every searcher option of the
+    registry at its default (``threads`` first, where GUIs look for it)."""
+    registry = all_options()
+    specs = [ENGINE, registry["threads"]] + [spec for name, spec in registry.items() if name != "threads"]
     return {s.name: Option(s) for s in specs}
 
 

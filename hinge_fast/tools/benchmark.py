@@ -2,7 +2,7 @@
 ``bench/compare.py`` and the pytest-benchmark suite in ``bench/``.
 
 Every figure is nodes (or moves, or games) per second of wall clock on one thread,
-measured in the same run as the others, after a warm-up call that loads or compiles
+and for the searches also on every core (``threads``), measured in the same run as the others, after a warm-up call that loads or compiles
 the kernels. Each measurement repeats its work ``repeat`` times and keeps the
 median rate, since the machines this runs on are small and noisy.
 """
@@ -57,9 +57,11 @@ def mid_game_positions(size: int = 6) -> list[str]:
 @dataclass
 class Figure:
     name: str
-    rate: float  # per second
+    rate: float  # per second, one thread
     unit: str
     detail: str = ""
+    threaded: float | None = None  # per second on ``threads`` threads, where measured
+    threads: int = 1
 
 
 def _median_rate(work, count, repeat):
@@ -160,35 +162,47 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def search_rate(engine: str, positions, seconds=1.0) -> Figure:
+def search_rate(engine: str, positions, seconds=1.0, threads=1) -> Figure:
     """The engine's progress units (nodes, playouts) per second of a timed search,
-    median over the positions; one searcher object for all of them."""
+    median over the positions; one searcher object per thread count for all of them.
+    With ``threads`` > 1 also with that many search threads (registry option
+    ``threads``), each position searched with 1 and with ``threads`` in turn."""
     from ..search import Limits, create_searcher, engine_spec
 
     spec = engine_spec(engine)
     options = {"seed": 1} if "seed" in spec.option_names else {}
-    searcher = create_searcher(engine, **options)
-    searcher.go(Board.from_fen(positions[0]), Limits(nodes=50))  # load or compile first
-    rates, depths = [], []
+    counts = (1, threads) if threads > 1 else (1,)
+    searchers = {t: create_searcher(engine, threads=t, **options) for t in counts}
+    for searcher in searchers.values():
+        searcher.go(Board.from_fen(positions[0]), Limits(nodes=50))  # load or compile first
+    rates = {t: [] for t in counts}
+    depths = []
     for fen in positions:
-        result = searcher.go(Board.from_fen(fen), Limits(time=seconds))
-        rates.append(result.nodes / max(result.seconds, 1e-9))
-        depths.append(result.depth)
+        for t in counts:
+            result = searchers[t].go(Board.from_fen(fen), Limits(time=seconds))
+            rates[t].append(result.nodes / max(result.seconds, 1e-9))
+            if t == 1:
+                depths.append(result.depth)
     unit = f"{spec.progress_unit}/s"
     return Figure(
         f"{engine} search",
-        statistics.median(rates),
+        statistics.median(rates[1]),
         unit,
-        f"{seconds:g} s a position, median depth {statistics.median(depths):g}",
+        f"{seconds:g} s a position, median depth {statistics.median(depths):g} (1 thread)",
+        statistics.median(rates[threads]) if threads > 1 else None,
+        threads,
     )
 
 
-def run_all(size: int = 6, quick: bool = False, progress=None) -> dict:
+def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | None = None) -> dict:
     """Every figure of ``hinge-fast bench`` as a dict (the ``--json`` output).
 
-    ``progress(step, total, name)`` is called before each measurement.
+    ``progress(step, total, name)`` is called before each measurement. ``threads``
+    (default: every core this process may use) is the all-thread column.
     """
-    from ..search.registry import ENGINES
+    from ..search.registry import DEFAULT_THREADS, ENGINES
+
+    threads = threads or DEFAULT_THREADS
 
     positions = mid_game_positions(size)
     repeat = 1 if quick else 3
@@ -201,7 +215,8 @@ def run_all(size: int = 6, quick: bool = False, progress=None) -> dict:
         ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat)),
         ("reference perft", lambda: reference_perft_rate(positions[:2] if quick else positions, 2)),
     ] + [
-        (f"{engine} search", lambda engine=engine: search_rate(engine, searched, search_seconds)) for engine in ENGINES
+        (f"{engine} search", lambda engine=engine: search_rate(engine, searched, search_seconds, threads))
+        for engine in ENGINES
     ]
     figures = []
     for i, (name, measure) in enumerate(steps):
@@ -217,9 +232,18 @@ def run_all(size: int = 6, quick: bool = False, progress=None) -> dict:
         "size": size,
         "positions": len(positions),
         "quick": quick,
-        "figures": [{"name": f.name, "rate": round(f.rate, 1), "unit": f.unit, "detail": f.detail} for f in figures],
+        "threads": threads,
+        "figures": [_figure_dict(f) for f in figures],
         "fast_over_reference": round(ratio, 1),
     }
+
+
+def _figure_dict(f: Figure) -> dict:
+    out = {"name": f.name, "rate": round(f.rate, 1), "unit": f.unit, "detail": f.detail}
+    if f.threaded is not None:
+        out["threads"] = f.threads
+        out["rate_threads"] = round(f.threaded, 1)
+    return out
 
 
 def format_table(report: dict) -> str:
@@ -229,11 +253,13 @@ def format_table(report: dict) -> str:
         + (" (quick)" if report["quick"] else ""),
         f"machine: {report['machine']}",
         "",
-        f"{'measure':<20} {'rate':>16}  {'unit':<11} detail",
-        f"{'-' * 20} {'-' * 16}  {'-' * 11} {'-' * 30}",
+        f"{'measure':<20} {'1 thread':>16} {str(report.get('threads', 1)) + ' threads':>16} {'x':>5}  {'unit':<11} detail",
+        f"{'-' * 20} {'-' * 16} {'-' * 16} {'-' * 5}  {'-' * 11} {'-' * 30}",
     ]
     for f in report["figures"]:
-        lines.append(f"{f['name']:<20} {f['rate']:>16,.0f}  {f['unit']:<11} {f['detail']}")
+        many = f.get("rate_threads")
+        many_text = f"{many:>16,.0f} {many / f['rate']:>4.2f}x" if many else f"{'':>16} {'':>5}"
+        lines.append(f"{f['name']:<20} {f['rate']:>16,.0f} {many_text}  {f['unit']:<11} {f['detail']}")
     lines.append("")
     lines.append(f"fast / reference (perft, leaves made): {report['fast_over_reference']:,.0f}x")
     return "\n".join(lines)
