@@ -121,8 +121,8 @@ def test_a_tiny_budget_still_gives_a_legal_move(limits):
 def test_same_limits_same_result():
     for board in midgame_positions(6, 3, seed=11):
         for limits in (Limits(depth=3), Limits(nodes=3000)):
-            a = search_alphabeta(board, limits)
-            b = search_alphabeta(board.copy(), limits)
+            a = search_alphabeta(board, limits, threads=1)  # more threads: test_threads.py
+            b = search_alphabeta(board.copy(), limits, threads=1)
             assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
 
 

@@ -66,8 +66,9 @@ def test_two_searchers_in_two_threads_match_sequential_runs(engine, limits):
     """Each searcher owns its buffers, table or tree and random generator: two running at
     once in one process give what each gives alone."""
     boards = [Board.from_fen(MIDGAME), Board(6)]
-    sequential = [create_searcher(engine, seed=11 + i).go(b, limits) for i, b in enumerate(boards)]
-    searchers = [create_searcher(engine, seed=11 + i) for i in range(2)]
+    # One search thread each (more would make alpha-beta's node counts vary: test_threads.py).
+    sequential = [create_searcher(engine, seed=11 + i, threads=1).go(b, limits) for i, b in enumerate(boards)]
+    searchers = [create_searcher(engine, seed=11 + i, threads=1) for i in range(2)]
     results = [None, None]
     start = threading.Barrier(2)
 
@@ -91,7 +92,7 @@ def test_a_searcher_reuses_its_state_and_repeats_itself():
     tree = searcher.tree
     second = searcher.go(Board(5), Limits(nodes=2000))
     assert searcher.tree is tree and first.root_moves == second.root_moves
-    ab = create_searcher("alphabeta", table_mb=1)
+    ab = create_searcher("alphabeta", table_mb=1, threads=1)
     one = ab.go(Board.from_fen(MIDGAME), Limits(depth=3))
     buffers = ab.buffers
     two = ab.go(Board.from_fen(MIDGAME), Limits(depth=3))

@@ -150,3 +150,10 @@ def test_threads_reach_the_command_line_the_protocol_and_players(capsys):
     assert searcher_options(options) == ("mcts", {**engine_spec("mcts").defaults, "threads": 2})
     player = get_player("mcts:threads=2", nodes=200, seed=1)
     assert player.choose(Board(5)) in Board(5).legal_moves
+
+
+def test_setting_the_seed_reseeds_every_thread():
+    board = Board(5)
+    searcher = create_searcher("mcts", threads=2, seed=1)
+    searcher.seed = 8
+    assert same(searcher.go(board, Limits(nodes=1000)), create_searcher("mcts", threads=2, seed=8).go(board, Limits(nodes=1000)))

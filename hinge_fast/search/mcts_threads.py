@@ -78,12 +78,23 @@ class MCTSThreadsSearcher(Searcher):
     def __init__(self, threads=1, tree_nodes=DEFAULT_TREE_NODES, seed=-1, **options):
         super().__init__()
         self.threads = int(threads)
-        self.seed = seed
         per_tree = max(1, tree_nodes // self.threads)
         self.searchers = [MCTSSearcher(tree_nodes=per_tree, seed=thread_seed(seed, k), **options)
                           for k in range(self.threads)]
         for searcher in self.searchers:
             searcher._stop = self._stop  # one stop event: stop() reaches every thread at once
+        self.seed = seed
+
+    @property
+    def seed(self) -> int:
+        """The seed of the next ``go`` (setting it reseeds every thread's tree)."""
+        return self._seed
+
+    @seed.setter
+    def seed(self, seed: int) -> None:
+        self._seed = int(seed)
+        for k, searcher in enumerate(self.searchers):
+            searcher.seed = thread_seed(self._seed, k)
 
     @property
     def tree(self):
