@@ -725,6 +725,8 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
         now = _time.monotonic_ns()
         seconds = (now - start) / 1e9
         pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
+        if helpers is not None:
+            pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
         best_index, done = int(state[ROOT_BEST]), int(state[ROOT_DONE])
         if state[ABORTED]:
             # A move finished in the unfinished depth that beats the previous best
@@ -823,6 +825,7 @@ class _LazySMP:
 
     def __init__(self, searcher, buf, root_moves, root_flips, args, limits, max_depth):
         self.done = threading.Event()
+        self.keys, self.data, self.generation = args[10], args[11], int(buf.state[GENERATION])
         self.buffers = searcher.helper_buffers[: searcher.threads - 1]
         self.completed = [None] * len(self.buffers)  # per helper: its deepest completed iteration
         n_root = len(root_moves)
@@ -895,6 +898,9 @@ class _LazySMP:
             return None
         d, best, moves, info, best_index, pv = max(done, key=lambda c: c[0])
         root_list = _root_list(board, moves, info[0], info[1] != 0, info[2], best_index, d)
+        if len(pv) == 0 or pv[0] != moves[best_index]:
+            pv = moves[best_index : best_index + 1]
+        pv = _pv_from_table(board, pv, self.keys, self.data, self.generation, d)
         return _result(board, moves[best_index], best, pv, 0, 0.0, d, root_list)
 
 
@@ -912,6 +918,42 @@ def _result(board, code, score, pv_codes, nodes, seconds, depth, root_list) -> S
         engine="alphabeta",
         root_moves=root_list,
     )
+
+
+def _pv_from_table(board, codes, keys, data, generation, length):
+    """``codes`` continued, up to ``length`` moves, by the moves the table holds for
+    this search (``generation``). With helper threads the table often holds an exact
+    entry at a PV node, whose cut-off leaves the main thread's triangular PV short."""
+    if len(keys) <= 2 or len(codes) >= length:
+        return codes
+    line = [int(c) for c in codes]
+    copy = board.copy()
+    for code in line:
+        move = copy.move_from_code(code)
+        if not copy.is_legal(move):
+            return codes
+        copy.push(move)
+    mask = len(keys) - 1
+    while len(line) < length:
+        key = copy.zobrist_key
+        slot = key & mask & ~1
+        code = 0
+        for s in (slot, slot + 1):
+            entry = int(data[s])
+            if int(keys[s]) ^ entry == key and (entry >> 36) & 255 == generation:
+                code = entry & ((1 << 27) - 1)
+                break
+        if not code:
+            break
+        try:
+            move = copy.move_from_code(code)
+        except (HingeError, IndexError, ValueError):
+            break
+        if not copy.is_legal(move):
+            break
+        copy.push(move)
+        line.append(code)
+    return np.array(line, dtype=np.int64)
 
 
 def _legal_line(board, codes) -> list:
