@@ -61,6 +61,21 @@ How it works
   tokens (largest first), then the two killer moves of the ply, then the rest by the
   history heuristic (a cut-off adds depth² to the move's from/to counter).
 * **Principal variation** from a triangular PV table, checked legal move by move.
+* **Threads (Lazy SMP)**: with ``threads`` = T > 1 (the registry's default: every
+  core), T - 1 helper threads (``_LazySMP``) search the same root at once, each with
+  its own buffers (killers, history, PV, about 30 MB each: ``new_buffers``) and
+  sharing only the transposition table, which needs no lock: an entry is stored as
+  ``keys[i] = key ^ data[i]`` and accepted only when ``keys[i] ^ data[i]`` is the
+  key probed, so an entry torn by two threads writing at once is refused (Hyatt and
+  Mann's XOR check). Helpers skip depths as Stockfish's do (``SKIP_SIZE``) and start
+  from a rotated root order, so they fill the table ahead of and beside the main
+  thread. The main thread's iterative deepening decides the move; a helper that
+  completed a deeper iteration replaces its result. A node limit is shared out among
+  the threads; ``nodes`` counts all of them. The PV is continued from the table
+  (``_pv_from_table``). With one thread every search is exactly as before; with more,
+  node counts, the move among equal scores and the PV vary from run to run, while a
+  fixed-depth score stays the depth-limited minimax value (the table cuts off only at
+  the exact depth).
 * **Root scores**: with ``root_scores=True`` every root move is searched with a full
   window, so ``root_moves`` holds an exact score for each move at the last completed
   depth (slower: for analysis). Otherwise only the best move's score is exact and the
