@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from hinge_fast import Board, Limits, __version__
-from hinge_fast.protocol.client import Engine, EngineOption, EnginePlayer, _hhmmss, engine_player_from_spec
+from hinge_fast.protocol.client import Engine, EngineOption, _hhmmss
+from hinge_fast.tools.players import EnginePlayer, engine_player_from_spec
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.server import perft
 
