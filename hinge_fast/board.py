@@ -1,4 +1,4 @@
-"""The Python face of the engine: ``Board``, ``Move``, ``Color``, ``Outcome``.
+"""The Python face of the engine: ``Board``, ``Move``, ``Color``, ``Outcome``, ``Termination``.
 
 Modelled on python-chess::
 
@@ -129,13 +129,49 @@ def _normal_cell(name):
     return None if name is None else name[0] + str(int(name[1:]))
 
 
+class Termination(enum.Enum):
+    """Why a game ended. ``str()`` is the text used in records and messages.
+
+    ``ELIMINATION`` and ``NO_LEGAL_MOVE`` are the two endings of rules.md section 6;
+    ``MAX_PLIES`` is a game runner giving up on a game after its ply cap (no winner).
+    """
+
+    ELIMINATION = "elimination"
+    NO_LEGAL_MOVE = "no legal move"
+    MAX_PLIES = "max plies"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def parse(cls, text) -> "Termination":
+        """The termination written ``text`` (``'elimination'``, ``'no legal move'``...)."""
+        if isinstance(text, cls):
+            return text
+        for t in cls:
+            if str(text).strip().lower() in (t.value, t.name.lower()):
+                return t
+        raise HingeError(f"unknown termination {text!r}: choose {', '.join(t.value for t in cls)}")
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: ``winner`` and ``reason``, which is
-    ``'elimination'`` or ``'no legal move'`` (rules.md section 6)."""
+    """How a finished game ended: ``winner`` and ``termination`` (rules.md section 6);
+    ``reason`` is the termination as text (``'elimination'`` or ``'no legal move'``).
+
+    >>> Outcome(Color.BLUE, Termination.ELIMINATION).reason
+    'elimination'
+    """
 
     winner: Color
-    reason: str
+    termination: Termination
+
+    def __post_init__(self):
+        object.__setattr__(self, "termination", Termination.parse(self.termination))
+
+    @property
+    def reason(self) -> str:
+        return self.termination.value
 
     def __str__(self) -> str:
         return f"{self.winner} wins by {self.reason}"
@@ -383,9 +419,9 @@ class Board:
         """None while the game goes on, else the winner and the reason
         (rules.md section 6: elimination; a player with no legal move loses)."""
         if self.is_eliminated():
-            return Outcome(self.turn.other, "elimination")
+            return Outcome(self.turn.other, Termination.ELIMINATION)
         if len(self._generate()[0]) == 0:
-            return Outcome(self.turn.other, "no legal move")
+            return Outcome(self.turn.other, Termination.NO_LEGAL_MOVE)
         return None
 
     # ----- pictures ------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from hinge_fast import Board, Color
 from hinge_fast import reference as ref
 from hinge_fast.cli import main
-from hinge_fast.commands.stats import _bits, _Kinds, wilson_interval
+from hinge_fast.tools.stats import MoveKinds, wilson_interval
 
 
 def run_json(capsys, *args):
@@ -129,19 +129,20 @@ def test_move_kinds_agree_with_path_tracing():
     checked = 0
     for game in range(6):
         board = Board(5)
-        kinds = _Kinds(5)
+        kinds = MoveKinds(5)
         geo = kinds.geo
         while not board.is_game_over() and len(board.move_stack) < 60:
             pos = ref.parse_position(board.fen())
             me = pos.to_move
-            own = _bits(board._green if board.turn == Color.GREEN else board._blue)
+            groups = [{geo.parse_cell(c) for c in g} for g in board.groups(board.turn)]
+            own = set().union(*groups)
             for move in board.legal_moves:
                 if not move.is_swipe:
                     continue
                 x, f = geo.coords[geo.parse_cell(move.frm)], geo.coords[geo.parse_cell(move.to)]
                 paths = path_kinds(pos, x, f)
                 assert paths, move
-                kind, details = kinds.classify(geo.parse_cell(move.frm), geo.parse_cell(move.to), True, own)
+                kind, details = kinds.classify(geo.parse_cell(move.frm), geo.parse_cell(move.to), True, own.__contains__, lambda c: next(g for g in groups if c in g))
                 expected_kind = "reversing" if x == f else "one_step" if ("one", None, False) in paths else "onward"
                 assert kind == expected_kind, (board.fen(), move)
                 assert ("over_friendly" in details) == any(step == "two" and held == me for step, held, _ in paths), (board.fen(), move)
