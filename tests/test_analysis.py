@@ -10,6 +10,7 @@ from hinge_fast import Board, Color
 from hinge_fast.tools.analysis import analyze, eliminations, threats
 from hinge_fast.cli import main
 from hinge_fast.tools.record import GameRecord, write_records
+from hinge_fast.tools.positions import random_position
 
 MIDGAME = "6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g"
 # Green E6 F6 against a lone Blue F5 (and Blue C2 far away): Green can flip F5 now.
@@ -39,12 +40,7 @@ def expected_threats(board):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_threats_match_legal_moves_of_both_sides(seed):
-    rng = random.Random(seed)
-    board = Board(5)
-    for _ in range(14 + seed):
-        if board.is_game_over():
-            break
-        board.push(rng.choice(board.legal_moves))
+    board = random_position(5, 14 + seed, seed)
     found = {(t.side, tuple(t.group)): sorted(t.moves) for t in threats(board)}
     assert found == expected_threats(board)
     for t in threats(board):
@@ -135,9 +131,7 @@ def games_file(tmp_path):
     rng = random.Random(4)
     records = []
     for _ in range(2):
-        board = Board(4)
-        while not board.is_game_over():
-            board.push(rng.choice(board.legal_moves))
+        board = random_position(4, 1000, rng)
         records.append(GameRecord.from_board(board, Green="random", Blue="random"))
     path = tmp_path / "games.hgn"
     write_records(path, records)

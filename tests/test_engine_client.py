@@ -3,7 +3,6 @@ and driving fake engines that die, hang or answer garbage; EnginePlayer."""
 
 from __future__ import annotations
 
-import random
 import sys
 import textwrap
 from pathlib import Path
@@ -15,6 +14,7 @@ from hinge_fast.protocol.client import Engine, EngineOption, _hhmmss
 from hinge_fast.tools.players import EnginePlayer, engine_player_from_spec
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.server import perft
+from hinge_fast.tools.positions import random_position
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_CMD = [sys.executable, "-m", "hinge_fast.cli", "engine"]
@@ -29,14 +29,7 @@ def engine():
 
 
 def random_game(size, plies, seed):
-    rng = random.Random(seed)
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
+    return random_position(size, plies, seed)
 
 
 def test_popen_reads_info(engine):

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hinge_fast import Board, Move
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.server import EngineSession, parse_game_string
+from hinge_fast.tools.positions import random_position
 
 FUZZ = settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
@@ -28,14 +29,8 @@ def _random_game_fens():
     rng = random.Random(2024)
     fens = []
     for size in (4, 5, 6, 7, 8, 9):
-        board = Board(size)
-        fens.append(board.fen())
-        for _ in range(rng.randrange(5, 40)):
-            moves = board.legal_moves
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        fens.append(board.fen())
+        fens.append(Board(size).fen())
+        fens.append(random_position(size, rng.randrange(5, 40), rng).fen())
     return fens
 
 

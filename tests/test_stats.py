@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from hinge_fast import Board, Color
+from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.cli import main
 from hinge_fast.tools.stats import MoveKinds, wilson_interval

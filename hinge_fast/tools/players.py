@@ -24,10 +24,13 @@ modules add kinds of players.
 from __future__ import annotations
 
 import random as _random
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..board import Board, Move
 from ..errors import HingeError
+
+if TYPE_CHECKING:
+    from ..search.limits import Limits
 
 
 class Player:
