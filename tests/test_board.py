@@ -74,7 +74,9 @@ def test_bad_cells(text):
         ("6/7/8/9/10/5x5/10/9/8/7/6 g", "unexpected character"),
         ("6/7/8/9/10/5G5/10/9/8/7/6 g", "unexpected character"),
         ("6/7/8/9/10/99999999999999999999999/10/9/8/7/6 g", "does not fit"),
-        ("6/7/8/9/10/011/10/9/8/7/6 g", "does not fit"),
+        ("6/7/8/9/10/011/10/9/8/7/6 g", "run '011' has a leading zero; write '11'"),
+        ("6/7/8/9/10/11/10/9/8/7/06 g", "run '06' has a leading zero; write '6'"),
+        ("6/7/8/9/10/11/10/9/8/7/0g5 g", "a run of empty cells is at least 1, not 0"),
         ("6/7/8/9/10/11/10/9/8/7/6 g extra", "fields"),
     ],
 )
@@ -230,3 +232,15 @@ def test_zobrist_hash_tells_positions_apart():
             assert seen.setdefault(key, (size, board.fen())) == (size, board.fen())
     flipped = int(kernels.zobrist_hash(size, green, blue, board.turn != Color.BLUE))
     assert flipped != key  # the side to move is part of the hash
+
+
+def test_moves_on_a_finished_game_says_who_won(cli):
+    run = cli("moves", "6/7/8/9/10/4gg5/10/9/8/7/6 b")
+    assert (run.status, run.out, run.err) == (1, "game over: green wins by elimination\n", "")
+
+
+@pytest.mark.parametrize("flags", [[], ["--reference"]])
+def test_perft_0_counts_the_position_and_claims_no_speed(cli, flags):
+    run = cli("perft", "0", *flags)
+    assert run.status == 0 and run.out == "1\n"
+    assert "inf" not in run.err and "nodes/s" not in run.err and "nothing searched" in run.err

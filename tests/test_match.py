@@ -71,10 +71,11 @@ def test_get_player_rejects_bad_specs(spec):
         get_player(spec)
 
 
-def test_mcts_player_rejects_unknown_option_on_use():
-    player = get_player("mcts:colour=red", nodes=10)
+def test_search_player_rejects_a_bad_option_when_made():
     with pytest.raises(HingeError, match="unknown MCTS option"):
-        player.choose(Board(4))
+        get_player("mcts:colour=red", nodes=10)
+    with pytest.raises(HingeError, match="exploration must be a number"):
+        get_player("mcts:exploration=abc", nodes=10)
 
 
 # ----- statistics -----------------------------------------------------------------------------------
@@ -211,9 +212,13 @@ def test_match_command_sprt_summary(capsys):
         ["match", "greedy", "random", "--openings", "10", "--max-plies", "5"],
         ["match", "greedy", "random", "--out", "/nonexistent/dir/games.hgn"],
         ["match", "cmd:engine", "random"],
+        ["match", "mcts:exploration=abc", "greedy", "--games", "2"],
+        ["match", "greedy", "alphabeta:no_such_option=1", "--games", "2"],
     ],
 )
-def test_match_command_bad_input(argv, capsys):
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: ")
+def test_match_command_bad_input(argv, cli):
+    """One error line and nothing on stdout: players are checked before the banner."""
+    run = cli(*argv)
+    err = run.err.strip().splitlines()
+    assert run.status == 2 and len(err) == 1 and err[0].startswith("error: ")
+    assert run.out == ""

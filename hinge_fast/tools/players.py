@@ -112,6 +112,12 @@ class SearchPlayer(Player):
         self.name = name or engine
         self.last_result = None
         self.reset()
+        if options:
+            # Checked now, before a match prints anything: a one-node search on the
+            # smallest board meets every check a real move would.
+            from ..search import search
+
+            search(Board(4), engine=engine, nodes=1, seed=0, **options)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = _random.Random(self.seed if seed is None else seed)
