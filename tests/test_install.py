@@ -67,7 +67,7 @@ def test_quick_start_then_other_commands_on_a_cold_cache(tmp_path):
     install and leaves foreign files behind), on a cold kernel cache: the first command
     compiles (one notice), the next ones, of other command families, start without."""
     target = tmp_path / "site"
-    install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--upgrade", "--target", str(target), str(ROOT)]
+    install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--upgrade", "--target", str(target), str(ROOT)]
     env = _env(XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(target))
     hinge = [sys.executable, "-m", "hinge_fast.cli"]
 
