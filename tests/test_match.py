@@ -71,10 +71,10 @@ def test_get_player_rejects_bad_specs(spec):
         get_player(spec)
 
 
-def test_search_player_rejects_a_bad_option_when_made():
-    with pytest.raises(HingeError, match="unknown MCTS option"):
+def test_mcts_player_rejects_unknown_option_when_made():
+    with pytest.raises(HingeError, match="unknown option 'colour' of engine mcts"):
         get_player("mcts:colour=red", nodes=10)
-    with pytest.raises(HingeError, match="exploration must be a number"):
+    with pytest.raises(HingeError, match="option exploration must be a number, not 'abc'"):
         get_player("mcts:exploration=abc", nodes=10)
 
 

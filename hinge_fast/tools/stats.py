@@ -35,8 +35,9 @@ import math
 import random
 import time
 
-from ..board import Color, Termination, _as_bitboard, _cells
+from ..board import CELL_BITS, CELL_MASK, Color, Termination, as_bitboard, bitboard_cells
 from ..core.fen import format_fen
+from ..core.tables import NO_CELL
 from ..core.geometry import geometry
 from ..errors import HingeError
 from .game import play_game
@@ -149,18 +150,18 @@ def _play_random(size, games, max_plies, seed, tally):
                 else:
                     tally.endings[Termination.NO_LEGAL_MOVE] += 1
                     green, blue = (own, enemy) if mover == Color.GREEN else (enemy, own)
-                    tally.stuck.append((game + 1, ply, format_fen(size, _cells(green), _cells(blue), mover)))
+                    tally.stuck.append((game + 1, ply, format_fen(size, bitboard_cells(green), bitboard_cells(blue), mover)))
                 break
             tally.legal(ply, int(n))
             i = rng.randrange(n)
             code = int(moves[i])
-            frm, to, target = code & 511, (code >> 9) & 511, (code >> 18) & 511
+            frm, to, target = code & CELL_MASK, (code >> CELL_BITS) & CELL_MASK, (code >> 2 * CELL_BITS) & CELL_MASK
             mine = own
             bits = sum(int(w) << (64 * k) for k, w in enumerate(own))
             has = lambda cell: bits >> cell & 1  # noqa: E731
-            tally.move(*kinds.classify(frm, to, target != 511, has, lambda cell: set(_cells(kernels.group_of(size, mine, cell)))))
+            tally.move(*kinds.classify(frm, to, target != NO_CELL, has, lambda cell: set(bitboard_cells(kernels.group_of(size, mine, cell)))))
             own, enemy = kernels.play_with_flip(own, enemy, moves[i], tuple(flips[i]))
-            own, enemy = _as_bitboard(own), _as_bitboard(enemy)
+            own, enemy = as_bitboard(own), as_bitboard(enemy)
             ply += 1
         tally.lengths.append(ply)
         tally.winners.append(None if winner is None else str(winner))
@@ -176,7 +177,7 @@ class _Observed(Player):
 
     def choose(self, board):
         geo = self.kinds.geo
-        self.tally.legal(len(board.move_stack), len(board.legal_moves))
+        self.tally.legal(len(board.move_stack), len(board.legal_codes))
         move = self.player.choose(board)
         groups = [{geo.parse_cell(c) for c in group} for group in board.groups(board.turn)]
         own = set().union(*groups)
