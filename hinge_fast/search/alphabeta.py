@@ -765,7 +765,7 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
                 seen = {rm.move for rm in root_list}
                 root_list += [rm for rm in result.root_moves if rm.move not in seen]
                 # Its line was searched to this depth in full: report the depth.
-                result = _result(board, root_moves[best_index], score, pv_codes, int(state[NODES]), seconds,
+                result = _result(board, root_moves[best_index], score, pv_codes, _all_nodes(state, helpers), seconds,
                                  depth, root_list)
                 if progress is not None:
                     progress(result)
@@ -773,7 +773,7 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
         root_score = buf.root_info[0, :n_root].copy()
         root_exact = buf.root_info[1, :n_root] != 0
         root_nodes[:] = buf.root_info[2, :n_root]
-        result = _result(board, root_moves[best_index], int(best), pv_codes, int(state[NODES]), seconds, depth,
+        result = _result(board, root_moves[best_index], int(best), pv_codes, _all_nodes(state, helpers), seconds, depth,
                          _root_list(board, root_moves, root_score, root_exact, root_nodes, best_index, depth))
         if progress is not None:
             progress(result)
@@ -806,10 +806,15 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
         if deeper is not None:
             result = deeper  # a helper completed a deeper iteration than the main thread
     seconds = (_time.monotonic_ns() - start) / 1e9
-    result.nodes = int(state[NODES]) + (helpers.nodes() if helpers is not None else 0)
+    result.nodes = _all_nodes(state, helpers)
     result.seconds = seconds
     result.nps = result.nodes / seconds if seconds > 0 else 0.0
     return result
+
+
+def _all_nodes(state, helpers) -> int:
+    """Nodes searched by the main thread and the helpers."""
+    return int(state[NODES]) + (helpers.nodes() if helpers is not None else 0)
 
 
 def _node_share(nodes, threads, k) -> int:
