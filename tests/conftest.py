@@ -7,7 +7,13 @@ Positions are module constants (importable for ``parametrize``:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+
+# One search thread by default (the registry's ``threads`` default reads it at import):
+# the docs' examples and the tests then replay node for node. Tests of more threads ask
+# for them (tests/test_threads.py).
+os.environ["HINGE_FAST_THREADS"] = "1"
 
 import pytest
 

@@ -18,7 +18,7 @@ from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.alphabeta import pack_entry, table_store
 from hinge_fast.search.mcts import MCTSSearcher
 from hinge_fast.search.mcts_threads import merged_result, share, thread_seed
-from hinge_fast.search.registry import DEFAULT_THREADS, MAX_THREADS, engine_spec, parse_engine_spec
+from hinge_fast.search.registry import DEFAULT_THREADS, MAX_THREADS, default_threads, engine_spec, parse_engine_spec
 from hinge_fast.tools.players import get_player
 
 MIDGAME = "6/1gg4/5g2/9/3b4g1/3b3g3/1b2ggg1g1/1b7/3b4/3b3/6 g"
@@ -28,6 +28,17 @@ ENGINES = ("alphabeta", "mcts")
 def same(a, b):
     return (a.move, a.score, a.pv, a.nodes, a.depth, [(r.move, r.score, r.visits) for r in a.root_moves]) == (
         b.move, b.score, b.pv, b.nodes, b.depth, [(r.move, r.score, r.visits) for r in b.root_moves])
+
+
+def test_the_default_is_every_core_unless_the_environment_says(monkeypatch):
+    import os
+
+    monkeypatch.delenv("HINGE_FAST_THREADS", raising=False)
+    assert default_threads() == len(os.sched_getaffinity(0))
+    monkeypatch.setenv("HINGE_FAST_THREADS", "3")
+    assert default_threads() == 3
+    monkeypatch.setenv("HINGE_FAST_THREADS", "0")
+    assert default_threads() == len(os.sched_getaffinity(0))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
