@@ -22,6 +22,7 @@ def register(subparsers):
     add_position_arguments(p)
     p.add_argument("--divide", action="store_true", help="print the count under each legal move first")
     p.add_argument("--reference", action="store_true", help="use the slow reference implementation")
+    p.add_argument("--threads", type=positive_int("T", 1, 1024), default=None, metavar="T", help="threads (default: every core this process may use)")
     p.add_argument(
         "--no-bulk", dest="bulk", action="store_false", help="play every leaf move instead of counting the last ply"
     )

@@ -27,7 +27,7 @@ import numba
 from numba import njit
 from numba.core import event
 
-from . import bits, movegen, perft
+from . import bits, movegen, perft, playouts
 from .movegen import (  # noqa: F401  (re-exported for the layers above)
     encode_placement,
     encode_swipe,
@@ -44,6 +44,7 @@ from .movegen import (  # noqa: F401  (re-exported for the layers above)
 )
 from .perft import perft as perft_kernel  # noqa: F401
 from .perft import make_unmake_loop, perft_divide, random_playouts  # noqa: F401
+from .playouts import random_games  # noqa: F401
 from .tables import TABLES_DIGEST
 
 
@@ -112,5 +113,5 @@ def register_kernel_module(module):
                 pass  # a cache we cannot write is one numba will not load from either
 
 
-for _module in (bits, movegen, perft):
+for _module in (bits, movegen, perft, playouts):
     register_kernel_module(_module)

@@ -7,7 +7,7 @@ from .bits import bb_row, bb_store
 from .movegen import generate_moves, play_with_flip
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
@@ -60,7 +60,7 @@ def perft(size, own, enemy, depth, bulk, work):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def perft_divide(size, own, enemy, depth, bulk, work, counts):
     """Perft split by first move: writes the root moves to ``work.moves[depth-1]`` and
     each one's count to ``counts``; returns the number of root moves."""
