@@ -263,10 +263,11 @@ class Board:
         return self._legal
 
     def _decode(self, code) -> Move:
+        from .core.movecode import decode
+
         names = self._geo.names
-        code = int(code)
-        frm, to, target = code & 511, (code >> 9) & 511, (code >> 18) & 511
-        if target == 511:
+        frm, to, target = decode(code)
+        if target is None:
             return Move(to=names[to])
         return Move(to=names[to], frm=names[frm], target=names[target])
 

@@ -1,60 +1,67 @@
-"""Perft and random playouts: the move generator's own tests and benchmarks."""
+"""Perft: the move generator's own test and benchmark (rules.md section 8).
+
+Runs in the shift layout (``fastgen.py``): the root position is converted once.
+"""
 
 import numpy as np
 from numba import njit
 
-from .bits import bb_row, bb_store
+from .bits import bb_row
+from .fastgen import count, generate, play, s_row, s_store, to_shift
 from .movegen import generate_moves, play_with_flip
+from .shiftlayout import SWORDS
 
 
 @njit(cache=True, nogil=True)
 def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
-    With ``bulk``, the last ply counts the legal moves without playing them; without,
-    every leaf move is really played (the children are folded into
-    ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
-    ``depth`` plies of buffers.
+    With ``bulk``, the last ply counts the legal moves without listing them
+    (``fastgen.count``); without, every leaf move is really played (the children
+    are folded into ``work.leaf_checksum`` so the compiler cannot skip them).
+    ``work`` needs ``depth`` plies of buffers.
 
     The walk is iterative, over per-ply stacks in ``work``: a recursive call per node
     would pay an atomic reference-count update for every array it passes.
     """
     if depth == 0:
         return np.int64(1)
-    moves = work.moves
-    flips = work.flips
-    enemy_groups = work.enemy_groups
-    group_id = work.group_id
-    stack = np.empty((depth, 2, 4), dtype=np.uint64)  # (own, enemy) of each ply
-    count = np.zeros(depth, dtype=np.int64)
-    next_move = np.zeros(depth, dtype=np.int64)
-    bb_store(stack[0], 0, own)
-    bb_store(stack[0], 1, enemy)
+    a = to_shift(size, own)
+    b = to_shift(size, enemy)
     last = depth - 1
-    count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, not (bulk and last == 0))
     if bulk and last == 0:
-        return count[0]
+        return count(size, a, b, work.shift_scratch, work.offset_moves)[0]
+    moves = work.moves
+    flips = work.shift_flips
+    sets = work.shift_scratch
+    offset_moves = work.offset_moves
+    stack = np.empty((depth, 2, SWORDS), dtype=np.uint64)  # (own, enemy) of each ply
+    n_moves = np.zeros(depth, dtype=np.int64)
+    next_move = np.zeros(depth, dtype=np.int64)
+    s_store(stack[0], 0, a)
+    s_store(stack[0], 1, b)
+    n_moves[0] = generate(size, a, b, sets, moves[0], flips[0])
     total = np.int64(0)
     checksum = np.uint64(0)
     ply = 0
     while ply >= 0:
         i = next_move[ply]
-        if i >= count[ply]:
+        if i >= n_moves[ply]:
             ply -= 1
             continue
         next_move[ply] = i + 1
-        their, ours = play_with_flip(bb_row(stack[ply], 0), bb_row(stack[ply], 1), moves[ply, i], bb_row(flips[ply], i))
+        their, ours = play(s_row(stack[ply], 0), s_row(stack[ply], 1), moves[ply, i], s_row(flips[ply], i))
         if ply == last:
             # A leaf, really played.
-            checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3]
+            checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3] ^ their[4]
             total += 1
         elif bulk and ply + 1 == last:
-            total += generate_moves(size, their, ours, moves[ply + 1], flips[ply + 1], enemy_groups, group_id, False)
+            total += count(size, their, ours, sets, offset_moves)[0]
         else:
             ply += 1
-            bb_store(stack[ply], 0, their)
-            bb_store(stack[ply], 1, ours)
-            count[ply] = generate_moves(size, their, ours, moves[ply], flips[ply], enemy_groups, group_id, True)
+            s_store(stack[ply], 0, their)
+            s_store(stack[ply], 1, ours)
+            n_moves[ply] = generate(size, their, ours, sets, moves[ply], flips[ply])
             next_move[ply] = 0
     work.leaf_checksum[0] ^= checksum
     return total
@@ -73,49 +80,15 @@ def perft_divide(size, own, enemy, depth, bulk, work, counts):
     return n
 
 
-@njit(cache=True)
-def random_playouts(size, own, enemy, games, max_plies, seed, work, plies_out, result_out):
-    """Play ``games`` games of uniformly random legal moves from one position.
-
-    For each game writes the number of plies to ``plies_out`` and to ``result_out``:
-    +1 if the side to move at the start won, -1 if it lost, 0 if ``max_plies`` ran out.
-    Returns the total number of plies played.
-    """
-    np.random.seed(seed)
-    moves = work.moves[0]
-    flips = work.flips[0]
-    total = np.int64(0)
-    for game in range(games):
-        a = own
-        b = enemy
-        result = 0
-        ply = 0
-        while ply < max_plies:
-            n = generate_moves(size, a, b, moves, flips, work.enemy_groups, work.group_id, True)
-            if n == 0:
-                # Eliminated or without a legal move: the side to move lost.
-                result = -1 if ply % 2 == 0 else 1
-                break
-            i = np.random.randint(0, n)
-            a, b = play_with_flip(a, b, moves[i], bb_row(flips, i))
-            ply += 1
-        plies_out[game] = ply
-        result_out[game] = result
-        total += ply
-    return total
-
-
-@njit(cache=True)
-def make_unmake_loop(size, own, enemy, rounds):
+@njit(cache=True, nogil=True)
+def make_unmake_loop(size, own, enemy, rounds, work):
     """Play and take back every legal move of a position ``rounds`` times (a
     benchmark of make/unmake; taking back a copy-made move is keeping the old
     words). Returns the number of legal moves and a checksum of the children, which
     keeps the compiler from skipping the work."""
-    moves = np.zeros(4096, dtype=np.int64)
-    flips = np.zeros((4096, 4), dtype=np.uint64)
-    groups = np.zeros((256, 4), dtype=np.uint64)
-    group_id = np.zeros(256, dtype=np.int16)
-    n = generate_moves(size, own, enemy, moves, flips, groups, group_id, True)
+    moves = work.moves[0]
+    flips = work.flips[0]
+    n = generate_moves(size, own, enemy, moves, flips, work.enemy_groups, work.group_id, True)
     checksum = np.uint64(0)
     for _ in range(rounds):
         for i in range(n):

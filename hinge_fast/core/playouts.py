@@ -1,6 +1,7 @@
 """Uniformly random playouts: the kernel behind ``hinge-fast playouts``.
 
-Each game draws its moves uniformly over the distinct legal moves (rules.md section
+A move is drawn by counting the legal moves, drawing an index and decoding only
+that move (``fastgen.py``, in the shift layout): no move list is written. Each game draws its moves uniformly over the distinct legal moves (rules.md section
 5) from its own random stream, seeded from ``(seed, game index)`` alone. So a game's
 moves do not depend on which thread plays it or on the games before it: the same
 seed gives the same games with any number of threads.
@@ -9,8 +10,7 @@ seed gives the same games with any number of threads.
 import numpy as np
 from numba import njit
 
-from .bits import bb_row
-from .movegen import generate_moves, is_eliminated, play_with_flip
+from .fastgen import count, nth, play, s_any, s_count, to_shift
 
 #: How a game ended (``ended`` output of ``random_games``).
 ELIMINATION = 0  # a swipe took the last token of the side to move
@@ -70,27 +70,46 @@ def random_games(size, own, enemy, first_game, games, max_plies, seed, work, pli
     and how it ended (``ELIMINATION``, ``NO_LEGAL_MOVE``, ``PLY_CAP``). A side with no
     legal move loses (rules.md section 6). Returns the total number of plies.
     """
-    moves = work.moves[0]
-    flips = work.flips[0]
+    start_own = to_shift(size, own)
+    start_enemy = to_shift(size, enemy)
     total = np.int64(0)
     for i in range(games):
         state = game_seed(seed, first_game + i)
-        a = own
-        b = enemy
+        a = start_own
+        b = start_enemy
         ply = 0
         winner = -1
         ended = PLY_CAP
         while ply < max_plies:
-            n = generate_moves(size, a, b, moves, flips, work.enemy_groups, work.group_id, True)
+            counted = count(size, a, b, work.shift_scratch, work.offset_moves)
+            n = counted[0]
             if n == 0:
                 winner = 1 - (ply & 1)  # the side to move lost
-                ended = ELIMINATION if is_eliminated(a, b) else NO_LEGAL_MOVE
+                ended = ELIMINATION if not s_any(a) and s_count(b) >= 2 else NO_LEGAL_MOVE
                 break
             state, k = draw_below(state, n)
-            a, b = play_with_flip(a, b, moves[k], bb_row(flips, k))
+            code, flipped = nth(size, a, b, k, counted, work.shift_scratch, work.offset_moves)
+            a, b = play(a, b, code, flipped)
             ply += 1
         plies_out[i] = ply
         winner_out[i] = winner
         ended_out[i] = ended
         total += ply
     return total
+
+
+@njit(cache=True)
+def first_move_counts(size, own, enemy, games, seed, work, counts):
+    """How often each move index is drawn as the first move of games ``0 ..
+    games-1``, the draw ``random_games`` makes (tests of uniformity): adds to
+    ``counts[k]`` for the move ``fastgen.nth`` decodes from index ``k``. Returns the
+    number of legal moves."""
+    a = to_shift(size, own)
+    b = to_shift(size, enemy)
+    counted = count(size, a, b, work.shift_scratch, work.offset_moves)
+    n = counted[0]
+    for i in range(games):
+        state = game_seed(seed, i)
+        state, k = draw_below(state, n)
+        counts[k] += 1
+    return n

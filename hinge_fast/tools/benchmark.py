@@ -102,33 +102,30 @@ def make_unmake_rate(positions, rounds=2000, repeat=3) -> Figure:
     """Moves played and taken back per second: every legal move of each position,
     ``rounds`` times (copy-make: taking back is keeping the old words)."""
     from ..core import kernels
+    from ..core.tables import workspace
 
+    work = workspace(1)
     sides = [_sides(fen) for fen in positions]
-    total = sum(int(kernels.make_unmake_loop(*s, 1)[0]) for s in sides)
+    total = sum(int(kernels.make_unmake_loop(*s, 1, work)[0]) for s in sides)
 
     def run():
         for s in sides:
-            kernels.make_unmake_loop(*s, rounds)
+            kernels.make_unmake_loop(*s, rounds, work)
 
     return Figure("make/unmake", _median_rate(run, total * rounds, repeat), "moves/s", "every legal move, copy-make")
 
 
-def playout_rate(size=6, games=2000, repeat=3, seed=1) -> Figure:
-    """Uniformly random games from the empty board per second."""
-    from ..core import kernels
-    from ..core.tables import workspace
+def playout_rate(size=6, games=2000, repeat=3, seed=1, threads=1) -> Figure:
+    """Uniformly random games from the empty board per second, on ``threads`` threads."""
+    from ..core import parallel
 
     board = Board(size)
     own, enemy = board._sides()
-    work = workspace(1)
-    plies = np.zeros(games, dtype=np.int64)
-    results = np.zeros(games, dtype=np.int64)
-    kernels.random_playouts(size, own, enemy, 1, 10_000, seed, work, plies, results)
-    kernels.random_playouts(size, own, enemy, games, 10_000, seed, work, plies, results)
-    mean_plies = float(plies.mean())
+    parallel.playouts(size, own, enemy, 1, 10_000, seed, 1)  # load or compile first
+    mean_plies = parallel.playouts(size, own, enemy, games, 10_000, seed, threads).mean_plies
 
     def run():
-        kernels.random_playouts(size, own, enemy, games, 10_000, seed, work, plies, results)
+        parallel.playouts(size, own, enemy, games, 10_000, seed, threads)
 
     return Figure("random playouts", _median_rate(run, games, repeat), "games/s", f"empty S={size}, {mean_plies:.1f} plies a game")
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random as _random
 from typing import Callable
 
+from ..core.movecode import is_swipe
 from ..board import Board, Move
 from ..errors import HingeError
 
@@ -87,7 +88,7 @@ class GreedyPlayer(_SeededPlayer):
         codes, flips, _ = board._generate()
         if len(codes) == 0:
             raise HingeError("no legal move: the game is over")
-        sizes = [sum(int(w).bit_count() for w in flips[i]) if (int(code) >> 18) & 511 != 511 else 0 for i, code in enumerate(codes)]
+        sizes = [sum(int(w).bit_count() for w in flips[i]) if is_swipe(int(code)) else 0 for i, code in enumerate(codes)]
         largest = max(sizes)
         # Sorted so that the choice depends on the seed only, not on generation order.
         candidates = sorted((str(board._decode(codes[i])), i) for i, s in enumerate(sizes) if s == largest)
