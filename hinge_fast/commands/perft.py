@@ -15,7 +15,8 @@ def register(subparsers):
         "perft",
         help="count the leaves of the move tree",
         description="Count the leaf nodes of the move tree DEPTH plies deep (rules.md section 8). "
-        "The last line of output is the total alone; nodes per second go to stderr.",
+        "The last line of output is the total alone; nodes per second go to stderr. The root moves are "
+        "shared among --threads threads (the counts do not depend on it).",
         epilog="Example: hinge-fast perft 3 --divide",
     )
     p.add_argument("depth", type=positive_int("DEPTH", 0, MAX_PERFT_DEPTH), metavar="DEPTH")
@@ -34,7 +35,10 @@ def run_perft(args) -> int:
     if args.reference:
         counts, total, seconds = _perft_reference(board, args.depth, args.divide)
     else:
-        counts, total, seconds = _perft_fast(board, args.depth, args.divide, args.bulk)
+        from ..core.parallel import available_threads
+
+        threads = args.threads or available_threads()
+        counts, total, seconds = _perft_fast(board, args.depth, args.divide, args.bulk, threads)
     for move, count in counts:
         print(f"{move}: {count}")
     print(total)
@@ -43,28 +47,23 @@ def run_perft(args) -> int:
     return 0
 
 
-def _perft_fast(board, depth, divide, bulk):
-    """(per-move counts if divide, total, seconds) from the numba kernels."""
-    import numpy as np
-
-    from ..core import kernels
-    from ..core.tables import workspace
+def _perft_fast(board, depth, divide, bulk, threads):
+    """(per-move counts if divide, total, seconds) from the numba kernels, the root
+    moves shared among ``threads`` threads."""
+    from ..core import parallel
 
     own, enemy = board._sides()
-    work = workspace(depth + 1)
     if depth == 0:
         return [], 1, 0.0
-    if not divide:
-        kernels.perft_kernel(board.size, own, enemy, 0, bulk, work)  # load or compile first
-        start = time.perf_counter()
-        total = kernels.perft_kernel(board.size, own, enemy, depth, bulk, work)
-        return [], int(total), time.perf_counter() - start
-    counts = np.zeros(len(work.moves[0]), dtype=np.int64)
-    kernels.perft_divide(board.size, own, enemy, 1, bulk, work, counts)  # load or compile first
+    parallel.perft(board.size, own, enemy, 1, bulk, 1)  # load or compile first
+    parallel.perft_divide(board.size, own, enemy, 2, bulk, 1)
     start = time.perf_counter()
-    n = kernels.perft_divide(board.size, own, enemy, depth, bulk, work, counts)
+    if not divide:
+        total = parallel.perft(board.size, own, enemy, depth, bulk, threads)
+        return [], int(total), time.perf_counter() - start
+    counts, codes = parallel.perft_divide(board.size, own, enemy, depth, bulk, threads)
     seconds = time.perf_counter() - start
-    by_move = {board._decode(code): int(counts[i]) for i, code in enumerate(work.moves[depth - 1][:n])}
+    by_move = {board._decode(code): int(count) for code, count in zip(codes, counts)}
     ordered = [(move, by_move[move]) for move in board.legal_moves]
     return ordered, sum(by_move.values()), seconds
 

@@ -27,7 +27,7 @@ import numba
 from numba import njit
 from numba.core import event
 
-from . import bits, fastgen, movegen, perft, playouts
+from . import bits, count, movegen, perft, playouts
 from .movegen import (  # noqa: F401  (re-exported for the layers above)
     encode_placement,
     encode_swipe,
@@ -44,7 +44,7 @@ from .movegen import (  # noqa: F401  (re-exported for the layers above)
 )
 from .perft import perft as perft_kernel  # noqa: F401
 from .perft import make_unmake_loop, perft_divide  # noqa: F401
-from .fastgen import count_public, generate_public, moves_by_index  # noqa: F401
+from .count import count_legal_moves, moves_by_index  # noqa: F401
 from .playouts import first_move_counts, random_games  # noqa: F401
 from .tables import TABLES_DIGEST
 
@@ -114,5 +114,5 @@ def register_kernel_module(module):
                 pass  # a cache we cannot write is one numba will not load from either
 
 
-for _module in (bits, fastgen, movegen, perft, playouts):
+for _module in (bits, count, movegen, perft, playouts):
     register_kernel_module(_module)

@@ -62,6 +62,9 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
             if i >= n:
                 return
             their, ours = kernels.play_with_flip(own, enemy, codes[i], tuple(flips[i]))
+            # numba hands back plain ints: make them uint64 words again
+            their = tuple(np.uint64(word) for word in their)
+            ours = tuple(np.uint64(word) for word in ours)
             counts[i] = kernels.perft_kernel(size, their, ours, depth - 1, bulk, work)
 
     _run_threads(worker, min(threads, n))

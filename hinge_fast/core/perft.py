@@ -1,15 +1,11 @@
-"""Perft: the move generator's own test and benchmark (rules.md section 8).
-
-Runs in the shift layout (``fastgen.py``): the root position is converted once.
-"""
+"""Perft: the move generator's own test and benchmark (rules.md section 8)."""
 
 import numpy as np
 from numba import njit
 
-from .bits import bb_row
-from .fastgen import count, generate, play, s_row, s_store, to_shift
+from .bits import bb_row, bb_store
+from .count import count_moves
 from .movegen import generate_moves, play_with_flip
-from .shiftlayout import SWORDS
 
 
 @njit(cache=True, nogil=True)
@@ -17,51 +13,50 @@ def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
     With ``bulk``, the last ply counts the legal moves without listing them
-    (``fastgen.count``); without, every leaf move is really played (the children
-    are folded into ``work.leaf_checksum`` so the compiler cannot skip them).
-    ``work`` needs ``depth`` plies of buffers.
+    (``count.count_moves``); without,
+    every leaf move is really played (the children are folded into
+    ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
+    ``depth`` plies of buffers.
 
     The walk is iterative, over per-ply stacks in ``work``: a recursive call per node
     would pay an atomic reference-count update for every array it passes.
     """
     if depth == 0:
         return np.int64(1)
-    a = to_shift(size, own)
-    b = to_shift(size, enemy)
+    moves = work.moves
+    flips = work.flips
+    enemy_groups = work.enemy_groups
+    group_id = work.group_id
+    stack = np.empty((depth, 2, 4), dtype=np.uint64)  # (own, enemy) of each ply
+    count = np.zeros(depth, dtype=np.int64)
+    next_move = np.zeros(depth, dtype=np.int64)
+    bb_store(stack[0], 0, own)
+    bb_store(stack[0], 1, enemy)
     last = depth - 1
     if bulk and last == 0:
-        return count(size, a, b, work.shift_scratch, work.offset_moves)[0]
-    moves = work.moves
-    flips = work.shift_flips
-    sets = work.shift_scratch
-    offset_moves = work.offset_moves
-    stack = np.empty((depth, 2, SWORDS), dtype=np.uint64)  # (own, enemy) of each ply
-    n_moves = np.zeros(depth, dtype=np.int64)
-    next_move = np.zeros(depth, dtype=np.int64)
-    s_store(stack[0], 0, a)
-    s_store(stack[0], 1, b)
-    n_moves[0] = generate(size, a, b, sets, moves[0], flips[0])
+        return count_moves(size, own, enemy, work)[0]
+    count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, True)
     total = np.int64(0)
     checksum = np.uint64(0)
     ply = 0
     while ply >= 0:
         i = next_move[ply]
-        if i >= n_moves[ply]:
+        if i >= count[ply]:
             ply -= 1
             continue
         next_move[ply] = i + 1
-        their, ours = play(s_row(stack[ply], 0), s_row(stack[ply], 1), moves[ply, i], s_row(flips[ply], i))
+        their, ours = play_with_flip(bb_row(stack[ply], 0), bb_row(stack[ply], 1), moves[ply, i], bb_row(flips[ply], i))
         if ply == last:
             # A leaf, really played.
-            checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3] ^ their[4]
+            checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3]
             total += 1
         elif bulk and ply + 1 == last:
-            total += count(size, their, ours, sets, offset_moves)[0]
+            total += count_moves(size, their, ours, work)[0]
         else:
             ply += 1
-            s_store(stack[ply], 0, their)
-            s_store(stack[ply], 1, ours)
-            n_moves[ply] = generate(size, their, ours, sets, moves[ply], flips[ply])
+            bb_store(stack[ply], 0, their)
+            bb_store(stack[ply], 1, ours)
+            count[ply] = generate_moves(size, their, ours, moves[ply], flips[ply], enemy_groups, group_id, True)
             next_move[ply] = 0
     work.leaf_checksum[0] ^= checksum
     return total

@@ -1,7 +1,7 @@
 """Uniformly random playouts: the kernel behind ``hinge-fast playouts``.
 
 A move is drawn by counting the legal moves, drawing an index and decoding only
-that move (``fastgen.py``, in the shift layout): no move list is written. Each game draws its moves uniformly over the distinct legal moves (rules.md section
+that move (``count.py``): no move list is written. Each game draws its moves uniformly over the distinct legal moves (rules.md section
 5) from its own random stream, seeded from ``(seed, game index)`` alone. So a game's
 moves do not depend on which thread plays it or on the games before it: the same
 seed gives the same games with any number of threads.
@@ -10,7 +10,8 @@ seed gives the same games with any number of threads.
 import numpy as np
 from numba import njit
 
-from .fastgen import count, nth, play, s_any, s_count, to_shift
+from .count import count_moves, nth_move
+from .movegen import is_eliminated, play_with_flip
 
 #: How a game ended (``ended`` output of ``random_games``).
 ELIMINATION = 0  # a swipe took the last token of the side to move
@@ -70,26 +71,24 @@ def random_games(size, own, enemy, first_game, games, max_plies, seed, work, pli
     and how it ended (``ELIMINATION``, ``NO_LEGAL_MOVE``, ``PLY_CAP``). A side with no
     legal move loses (rules.md section 6). Returns the total number of plies.
     """
-    start_own = to_shift(size, own)
-    start_enemy = to_shift(size, enemy)
     total = np.int64(0)
     for i in range(games):
         state = game_seed(seed, first_game + i)
-        a = start_own
-        b = start_enemy
+        a = own
+        b = enemy
         ply = 0
         winner = -1
         ended = PLY_CAP
         while ply < max_plies:
-            counted = count(size, a, b, work.shift_scratch, work.offset_moves)
+            counted = count_moves(size, a, b, work)
             n = counted[0]
             if n == 0:
                 winner = 1 - (ply & 1)  # the side to move lost
-                ended = ELIMINATION if not s_any(a) and s_count(b) >= 2 else NO_LEGAL_MOVE
+                ended = ELIMINATION if is_eliminated(a, b) else NO_LEGAL_MOVE
                 break
             state, k = draw_below(state, n)
-            code, flipped = nth(size, a, b, k, counted, work.shift_scratch, work.offset_moves)
-            a, b = play(a, b, code, flipped)
+            code, flipped = nth_move(size, a, b, k, counted, work)
+            a, b = play_with_flip(a, b, code, flipped)
             ply += 1
         plies_out[i] = ply
         winner_out[i] = winner
@@ -102,11 +101,9 @@ def random_games(size, own, enemy, first_game, games, max_plies, seed, work, pli
 def first_move_counts(size, own, enemy, games, seed, work, counts):
     """How often each move index is drawn as the first move of games ``0 ..
     games-1``, the draw ``random_games`` makes (tests of uniformity): adds to
-    ``counts[k]`` for the move ``fastgen.nth`` decodes from index ``k``. Returns the
+    ``counts[k]`` for the move ``count.nth_move`` decodes from index ``k``. Returns the
     number of legal moves."""
-    a = to_shift(size, own)
-    b = to_shift(size, enemy)
-    counted = count(size, a, b, work.shift_scratch, work.offset_moves)
+    counted = count_moves(size, own, enemy, work)
     n = counted[0]
     for i in range(games):
         state = game_seed(seed, i)

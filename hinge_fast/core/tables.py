@@ -16,12 +16,6 @@ import numpy as np
 
 from .geometry import MAX_SIZE, MIN_SIZE, NWORDS, geometry
 from .movecode import NO_CELL as _NO_CELL
-from .shiftlayout import SWORDS
-
-#: Rows of fastgen's scratch: 43 rows of sets, then the enemy groups, the cells
-#: next to each, the friendly groups and the cells next to each (``fastgen.py``).
-SHIFT_SET_ROWS = 43
-SHIFT_SCRATCH_ROWS = SHIFT_SET_ROWS + 4 * 256
 
 #: Room for one bit per cell: the bitboard width, more than the cells of the largest
 #: supported board (217 for S=9). Per-cell and per-token scratch arrays have this length.
@@ -114,10 +108,10 @@ class Workspace(NamedTuple):
     moves: np.ndarray  # int64 [plies, MAX_MOVES]: move codes per ply
     flips: np.ndarray  # uint64 [plies, MAX_MOVES, NWORDS]: group each swipe flips
     enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, NWORDS]: the enemy groups of a position
+    group_touch: np.ndarray  # uint64 [MAX_GROUPS, NWORDS]: the cells next to each enemy group
     group_id: np.ndarray  # int16 [MAX_CELLS]: index in enemy_groups of each enemy token
-    shift_flips: np.ndarray  # uint64 [plies, MAX_MOVES, SWORDS]: flipped groups, shift layout
-    shift_scratch: np.ndarray  # uint64 [SHIFT_SCRATCH_ROWS, SWORDS]: fastgen's per-position sets
-    offset_moves: np.ndarray  # int64 [16]: moves per destination offset (fastgen.count)
+    swipers: np.ndarray  # int64 [MAX_CELLS]: the tokens with a legal swipe (``count.count_moves``)
+    swiper_moves: np.ndarray  # int64 [MAX_CELLS]: how many swipes each of them has
     leaf_checksum: np.ndarray  # uint64 [1]: perft folds the leaf positions it makes in here
 
 
@@ -128,9 +122,9 @@ def workspace(plies: int = 16) -> Workspace:
         moves=np.zeros((plies, MAX_MOVES), dtype=np.int64),
         flips=np.zeros((plies, MAX_MOVES, NWORDS), dtype=np.uint64),
         enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
+        group_touch=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
         group_id=np.zeros(MAX_CELLS, dtype=np.int16),
-        shift_flips=np.zeros((plies, MAX_MOVES, SWORDS), dtype=np.uint64),
-        shift_scratch=np.zeros((SHIFT_SCRATCH_ROWS, SWORDS), dtype=np.uint64),
-        offset_moves=np.zeros(16, dtype=np.int64),
+        swipers=np.zeros(MAX_CELLS, dtype=np.int64),
+        swiper_moves=np.zeros(MAX_CELLS, dtype=np.int64),
         leaf_checksum=np.zeros(1, dtype=np.uint64),
     )

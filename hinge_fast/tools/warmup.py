@@ -23,7 +23,7 @@ def warm_up() -> bool:
     kernels.make_unmake_loop(board.size, own, enemy, 1, work)
     kernels.random_games(board.size, own, enemy, 0, 1, 50, 1, work, np.zeros(1, dtype=np.int64),
                          np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8))
-    kernels.count_public(board.size, own, enemy, work)
+    kernels.count_legal_moves(board.size, own, enemy, work)
     board.legal_moves
     board.push(board.legal_moves[0])
     board.groups(board.turn)
