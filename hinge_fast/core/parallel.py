@@ -50,6 +50,10 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
     if depth == 1:
         counts[:] = 1
         return counts, codes
+    threads = max(1, min(threads, n))
+    # Chunks of root moves from a shared counter: a thread that finishes early
+    # takes more, and each chunk is one kernel call.
+    chunk = max(1, n // (4 * threads)) if threads > 1 else n
     lock = threading.Lock()
     next_index = [0]
 
@@ -57,17 +61,13 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
         work = workspace(depth)
         while True:
             with lock:
-                i = next_index[0]
-                next_index[0] += 1
-            if i >= n:
+                first = next_index[0]
+                next_index[0] += chunk
+            if first >= n:
                 return
-            their, ours = kernels.play_with_flip(own, enemy, codes[i], tuple(flips[i]))
-            # numba hands back plain ints: make them uint64 words again
-            their = tuple(np.uint64(word) for word in their)
-            ours = tuple(np.uint64(word) for word in ours)
-            counts[i] = kernels.perft_kernel(size, their, ours, depth - 1, bulk, work)
+            kernels.perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, min(n, first + chunk), counts)
 
-    _run_threads(worker, min(threads, n))
+    _run_threads(worker, threads)
     return counts, codes
 
 

@@ -90,3 +90,14 @@ def make_unmake_loop(size, own, enemy, rounds, work):
             their, ours = play_with_flip(own, enemy, moves[i], bb_row(flips, i))
             checksum ^= their[0] ^ ours[0] ^ their[1] ^ ours[1]
     return n, checksum
+
+
+@njit(cache=True, nogil=True)
+def perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, last, counts):
+    """Perft ``depth - 1`` under the root moves ``first .. last - 1`` (``codes``,
+    ``flips``: the root move list), into ``counts``: one call per chunk of root
+    moves, so that threads sharing the root pay Python only once per chunk."""
+    for i in range(first, last):
+        their, ours = play_with_flip(own, enemy, codes[i], bb_row(flips, i))
+        counts[i] = perft(size, their, ours, depth - 1, bulk, work)
+    return last - first
