@@ -52,7 +52,7 @@ def _perft_fast(board, depth, divide, bulk, threads):
     moves shared among ``threads`` threads."""
     from ..core import parallel
 
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     if depth == 0:
         return [], 1, 0.0
     parallel.perft(board.size, own, enemy, 1, bulk, 1)  # load or compile first
@@ -63,7 +63,7 @@ def _perft_fast(board, depth, divide, bulk, threads):
         return [], int(total), time.perf_counter() - start
     counts, codes = parallel.perft_divide(board.size, own, enemy, depth, bulk, threads)
     seconds = time.perf_counter() - start
-    by_move = {board._decode(code): int(count) for code, count in zip(codes, counts)}
+    by_move = {board.move_from_code(code): int(count) for code, count in zip(codes, counts)}
     ordered = [(move, by_move[move]) for move in board.legal_moves]
     return ordered, sum(by_move.values()), seconds
 

@@ -183,8 +183,8 @@ def swipe_destinations(size, own, enemy, group, x, landing, pattern):
 def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store):
     """All distinct legal moves of the side to move (rules.md sections 3 to 6).
 
-    With ``store``, writes the move codes to ``moves[:n]`` and the group each swipe
-    flips to ``flips[:n]``; without, only counts. Swipes come first, then
+    With ``store``, writes the move codes to ``moves[:n]`` and the group each move
+    flips to ``flips[:n]`` (empty for a placement); without, only counts. Swipes come first, then
     placements. Returns n (0 when the game is over). ``enemy_groups`` and
     ``group_id`` are scratch.
     """
@@ -258,6 +258,7 @@ def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store
         cell = bb_lowest(placements)
         placements = bb_without(placements, cell)
         moves[n] = encode_placement(cell)
+        bb_store(flips, n, EMPTY)  # a placement flips nothing (Board.legal_flips says so)
         n += 1
     return n
 
