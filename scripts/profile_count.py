@@ -103,14 +103,14 @@ def main(reps=100_000):
     print(f"{'position':<8} {'phase':<16} {'us/call':>8}")
     for name, fen in POSITIONS.items():
         board = Board.from_fen(fen)
-        own, enemy = board._sides()
+        own, enemy = board.own, board.enemy
         for phase in phases:
             phase(board.size, own, enemy, work, 1)
             start = time.perf_counter()
             phase(board.size, own, enemy, work, reps)
             print(f"{name:<8} {phase.__name__:<16} {(time.perf_counter() - start) / reps * 1e6:8.3f}")
     board = Board.from_fen(POSITIONS["S6 mid"])
-    kernels.count_legal_moves(board.size, *board._sides(), work)
+    kernels.count_legal_moves(board.size, board.own, board.enemy, work)
     asm = next(iter(kernels.count_legal_moves.inspect_asm().values()))
     lines = [line for line in asm.splitlines() if re.match(r"\s+[a-z]", line)]
     branches = [line for line in lines if re.match(r"\s+j(?!mp)[a-z]+\s", line)]

@@ -39,11 +39,11 @@ def main():
     mid = Board.from_fen(MID)
     empty = Board(6)
     jobs = {
-        f"perft bulk S6 mid d{args.depth}": lambda t: parallel.perft(6, *mid._sides(), args.depth, True, t),
-        f"playouts S6 empty x{args.games}": lambda t: parallel.playouts(6, *empty._sides(), args.games, 10_000, 1, t),
+        f"perft bulk S6 mid d{args.depth}": lambda t: parallel.perft(6, mid.own, mid.enemy, args.depth, True, t),
+        f"playouts S6 empty x{args.games}": lambda t: parallel.playouts(6, empty.own, empty.enemy, args.games, 10_000, 1, t),
     }
-    parallel.perft(6, *mid._sides(), 2, True, 2)  # load or compile first
-    parallel.playouts(6, *empty._sides(), 4, 10_000, 1, 2)
+    parallel.perft(6, mid.own, mid.enemy, 2, True, 2)  # load or compile first
+    parallel.playouts(6, empty.own, empty.enemy, 4, 10_000, 1, 2)
     print(f"threads 1 against {args.threads}, {args.rounds} rounds, alternated")
     print(f"{'work':<28} {'1 thread s':>10} {f'{args.threads} threads s':>12} {'speed-up':>9} {'CPU/wall':>9}")
     for name, job in jobs.items():

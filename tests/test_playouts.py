@@ -39,11 +39,11 @@ def positions(size, count, seed):
 
 
 def check_indices(board, work, codes):
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     expected = sorted(ref.move_name(m) for m in ref.legal_moves(ref.parse_position(board.fen())))
     assert kernels.count_legal_moves(board.size, own, enemy, work) == len(expected), board.fen()
     n = kernels.moves_by_index(board.size, own, enemy, work, codes)
-    assert sorted(str(board._decode(code)) for code in codes[:n]) == expected, board.fen()
+    assert sorted(str(board.move_from_code(code)) for code in codes[:n]) == expected, board.fen()
 
 
 @pytest.mark.parametrize("size", range(4, 10))
@@ -65,7 +65,7 @@ def test_tiny_position_has_a_two_group_swipe():
 
 def test_first_moves_are_uniform():
     board = Board.from_fen(TINY)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     n_legal = len(board.legal_moves)
     counts = np.zeros(n_legal, dtype=np.int64)
     games = 400 * n_legal
@@ -89,7 +89,7 @@ def test_draw_below_stays_in_range_and_spreads_evenly():
 
 def test_same_seed_same_games_on_any_number_of_threads():
     board = Board(6)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     one = parallel.playouts(6, own, enemy, 300, 10_000, 7, threads=1)
     again = parallel.playouts(6, own, enemy, 300, 10_000, 7, threads=1)
     two = parallel.playouts(6, own, enemy, 300, 10_000, 7, threads=2)
@@ -103,7 +103,7 @@ def test_same_seed_same_games_on_any_number_of_threads():
 
 def test_game_ends_are_tallied():
     board = Board(4)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     tally = parallel.playouts(4, own, enemy, 500, 10_000, 3, threads=2)
     assert tally.count(ELIMINATION) + tally.count(NO_LEGAL_MOVE) + tally.count(PLY_CAP) == 500
     assert tally.count(PLY_CAP) == 0
@@ -116,14 +116,14 @@ def test_game_ends_are_tallied():
 def test_playout_from_a_finished_game():
     # Green to move with no tokens while Blue has two: Green was eliminated.
     board = Board.from_fen("4/5/6/2bb3/6/5/4 g")
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     tally = parallel.playouts(4, own, enemy, 3, 100, 0, threads=1)
     assert tally.count(ELIMINATION) == 3 and tally.wins(1) == 3 and tally.mean_plies == 0
 
 
 def test_perft_threads_agree():
     board = Board.from_fen("6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g")
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     for bulk in (True, False):
         one = parallel.perft(6, own, enemy, 3, bulk, threads=1)
         two = parallel.perft(6, own, enemy, 3, bulk, threads=2)

@@ -37,7 +37,7 @@ def run_playouts(args) -> int:
 
     board = board_from_args(args)
     threads = args.threads or parallel.available_threads()
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     parallel.playouts(board.size, own, enemy, 1, 1, args.seed, 1)  # load or compile first
     start = time.perf_counter()
     tally = parallel.playouts(board.size, own, enemy, args.games, args.max_plies, args.seed, threads)
