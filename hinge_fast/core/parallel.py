@@ -3,8 +3,9 @@
 The kernels are compiled with ``nogil=True``, so Python threads run them on every
 core at once; each thread has its own :func:`~hinge_fast.core.tables.workspace`.
 
-* Perft splits at the root: the threads take root moves one at a time from a shared
-  queue and add up the counts (the total does not depend on the thread count).
+* Perft splits at the root: the threads take chunks of root moves from a shared
+  counter and add up the counts (the total does not depend on the thread count).
+  Trees estimated below ``SMALL_TREE`` leaves stay on one thread.
 * Playouts split by game: game ``g`` draws from its own random stream seeded by
   ``(seed, g)`` (``playouts.game_seed``), so a seed gives the same games, and the
   same totals, with any number of threads.
@@ -22,6 +23,12 @@ import numpy as np
 from . import kernels
 from .playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
 from .tables import workspace
+
+
+#: Below about this many leaves (estimated as root moves ** depth) perft stays on one
+#: thread: a tree that small takes milliseconds, about what handing work to threads
+#: costs on a busy machine.
+SMALL_TREE = 1e6
 
 
 def available_threads() -> int:
@@ -51,6 +58,8 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
         counts[:] = 1
         return counts, codes
     threads = max(1, min(threads, n))
+    if float(n) ** depth < SMALL_TREE:
+        threads = 1  # starting and joining threads would cost more than they save
     # Chunks of root moves from a shared counter: a thread that finishes early
     # takes more, and each chunk is one kernel call.
     chunk = max(1, n // (4 * threads)) if threads > 1 else n
