@@ -41,6 +41,7 @@ import numpy as np
 from .errors import HingeError
 from .core.fen import BLUE, GREEN, format_fen, parse_fen
 from .core.geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
+from .core.movecode import CELL_BITS, CELL_MASK  # noqa: F401  (the move code's layout, for the layers above)
 from .core.movecode import decode as decode_move_code
 from .core.tables import MAX_GROUPS, MAX_MOVES
 

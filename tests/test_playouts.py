@@ -156,11 +156,3 @@ def test_command_rejects_bad_input(capsys):
     err = capsys.readouterr().err
     assert err.count("error:") == 3 and "Traceback" not in err
 
-
-def test_readme_playouts_example(capsys):
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    block = readme.split("$ hinge-fast playouts 1000 --seed 1 --threads 1\n", 1)[1].split("\n\n", 1)[0]
-    assert main(["playouts", "1000", "--seed", "1", "--threads", "1"]) == 0
-    assert capsys.readouterr().out.strip() == block.strip().rsplit("\n", 1)[0]  # the last line is stderr
