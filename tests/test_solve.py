@@ -19,9 +19,9 @@ from hinge_fast.tools.tablebase import Tablebase, probe, solve, write_tablebase
 
 #: Late side-4 positions whose game trees are small enough for the reference.
 LATE_POSITIONS = [
-    "4/1bbg1/1bggb1/1bb2b1/1gg1g1/1g1g1/4 b",
-    "4/1gbg1/1b1bb1/1gg1gg1/1bbgb1/1g1b1/4 g",
-    "4/1g1g1/1gbbg1/1bbgb1/1g1bg1/1bg1g1/4 b".replace("1bg1g1", "1bgg1"),
+    "4/1bgg1/2bb2/2bgg2/1ggb2/2gb1/4 b",  # 1,380 positions, Blue wins in 3
+    "4/1bb2/2b3/1ggg1b1/1g1gb1/1ggb1/4 b",  # 1,549 positions
+    "4/1gbb1/1gg1b1/1bb1b2/1bgbg1/1ggg1/4 g",  # Green loses in 4
 ]
 
 
@@ -75,6 +75,15 @@ def brute_force(fen):
 def solved(request):
     fen = request.param
     return fen, solve(fen, progress=False), brute_force(fen)
+
+
+@pytest.fixture(scope="module")
+def written(solved, tmp_path_factory):
+    """(fen, result, truth, path of the tablebase file written from result)."""
+    fen, result, truth = solved
+    path = tmp_path_factory.mktemp("tb") / "t.tb"
+    write_tablebase(result, path, facts={"test": True})
+    return fen, result, truth, path
 
 
 def test_symmetries_commute_with_the_rules():
@@ -139,10 +148,8 @@ def test_solver_matches_brute_force(solved):
     assert int(np.count_nonzero(result.values)) == result.classes
 
 
-def test_file_round_trip_and_probe(solved, tmp_path):
-    fen, result, truth = solved
-    path = tmp_path / "t.tb"
-    write_tablebase(result, path, facts={"test": True})
+def test_file_round_trip_and_probe(written):
+    fen, result, truth, path = written
     tb = Tablebase(path, verify=True)
     assert tb.header["side"] == 4 and tb.header["facts"] == {"test": True}
     board = Board.from_fen(fen)
@@ -162,10 +169,8 @@ def test_file_round_trip_and_probe(solved, tmp_path):
     assert keys == sorted(keys)
 
 
-def test_checksum_failures_are_detected(solved, tmp_path):
-    fen, result, _ = solved
-    path = tmp_path / "t.tb"
-    write_tablebase(result, path)
+def test_checksum_failures_are_detected(written, tmp_path):
+    fen, result, _, path = written
     data = bytearray(path.read_bytes())
     tb = Tablebase(path)
     offset, length, _ = tb.records[result.start_index // tb.block_entries]
@@ -188,10 +193,8 @@ def test_checksum_failures_are_detected(solved, tmp_path):
         Tablebase(tmp_path / "missing.tb")
 
 
-def test_probe_command(solved, tmp_path, capsys):
-    fen, result, truth = solved
-    path = tmp_path / "t.tb"
-    write_tablebase(result, path)
+def test_probe_command(written, capsys):
+    fen, result, truth, path = written
     assert main(["probe", fen, "--tablebase", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     win, distance = truth[ref.parse_position(fen)]
@@ -209,10 +212,8 @@ def test_probe_errors(tmp_path, capsys):
     assert err.startswith("error: no tablebase") and err.count("\n") == 1
 
 
-def test_probe_unreachable_position(solved, tmp_path):
-    fen, result, _ = solved
-    path = tmp_path / "t.tb"
-    write_tablebase(result, path)
+def test_probe_unreachable_position(written):
+    fen, result, _, path = written
     # Not reachable from this late start: the empty board.
     with pytest.raises(HingeError, match="not in the tablebase"):
         probe(Board(4), Tablebase(path))

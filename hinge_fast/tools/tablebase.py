@@ -1,11 +1,12 @@
 """The side-4 tablebase: solve every reachable position, write and read the file, probe.
 
-    >>> from hinge_fast.tools.tablebase import solve
-    >>> result = solve(start="4/5/gb1gbb/bgbgbbg/bggbgb/gbgbg/4 g", progress=False)
-    >>> result.positions, result.wins + result.losses == result.positions
-    (..., True)
+    >>> from hinge_fast.tools.tablebase import solve, probe
+    >>> result = solve("4/1gbb1/1gg1b1/1bb1b2/1bgbg1/1ggg1/4 g", progress=False)
+    >>> result.wins + result.losses == result.positions, result.unsolved
+    (True, 0)
 
-The method and the file format are described in ``docs/solve.md``; the kernels are in
+``hinge-fast solve --size 4`` solves the whole board and writes the file that
+``probe(board)`` reads. The method and the file format are described in ``docs/solve.md``; the kernels are in
 ``hinge_fast.core.retro``.
 """
 
@@ -246,7 +247,7 @@ def first_move_values(result: SolveResult) -> list[tuple[str, bool, int]]:
 # ----- the file -------------------------------------------------------------------------------------
 
 
-def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | None = None) -> int:
+def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | None = None, level: int = 6) -> int:
     """Write ``result``'s value table to ``path`` (format in docs/solve.md); returns
     the file's size in bytes. Writes to a temporary name first, so a crash never
     leaves a half-written file under the real name."""
@@ -256,7 +257,10 @@ def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | 
     n_blocks = (len(values) + BLOCK_ENTRIES - 1) // BLOCK_ENTRIES
 
     def compress(b):
-        return zlib.compress(values[b * BLOCK_ENTRIES : (b + 1) * BLOCK_ENTRIES].tobytes(), 6)
+        block = values[b * BLOCK_ENTRIES : (b + 1) * BLOCK_ENTRIES]
+        if not block.any():
+            return b""  # a block of zeros (nothing reachable) is stored as nothing
+        return zlib.compress(block.tobytes(), level)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         blocks = list(pool.map(compress, range(n_blocks)))
@@ -350,10 +354,16 @@ class Tablebase:
                 data = f.read(length)
             if len(data) != length or zlib.crc32(data) != crc:
                 raise HingeError(f"{self.path}: tablebase block {b} fails its checksum (the file is corrupt)")
-            try:
-                block = np.frombuffer(zlib.decompress(data), dtype=np.uint8)
-            except zlib.error:
-                raise HingeError(f"{self.path}: tablebase block {b} does not decompress (the file is corrupt)") from None
+            entries = min(self.block_entries, self.entries - b * self.block_entries)
+            if length == 0:
+                block = np.zeros(entries, dtype=np.uint8)
+            else:
+                try:
+                    block = np.frombuffer(zlib.decompress(data), dtype=np.uint8)
+                except zlib.error:
+                    raise HingeError(f"{self.path}: tablebase block {b} does not decompress (the file is corrupt)") from None
+            if len(block) != entries:
+                raise HingeError(f"{self.path}: tablebase block {b} has {len(block)} entries, not {entries} (the file is corrupt)")
             self._blocks[b] = block
         return block
 
