@@ -26,7 +26,7 @@ import hinge_fast
 from hinge_fast import Board
 from hinge_fast.tools.tablebase import Tablebase, probe
 
-PHASES = ((0, 6, "opening (0-6 tokens)"), (7, 12, "middle (7-12)"), (13, 19, "late (13-19)"))
+PHASES = ((0, 4, "0-4 tokens"), (5, 7, "5-7 tokens"), (8, 10, "8-10 tokens"), (11, 19, "11-19 tokens"))
 DEFAULT_BUDGETS = ("1000n", "0.01s", "0.2s")
 
 
@@ -77,14 +77,14 @@ def run(args) -> None:
         f"{len(positions)} choice-matters side-4 positions from {games} random games (seed {args.seed}); "
         f"by phase: " + ", ".join(f"{PHASES[i][2]} {n}" for i, n in enumerate(by_phase))
     )
-    header = f"{'engine':<10} {'budget':>7} " + " ".join(f"{p[2]:>22}" for p in PHASES) + f" {'all':>9}"
+    header = f"{'engine':<10} {'budget':>7} " + " ".join(f"{p[2]:>13}" for p in PHASES) + f" {'all':>9}"
     print(header)
 
     def line(name, budget, hits):
         cells = []
         for i in range(len(PHASES)):
             n = by_phase[i]
-            cells.append(f"{100 * hits[i] / n:21.1f}%" if n else f"{'-':>22}")
+            cells.append(f"{100 * hits[i] / n:12.1f}%" if n else f"{'-':>13}")
         total = sum(hits) / len(positions)
         print(f"{name:<10} {budget:>7} " + " ".join(cells) + f" {100 * total:8.1f}%", flush=True)
 

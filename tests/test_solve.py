@@ -225,7 +225,7 @@ def test_default_location_follows_xdg(monkeypatch, tmp_path):
 
 
 @pytest.mark.slow
-def test_full_side4_solve_reproduces_the_facts(tmp_path):
+def test_full_side4_solve_reproduces_the_facts(tmp_path, capsys):
     """Issue 12's facts, exactly (several minutes and about 4 GB)."""
     from hinge_fast.core import retro
 
@@ -240,3 +240,41 @@ def test_full_side4_solve_reproduces_the_facts(tmp_path):
     write_tablebase(result, path)
     answer = probe(Board(4), Tablebase(path, verify=True))
     assert answer.win and all(m.win for m in answer.moves)
+    _check_docs_probe_example(capsys, path)
+    # Along random games, each value is the minimax of its moves' values: the shortest
+    # win, else the longest loss; a finished game is a loss in 0.
+    rng = random.Random(4)
+    tb = Tablebase(path)
+    for _ in range(40):
+        board = Board(4)
+        while not board.is_game_over():
+            answer = probe(board, tb)
+            if answer.win:
+                assert answer.distance == min(m.distance for m in answer.moves if m.win)
+            else:
+                assert all(not m.win for m in answer.moves)
+                assert answer.distance == max(m.distance for m in answer.moves)
+            board.push(rng.choice(board.legal_moves))
+        assert probe(board, tb)[:2] == (False, 0)
+
+
+def _docs_probe_example():
+    """(argv, expected output lines) of the probe example in docs/solve.md."""
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "solve.md").read_text()
+    block = text.split("$ hinge-fast probe ", 1)[1].split("```", 1)[0].splitlines()
+    return ["probe"] + shlex.split(block[0]), block[1:]
+
+
+def _check_docs_probe_example(capsys, tablebase):
+    argv, expected = _docs_probe_example()
+    assert main(argv + ["--tablebase", str(tablebase)]) == 0
+    assert capsys.readouterr().out.splitlines() == expected
+
+
+@pytest.mark.skipif(not tbmod.default_tablebase_path().is_file(), reason="no side-4 tablebase at the default location")
+def test_docs_probe_example(capsys):
+    """The example of docs/solve.md, when the full tablebase has been made."""
+    _check_docs_probe_example(capsys, tbmod.default_tablebase_path())
