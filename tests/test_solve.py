@@ -148,6 +148,23 @@ def test_solver_matches_brute_force(solved):
     assert int(np.count_nonzero(result.values)) == result.classes
 
 
+def test_medium_tree_is_consistent():
+    """A larger tree (404,015 classes from a 9-token position), too large for the
+    reference: every position's value is the minimax of its children's values,
+    which with finite distances makes the table exact (induction on the distance)."""
+    result = solve("4/3b1/2g3/1b2b2/1b1gg1/2gg1/4 b", progress=False)
+    assert result.classes == 404_015 and result.unsolved == 0
+    assert tbmod.count_inconsistent(result) == 0
+    # The check sees a wrong entry.
+    from hinge_fast.core import retro
+
+    index = result.start_index
+    code = int(result.values[index])
+    result.values[index] = code + 2  # one ply longer
+    assert tbmod.count_inconsistent(result) >= 1
+    result.values[index] = code
+
+
 def test_file_round_trip_and_probe(written):
     fen, result, truth, path = written
     tb = Tablebase(path, verify=True)
@@ -234,6 +251,7 @@ def test_full_side4_solve_reproduces_the_facts(tmp_path, capsys):
     assert result.positions == 792_516_064
     assert (result.wins, result.losses, result.unsolved) == (566_840_847, 225_675_217, 0)
     assert retro.code_win(result.values[result.start_index])
+    assert tbmod.count_inconsistent(result) == 0
     firsts = tbmod.first_move_values(result)
     assert len(firsts) == 19 and all(win for _, win, _ in firsts)
     path = tmp_path / "side4.tb"

@@ -17,12 +17,13 @@ def register(subparsers):
     p.add_argument("--size", type=positive_int("S", 4, 4), default=4, metavar="S", help="board side; only 4 is solvable (default 4)")
     p.add_argument("--out", default=None, metavar="FILE", help="tablebase file to write (default: the user data folder, where probe looks)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--check", action="store_true", help="then check every position's value against its moves' values (one more pass)")
     p.set_defaults(run=run_solve)
 
 
 def run_solve(args) -> int:
     from ..tools.tablebase import solve_and_write
 
-    for line in solve_and_write(args.out, progress=not args.quiet):
+    for line in solve_and_write(args.out, progress=not args.quiet, check=args.check):
         print(line, flush=True)
     return 0

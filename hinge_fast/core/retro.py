@@ -400,4 +400,43 @@ def layer_tally(reach, values, classes, out):
         out += part[chunk]
 
 
+@njit(cache=True, parallel=True)
+def count_inconsistent(values, classes):
+    """How many of ``classes`` break the rule that defines the table: a position's
+    code is the shortest win over its moves (a child lost in d: a win in d + 1), else
+    the longest loss (every child won in d: a loss in max d + 1; no move: a loss in 0),
+    every child solved. A table with no inconsistency and finite distances is exact
+    (induction on the distance), so this checks the retrograde analysis from outside."""
+    n_items = len(classes)
+    n_chunks = (n_items + CHUNK - 1) // CHUNK
+    bad = np.zeros(n_chunks, dtype=np.int64)
+    for chunk in prange(n_chunks):
+        moves = np.empty(MAX_MOVES, dtype=np.int64)
+        flips = np.empty((MAX_MOVES, 4), dtype=np.uint64)
+        enemy_groups = np.empty((MAX_GROUPS, 4), dtype=np.uint64)
+        group_id = np.zeros(256, dtype=np.int16)
+        for item in range(chunk * CHUNK, min(n_items, (chunk + 1) * CHUNK)):
+            index = np.int64(classes[item])
+            own, enemy = decode_index(index)
+            n = generate_moves(SIZE, _bitboard(own), _bitboard(enemy), moves, flips, enemy_groups, group_id, True)
+            loss = NO_LOSS
+            win = -1
+            unsolved = False
+            for i in range(n):
+                their, ours = play_with_flip(_bitboard(own), _bitboard(enemy), moves[i], bb_row(flips, i))
+                code = values[canonical_index(np.int64(their[0]), np.int64(ours[0]))]
+                if code == UNSOLVED:
+                    unsolved = True
+                    break
+                d = code_distance(code)
+                if code_win(code):
+                    win = max(win, d)
+                else:
+                    loss = min(loss, d)
+            expected = value_code(1, loss + 1) if loss != NO_LOSS else value_code(0, win + 1)
+            if unsolved or values[index] != expected:
+                bad[chunk] += 1
+    return bad.sum()
+
+
 kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))
