@@ -296,3 +296,9 @@ def _check_docs_probe_example(capsys, tablebase):
 def test_docs_probe_example(capsys):
     """The example of docs/solve.md, when the full tablebase has been made."""
     _check_docs_probe_example(capsys, tbmod.default_tablebase_path())
+
+
+def test_solve_refuses_other_sides(capsys):
+    assert main(["solve", "--size", "6"]) == 2
+    err = capsys.readouterr().err
+    assert "only the side-4 board can be solved" in err and err.count("\n") == 1
