@@ -26,7 +26,7 @@ LATE_POSITIONS = [
 
 
 def _masks(board):
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     return int(own[0]), int(enemy[0])
 
 

@@ -86,7 +86,7 @@ class SolveResult:
 def _masks(board: Board) -> tuple[int, int]:
     if board.size != SIDE:
         raise HingeError(f"the tablebase covers side-{SIDE} positions only; this position is of side {board.size}")
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     return int(own[0]), int(enemy[0])
 
 
@@ -248,7 +248,7 @@ def first_move_values(result: SolveResult) -> list[tuple[str, bool, int]]:
     for move in board.legal_moves:
         child = board.copy()
         child.push(move)
-        c_own, c_enemy = child._sides()
+        c_own, c_enemy = child.own, child.enemy
         code = int(result.values[retro.canonical_index(int(c_own[0]), int(c_enemy[0]))])
         if code == 0:
             raise HingeError(f"position after {move} is not in the table")
