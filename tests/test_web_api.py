@@ -259,3 +259,20 @@ def test_serve_reports_a_busy_port(capsys):
         status = main(["serve", "--port", str(busy.getsockname()[1])])
     assert status == 2
     assert "error: cannot listen on 127.0.0.1" in capsys.readouterr().err
+
+
+def test_the_examples_of_docs_web_md(client):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "web.md").read_text(encoding="utf-8")
+    gid = new_game(client, size=4)["id"]
+    state = client.post(f"/api/games/{gid}/moves", json={"move": "C3"}).json()
+    assert f"`position` is `{state['position']}`" in doc
+    error = client.post(f"/api/games/{gid}/moves", json={"move": "C3"}).json()
+    assert f"`{json.dumps(error)}`" in doc
+    missing = client.post(f"/api/games/{gid}/moves", json={}).json()
+    assert f"`{json.dumps(missing)}`" in doc
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "A1"}).json()["error"] in doc
+    from hinge_fast.web import engine
+
+    assert f"table is {engine.TABLE_MB} MB" in doc and f"tree is\n  {engine.TREE_NODES:,} nodes" in doc

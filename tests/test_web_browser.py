@@ -3,6 +3,7 @@ installs it), driven by Playwright: a short game by clicking, a swipe with a cho
 groups to flip, live analysis, undo, position strings, and the screenshot of the README
 (docs/web.png). Every wait is Playwright's auto-waiting ``expect``."""
 
+import os
 import shutil
 import socket
 import threading
@@ -24,6 +25,8 @@ CHOICE = "5/1g4/2bb3/8/4b4/2b5/2gg3/1g4/5 g"
 MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
 if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):  # .ci/run installs it: missing there is a failure, not a skip
+        raise RuntimeError("the browser tests need Debian's chromium, which .ci/run failed to install")
     pytest.skip("needs Debian's chromium (apt-get install chromium; .ci/run does it)", allow_module_level=True)
 
 
