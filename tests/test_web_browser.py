@@ -172,6 +172,22 @@ def test_a_game_in_the_browser(page, server):
     expect(page.locator("#analysis-info")).to_contain_text("(done)", timeout=20_000)
     page.screenshot(path=str(SCREENSHOT))
 
+    # a new game on another side, and the position editor
+    page.select_option("#size", "4")
+    page.click("#new-game")
+    expect(board_position(page)).to_have_text(Board(4).fen())
+    expect(page.locator("#moves li")).to_have_count(0)
+    page.locator("summary", has_text="Position editor").click()
+    page.click("#edit")
+    page.check("input[name=piece][value=blue]")
+    click_cell(page, "D4")
+    expect(page.locator('#board circle.token.blue[data-cell="D4"]')).to_have_count(1)
+    page.select_option("#edit-turn", "blue")
+    expect(board_position(page)).to_have_text("4/5/6/3b3/6/5/4 b")
+    page.click("#edit")
+    click_cell(page, "C3")  # editing is over: a click plays again
+    expect(page.locator("#moves li.current button")).to_have_text("C3")
+
 
 def test_the_rules_page_is_linked_and_shows_its_pictures(page, server):
     page.goto(server + "rules")
