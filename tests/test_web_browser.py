@@ -168,6 +168,10 @@ def test_a_game_in_the_browser(page, server):
     page.click("#undo")
     expect(board_position(page)).to_have_text(MIDGAME)
     expect(page.locator("#moves li.future button")).to_have_text([best])
+    page.keyboard.press("ArrowRight")  # the arrow keys walk through the game too
+    expect(board_position(page)).to_have_text(after.fen())
+    page.keyboard.press("ArrowLeft")
+    expect(board_position(page)).to_have_text(MIDGAME)
     expect(page.locator("#board g.arrow")).to_have_count(1)
     expect(page.locator("#analysis-info")).to_contain_text("(done)", timeout=20_000)
     page.screenshot(path=str(SCREENSHOT))

@@ -344,6 +344,12 @@ function wire() {
   }));
   $("#mode").addEventListener("change", setMode);
   $("#position").addEventListener("keydown", (event) => { if (event.key === "Enter") $("#load-position").click(); });
+  // the arrow keys walk through the game, as on analysis boards
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select")) return;
+    const keys = { ArrowLeft: "#undo", ArrowRight: "#redo", Home: "#first", End: "#last", Escape: "#choice-cancel" };
+    if (keys[event.key]) { event.preventDefault(); $(keys[event.key]).click(); }
+  });
 }
 
 // Each tab keeps its own game (sessionStorage is per tab); a reload finds it again.
