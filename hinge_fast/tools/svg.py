@@ -92,7 +92,7 @@ def _hexagon_points(x, y, radius):
 
 
 def _cells_of(board, items, what):
-    geo = board._geo
+    geo = board.geometry
     out = []
     for item in items:
         name = str(item)
@@ -265,7 +265,7 @@ def board(
     """
     from ..board import Color
 
-    geo = board._geo
+    geo = board.geometry
     side = board.size
     best = _as_move(best)
 
