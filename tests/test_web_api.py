@@ -162,6 +162,7 @@ def test_analysis_streams_progress_and_a_best_move(client):
     legal = {str(m) for m in Board.from_fen(MIDGAME).legal_moves}
     assert done["best"] in legal and done["pv"][0] == done["best"]
     assert 1 <= len(done["top"]) <= 3 and 0 <= done["green_share"] <= 1
+    assert done["score"]["text"] == done["score_text"] and done["engine"] == "alphabeta"
     assert 'class="arrow"' in done["svg"] and f"best move: {done['best']}" in done["svg"]
     # analysis plays nothing
     assert client.get(f"/api/games/{gid}").json()["moves"] == []
@@ -188,12 +189,12 @@ def test_bad_search_options_are_refused(client):
 def test_a_search_can_be_stopped_and_does_not_block_another_game():
     with TestClient(create_app(max_searches=2)) as client:
         slow, quick = new_game(client, position=MIDGAME)["id"], new_game(client, size=4)["id"]
-        with client.stream("POST", f"/api/games/{slow}/analysis", json={"engine": "mcts", "time": 60}) as long_run:
+        with client.stream("POST", f"/api/games/{slow}/analysis", json={"engine": "alphabeta", "time": 60}) as long_run:
             stream = events(long_run)
             assert next(stream)[0] == "start"
             assert next(stream)[0] == "progress"  # the long search runs
-            # meanwhile another tab's search starts and finishes
-            with client.stream("POST", f"/api/games/{quick}/engine-move", json={"engine": "mcts", "time": 0.2}) as other:
+            # meanwhile another tab's search, with the same engine, starts and finishes
+            with client.stream("POST", f"/api/games/{quick}/engine-move", json={"engine": "alphabeta", "time": 0.2}) as other:
                 assert [name for name, _ in events(other)][-1] == "done"
             assert client.get(f"/api/games/{slow}").json()["searching"] is True
             # a second search of the same game is refused

@@ -212,7 +212,7 @@ def _cross(x, y, color):
 
 
 def _outline_path(board, cells):
-    geo = board._geo
+    geo = board.geometry
     path = []
     for cell in sorted(cells):
         x, y = cell_center(board.size, *geo.coords[cell])

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from .. import __version__
 from ..board import Color
 from ..errors import HingeError
-from ..tools.analysis import eliminations, root_move_text, threats
+from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
 from ..tools.svg import COLORS, board as board_svg
 from .engine import ENGINE_NAMES, MAX_SECONDS, PoolFull, SearchPool, SearchRequest
 from .games import Game, GameStore
@@ -72,7 +72,7 @@ class EditRequest(BaseModel):
 
 
 class SearchBody(BaseModel):
-    engine: str = Field("mcts", description=f"one of {', '.join(ENGINE_NAMES)}")
+    engine: str = Field(ENGINE_NAMES[0], description=f"one of {', '.join(ENGINE_NAMES)}")
     time: float = Field(1.0, description=f"seconds, more than 0 and at most {MAX_SECONDS:.0f}")
     top: int = Field(DEFAULT_TOP, description="root moves to list (analysis)")
 
@@ -139,42 +139,43 @@ def _sse(event: str, data: dict) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
 
-def _green_share(result, engine: str, turn: Color) -> float:
-    """The evaluation bar: how much of it is Green's, 0 to 1."""
-    if result.mate is not None:
-        share = 1.0 if result.mate > 0 else 0.0
-    elif engine == "mcts":
-        share = float(result.score)
-    else:
-        share = 1.0 / (1.0 + math.exp(-float(result.score) / 300.0))
+def _green_share(result, turn: Color) -> float:
+    """The evaluation bar: how much of it is Green's, 0 to 1. A win rate (MCTS, or a
+    proven result) is used as it is; centi-tokens (alpha-beta) go through a logistic
+    curve, 3 tokens ahead filling about 73%."""
+    score = result.score
+    share = score.win_rate
+    if share is None:
+        share = 1.0 / (1.0 + math.exp(-score.centi_tokens / 300.0))
     return share if turn == Color.GREEN else 1.0 - share
 
 
-def _result_json(board, result, engine: str, top: int, outlines, final: bool) -> dict:
+def _result_json(board, result, top: int, outlines, final: bool) -> dict:
     best = result.move
-    root = list(result.root_moves)[:top]
+    root = ranked_root_moves(result)[:top]
     return {
         "final": final,
-        "engine": engine,
+        "engine": result.engine,
         "depth": result.depth,
         "nodes": result.nodes,
         "nps": round(result.nps),
         "seconds": round(result.seconds, 3),
         "best": None if best is None else str(best),
-        "score": result.score,
-        "score_text": result.score_text,
+        "score": result.score.to_dict(),
+        "score_text": str(result.score),
         "mate": result.mate,
-        "green_share": _green_share(result, engine, board.turn),
+        "green_share": _green_share(result, board.turn),
         "pv": [str(m) for m in result.pv],
         "top": [
             {
                 "move": str(rm.move),
-                "score_text": root_move_text(rm, engine),
-                "line": [str(m) for m in getattr(rm, "pv", None) or ([rm.move] if rm.move != best else result.pv)],
+                "score_text": root_move_text(rm, result.depth),
+                # the searchers keep one line, the best move's; the others show their move
+                "line": [str(m) for m in (result.pv if rm.move == best else [rm.move])],
             }
             for rm in root
         ],
-        "svg": board_svg(board, best=best, best_text=result.score_text, outlines=outlines, labels=True, lastmove=None,
+        "svg": board_svg(board, best=best, best_text=str(result.score), outlines=outlines, labels=True, lastmove=None,
                          flipped=()),
     }
 
@@ -357,10 +358,10 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                         if not queue.empty() or time.monotonic() - last_sent < PROGRESS_EVERY:
                             continue  # a newer one is waiting, or the page had one just now
                         last_sent = time.monotonic()
-                        yield _sse("progress", _result_json(board, payload, body.engine, body.top, outlines, False))
+                        yield _sse("progress", _result_json(board, payload, body.top, outlines, False))
                     elif kind == "done":
                         result, state = payload
-                        data = _result_json(board, result, body.engine, body.top, outlines, True)
+                        data = _result_json(board, result, body.top, outlines, True)
                         data["stopped"] = run.stopped
                         data["played"] = None if state is None else str(result.move)
                         data["state"] = state
@@ -405,7 +406,13 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
 
     @app.get("/api/engines", summary="The engines and the limits of this server")
     def engines():
-        return {"engines": list(ENGINE_NAMES), "max_seconds": MAX_SECONDS, "max_searches": pool.limit,
-                "running": len(pool.running)}
+        from ..search import engine_spec
+
+        return {
+            "engines": [{"name": name, "description": engine_spec(name).description} for name in ENGINE_NAMES],
+            "max_seconds": MAX_SECONDS,
+            "max_searches": pool.limit,
+            "running": len(pool.running),
+        }
 
     return app

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from ..board import Board
 from ..errors import HingeError
+from ..search import DEFAULT_ENGINE, ENGINES
 
-#: Engines a person can pick in the app, the stronger first.
-ENGINE_NAMES = ("mcts", "alphabeta")
+#: Engines a person can pick in the app: the registry's, the default (the stronger) first.
+ENGINE_NAMES = (DEFAULT_ENGINE,) + tuple(e for e in ENGINES if e != DEFAULT_ENGINE)
 #: Memory caps of one search: alpha-beta table (MB) and MCTS tree (nodes, ~31 bytes each).
 TABLE_MB = 16
 TREE_NODES = 1_000_000
@@ -67,10 +68,7 @@ class RunningSearch:
 def _search(run: RunningSearch, board: Board, on_progress):
     """The searcher contract: ``create_searcher(name, **options).go(board, limits,
     on_progress)`` with a thread-safe ``stop()``."""
-    try:
-        from ..search import Limits, create_searcher
-    except ImportError:  # before the searcher contract: hinge_fast.search() with should_stop
-        return _legacy_search(run, board, on_progress)
+    from ..search import Limits, create_searcher
 
     request = run.request
     options = {"table_mb": TABLE_MB, "root_scores": request.analysis} if request.engine == "alphabeta" else {"tree_nodes": TREE_NODES}
@@ -79,32 +77,6 @@ def _search(run: RunningSearch, board: Board, on_progress):
     if run.stopped:  # stopped before the searcher existed
         searcher.stop()
     return searcher.go(board, Limits(time=request.seconds), on_progress)
-
-
-class _Stopped(Exception):
-    pass
-
-
-def _legacy_search(run: RunningSearch, board: Board, on_progress):
-    from .. import search
-
-    request = run.request
-    last = []
-
-    def progress(result):
-        last[:] = [result]
-        if on_progress is not None:
-            on_progress(result)
-        if run.stopped:
-            raise _Stopped
-
-    try:
-        if request.engine == "alphabeta":
-            return search.search(board, engine="alphabeta", time=request.seconds, progress=progress, table_mb=TABLE_MB,
-                                 root_scores=request.analysis, should_stop=run._stopped.is_set)
-        return search.search(board, engine="mcts", time=request.seconds, progress=progress, tree_nodes=TREE_NODES)
-    except _Stopped:
-        return last[0]
 
 
 class SearchPool:

@@ -17,7 +17,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from ..board import Board, Color, _cells
+from ..board import Board, Color, bitboard_cells
 from ..core.fen import format_fen
 from ..errors import HingeError
 from ..tools.record import GameRecord, format_record, parse_records
@@ -56,16 +56,15 @@ class Game:
     def legal_moves(self) -> list[dict]:
         """Every legal move with the cells it involves and the tokens it flips."""
         board = self.board
-        codes, flips, _ = board._generate()
-        names = board._geo.names
+        names = board.geometry.names
         out = []
-        for code, flip in zip(codes, flips):
-            move = board._decode(code)
+        for code, flip in zip(board.legal_codes, board.legal_flips):
+            move = board.move_from_code(code)
             out.append({
                 "move": str(move),
                 "from": move.frm,
                 "to": move.to,
-                "flips": [names[c] for c in _cells(flip)],
+                "flips": [names[c] for c in bitboard_cells(flip)],
             })
         out.sort(key=lambda m: (m["from"] or "", m["to"], m["move"]))
         return out
@@ -150,7 +149,7 @@ class Game:
         """The position with ``cell`` set to ``piece`` (``'green'``, ``'blue'`` or None
         for empty) and ``turn`` to move; the history is dropped (a new start)."""
         board = self.board
-        geo = board._geo
+        geo = board.geometry
         index = None if cell is None else geo.parse_cell(cell)
         green = set(geo.parse_cell(c) for c in board.tokens(Color.GREEN)) - {index}
         blue = set(geo.parse_cell(c) for c in board.tokens(Color.BLUE)) - {index}

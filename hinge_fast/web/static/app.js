@@ -356,6 +356,10 @@ function wire() {
 async function start() {
   wire();
   setMode();
+  const { engines } = await api("GET", "/api/engines");
+  $("#engine").innerHTML = "";
+  for (const engine of engines) $("#engine").append(new Option(engine.name, engine.name));
+  engines.forEach((engine, i) => { $("#engine").options[i].title = engine.description; });
   let state = null;
   const id = sessionStorage.getItem("hinge-game");
   if (id) state = await api("GET", `/api/games/${id}`).catch(() => null);
