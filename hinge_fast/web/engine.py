@@ -68,10 +68,13 @@ class RunningSearch:
 def _search(run: RunningSearch, board: Board, on_progress):
     """The searcher contract: ``create_searcher(name, **options).go(board, limits,
     on_progress)`` with a thread-safe ``stop()``."""
-    from ..search import Limits, create_searcher
+    from ..search import Limits, create_searcher, engine_spec
 
     request = run.request
-    options = {"table_mb": TABLE_MB, "root_scores": request.analysis} if request.engine == "alphabeta" else {"tree_nodes": TREE_NODES}
+    # the app's caps and wishes, given to each engine that has such an option
+    wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "root_scores": request.analysis}
+    names = engine_spec(request.engine).option_names
+    options = {name: value for name, value in wanted.items() if name in names}
     searcher = create_searcher(request.engine, **options)
     run._searcher = searcher
     if run.stopped:  # stopped before the searcher existed
