@@ -24,6 +24,7 @@ modules add kinds of players.
 from __future__ import annotations
 
 import random as _random
+from dataclasses import dataclass
 from typing import Callable
 
 from ..board import Board, Move
@@ -210,3 +211,57 @@ def get_player(spec: str, *, time: float | None = None, nodes: int | None = None
         raise HingeError(f"unknown player {name!r}: choose {', '.join(PLAYER_FACTORIES)} (or cmd:PROGRAM)")
     label = spec.strip() if options else None
     return factory(time=time, nodes=nodes, seed=seed, size=size, name=label, **options)
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player described rather than made: what :func:`get_player` takes, in a form
+    that is sent to other processes and Ray workers, where :meth:`make` builds it.
+
+    ``PlayerSpec("mcts", nodes=200).make()`` is ``get_player("mcts", nodes=200)``;
+    ``name``: the name the player goes by (default: as :func:`get_player` names it).
+    Every :meth:`make` builds a new player, so that no two games share a searcher,
+    except for ``cmd:`` engines, started once per process and reused (their
+    ``reset`` starts a new game).
+    """
+
+    spec: str
+    time: float | None = None
+    nodes: int | None = None
+    size: int | None = None
+    name: str | None = None
+
+    def make(self) -> Player:
+        if self.spec.strip().lower().startswith("cmd:"):
+            key = (self.spec, self.time, self.nodes, self.size)
+            player = _ENGINES.get(key)
+            if player is None:
+                player = _ENGINES[key] = get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
+            return player
+        return get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
+
+    @property
+    def shared(self) -> bool:
+        """Whether :meth:`make` hands out one player per process (``cmd:`` engines)."""
+        return self.spec.strip().lower().startswith("cmd:")
+
+    @property
+    def label(self) -> str:
+        if self.name is not None:
+            return self.name
+        name, options = parse_spec(self.spec)
+        return self.spec.strip() if options else name
+
+
+#: ``cmd:`` engines started by PlayerSpec.make in this process, kept for later games.
+_ENGINES: dict = {}
+
+
+def close_engines() -> None:
+    """Stop the ``cmd:`` engines that PlayerSpec.make started in this process."""
+    while _ENGINES:
+        _, player = _ENGINES.popitem()
+        try:
+            player.close()
+        except Exception:  # noqa: BLE001  (an engine that died already)
+            pass
