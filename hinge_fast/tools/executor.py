@@ -153,8 +153,13 @@ class Executor:
 
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
-            # fork: the workers inherit the kernels this process has loaded already
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            # forkserver: safe when this process runs threads (Ray, a progress bar), and
+            # its server imports the kernels once for every worker forked from it
+            if "forkserver" in methods:
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(["hinge_fast.tools.executor", "hinge_fast.core.kernels", "hinge_fast.search", "hinge_fast.tools.match"])
+            else:
+                context = multiprocessing.get_context()
             self._pool = cf.ProcessPoolExecutor(max_workers=self.concurrency, mp_context=context, initializer=_worker_start)
         pending: dict = {}
         todo = iter(enumerate(jobs))
@@ -201,13 +206,16 @@ class Executor:
             self._started_ray = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         count = max(1, min(cpus, self.concurrency) if self.concurrency else cpus)
-        self._actors = [self._new_actor() for _ in range(count)]
+        idle = _IDLE_ACTORS.pop(_ray_session(ray), [])
+        self._actors = idle[:count] + [self._new_actor() for _ in range(count - len(idle[:count]))]
+        if idle[count:]:
+            _IDLE_ACTORS[_ray_session(ray)] = idle[count:]
 
     def _new_actor(self):
-        ray = self._ray
-        if not hasattr(self, "_actor_class"):
-            self._actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_Worker)
-        return self._actor_class.remote()
+        global _ACTOR_CLASS
+        if _ACTOR_CLASS is None:
+            _ACTOR_CLASS = self._ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_Worker)
+        return _ACTOR_CLASS.remote()
 
     @property
     def actors(self) -> list:
@@ -276,15 +284,19 @@ class Executor:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         if self._ray is not None:
-            for actor in self._actors:
-                try:
-                    self._ray.kill(actor)
-                except Exception:  # noqa: BLE001
-                    pass
-            self._actors = []
             if self._started_ray:
+                for actor in self._actors:
+                    try:
+                        self._ray.kill(actor)
+                    except Exception:  # noqa: BLE001
+                        pass
                 self._ray.shutdown()
                 self._started_ray = False
+            elif self._ray.is_initialized():
+                # a Ray this process joined earlier: keep the actors (and the kernels
+                # they loaded) for the next Executor on it
+                _IDLE_ACTORS.setdefault(_ray_session(self._ray), []).extend(self._actors)
+            self._actors = []
             self._ray = None
 
     def __enter__(self):
@@ -292,6 +304,15 @@ class Executor:
 
     def __exit__(self, *exc):
         self.close()
+
+
+#: Actors of Executors closed on a Ray that outlived them, by Ray session, for reuse.
+_IDLE_ACTORS: dict[str, list] = {}
+_ACTOR_CLASS = None
+
+
+def _ray_session(ray) -> str:
+    return ray.get_runtime_context().get_job_id()
 
 
 class _Worker:

@@ -1,0 +1,84 @@
+"""The Ray backend (--ray): the same answers as a local run with any number of
+workers, and a match that loses a worker still ends with every game.
+
+Ray is in the test extra: without it these tests fail (at the import below) rather
+than skip. One local Ray (2 CPUs) serves the whole session."""
+
+from __future__ import annotations
+
+import ray  # pip install 'hinge-fast[test]' installs it
+
+import pytest
+
+from hinge_fast.cli import main
+from hinge_fast.tools.executor import Executor
+from hinge_fast.tools.match import play_match
+from hinge_fast.tools.players import PlayerSpec
+
+
+@pytest.fixture(scope="session")
+def local_ray():
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
+    yield ray
+    if started:
+        ray.shutdown()
+
+
+def _cube(x):
+    return x**3
+
+
+A, B = PlayerSpec("mcts", nodes=60, size=5), PlayerSpec("alphabeta", nodes=150, size=5)
+
+
+def _moves(result):
+    return [(g.green, g.blue, g.moves, g.result) for g in result.games]
+
+
+def test_ray_executor_runs_every_job(local_ray):
+    # one executor at a time: each actor holds one of the 2 CPUs
+    with Executor(ray="auto") as both:
+        assert both.start().workers == 2
+        assert sorted(both.run(_cube, range(12))) == [(i, i**3) for i in range(12)]
+    with Executor(ray="auto", concurrency=1) as single:
+        assert single.start().workers == 1
+        assert sorted(single.run(_cube, range(5))) == [(i, i**3) for i in range(5)]
+    assert ray.is_initialized()  # a Ray the executor did not start is left running
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_match_on_ray_equals_local(local_ray, workers):
+    local = play_match(A, B, games=6, size=5, seed=9)
+    with Executor(ray="auto", concurrency=workers) as ex:
+        remote = play_match(A, B, games=6, size=5, seed=9, executor=ex)
+    assert _moves(remote) == _moves(local)
+    assert (remote.wins, remote.losses, remote.unfinished) == (local.wins, local.losses, local.unfinished)
+
+
+def test_match_survives_a_killed_worker(local_ray):
+    local = play_match(A, B, games=10, size=5, seed=3)
+    with Executor(ray="auto") as ex:
+        victim = ex.start().actors[0]
+
+        def kill_once(game):
+            if ex.actor_deaths == 0 and victim in ex.actors:
+                ray.kill(victim)
+
+        remote = play_match(A, B, games=10, size=5, seed=3, executor=ex, on_game=kill_once)
+        assert ex.actor_deaths >= 1  # the killed actor had games queued: they went elsewhere
+        assert victim not in ex.actors and len(ex.actors) == 2  # replaced
+    assert remote.played == 10
+    assert _moves(remote) == _moves(local)
+
+
+def test_match_command_on_ray(local_ray, tmp_path, capsys):
+    argv = ["match", "mcts", "greedy", "--nodes", "60", "--size", "5", "--seed", "5", "--games", "4"]
+    assert main(argv + ["--out", str(tmp_path / "a.hgn")]) == 0
+    local = capsys.readouterr().out
+    assert main(argv + ["--out", str(tmp_path / "b.hgn"), "--ray", "auto"]) == 0
+    remote = capsys.readouterr().out
+    assert "Ray workers on the Ray cluster at auto" in remote
+    cut = lambda out: out.split("\n", 1)[1]  # noqa: E731  (the header names the executor)
+    assert cut(remote) == cut(local).replace("a.hgn", "b.hgn")
