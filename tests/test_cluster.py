@@ -82,3 +82,30 @@ def test_match_command_on_ray(local_ray, tmp_path, capsys):
     assert "Ray workers on the Ray cluster at auto" in remote
     cut = lambda out: out.split("\n", 1)[1]  # noqa: E731  (the header names the executor)
     assert cut(remote) == cut(local).replace("a.hgn", "b.hgn")
+
+
+MIDGAME = "5/1bb1g1/1b2g2/2bbg3/2b1b4/4bg2/3g1g1/6/5 b"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_perft_on_ray_equals_local(local_ray, workers, monkeypatch):
+    from hinge_fast import Board
+    from hinge_fast.tools import distributed
+
+    board = Board.from_fen(MIDGAME)
+    with Executor() as here:
+        local = distributed.perft_split(board, 3, here)
+        with Executor(ray="auto", concurrency=workers) as ex:
+            assert distributed.perft_split(board, 3, ex) == local  # one job per root move
+            monkeypatch.setattr(distributed, "JOBS_PER_WORKER", 10**6)
+            assert distributed.perft_split(board, 3, ex) == local  # one job per position two plies deep
+            assert distributed.perft_split(board, 3, ex, bulk=False) == local
+    assert sum(c for _, c in local) > 0 and board.fen() == MIDGAME
+
+
+def test_perft_command_on_ray(local_ray, capsys):
+    for argv in (["perft", "3", MIDGAME, "--divide"], ["perft", "3", "--size", "4", "--no-bulk"]):
+        assert main(argv) == 0
+        local = capsys.readouterr().out
+        assert main(argv + ["--ray", "auto"]) == 0
+        assert capsys.readouterr().out == local

@@ -63,11 +63,12 @@ def seconds(name="time", high=24 * 3600.0):
     return parse
 
 
-def add_executor_arguments(parser, concurrency_help="jobs run at once on this machine, in worker processes (default 1)"):
-    """``--concurrency C`` and ``--ray [ADDRESS]``: where a command's jobs run
-    (``hinge_fast.tools.executor``). A command taking them calls
-    :func:`executor_from_args` and hands the Executor to its runner."""
-    parser.add_argument("--concurrency", type=positive_int("--concurrency", 1, 4096), default=None, metavar="C", help=concurrency_help)
+def add_executor_arguments(parser, concurrency_help="jobs run at once on this machine, in worker processes (default 1)", concurrency=True):
+    """``--concurrency C`` (unless ``concurrency=False``) and ``--ray [ADDRESS]``:
+    where a command's jobs run (``hinge_fast.tools.executor``). A command taking them
+    calls :func:`executor_from_args` and hands the Executor to its runner."""
+    if concurrency:
+        parser.add_argument("--concurrency", type=positive_int("--concurrency", 1, 4096), default=None, metavar="C", help=concurrency_help)
     parser.add_argument(
         "--ray",
         nargs="?",
@@ -75,8 +76,9 @@ def add_executor_arguments(parser, concurrency_help="jobs run at once on this ma
         default=None,
         metavar="ADDRESS",
         help="run on a Ray cluster (ADDRESS as 'ray start --head' prints it; 'auto': the one started on this machine); "
-        "without ADDRESS, a Ray started here with one worker per core; with --concurrency C, at most C workers "
-        "(needs pip install 'hinge-fast[cluster]')",
+        "without ADDRESS, a Ray started here with one worker per core"
+        + ("; with --concurrency C, at most C workers" if concurrency else "")
+        + " (needs pip install 'hinge-fast[cluster]')",
     )
 
 
