@@ -102,7 +102,8 @@ def main():
             executor.close()
     rows = [(name, statistics.median(t), ready.get(name)) for name, t in times.items()]
     serial = rows[0][1]
-    print(f"{args.games} games {args.a} ({args.nodes_a} nodes) vs {args.b} ({args.nodes_b} nodes), side {args.size}, seed {args.seed}")
+    label = lambda name, nodes: name if name in ("random", "greedy") else f"{name} ({nodes} nodes)"  # noqa: E731
+    print(f"{args.games} games {label(args.a, args.nodes_a)} vs {label(args.b, args.nodes_b)}, side {args.size}, seed {args.seed}")
     print(f"{'backend':<14} {'seconds':>8} {'games/s':>8} {'vs 1 process':>13} {'start-up s':>11}")
     for name, seconds, ready in rows:
         start_up = "" if ready is None else f"{ready:.1f}"

@@ -140,7 +140,8 @@ def run_match(args) -> int:
         executor.start()  # Ray first, to say how many workers it has
         print(
             f"match {player_a.name} vs {player_b.name}: {args.games} games on side {args.size}, {limit}, "
-            f"{args.openings}-ply openings, max {args.max_plies} plies, seed {seed}, {executor.describe()}",
+            f"{args.openings}-ply openings, max {args.max_plies} plies, seed {seed}"
+            + ("" if executor.kind == "serial" else f", {executor.describe()}"),
             flush=True,
         )
         if done:
@@ -167,7 +168,7 @@ def run_match(args) -> int:
         close_engines()
     print(result.summary())
     if path is not None:
-        print(f"{written[0]} games in {path}")
+        print(f"{written[0]} games written to {path}")
     return 0
 
 
