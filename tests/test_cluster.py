@@ -109,3 +109,20 @@ def test_perft_command_on_ray(local_ray, capsys):
         local = capsys.readouterr().out
         assert main(argv + ["--ray", "auto"]) == 0
         assert capsys.readouterr().out == local
+
+
+def _refuse_three(x):
+    from hinge_fast import HingeError
+
+    if x == 3:
+        raise HingeError("three is not allowed")
+    return x
+
+
+def test_ray_passes_errors_back(local_ray):
+    from hinge_fast import HingeError
+
+    with Executor(ray="auto") as ex:
+        with pytest.raises(HingeError, match="three is not allowed"):
+            list(ex.run(_refuse_three, range(6)))
+        assert sorted(ex.run(_refuse_three, [1, 2])) == [(0, 1), (1, 2)]  # the workers go on

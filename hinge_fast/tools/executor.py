@@ -74,8 +74,8 @@ def cores() -> int:
 
 def in_order(results: Iterable[tuple[int, Any]], start: int = 0) -> Iterator[tuple[int, Any]]:
     """``(index, result)`` pairs from ``results`` (any order) in index order, from
-    ``start``; indices missing from ``results`` must be given as done by the caller
-    (see :func:`in_order` in the match runner, which fills resumed games in)."""
+    ``start``. Should ``results`` skip an index, what comes after it is yielded at the
+    end, in order."""
     waiting: dict[int, Any] = {}
     expected = start
     for index, result in results:
@@ -150,6 +150,7 @@ class Executor:
     def _run_pool(self, fn, jobs):
         import concurrent.futures as cf
         import multiprocessing
+        from concurrent.futures.process import BrokenProcessPool
 
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
@@ -178,7 +179,7 @@ class Executor:
                     index = pending.pop(future)
                     try:
                         result = future.result()
-                    except cf.process.BrokenProcessPool:
+                    except BrokenProcessPool:
                         self._pool = None
                         raise HingeError("a worker process died (out of memory?); the run stopped") from None
                     yield index, result
