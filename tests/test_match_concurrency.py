@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import pty
+import re
 import signal
 import subprocess
 import sys
@@ -182,23 +184,37 @@ def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
 
 
 def _interrupted(tmp_path, sig, extra=()):
-    """Start a 16-game match saving to a file, stop it with ``sig`` once the progress
-    line says 4 games are done (read from its stderr as it comes: no sleeping), and
-    return the file."""
+    """Start a 16-game match saving to a file, stop it with ``sig`` once its progress
+    bar says 4 games are done, and return the file and the exit status. stderr is a
+    pseudo-terminal, so that the bar is drawn; it is read as it comes (no sleeping).
+    A game is in the file before the bar counts it."""
     path = tmp_path / f"cut-{sig}.hgn"
     argv = [sys.executable, "-m", "hinge_fast.cli"] + MATCH + ["--games", "16", "--out", str(path), *extra]
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
     try:
-        for line in proc.stderr:
-            if line.startswith("[") and int(line.split()[1].split("/")[0]) >= 4:
-                break
+        seen = ""
+        while not any(int(n) >= 4 for n in re.findall(r"\b(\d+)/16\b", seen)):
+            chunk = _read(master)
+            assert chunk, f"the match ended before 4 games were counted: {seen!r}"
+            seen = seen[-200:] + chunk
         proc.send_signal(sig)
-        proc.stderr.read()
+        while _read(master):  # let it write what it has to say on its way out
+            pass
         status = proc.wait(timeout=120)
     finally:
+        os.close(master)
         if proc.poll() is None:
             proc.kill()
     return path, status
+
+
+def _read(fd) -> str:
+    try:
+        return os.read(fd, 4096).decode("utf-8", "replace")
+    except OSError:  # EIO: the other end is closed
+        return ""
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
