@@ -243,3 +243,19 @@ def test_interrupted_concurrent_match_resumes(tmp_path, capsys):
     assert main(MATCH + ["--games", "16", "--resume", str(path), "--concurrency", "2"]) == 0
     assert summary(capsys.readouterr().out) == expected
     assert games_by_round(path) == games_by_round(whole)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["perft", "3", "--ray", "nonsense"], "--ray takes HOST:PORT"),
+        (["perft", "3", "--ray", "127.0.0.1:9"], "cannot reach the Ray cluster at 127.0.0.1:9"),
+        (MATCH + ["--games", "2", "--ray", "127.0.0.1:9"], "cannot reach the Ray cluster"),
+        (MATCH + ["--games", "2", "--concurrency", "0"], "--concurrency must be from 1"),
+        (MATCH + ["--games", "2", "--out", "a.hgn", "--resume", "b.hgn"], "not allowed with argument"),
+    ],
+)
+def test_executor_arguments_bad_input(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and message in err[0]

@@ -72,6 +72,21 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """HingeError unless something listens at ``host:port`` (``ray://host:port`` too):
+    Ray itself would retry an unreachable address for minutes."""
+    import socket
+
+    rest = address.split("://", 1)[-1]
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit():
+        raise HingeError(f"--ray takes HOST:PORT (as 'ray start --head' prints it), 'auto' or nothing, not {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise HingeError(f"cannot reach the Ray cluster at {address}: {e.strerror or e}") from None
+
+
 def in_order(results: Iterable[tuple[int, Any]], start: int = 0) -> Iterator[tuple[int, Any]]:
     """``(index, result)`` pairs from ``results`` (any order) in index order, from
     ``start``. Should ``results`` skip an index, what comes after it is yielded at the
@@ -197,6 +212,8 @@ class Executor:
         if not ray.is_initialized():
             options = dict(include_dashboard=False, log_to_driver=False, logging_level="error", configure_logging=True)
             os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
+            if self.ray_address not in (LOCAL, "auto"):
+                _check_reachable(self.ray_address)
             try:
                 if self.ray_address == LOCAL:
                     ray.init(address="local", num_cpus=cores(), **options)
