@@ -14,7 +14,7 @@ from hinge_fast.core.tables import workspace
 
 def sides(fen):
     board = Board.from_fen(fen)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     return board.size, own, enemy
 
 

@@ -1,4 +1,4 @@
-"""The Python face of the engine: ``Board``, ``Move``, ``Color``, ``Outcome``.
+"""The Python face of the engine: ``Board``, ``Move``, ``Color``, ``Outcome``, ``Termination``.
 
 Modelled on python-chess::
 
@@ -15,6 +15,19 @@ Modelled on python-chess::
 Positions are kept as bitboards (layout: ``geometry.py``); move generation and play
 run in the numba kernels (``kernels.py``), imported on first use so that parsing and
 drawing a board never wait for numba.
+
+The low-level face, for the searchers and tools above (python-chess shows its
+bitboards the same way): ``board.green`` / ``board.blue`` / ``board.own`` /
+``board.enemy`` (bitboards: tuples of ``NWORDS`` np.uint64 words), ``board.legal_codes``
+and ``board.legal_flips`` (the generator's move codes and the group each flips),
+``board.move_from_code(code)`` / ``board.code_of(move)``, ``board.zobrist_key``,
+``board.history_keys()`` and ``board.perft(depth)``::
+
+    >>> b = Board(4)
+    >>> len(b.legal_codes) == len(b.legal_moves), b.perft(2)
+    (True, 258)
+    >>> b.move_from_code(b.code_of(Move.from_str("B2")))
+    Move.from_str('B2')
 """
 
 from __future__ import annotations
@@ -28,7 +41,11 @@ import numpy as np
 from .errors import HingeError
 from .core.fen import BLUE, GREEN, format_fen, parse_fen
 from .core.geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
-from .core.tables import MAX_GROUPS, MAX_MOVES
+from .core.tables import MAX_GROUPS, MAX_MOVES, NO_CELL
+
+#: The move code layout (``core/movegen.py``): ``from | to << 9 | target << 18``.
+CELL_BITS = 9
+CELL_MASK = (1 << CELL_BITS) - 1
 
 _CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
 _MOVE_RE = re.compile(r"\s*([A-Za-z][0-9]{1,2})(?:\s*-\s*([A-Za-z][0-9]{1,2})(?:\s*[xX]\s*([A-Za-z][0-9]{1,2}))?)?\s*")
@@ -125,29 +142,87 @@ class Move:
         return cls(to=second, frm=first, target=third)
 
 
+def _move_of_code(names, code) -> "Move":
+    code = int(code)
+    frm, to, target = code & CELL_MASK, (code >> CELL_BITS) & CELL_MASK, (code >> (2 * CELL_BITS)) & CELL_MASK
+    if target == NO_CELL:
+        return Move(to=names[to])
+    return Move(to=names[to], frm=names[frm], target=names[target])
+
+
+def _move_from_code(cls, code, size: int) -> "Move":
+    """The move of a move generator code on the board of side ``size``
+    (layout: ``core/movegen.py``).
+
+    >>> Move.from_code(Board(4).code_of(Move.from_str("B2")), 4)
+    Move.from_str('B2')
+    """
+    return _move_of_code(geometry(check_size(size)).names, code)
+
+
+Move.from_code = classmethod(_move_from_code)
+
+
 def _normal_cell(name):
     return None if name is None else name[0] + str(int(name[1:]))
 
 
+class Termination(enum.Enum):
+    """Why a game ended. ``str()`` is the text used in records and messages.
+
+    ``ELIMINATION`` and ``NO_LEGAL_MOVE`` are the two endings of rules.md section 6;
+    ``MAX_PLIES`` is a game runner giving up on a game after its ply cap (no winner).
+    """
+
+    ELIMINATION = "elimination"
+    NO_LEGAL_MOVE = "no legal move"
+    MAX_PLIES = "max plies"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def parse(cls, text) -> "Termination":
+        """The termination written ``text`` (``'elimination'``, ``'no legal move'``...)."""
+        if isinstance(text, cls):
+            return text
+        for t in cls:
+            if str(text).strip().lower() in (t.value, t.name.lower()):
+                return t
+        raise HingeError(f"unknown termination {text!r}: choose {', '.join(t.value for t in cls)}")
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: ``winner`` and ``reason``, which is
-    ``'elimination'`` or ``'no legal move'`` (rules.md section 6)."""
+    """How a finished game ended: ``winner`` and ``termination`` (rules.md section 6);
+    ``reason`` is the termination as text (``'elimination'`` or ``'no legal move'``).
+
+    >>> Outcome(Color.BLUE, Termination.ELIMINATION).reason
+    'elimination'
+    """
 
     winner: Color
-    reason: str
+    termination: Termination
+
+    def __post_init__(self):
+        object.__setattr__(self, "termination", Termination.parse(self.termination))
+
+    @property
+    def reason(self) -> str:
+        return self.termination.value
 
     def __str__(self) -> str:
         return f"{self.winner} wins by {self.reason}"
 
 
-def _as_bitboard(words) -> tuple:
-    """Numba returns uint64 words as Python ints; kernels must get np.uint64 back."""
+def as_bitboard(words) -> tuple:
+    """A bitboard of np.uint64 words: numba returns uint64 words as Python ints, and
+    kernels must get np.uint64 back."""
     return tuple(np.uint64(w) for w in words)
 
 
-def _cells(bitboard) -> list[int]:
-    """Cell indices set in a bitboard, in increasing order."""
+def bitboard_cells(bitboard) -> list[int]:
+    """Cell indices set in a bitboard, in increasing ((c, r)) order."""
     out = []
     for w, word in enumerate(bitboard):
         word = int(word)
@@ -198,7 +273,7 @@ class Board:
 
     def fen(self) -> str:
         """The position string of the current position."""
-        return format_fen(self.size, _cells(self._green), _cells(self._blue), self.turn)
+        return format_fen(self.size, bitboard_cells(self._green), bitboard_cells(self._blue), self.turn)
 
     def copy(self) -> "Board":
         board = Board(self.size)
@@ -220,7 +295,7 @@ class Board:
     def tokens(self, color: Color) -> list[str]:
         """Cell names of the tokens of one colour, in (c, r) order."""
         bitboard = self._green if color == Color.GREEN else self._blue
-        return [self._geo.names[c] for c in _cells(bitboard)]
+        return [self._geo.names[c] for c in bitboard_cells(bitboard)]
 
     def token_count(self, color: Color) -> int:
         return sum(int(w).bit_count() for w in (self._green if color == Color.GREEN else self._blue))
@@ -237,9 +312,9 @@ class Board:
         """The groups of one colour, each a list of cell names, in (c, r) order."""
         stones = self._green if color == Color.GREEN else self._blue
         group_of = _kernels().group_of
-        out, rest = [], set(_cells(stones))
+        out, rest = [], set(bitboard_cells(stones))
         while rest:
-            group = _cells(group_of(self.size, stones, min(rest)))
+            group = bitboard_cells(group_of(self.size, stones, min(rest)))
             rest -= set(group)
             out.append([self._geo.names[c] for c in group])
         return out
@@ -247,6 +322,101 @@ class Board:
     def _sides(self):
         """(tokens of the side to move, tokens of the other side)."""
         return (self._green, self._blue) if self.turn == Color.GREEN else (self._blue, self._green)
+
+    # ----- the low-level face (bitboards, move codes, keys) -------------------------------
+    @property
+    def green(self) -> tuple:
+        """Green's bitboard: ``NWORDS`` np.uint64 words (bit layout: ``core/geometry.py``)."""
+        return self._green
+
+    @property
+    def blue(self) -> tuple:
+        """Blue's bitboard."""
+        return self._blue
+
+    @property
+    def own(self) -> tuple:
+        """The bitboard of the side to move."""
+        return self._sides()[0]
+
+    @property
+    def enemy(self) -> tuple:
+        """The bitboard of the side not to move."""
+        return self._sides()[1]
+
+    def bitboard(self, color: Color) -> tuple:
+        """The bitboard of ``color``."""
+        return self._green if color == Color.GREEN else self._blue
+
+    @property
+    def geometry(self):
+        """The board's ``core.geometry.Geometry``: cell names, coordinates, neighbours."""
+        return self._geo
+
+    def cells_of(self, bitboard) -> list[str]:
+        """Names of the cells set in ``bitboard``, in (c, r) order."""
+        return [self._geo.names[c] for c in bitboard_cells(bitboard)]
+
+    @property
+    def legal_codes(self) -> np.ndarray:
+        """The move generator's codes of the legal moves (int64, read-only; swipes
+        first, in generation order). Empty when the game is over."""
+        return self._generate()[0]
+
+    @property
+    def legal_flips(self) -> np.ndarray:
+        """Row i: the bitboard of the enemy group ``legal_codes[i]`` flips (zero for a
+        placement); uint64 ``[n, NWORDS]``, read-only."""
+        return self._generate()[1]
+
+    def move_from_code(self, code) -> Move:
+        """The Move of a move generator code on this board's geometry."""
+        return self._decode(code)
+
+    def code_of(self, move: Move | str) -> int:
+        """The move generator code of a legal move (Move or notation); HingeError if
+        it is not legal here."""
+        if isinstance(move, str):
+            move = Move.from_str(move)
+        return int(self._generate()[0][self._find(move)])
+
+    @property
+    def zobrist_key(self) -> int:
+        """The 64-bit Zobrist key of the position (tokens and side to move), as the
+        searchers' transposition table sees it."""
+        return int(_kernels().zobrist_hash(self.size, self._green, self._blue, self.turn == Color.BLUE))
+
+    def history_keys(self) -> list[int]:
+        """The Zobrist keys of the positions before this one in ``move_stack``, oldest
+        first (for repetition checks)."""
+        zobrist_hash = _kernels().zobrist_hash
+        return [int(zobrist_hash(self.size, green, blue, turn == Color.BLUE)) for green, blue, turn, _ in self._undo]
+
+    def perft(self, depth: int) -> int:
+        """Leaf count of the legal move tree ``depth`` plies deep (rules.md section 8).
+
+        >>> Board(4).perft(2)
+        258
+        """
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise HingeError(f"perft depth must be a whole number, at least 0, not {depth!r}")
+        if depth == 0:
+            return 1
+        if depth == 1:
+            return len(self.legal_codes)
+        from .core.tables import workspace
+
+        own, enemy = self._sides()
+        return int(_kernels().perft_kernel(self.size, own, enemy, depth, True, workspace(depth)))
+
+    def play_code(self, code) -> None:
+        """Play the legal move of generator code ``code`` (faster than ``push`` for
+        callers that already hold codes)."""
+        codes = self._generate()[0]
+        hits = np.flatnonzero(codes == int(code))
+        if len(hits) == 0:
+            raise HingeError(f"move code {int(code)} is not a legal move here")
+        self.push(self._decode(codes[hits[0]]))
 
     # ----- moves ------------------------------------------------------------------------
     def _generate(self):
@@ -258,17 +428,14 @@ class Board:
             n = _kernels().generate_moves(self.size, own, enemy, b.moves, b.flips, b.enemy_groups, b.group_id, True)
             codes = b.moves[:n].copy()
             flips = b.flips[:n].copy()
+            codes.flags.writeable = False
+            flips.flags.writeable = False
             index = {self._decode(code): i for i, code in enumerate(codes)}
             self._legal = (codes, flips, index)
         return self._legal
 
     def _decode(self, code) -> Move:
-        names = self._geo.names
-        code = int(code)
-        frm, to, target = code & 511, (code >> 9) & 511, (code >> 18) & 511
-        if target == 511:
-            return Move(to=names[to])
-        return Move(to=names[to], frm=names[frm], target=names[target])
+        return _move_of_code(self._geo.names, code)
 
     @property
     def legal_moves(self) -> list[Move]:
@@ -342,7 +509,7 @@ class Board:
         canonical = self._decode(codes[i])
         own, enemy = self._sides()
         their, ours = _kernels().play_with_flip(own, enemy, codes[i], tuple(flips[i]))
-        their, ours = _as_bitboard(their), _as_bitboard(ours)
+        their, ours = as_bitboard(their), as_bitboard(ours)
         # (green, blue, turn, legal-move cache); the cache is dropped so that a long
         # game's history stays small: pop regenerates the moves when asked.
         self._undo.append((self._green, self._blue, self.turn, None))
@@ -383,9 +550,9 @@ class Board:
         """None while the game goes on, else the winner and the reason
         (rules.md section 6: elimination; a player with no legal move loses)."""
         if self.is_eliminated():
-            return Outcome(self.turn.other, "elimination")
+            return Outcome(self.turn.other, Termination.ELIMINATION)
         if len(self._generate()[0]) == 0:
-            return Outcome(self.turn.other, "no legal move")
+            return Outcome(self.turn.other, Termination.NO_LEGAL_MOVE)
         return None
 
     # ----- pictures ------------------------------------------------------------------------
@@ -404,7 +571,7 @@ def draw(board: Board, color: bool = False) -> str:
     and column letters below the lower rim. ``g``/``b`` are tokens, ``.`` empty
     interior cells, ``-`` edge cells. With ``color``, ANSI colours for a terminal."""
     size, geo = board.size, board._geo
-    green, blue = set(_cells(board._green)), set(_cells(board._blue))
+    green, blue = set(bitboard_cells(board._green)), set(bitboard_cells(board._blue))
     top = 2 * size - 2
     margin = 4
 

@@ -48,7 +48,7 @@ INDEPENDENT = {
 
 def fast_perft(fen: str, depth: int) -> int:
     board = Board.from_fen(fen)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     return int(kernels.perft_kernel(board.size, own, enemy, depth, True, workspace(depth + 1)))
 
 

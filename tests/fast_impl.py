@@ -23,5 +23,5 @@ class FastImpl:
         from hinge_fast.core.tables import workspace
 
         board = Board.from_fen(fen)
-        own, enemy = board._sides()
+        own, enemy = board.own, board.enemy
         return int(kernels.perft_kernel(board.size, own, enemy, depth, False, workspace(depth + 1)))

@@ -12,6 +12,7 @@ import pytest
 from hinge_fast import Board, reference
 from hinge_fast.search import Limits
 from hinge_fast.search import alphabeta
+from hinge_fast.search import Score
 from hinge_fast.search.alphabeta import WIN, score_text, search_alphabeta
 from hinge_fast.search.evaluate import TERMS, evaluate_board
 
@@ -78,7 +79,7 @@ def test_takes_an_elimination_in_one(fen):
     assert winning  # the position is what it claims
     result = search_alphabeta(Board.from_fen(fen), Limits(depth=3))
     assert str(result.move) in winning
-    assert result.mate == 1 and result.score_text == "win in 1" and result.score == WIN - 1
+    assert result.mate == 1 and result.score_text == "win in 1" and result.score == Score.win(1)
 
 
 @pytest.mark.parametrize("fen", ALLOWS_ELIMINATION)
@@ -158,8 +159,8 @@ def test_result_fields():
     line = board.copy()
     for move in result.pv:
         line.push(move)  # raises if illegal
-    assert result.score_text == score_text(int(result.score))
-    assert result.mate is None and abs(result.score) < alphabeta.MATE_BOUND
+    assert result.score_text == score_text(result.score.centi_tokens) == str(result.score)
+    assert result.mate is None and abs(result.score.centi_tokens) < alphabeta.MATE_BOUND
     assert sorted(map(str, (rm.move for rm in result.root_moves))) == sorted(map(str, board.legal_moves))
     assert result.root_moves[0].move == result.move and result.root_moves[0].score == result.score
     assert sum(rm.visits for rm in result.root_moves) < result.nodes
@@ -185,12 +186,12 @@ def test_incremental_hash_matches_a_full_hash():
 
     for board in midgame_positions(6, 3, seed=21):
         child_hash = alphabeta.child_hash  # the kernel under test
-        parent = kernels.zobrist_hash(board.size, board._green, board._blue, int(board.turn) == 1)
-        codes, flips, _ = board._generate()
+        parent = board.zobrist_key
+        codes, flips = board.legal_codes, board.legal_flips
         for code, flip in zip(codes, flips):
             child = board.copy()
-            child.push(board._decode(code))
-            want = kernels.zobrist_hash(board.size, child._green, child._blue, int(child.turn) == 1)
+            child.push(board.move_from_code(code))
+            want = child.zobrist_key
             got = child_hash(board.size, int(board.turn), np.uint64(parent), code, tuple(flip))
             assert int(got) == int(want)
 
@@ -235,7 +236,7 @@ def test_bad_options_are_errors():
     from hinge_fast import HingeError
 
     board = Board(4)
-    with pytest.raises(HingeError, match="unknown alpha-beta option"):
+    with pytest.raises(HingeError, match="unknown option 'tree_nodes' of engine alphabeta"):
         search_alphabeta(board, Limits(depth=1), tree_nodes=5)
     with pytest.raises(HingeError, match="table_mb"):
         search_alphabeta(board, Limits(depth=1), table_mb=-1)

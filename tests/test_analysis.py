@@ -71,7 +71,7 @@ def test_analyze_with_mcts_reports_search_and_schema():
     assert d["groups"] == {"green": 4, "blue": 5}
     assert d["outcome"] is None and d["engine"] == "mcts" and d["nodes"] == 300
     assert len(d["top"]) == 3 and d["best"]["move"] == d["top"][0]["move"] == d["pv"][0]
-    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits"}
+    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth"}
     assert d["best"]["move"] in {str(m) for m in Board.from_fen(MIDGAME).legal_moves}
     assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(expected_threats(Board.from_fen(MIDGAME)))
     text = report.to_text()
@@ -178,3 +178,26 @@ def test_replay_reports_a_bad_record(capsys, tmp_path):
     path.write_text('[Size "6"]\n\n1. F6 F6 unfinished\n')
     assert main(["replay", str(path)]) == 2
     assert capsys.readouterr().err.strip() == "error: game 1: ply 2 (1... F6): illegal move F6: F6 is occupied"
+
+
+def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
+    """The issue's case: after an unfinished depth 5, one move carries a depth-5 score
+    and the others depth-4 scores; the depth-4 ones are never ranked among the depth-5
+    ones by score, and are marked."""
+    from hinge_fast.search import RootMove, Score, SearchResult
+    from hinge_fast.tools.analysis import Analysis, ranked_root_moves
+
+    board = Board.from_fen("6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g")
+    best, second, third = (board.parse_move(m) for m in ("J6-I6xG6", "G5-G4xF3", board.legal_moves[0].__str__()))
+    result = SearchResult(
+        move=best, score=Score.centi(144), pv=[best], nodes=10, depth=5, engine="alphabeta",
+        root_moves=[RootMove(third, None, 1, 0), RootMove(second, Score.centi(378), 5, 4), RootMove(best, Score.centi(144), 5, 5)],
+    )
+    assert [rm.move for rm in ranked_root_moves(result)] == [best, second, third]
+    report = Analysis(board=board, result=result, engine="alphabeta", top=3)
+    text = report.to_text()
+    assert "  1. J6-I6xG6  +1.44\n" in text and "  2. G5-G4xF3  +3.78 (depth 4)\n" in text
+    top = report.to_dict()["top"]
+    assert [(m["move"], m["depth"], m["score_text"]) for m in top[:2]] == [
+        ("J6-I6xG6", 5, "+1.44"), ("G5-G4xF3", 4, "+3.78 (depth 4)"),
+    ]

@@ -225,7 +225,7 @@ def test_zobrist_hash_tells_positions_apart():
         board = Board(size)
         while board.legal_moves and len(board.move_stack) < 60:
             board.push(rng.choice(board.legal_moves))
-            green, blue = (board._sides() if board.turn == Color.GREEN else board._sides()[::-1])
+            green, blue = board.green, board.blue
             key = int(kernels.zobrist_hash(size, green, blue, board.turn == Color.BLUE))
             assert seen.setdefault(key, (size, board.fen())) == (size, board.fen())
     flipped = int(kernels.zobrist_hash(size, green, blue, board.turn != Color.BLUE))

@@ -70,10 +70,11 @@ def test_get_player_rejects_bad_specs(spec):
         get_player(spec)
 
 
-def test_mcts_player_rejects_unknown_option_on_use():
-    player = get_player("mcts:colour=red", nodes=10)
-    with pytest.raises(HingeError, match="unknown MCTS option"):
-        player.choose(Board(4))
+def test_mcts_player_rejects_unknown_option_when_made():
+    with pytest.raises(HingeError, match="unknown option 'colour' of engine mcts"):
+        get_player("mcts:colour=red", nodes=10)
+    with pytest.raises(HingeError, match="option exploration must be a number, not 'abc'"):
+        get_player("mcts:exploration=abc", nodes=10)
 
 
 # ----- statistics -----------------------------------------------------------------------------------

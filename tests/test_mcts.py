@@ -7,6 +7,7 @@ import pytest
 import hinge_fast
 from hinge_fast import Board, HingeError
 from hinge_fast.search import Limits, SearchResult
+from hinge_fast.search import Score
 from hinge_fast.search.mcts import Tree, search_mcts
 
 # Green to move (side 4): only C5-E6xE3 eliminates Blue; 7 legal moves.
@@ -54,7 +55,7 @@ def test_finds_elimination_in_one():
     assert [str(m) for m in winning_moves(board)] == ["C5-E6xE3"]
     result = search_mcts(board, Limits(nodes=1000), seed=1)
     assert str(result.move) == "C5-E6xE3"
-    assert result.mate == 1 and result.score == 1.0 and result.score_text == "win in 1"
+    assert result.mate == 1 and result.score == Score.win(1) and result.score_text == "win in 1"
     assert result.pv == [result.move]
     assert result.nodes < 1000  # a proven root stops the search
 
@@ -94,7 +95,7 @@ def test_proven_loss():
     assert all(winning_moves(_after(board, [m])) for m in board.legal_moves)
     result = search_mcts(board, Limits(nodes=5000), seed=3)
     assert result.move in board.legal_moves
-    assert result.mate == -2 and result.score == 0.0 and result.score_text == "loss in 2"
+    assert result.mate == -2 and result.score == Score.loss(2) and result.score_text == "loss in 2"
     assert all(rm.mate == -2 for rm in result.root_moves)
 
 
@@ -133,13 +134,13 @@ def test_result_fields():
     board.push("E5")
     result = search_mcts(board, Limits(nodes=2000), seed=9)
     assert isinstance(result, SearchResult) and result.engine == "mcts"
-    assert 0.0 <= result.score <= 1.0 and result.score_text.endswith("%") and result.mate is None
+    assert 0.0 <= result.score.win_rate <= 1.0 and result.score_text.endswith("%") and result.mate is None
     assert result.pv[0] == result.move and result.depth >= 2
     _after(board, result.pv)  # the principal variation is a legal line
     visits = [r.visits for r in result.root_moves]
     assert visits[0] == max(visits)
     assert result.root_moves[0].move == result.move
-    assert result.score == pytest.approx(result.root_moves[0].win_rate)
+    assert result.score == result.root_moves[0].score and result.score.kind == "rate"
 
 
 def test_tree_full_stops_growing_cleanly():
@@ -184,7 +185,7 @@ def test_search_entry_point_dispatches_to_mcts():
 
 @pytest.mark.parametrize(
     "options",
-    [{"tree_nodes": 0}, {"tree_nodes": 10**12}, {"tree_nodes": 1.5}, {"exploration": -1}, {"playout_plies": 0}, {"table_mb": 16}],
+    [{"tree_nodes": 0}, {"tree_nodes": 10**12}, {"tree_nodes": 1.5}, {"exploration": -1}, {"playout_plies": -1}, {"table_mb": 16}],
 )
 def test_bad_options(options):
     with pytest.raises(HingeError):

@@ -25,7 +25,7 @@ MADE_BUDGET = 500_000
 
 def fast_perft(fen: str, depth: int, bulk: bool = True) -> int:
     board = Board.from_fen(fen)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     return int(kernels.perft_kernel(board.size, own, enemy, depth, bulk, workspace(depth + 1)))
 
 
@@ -81,7 +81,7 @@ def test_perft_divide_sums_to_total():
 
     fen = TABLE[6]["position"]
     board = Board.from_fen(fen)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     work = workspace(4)
     counts = np.zeros(len(work.moves[0]), dtype=np.int64)
     n = kernels.perft_divide(board.size, own, enemy, 3, True, work, counts)
@@ -89,5 +89,5 @@ def test_perft_divide_sums_to_total():
     assert int(counts[:n].sum()) == TABLE[6]["counts"][2]
     for i in range(n):
         child = board.copy()
-        child.push(board._decode(work.moves[2][i]))
+        child.push(board.move_from_code(work.moves[2][i]))
         assert fast_perft(child.fen(), 2) == counts[i]

@@ -28,6 +28,7 @@ from hinge_fast.protocol.server import (
     perft,
 )
 from hinge_fast.search import Limits
+from hinge_fast.search.registry import all_options
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_CMD = [sys.executable, "-m", "hinge_fast.cli", "engine"]
@@ -49,10 +50,11 @@ def session():
 
 
 def ok(lines):
-    """The lines before the final ok, checking the shape of a successful answer."""
+    """The lines before the final ok, without bestmove's info lines, checking the shape
+    of a successful answer."""
     assert lines[-1] == "ok"
     assert not any(line.startswith(("err", "invalidmove")) for line in lines[:-1]), lines
-    return lines[:-1]
+    return [line for line in lines[:-1] if not line.startswith("info ")]
 
 
 def failed(session, line, prefix="err"):
@@ -197,15 +199,19 @@ def test_undo_stops_at_the_loaded_position(session):
 def test_options_list_get_set(session):
     lines = ok(session.handle("options"))
     names = [line.split(";")[0] for line in lines]
-    assert names == ["engine", "threads", "table_mb", "tree_nodes", "seed"]
+    # engine and threads, then every option of the registry, each once
+    assert names[:2] == ["engine", "threads"]
+    assert sorted(names[2:]) == sorted(all_options())
     for line in lines:
         fields = line.split(";")
         assert len(fields) == 6
-    assert ok(session.handle("options get engine")) == ["engine;enum;alphabeta;alphabeta;alphabeta;mcts"]
+    assert ok(session.handle("options get engine")) == ["engine;enum;mcts;mcts;alphabeta;mcts"]
     assert ok(session.handle("options get threads")) == ["threads;int;1;1;1;1"]
-    assert ok(session.handle("options set engine MCTS")) == ["engine;enum;mcts;alphabeta;alphabeta;mcts"]
+    assert ok(session.handle("options set engine ALPHABETA")) == ["engine;enum;alphabeta;mcts;alphabeta;mcts"]
+    assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.4;0;100"]
+    assert ok(session.handle("options set root_scores true")) == ["root_scores;bool;true;false;false;true"]
     assert ok(session.handle("options set seed 42"))[0].startswith("seed;int;42;-1;-1;")
-    table = session.options["table_mb"]
+    table = session.options["table_mb"].spec
     assert ok(session.handle(f"options set table_mb {table.low}"))[0].startswith(f"table_mb;int;{table.low};")
 
 
@@ -216,7 +222,9 @@ def test_options_list_get_set(session):
         ("options set engine minimax", "must be one of alphabeta, mcts"),
         ("options set table_mb -1", "table_mb must be from 0"),
         ("options set table_mb 999999999", "table_mb must be from"),
-        ("options set tree_nodes 1", "tree_nodes must be from"),
+        ("options set tree_nodes 0", "tree_nodes must be from"),
+        ("options set exploration x", "exploration must be a number"),
+        ("options set root_scores maybe", "root_scores must be true or false"),
         ("options set tree_nodes 10000000000", "tree_nodes must be from"),
         ("options set seed -2", "seed must be from -1"),
         ("options set seed 1.5", "whole number"),
@@ -392,12 +400,12 @@ def test_scripted_session_end_to_end():
         "ok",
     ]
     assert out[: len(expected_head)] == expected_head
-    rest = out[len(expected_head) :]
+    rest = [line for line in out[len(expected_head) :] if not line.startswith("info ")]
     assert rest[0].startswith("invalidmove ") and rest[1] == "ok"
     assert rest[2] == ";".join(str(m) for m in moves.legal_moves) and rest[3] == "ok"
     assert rest[4:6] == ["err cannot undo 5 moves: 1 played since newgame", "ok"]
     assert rest[6].startswith("err unknown command 'bogus'") and rest[7] == "ok"
-    assert rest[8:12] == ["engine;enum;mcts;alphabeta;alphabeta;mcts", "ok", "seed;int;7;-1;-1;9223372036854775807", "ok"]
+    assert rest[8:12] == ["engine;enum;mcts;mcts;alphabeta;mcts", "ok", "seed;int;7;-1;-1;9223372036854775807", "ok"]
     assert moves.parse_move(rest[12]) in moves.legal_moves and rest[13] == "ok"
     assert rest[14].startswith("err depth must be from 1") and rest[15] == "ok"
     assert rest[16:] == [f"{EMPTY4};NotStarted", "ok", "err cannot undo 1 move: 0 played since newgame", "ok", "ok"]
@@ -423,12 +431,14 @@ class LiveEngine:
         self.process.stdin.flush()
 
     def answer(self, timeout=120):
+        """The answer's lines before ok, without bestmove's info lines."""
         out = []
         while True:
             line = self.lines.get(timeout=timeout)
             if line is None or line == "ok":
                 return out
-            out.append(line)
+            if not line.startswith("info "):
+                out.append(line)
 
     def finish(self, timeout=30):
         try:
@@ -519,3 +529,26 @@ def test_garbage_bytes_and_long_lines_are_survived():
     assert out[2].startswith("err unknown command") and out[3] == "ok"
     assert out[4].startswith("err line too long") and out[5] == "ok"
     assert out[6:] == [f"{EMPTY4};InProgress;B2", "ok", "ok"]
+
+
+def test_bestmove_sends_info_lines_before_its_move(session):
+    """While it thinks, bestmove reports each completed depth (alpha-beta) as UCI does:
+    depth, score, nodes, nps, time and the line, then the move and ok."""
+    session.handle("options set engine alphabeta")
+    session.handle("newgame 5")
+    lines = session.handle("bestmove depth 3")
+    assert lines[-1] == "ok"
+    info = lines[:-2]
+    assert [line.split()[2] for line in info] == ["1", "2", "3"]
+    for line in info:
+        words = line.split()
+        assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12)] == ["info", "depth", "score", "nodes", "nps", "time", "pv"]
+        assert words[4] in ("cp", "win", "loss") and int(words[5]) == float(words[5])
+    assert info[-1].split(" pv ")[1].split()[0] == lines[-2]
+
+
+def test_engine_streams_info_lines_through_stdout():
+    out = run_engine("options set engine mcts\noptions set seed 1\nnewgame 6\nbestmove time 00:00:00.4\nquit\n")
+    info = [line for line in out if line.startswith("info ")]
+    assert info and all(" score winrate " in line or " score win " in line for line in info)
+    assert out[-1] == "ok" and not out[-2].startswith("info")

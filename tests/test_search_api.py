@@ -26,7 +26,8 @@ def test_search_dispatches_to_alphabeta():
     result = hinge_fast.search(board, engine="alphabeta", depth=2)
     assert result.engine == "alphabeta" and result.depth == 2
     assert result.move in board.legal_moves
-    assert hinge_fast.search(board, depth=2, table_mb=0).score == result.score
+    assert hinge_fast.search(board, engine="alphabeta", depth=2, table_mb=0).score == result.score
+    assert hinge_fast.search(board, depth=2).engine == "alphabeta"  # the default engine has no depths
 
 
 @pytest.mark.parametrize(
@@ -36,8 +37,10 @@ def test_search_dispatches_to_alphabeta():
         ({"time": 0}, "time must be more than 0"),
         ({"nodes": 0}, "nodes must be from 1"),
         ({"depth": 65}, "depth must be from 1 to 64"),
-        ({"depth": 1, "colour": "green"}, "unknown alpha-beta option colour"),
-        ({"depth": 1, "table_mb": -3}, "table_mb must be from 0"),
+        ({"engine": "alphabeta", "depth": 1, "colour": "green"}, "unknown option 'colour' of engine alphabeta"),
+        ({"engine": "alphabeta", "depth": 1, "table_mb": -3}, "table_mb must be from 0"),
+        ({"engine": "mcts", "depth": 3}, "engine mcts has no depth limit"),
+        ({"nodes": 5, "seed": -2}, "seed must be from -1"),
     ],
 )
 def test_bad_search_arguments(kwargs, message):
@@ -117,11 +120,24 @@ def test_ctrl_c_returns_the_best_move_so_far(capsys):
     assert "bestmove" in err
 
 
-def test_should_stop_ends_a_long_search_early():
-    import time
+@pytest.mark.parametrize("engine", hinge_fast.search.ENGINES)
+def test_stop_from_another_thread_ends_a_long_search_early(engine):
+    from hinge_fast.search import Limits, create_searcher
 
-    started = time.monotonic()
     board = Board.from_fen(MIDGAME)
-    result = hinge_fast.search(board, time=60, should_stop=lambda: time.monotonic() - started > 0.2)
-    assert result.move in board.legal_moves
+    searcher = create_searcher(engine)
+    first = threading.Event()
+    timer = threading.Timer(60, searcher.stop)  # a safety net only
+
+    def on_progress(result):
+        if not first.is_set():
+            first.set()
+            threading.Thread(target=searcher.stop).start()
+
+    timer.start()
+    try:
+        result = searcher.go(board, Limits(time=3600), on_progress)
+    finally:
+        timer.cancel()
+    assert first.is_set() and result.move in board.legal_moves
     assert result.seconds < 30

@@ -134,7 +134,7 @@ def test_move_kinds_agree_with_path_tracing():
         while not board.is_game_over() and len(board.move_stack) < 60:
             pos = ref.parse_position(board.fen())
             me = pos.to_move
-            own = _bits(board._green if board.turn == Color.GREEN else board._blue)
+            own = _bits(board.own)
             for move in board.legal_moves:
                 if not move.is_swipe:
                     continue

@@ -87,3 +87,39 @@ def executor_from_args(args):
     from ..tools.executor import Executor
 
     return Executor(concurrency=getattr(args, "concurrency", None), ray=getattr(args, "ray", None))
+
+
+def add_engine_arguments(parser, default_help="", seed=True):
+    """--engine NAME (the registry's engines; default its DEFAULT_ENGINE), -o/--option
+    NAME=VALUE (the engine's options, checked by the registry) and --seed N (bounds of
+    the registry's seed option: -1 is a fresh seed each search)."""
+    from ..search.registry import DEFAULT_ENGINE, ENGINES, REGISTRY, all_options
+
+    described = "; ".join(f"{name}: {spec.description}" for name, spec in REGISTRY.items())
+    parser.add_argument("--engine", choices=ENGINES, default=None,
+                        help=f"searcher (default {DEFAULT_ENGINE}{default_help}). {described}")
+    names = ", ".join(all_options())
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                        help=f"an engine option (repeatable): {names}")
+    if seed:
+        spec = all_options()["seed"]
+        parser.add_argument("--seed", type=positive_int("seed", spec.low, spec.high), default=None, metavar="N",
+                            help=f"random seed ({spec.low} to {spec.high}; {spec.low}: a fresh one each search); "
+                            "the same seed and node limit give the same move")
+
+
+def engine_options(engine: str, args) -> dict:
+    """The options of ``-o NAME=VALUE`` (and --seed) for ``engine``, parsed and checked
+    by the registry; HingeError naming a bad one."""
+    from ..search.registry import engine_spec
+
+    spec = engine_spec(engine)
+    options = {}
+    for item in getattr(args, "option", []) or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise HingeError(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = spec.option(name.strip()).parse(value.strip())
+    if getattr(args, "seed", None) is not None and "seed" in spec.option_names:
+        options["seed"] = args.seed
+    return options

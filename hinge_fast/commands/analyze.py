@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from . import add_position_arguments, board_from_args, positive_int, seconds
+from . import add_engine_arguments, add_position_arguments, board_from_args, engine_options, positive_int, seconds
 
 
 
@@ -21,12 +21,17 @@ def register(subparsers):
         "--time 1 --top 3 --svg board.svg",
     )
     add_position_arguments(p)
-    p.add_argument("--engine", choices=("alphabeta", "mcts"), default="alphabeta", help="searcher (default alphabeta)")
+    add_engine_arguments(p, seed=False)
     p.add_argument("--time", type=seconds("time"), default=None, metavar="S", help="seconds in all (default 1 unless --nodes or --depth)")
     p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="node (MCTS: playout) limit")
-    p.add_argument("--depth", type=positive_int("DEPTH", 1, 64), default=None, help="depth limit (alpha-beta)")
+    p.add_argument("--depth", type=positive_int("DEPTH", 1, 64), default=None,
+                   help="depth limit (engines with depths; the default engine becomes the first that has them)")
     p.add_argument("--top", type=positive_int("K", 1, 1000), default=5, metavar="K", help="how many top moves to list (default 5)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (MCTS): same seed and --nodes, same answer")
+    from ..search.registry import all_options
+
+    seed = all_options()["seed"]
+    p.add_argument("--seed", type=positive_int("seed", seed.low, seed.high), default=None,
+                   help="random seed (-1: a fresh one): same seed and --nodes, same answer")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema in docs/usage.md)")
     p.add_argument("--svg", metavar="FILE", default=None, help="write a picture: best move arrow, threatened groups outlined")
     p.set_defaults(run=run_analyze)
@@ -53,14 +58,18 @@ def run_analyze(args) -> int:
     started = process_started()
     import json
 
+    from ..search import Limits
+    from ..search.registry import choose_engine
     from ..tools.analysis import analyze
 
     board = board_from_args(args)
     budget = args.time
     if budget is None and args.nodes is None and args.depth is None:
         budget = 1.0
+    engine = choose_engine(args.engine, Limits(time=budget, nodes=args.nodes, depth=args.depth))
     report = analyze(
-        board, engine=args.engine, time=budget, nodes=args.nodes, depth=args.depth, top=args.top, seed=args.seed, started=started
+        board, engine=engine, time=budget, nodes=args.nodes, depth=args.depth, top=args.top, seed=args.seed,
+        started=started, **{k: v for k, v in engine_options(engine, args).items() if k != "seed"},
     )
     if args.svg:
         from ..tools.analysis import analysis_svg

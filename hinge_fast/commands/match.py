@@ -163,9 +163,9 @@ def run_match(args) -> int:
         executor.close()
         player_a.close()
         player_b.close()
-        from ..tools.players import close_engines
+        from ..tools.players import close_made_players
 
-        close_engines()
+        close_made_players()
     print(result.summary())
     if path is not None:
         print(f"{written[0]} games written to {path}")

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import add_position_arguments, board_from_args, positive_int, seconds
-
-ENGINES = ("alphabeta", "mcts")
+from . import add_engine_arguments, add_position_arguments, board_from_args, engine_options, positive_int, seconds
 
 
 def register(subparsers):
@@ -21,15 +19,12 @@ def register(subparsers):
         epilog="Example: hinge-fast move '6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g' --time 0.5",
     )
     add_position_arguments(p)
-    p.add_argument("--engine", choices=ENGINES, default=None,
-                   help="search algorithm (default mcts, the stronger in matches on side 6; alphabeta with --depth)")
+    add_engine_arguments(p, default_help=", the stronger in matches; with --depth, the first engine that honours it")
     p.add_argument("--time", type=seconds("S"), default=None, metavar="S", help="seconds to think (default 1 if no limit)")
     p.add_argument("--nodes", type=positive_int("N", 1, 10**12), default=None, metavar="N",
-                   help="positions searched (alphabeta) or playouts (mcts)")
+                   help="positions searched or playouts, as the engine counts (its progress unit)")
     p.add_argument("--depth", type=positive_int("D", 1, 64), default=None, metavar="D",
-                   help="plies of iterative deepening (alphabeta only)")
-    p.add_argument("--seed", type=positive_int("seed", 0, 2**63 - 1), default=None, metavar="N",
-                   help="random seed (mcts; alphabeta is deterministic)")
+                   help="plies of iterative deepening (only for engines with depths: an error for the others)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(run=run_move)
 
@@ -39,16 +34,23 @@ def progress_line(result) -> str:
     """One stderr line per search iteration."""
     pv = " ".join(str(m) for m in result.pv)
     return (
-        f"info depth {result.depth} score {result.score_text} nodes {result.nodes} "
+        f"info depth {result.depth} score {result.score} nodes {result.nodes} "
         f"nps {result.nps:.0f} time {result.seconds:.3f} pv {pv}"
     )
 
 
 def run_move(args) -> int:
     from ..errors import HingeError
-    from ..search import search
+    from ..search import DEFAULT_TIME, Limits
+    from ..search.registry import check_limits, choose_engine, create_searcher
 
     board = board_from_args(args)
+    limits = Limits(time=args.time, nodes=args.nodes, depth=args.depth)
+    if limits.unlimited:
+        limits = Limits(time=DEFAULT_TIME)
+    engine = choose_engine(args.engine, limits)
+    check_limits(engine, limits)
+    searcher = create_searcher(engine, **engine_options(engine, args))
     outcome = board.outcome()
     if outcome is not None:
         raise HingeError(f"the game is over: {outcome}")
@@ -60,16 +62,14 @@ def run_move(args) -> int:
             print(progress_line(result), file=sys.stderr, flush=True)
 
     try:
-        engine = args.engine or ("alphabeta" if args.depth else "mcts")
-        result = search(board, engine=engine, time=args.time, nodes=args.nodes, depth=args.depth,
-                        seed=args.seed, progress=progress)
+        result = searcher.go(board, limits, progress)
     except KeyboardInterrupt:
         if not last or last[-1].move is None:
             raise
         result = last[-1]
         print("interrupted: best move so far", file=sys.stderr)
     if not args.quiet:
-        print(f"bestmove {result.move} score {result.score_text} depth {result.depth} "
+        print(f"bestmove {result.move} score {result.score} depth {result.depth} "
               f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
     print(result.move)
     return 0

@@ -52,7 +52,7 @@ def _perft_fast(board, depth, divide, bulk):
     from ..core import kernels
     from ..core.tables import workspace
 
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     work = workspace(depth + 1)
     if depth == 0:
         return [], 1, 0.0
@@ -66,7 +66,7 @@ def _perft_fast(board, depth, divide, bulk):
     start = time.perf_counter()
     n = kernels.perft_divide(board.size, own, enemy, depth, bulk, work, counts)
     seconds = time.perf_counter() - start
-    by_move = {board._decode(code): int(counts[i]) for i, code in enumerate(work.moves[depth - 1][:n])}
+    by_move = {board.move_from_code(code): int(counts[i]) for i, code in enumerate(work.moves[depth - 1][:n])}
     ordered = [(move, by_move[move]) for move in board.legal_moves]
     return ordered, sum(by_move.values()), seconds
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..search.registry import DEFAULT_ENGINE, ENGINES
 from . import positive_int, seconds
 
 HELP_TEXT = """\
@@ -27,7 +28,9 @@ def register(subparsers):
         "game, so moves can be piped in.",
         epilog="Example: printf 'F6\\nhint\\nsave game.hgn\\nquit\\n' | hinge-fast play --engine mcts --time 0.2",
     )
-    p.add_argument("--engine", default="mcts", metavar="PLAYER", help="mcts (default, the stronger), alphabeta, greedy or random")
+    p.add_argument("--engine", default=None, metavar="PLAYER",
+                   help=f"a player: an engine ({', '.join(ENGINES)}; default {DEFAULT_ENGINE}, the stronger), greedy or "
+                   "random; engine options after a colon: mcts:exploration=0.7")
     p.add_argument("--time", type=seconds("time", 3600.0), default=1.0, metavar="S", help="engine seconds per move (default 1)")
     p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="engine node limit per move instead of time")
     p.add_argument("--color", default="green", metavar="green|blue", help="your colour (default green, who moves first)")
@@ -170,6 +173,7 @@ def run_play(args) -> int:
     human = Color.parse(args.color)
     board = Board(args.size)
     time = None if args.nodes is not None else args.time
-    player = get_player(args.engine, time=time, nodes=args.nodes, seed=args.seed, size=args.size)
+    engine = args.engine or DEFAULT_ENGINE
+    player = get_player(engine, time=time, nodes=args.nodes, seed=args.seed, size=args.size)
     ansi = args.ansi and sys.stdout.isatty()
-    return _Game(board, human, player, args.engine, sys.stdin, sys.stdout, ansi).run()
+    return _Game(board, human, player, engine, sys.stdin, sys.stdout, ansi).run()

@@ -152,7 +152,7 @@ def _play_random(size, games, max_plies, seed, tally):
     import numpy as np
 
     from ..core import kernels
-    from ..board import _as_bitboard, _cells
+    from ..board import as_bitboard, bitboard_cells
     from ..core.fen import format_fen
     from ..core.tables import workspace
 
@@ -178,7 +178,7 @@ def _play_random(size, games, max_plies, seed, tally):
                 else:
                     tally.endings["no legal move"] += 1
                     green, blue = (own, enemy) if mover == "green" else (enemy, own)
-                    tally.stuck.append((game + 1, ply, format_fen(size, _cells(green), _cells(blue), 0 if mover == "green" else 1)))
+                    tally.stuck.append((game + 1, ply, format_fen(size, bitboard_cells(green), bitboard_cells(blue), 0 if mover == "green" else 1)))
                 break
             tally.legal(ply, int(n))
             i = rng.randrange(n)
@@ -186,7 +186,7 @@ def _play_random(size, games, max_plies, seed, tally):
             frm, to, target = code & 511, (code >> 9) & 511, (code >> 18) & 511
             tally.move(*kinds.classify(frm, to, target != 511, _bits(own)))
             own, enemy = kernels.play_with_flip(own, enemy, moves[i], tuple(flips[i]))
-            own, enemy = _as_bitboard(own), _as_bitboard(enemy)
+            own, enemy = as_bitboard(own), as_bitboard(enemy)
             ply += 1
         tally.lengths.append(ply)
         tally.winners.append(winner)
@@ -196,7 +196,7 @@ def _play_board(size, games, max_plies, player, tally, seed=None):
     """Self-play of any Player through Board (engines: slow, use --nodes). Game g
     reseeds the player with ``seed + g`` so that seeded games differ (a deterministic
     engine under a node limit still plays the same game every time)."""
-    from ..board import Board, Color
+    from ..board import Board
 
     kinds = _Kinds(size)
     geo = kinds.geo
@@ -216,9 +216,9 @@ def _play_board(size, games, max_plies, player, tally, seed=None):
                 if outcome.reason == "no legal move":
                     tally.stuck.append((game + 1, ply, board.fen()))
                 break
-            tally.legal(ply, len(board._generate()[0]))
+            tally.legal(ply, len(board.legal_codes))
             move = player.choose(board)
-            own = board._green if board.turn == Color.GREEN else board._blue
+            own = board.own
             frm = geo.parse_cell(move.frm) if move.frm else None
             tally.move(*kinds.classify(frm, geo.parse_cell(move.to), move.is_swipe, _bits(own)))
             board.push(move)

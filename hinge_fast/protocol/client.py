@@ -7,7 +7,7 @@ Modelled on python-chess's ``SimpleEngine``::
     >>> import sys
     >>> with Engine.popen([sys.executable, "-m", "hinge_fast.cli", "engine"]) as engine:
     ...     board = Board(4)
-    ...     move = engine.play(board, Limits(depth=1))
+    ...     move = engine.play(board, Limits(nodes=100))
     ...     move in board.legal_moves
     True
 
@@ -83,6 +83,7 @@ class Engine:
         self.timeout = timeout
         self.search_timeout = search_timeout
         self.id = ""
+        self.last_info: list[str] = []  # the info lines of the last bestmove
         self.capabilities = ""
         self._lines: queue.Queue = queue.Queue()
         self._stderr = collections.deque(maxlen=20)
@@ -211,7 +212,7 @@ class Engine:
         self._game = None
         if moves:
             # A game string: the start position, a state the engine checks, the moves.
-            from .server import format_game_string
+            from .wire import format_game_string
 
             self._command("newgame " + format_game_string(start_fen, board, board.move_stack))
         else:
@@ -248,6 +249,8 @@ class Engine:
             deadline = None
         # Out of time: ask the engine to stop, then give it `timeout` more to answer.
         lines = self._command(command, deadline, on_timeout=lambda: self._send("stop"))
+        self.last_info = [line for line in lines if line.startswith("info ")]
+        lines = [line for line in lines if not line.startswith("info ")]
         if len(lines) != 1:
             raise HingeError(f"engine {self.command_name!r} answered {command!r} with {lines!r}, not one move")
         try:

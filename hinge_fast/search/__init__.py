@@ -1,9 +1,14 @@
-"""Search: alpha-beta and MCTS behind one entry point.
+"""Search: the searchers behind one contract (``registry.py``, ``searcher.py``).
 
     >>> import hinge_fast
     >>> result = hinge_fast.search(hinge_fast.Board(), engine="alphabeta", depth=2)
     >>> result.move in hinge_fast.Board().legal_moves
     True
+
+``create_searcher(name, **options)`` makes a searcher object (it owns its buffers,
+table or tree); ``searcher.go(board, limits, on_progress)`` searches and
+``searcher.stop()`` (from any thread) ends a search early. ``search(...)`` below is a
+convenience on top: one new searcher per call.
 """
 
 from __future__ import annotations
@@ -14,16 +19,20 @@ import types
 from ..board import Board
 from ..errors import HingeError
 from .limits import DEFAULT_TIME, Limits
+from .registry import DEFAULT_ENGINE, ENGINES, REGISTRY, check_limits, choose_engine, create_searcher, engine_spec
 from .result import RootMove, SearchResult
+from .score import Score
+from .searcher import Searcher
 
-ENGINES = ("alphabeta", "mcts")
-
-__all__ = ["search", "Limits", "SearchResult", "RootMove", "ENGINES", "DEFAULT_TIME"]
+__all__ = [
+    "search", "create_searcher", "engine_spec", "Searcher", "Limits", "SearchResult", "RootMove", "Score",
+    "ENGINES", "REGISTRY", "DEFAULT_ENGINE", "DEFAULT_TIME",
+]
 
 
 def search(
     board: Board,
-    engine: str = "alphabeta",
+    engine: str | None = None,
     time: float | None = None,
     nodes: int | None = None,
     depth: int | None = None,
@@ -33,27 +42,26 @@ def search(
 ) -> SearchResult:
     """Search ``board`` and return a :class:`SearchResult`.
 
-    ``engine``: ``'alphabeta'`` or ``'mcts'``; ``time`` (seconds), ``nodes``,
-    ``depth``: limits, whichever comes first (none given: ``DEFAULT_TIME`` seconds);
-    ``seed``: makes MCTS reproducible (alpha-beta is deterministic under a node or
-    depth limit); ``progress``: called with an interim SearchResult after each
-    iteration (alpha-beta depth) or every tenth of a second (MCTS); ``options``:
-    engine options such as ``table_mb`` (alpha-beta) or ``tree_nodes`` (MCTS).
+    ``engine``: a name of the registry (None: ``DEFAULT_ENGINE``, MCTS, or with a
+    ``depth`` the first engine that honours depths); ``time``
+    (seconds), ``nodes``, ``depth``: limits, whichever comes first (none given:
+    ``DEFAULT_TIME`` seconds; depth only for engines that honour it); ``seed``: makes
+    MCTS reproducible (alpha-beta is deterministic under a node or depth limit);
+    ``progress``: called with an interim SearchResult after each iteration
+    (alpha-beta depth) or every tenth of a second (MCTS); ``options``: engine options
+    of the registry such as ``table_mb`` (alpha-beta) or ``tree_nodes`` (MCTS).
     """
     if not isinstance(board, Board):
         raise HingeError(f"search needs a Board, not {type(board).__name__}")
     limits = Limits(time=time, nodes=nodes, depth=depth)
     if limits.unlimited:
         limits = Limits(time=DEFAULT_TIME)
-    if engine == "alphabeta":
-        from .alphabeta import search_alphabeta
-
-        return search_alphabeta(board, limits, seed=seed, progress=progress, **options)
-    if engine == "mcts":
-        from .mcts import search_mcts
-
-        return search_mcts(board, limits, seed=seed, progress=progress, **options)
-    raise HingeError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+    engine = choose_engine(engine, limits)
+    check_limits(engine, limits)
+    if seed is not None:
+        options["seed"] = seed
+    searcher = create_searcher(engine, **options)
+    return searcher.go(board, limits, progress)
 
 
 class _CallableModule(types.ModuleType):

@@ -3,8 +3,8 @@ move ordering, the whole tree in numba.
 
     >>> from hinge_fast import Board
     >>> from hinge_fast.search import Limits
-    >>> from hinge_fast.search.alphabeta import search_alphabeta
-    >>> result = search_alphabeta(Board(), Limits(depth=2))
+    >>> from hinge_fast.search.alphabeta import AlphaBetaSearcher
+    >>> result = AlphaBetaSearcher().go(Board(), Limits(depth=2))
     >>> result.depth, result.move in Board().legal_moves
     (2, True)
 
@@ -32,9 +32,15 @@ How it works
   read every 256 nodes, so the search stops within a millisecond or so of its
   deadline. The node limit is checked at every node.
 * **Ctrl-C and stop**: each depth runs in a worker thread (the kernels release the
-  GIL); the main thread waits on an Event, and on KeyboardInterrupt (or when the
-  caller's ``should_stop()`` turns true) sets the deadline to zero, so the search
+  GIL); the calling thread waits on an Event, and on KeyboardInterrupt (or once
+  ``stop()`` was called from any thread) sets the deadline to zero, so the search
   stops within 256 nodes and returns the best move found so far.
+* **Time**: the budget covers the whole ``go`` call, from its first line (kernel
+  loading, root set-up) to the returned result: the kernel's deadline is the call's
+  start plus the time limit minus ``RESULT_RESERVE_NS``; the buffers and table are
+  allocated at the searcher's first ``go``, inside its budget, and reused after; and
+  no new depth starts that surely cannot finish (one costs at least
+  ``MIN_DEPTH_GROWTH`` times the one before) or once ``SOFT_TIME_FRACTION`` is used.
 * **One entry kernel**: the root is a branch of the recursive ``negamax`` rather than
   a kernel of its own, because numba's cache cannot load a cached kernel that calls a
   cached recursive kernel (the second run fails with "unresolved symbol" or crashes).
@@ -79,9 +85,12 @@ from ..errors import HingeError
 from ..core.geometry import NWORDS
 from ..core.movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
 from ..core.tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
-from .evaluate import LOST, MATE_BOUND, WIN, WINNING, evaluate
-from .limits import MAX_DEPTH, MAX_TABLE_MB, Limits
+from .evaluate import LOST, MATE_BOUND, WIN, WINNING, evaluate, evaluate_material, get_evaluator
+from .limits import DEFAULT_TIME, MAX_DEPTH, Limits
+from .registry import DEFAULT_TABLE_MB, EVALUATORS, MIN_TABLE_MB  # noqa: F401  (re-exported)
 from .result import RootMove, SearchResult
+from .score import Score
+from .searcher import Searcher
 
 #: Scores lie strictly inside (-INFINITE, INFINITE).
 INFINITE = WIN + 1
@@ -94,9 +103,10 @@ CLOCK_EVERY = 256
 #: After a completed depth, do not start another once this fraction of the time is used
 #: (the next depth would almost never finish in the rest).
 SOFT_TIME_FRACTION = 0.5
-#: Default size of the transposition table.
-DEFAULT_TABLE_MB = 64
-MIN_TABLE_MB = 0
+#: The least factor by which one depth's time exceeds the one before it.
+MIN_DEPTH_GROWTH = 2.0
+#: Nanoseconds kept back from a time limit for building the result after the kernel stops.
+RESULT_RESERVE_NS = 5_000_000
 
 # Slots of the ``state`` array shared by Python and the kernels.
 NODES = 0  # positions searched so far
@@ -111,7 +121,8 @@ ROOT_COUNT = 8  # root moves in buf.moves[0]
 ROOT_FULL_WINDOW = 9  # 1: search every root move with a full window (exact scores)
 ROOT_BEST = 10  # index of the best root move finished
 ROOT_DONE = 11  # root moves finished in this depth
-STATE_SLOTS = 12
+EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
+STATE_SLOTS = 13
 
 # Transposition table bounds.
 UPPER = 1
@@ -149,7 +160,7 @@ def clock_ns():
 
 
 class SearchBuffers(NamedTuple):
-    """Everything the search kernels write, preallocated once per process."""
+    """Everything the search kernels write, preallocated once per searcher object."""
 
     moves: np.ndarray  # int64 [PLIES, MAX_MOVES]: move codes per ply
     flips: np.ndarray  # uint64 [PLIES, MAX_MOVES, 4]: group each move flips
@@ -367,10 +378,16 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     break
 
         if depth <= 0:
-            score = evaluate(
-                size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1], buf.enemy_groups,
-                buf.group_id
-            )
+            if state[EVALUATOR] == 0:
+                score = evaluate(
+                    size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1], buf.enemy_groups,
+                    buf.group_id
+                )
+            else:
+                score = evaluate_material(
+                    size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1], buf.enemy_groups,
+                    buf.group_id
+                )
             if score == LOST:
                 score = -(WIN - ply)
             elif score == WINNING:
@@ -474,37 +491,41 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
 
 # ----- Python driver --------------------------------------------------------------------------
 
-_LOCK = threading.Lock()
-_BUFFERS: SearchBuffers | None = None
-_TABLE: dict = {"entries": 0, "keys": None, "data": None, "generation": 0}
 _NO_TABLE = (np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64))
 
 
-def _table(table_mb: float):
-    """The process's transposition table of ``table_mb`` megabytes and a fresh
-    generation number for this search."""
-    entries = 1 << max(1, int(table_mb * (1 << 20) // 16).bit_length() - 1)
-    if _TABLE["entries"] != entries:
-        _TABLE.update(entries=entries, keys=_touched(np.zeros(entries, dtype=np.uint64)),
-                      data=_touched(np.zeros(entries, dtype=np.uint64)), generation=0)
-    generation = _TABLE["generation"] % 255 + 1
-    if generation == 1 and _TABLE["generation"]:
-        _TABLE["data"].fill(0)  # generation numbers wrap: forget every old entry
-    _TABLE["generation"] = generation
-    return _TABLE["keys"], _TABLE["data"], generation
+class TranspositionTable:
+    """A searcher's transposition table of ``table_mb`` megabytes (written once at
+    creation, so no search pays page faults) and its generation counter."""
+
+    def __init__(self, table_mb: float):
+        entries = 1 << max(1, int(table_mb * (1 << 20) // 16).bit_length() - 1)
+        self.keys = _touched(np.zeros(entries, dtype=np.uint64))
+        self.data = _touched(np.zeros(entries, dtype=np.uint64))
+        self.generation = 0
+
+    def next_generation(self) -> int:
+        """A fresh generation number for the next search (entries of others are ignored)."""
+        generation = self.generation % 255 + 1
+        if generation == 1 and self.generation:
+            self.data.fill(0)  # generation numbers wrap: forget every old entry
+        self.generation = generation
+        return generation
+
+
+def score_of(score: int) -> Score:
+    """The :class:`Score` of a search score: centi-tokens, or a proven win/loss.
+
+    >>> str(score_of(125)), str(score_of(WIN - 3)), str(score_of(-(WIN - 4)))
+    ('+1.25', 'win in 3', 'loss in 4')
+    """
+    plies = mate_plies(int(score))
+    return Score.centi(int(score)) if plies is None else Score.from_mate(plies)
 
 
 def score_text(score: int) -> str:
-    """``+1.25`` (centi-tokens / 100), ``win in 3`` or ``loss in 4`` (plies to the end).
-
-    >>> score_text(125), score_text(WIN - 3), score_text(-(WIN - 4))
-    ('+1.25', 'win in 3', 'loss in 4')
-    """
-    if score >= MATE_BOUND:
-        return f"win in {WIN - score}"
-    if score <= -MATE_BOUND:
-        return f"loss in {WIN + score}"
-    return f"{score / 100:+.2f}"
+    """``str(score_of(score))``: ``+1.25``, ``win in 3`` or ``loss in 4``."""
+    return str(score_of(score))
 
 
 def mate_plies(score: int) -> int | None:
@@ -519,22 +540,17 @@ def mate_plies(score: int) -> int | None:
 def _history_hashes(board) -> list[int]:
     """Hashes of the game positions before ``board`` since its last placement, oldest
     first (a placement adds a token for good, so nothing earlier can recur)."""
-    from ..core import kernels
-
     start = 0
     for i, move in enumerate(board.move_stack):
         if not move.is_swipe:
             start = i + 1
-    out = []
-    for green, blue, turn, _ in board._undo[start:][-HISTORY_ROOM:]:
-        out.append(int(kernels.zobrist_hash(board.size, green, blue, int(turn) == 1)))
-    return out
+    return board.history_keys()[start:][-HISTORY_ROOM:]
 
 
-def _run_interruptible(kernel, args, state, should_stop=None):
-    """Run ``kernel(*args)`` in a worker thread; Ctrl-C, or ``should_stop()`` turning
-    true (polled every 10 ms), stops it through ``state``. Returns ``(result,
-    interrupted)``."""
+def _run_interruptible(kernel, args, state, should_stop):
+    """Run ``kernel(*args)`` in a worker thread; Ctrl-C (in the main thread), or
+    ``should_stop()`` turning true (polled every 5 ms), stops it through ``state``.
+    Returns ``(result, interrupted)``."""
     box = {}
     done = threading.Event()
 
@@ -553,8 +569,8 @@ def _run_interruptible(kernel, args, state, should_stop=None):
     # looking finished before it is.
     while not done.is_set():
         try:
-            done.wait(0.01 if should_stop is not None else 0.05)
-            if should_stop is not None and not done.is_set() and should_stop():
+            done.wait(0.005)
+            if not done.is_set() and should_stop():
                 interrupted = True
                 state[DEADLINE] = 0
         except KeyboardInterrupt:
@@ -566,55 +582,78 @@ def _run_interruptible(kernel, args, state, should_stop=None):
     return box["result"], interrupted
 
 
-def _check_options(options, table_mb):
-    if options:
-        names = ", ".join(sorted(options))
-        raise HingeError(f"unknown alpha-beta option {names}: choose from table_mb, root_scores")
-    if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or table_mb != table_mb:
-        raise HingeError(f"table_mb must be a number of megabytes, not {table_mb!r}")
-    if not 0 <= table_mb <= MAX_TABLE_MB:
-        raise HingeError(f"table_mb must be from 0 to {MAX_TABLE_MB}, not {table_mb}")
+class AlphaBetaSearcher(Searcher):
+    """The alpha-beta searcher (registry name ``alphabeta``). It owns its buffers and
+    transposition table, allocated and written once here and reused by every ``go``.
+
+    ``table_mb``: table size (0: none); ``root_scores``: search every root move with a
+    full window so each gets an exact score (for analysis); ``evaluator``: the leaf
+    evaluation (``search/evaluate.py``); ``seed``: accepted and unused (alpha-beta is
+    deterministic: under a node or depth limit the same position gives the same result).
+
+    >>> from hinge_fast import Board
+    >>> AlphaBetaSearcher(table_mb=1).go(Board(size=4), Limits(depth=1)).depth
+    1
+    """
+
+    name = "alphabeta"
+
+    def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1):
+        super().__init__()
+        self.table_mb = table_mb
+        self.root_scores = bool(root_scores)
+        self.evaluator = get_evaluator(evaluator)
+        self.buffers: SearchBuffers | None = None  # allocated by the first go, in its budget
+        self.table: TranspositionTable | None = None
+
+    def stop(self) -> None:
+        super().stop()
+        buffers = self.buffers
+        if buffers is not None:
+            buffers.state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
+
+    def _go(self, board, limits, progress):
+        start = _time.monotonic_ns()
+        if limits.unlimited:
+            limits = Limits(time=DEFAULT_TIME)
+        if self.buffers is None:
+            self.buffers = new_buffers()
+            if self.table_mb > 0:
+                self.table = TranspositionTable(self.table_mb)
+        return _search(self, board, limits, progress, start)
 
 
-def search_alphabeta(board, limits: Limits, seed=None, progress=None, table_mb=DEFAULT_TABLE_MB,
-                     root_scores=False, should_stop=None, **options) -> SearchResult:
-    """Alpha-beta search of ``board`` within ``limits``; returns a SearchResult.
-
-    ``seed`` is accepted for the common interface and ignored: alpha-beta is
-    deterministic (under a node or depth limit, the same position gives the same
-    result). ``progress(result)`` is called after each completed depth.
-    ``table_mb``: transposition table size (0: none). ``root_scores``: search every
-    root move with a full window so each gets an exact score (for analysis).
-    ``should_stop``: a callable polled every 10 ms; once it returns true the search
-    stops and returns the best move so far (as Ctrl-C does).
+def search_alphabeta(board, limits: Limits, seed=None, progress=None, **options) -> SearchResult:
+    """Alpha-beta search of ``board`` within ``limits`` by a new searcher with
+    ``options`` (see :class:`AlphaBetaSearcher`); returns a SearchResult.
+    ``progress(result)`` is called after each completed depth.
 
     >>> from hinge_fast import Board
     >>> search_alphabeta(Board(size=4), Limits(depth=1)).depth
     1
     """
-    _check_options(options, table_mb)
-    with _LOCK:
-        return _search(board, limits, progress, table_mb, bool(root_scores), should_stop)
+    from .registry import create_searcher
+
+    if seed is not None:
+        options["seed"] = seed
+    return create_searcher("alphabeta", **options).go(board, limits, progress)
 
 
-def _search(board, limits, progress, table_mb, root_scores, should_stop):
-    global _BUFFERS
-    codes, flips, _ = board._generate()
+def _search(searcher, board, limits, progress, start):
+    codes, flips = board.legal_codes, board.legal_flips
     n_root = len(codes)
     if n_root == 0:
-        return SearchResult(move=None, score=float(-WIN), score_text=score_text(-WIN), engine="alphabeta", mate=0)
-    if _BUFFERS is None:
-        _BUFFERS = new_buffers()
-    buf = _BUFFERS
-    if table_mb > 0:
-        keys, data, generation = _table(table_mb)
+        return SearchResult(move=None, score=Score.loss(0), engine="alphabeta")
+    buf = searcher.buffers
+    root_scores = searcher.root_scores
+    if searcher.table is not None:
+        keys, data = searcher.table.keys, searcher.table.data
+        generation = searcher.table.next_generation()
     else:
         (keys, data), generation = _NO_TABLE, 1
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     colour = int(board.turn)
-    from ..core import kernels
-
-    root_key = np.uint64(kernels.zobrist_hash(board.size, board._green, board._blue, colour == 1))
+    root_key = np.uint64(board.zobrist_key)
     history = _history_hashes(board)
     buf.line[: len(history)] = np.array(history, dtype=np.uint64)
     buf.line[len(history)] = root_key
@@ -623,8 +662,9 @@ def _search(board, limits, progress, table_mb, root_scores, should_stop):
     state = buf.state
     state[:] = 0
     state[GENERATION] = generation
-    state[TABLE_ON] = 1 if table_mb > 0 else 0
+    state[TABLE_ON] = 1 if searcher.table is not None else 0
     state[HISTORY_LENGTH] = len(history)
+    state[EVALUATOR] = searcher.evaluator.kernel_id
 
     root_moves = codes.copy()
     root_flips = flips.copy()
@@ -633,26 +673,31 @@ def _search(board, limits, progress, table_mb, root_scores, should_stop):
     max_depth = limits.depth or MAX_DEPTH
     args = (board.size, colour, own, enemy, root_key, 1, 0, -INFINITE, INFINITE, buf, keys, data)
 
-    # Load (or compile) the kernel before the clock starts: a call with no root move.
+    # Load (or compile) the kernel: a call with no root move. Its time counts.
     state[ROOT_COUNT] = 0
     negamax(*args)
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
-    start = _time.monotonic_ns()
     state[NODE_LIMIT] = limits.nodes or np.iinfo(np.int64).max
-    state[DEADLINE] = start + int(limits.time * 1e9) if limits.time else np.iinfo(np.int64).max
+    budget_ns = int(limits.time * 1e9) if limits.time else None
+    # The deadline leaves room for building the result after the kernel stops.
+    state[DEADLINE] = start + budget_ns - RESULT_RESERVE_NS if budget_ns else np.iinfo(np.int64).max
+    if searcher.stopping:
+        state[DEADLINE] = 0
 
     result = None
     interrupted = False
+    depth_started = _time.monotonic_ns()
     for depth in range(1, max_depth + 1):
         state[CAN_ABORT] = 0 if depth == 1 else 1
         state[ROOT_DONE] = 0
         state[ROOT_BEST] = 0
         buf.moves[0, :n_root] = root_moves
         buf.flips[0, :n_root] = root_flips
-        best, stopped = _run_interruptible(negamax, args[:5] + (depth,) + args[6:], state, should_stop)
+        best, stopped = _run_interruptible(negamax, args[:5] + (depth,) + args[6:], state, searcher._stop.is_set)
         interrupted |= stopped
-        seconds = (_time.monotonic_ns() - start) / 1e9
+        now = _time.monotonic_ns()
+        seconds = (now - start) / 1e9
         pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
         best_index, done = int(state[ROOT_BEST]), int(state[ROOT_DONE])
         if state[ABORTED]:
@@ -660,12 +705,22 @@ def _search(board, limits, progress, table_mb, root_scores, should_stop):
             # (which is searched first) is better at this depth: take it.
             if done > 0 and best_index > 0 and result is not None:
                 score = int(buf.root_info[0, best_index])
-                move = board._decode(root_moves[best_index])
+                move = board.move_from_code(root_moves[best_index])
                 # The new best move carries the score it earned at this depth, so the
-                # result's move, score and first root move agree.
-                root_list = [RootMove(move=move, score=float(score), visits=int(buf.root_info[2, best_index]),
-                                      mate=mate_plies(score))]
-                root_list += [rm for rm in result.root_moves if rm.move != move]
+                # result's move, score and first root move agree; the other moves with
+                # an exact score at this depth follow (high to low), then the rest with
+                # their scores of the depth before (RootMove.depth says which).
+                root_list = [RootMove(move=move, score=score_of(score), visits=int(buf.root_info[2, best_index]),
+                                      depth=depth)]
+                fresh = sorted(
+                    (-int(buf.root_info[0, i]), i) for i in range(done) if i != best_index and buf.root_info[1, i]
+                )
+                for _, i in fresh:
+                    root_list.append(RootMove(move=board.move_from_code(root_moves[i]),
+                                              score=score_of(int(buf.root_info[0, i])),
+                                              visits=int(buf.root_info[2, i]), depth=depth))
+                seen = {rm.move for rm in root_list}
+                root_list += [rm for rm in result.root_moves if rm.move not in seen]
                 # Its line was searched to this depth in full: report the depth.
                 result = _result(board, root_moves[best_index], score, pv_codes, int(state[NODES]), seconds,
                                  depth, root_list)
@@ -676,16 +731,22 @@ def _search(board, limits, progress, table_mb, root_scores, should_stop):
         root_exact = buf.root_info[1, :n_root] != 0
         root_nodes[:] = buf.root_info[2, :n_root]
         result = _result(board, root_moves[best_index], int(best), pv_codes, int(state[NODES]), seconds, depth,
-                         _root_list(board, root_moves, root_score, root_exact, root_nodes, best_index))
+                         _root_list(board, root_moves, root_score, root_exact, root_nodes, best_index, depth))
         if progress is not None:
             progress(result)
         plies = mate_plies(int(best))
-        if interrupted or plies is not None and abs(plies) <= depth:
+        if interrupted or searcher.stopping or plies is not None and abs(plies) <= depth:
             break  # a result proven within the horizon cannot change with depth
-        if limits.time and seconds > SOFT_TIME_FRACTION * limits.time:
-            break
         if state[NODES] >= state[NODE_LIMIT]:
             break
+        depth_ns = now - depth_started
+        if budget_ns:
+            used = now - start
+            # A depth costs at least twice the one before it (measured: 2 to 10 times);
+            # one that surely cannot finish in the time left is not started.
+            if used > SOFT_TIME_FRACTION * budget_ns or used + MIN_DEPTH_GROWTH * depth_ns > budget_ns:
+                break
+        depth_started = now
         # Next depth: best move first, then the others by the effort they took (with
         # exact scores for every move, simply by score).
         if root_scores:
@@ -705,18 +766,16 @@ def _search(board, limits, progress, table_mb, root_scores, should_stop):
 
 def _result(board, code, score, pv_codes, nodes, seconds, depth, root_list) -> SearchResult:
     score = int(score)
-    move = board._decode(code)
+    move = board.move_from_code(code)
     return SearchResult(
         move=move,
-        score=float(score),
-        score_text=score_text(score),
+        score=score_of(score),
         pv=_legal_line(board, list(pv_codes) if len(pv_codes) and pv_codes[0] == code else [code]),
         nodes=nodes,
         nps=nodes / seconds if seconds > 0 else 0.0,
         depth=depth,
         seconds=seconds,
         engine="alphabeta",
-        mate=mate_plies(score),
         root_moves=root_list,
     )
 
@@ -726,7 +785,7 @@ def _legal_line(board, codes) -> list:
     line = []
     copy = board.copy()
     for code in codes:
-        move = copy._decode(code)
+        move = copy.move_from_code(code)
         if not copy.is_legal(move):
             break
         copy.push(move)
@@ -734,18 +793,20 @@ def _legal_line(board, codes) -> list:
     return line
 
 
-def _root_list(board, root_moves, root_score, exact, root_nodes, best_index) -> list[RootMove]:
+def _root_list(board, root_moves, root_score, exact, root_nodes, best_index, depth) -> list[RootMove]:
     """Every root move, best first, then those with exact scores (high to low), then
     the rest in search order."""
     entries = []
+    raw = []
     for i, code in enumerate(root_moves):
         score = int(root_score[i]) if exact[i] else None
-        entries.append(RootMove(move=board._decode(code), score=None if score is None else float(score),
-                                visits=int(root_nodes[i]), mate=None if score is None else mate_plies(score)))
+        raw.append(score)
+        entries.append(RootMove(move=board.move_from_code(code), score=None if score is None else score_of(score),
+                                visits=int(root_nodes[i]), depth=depth if score is not None else 0))
     best = entries[best_index]
-    rest = [e for i, e in enumerate(entries) if i != best_index]
-    scored = sorted((e for e in rest if e.score is not None), key=lambda e: -e.score)
-    return [best] + scored + [e for e in rest if e.score is None]
+    rest = [(e, r) for i, (e, r) in enumerate(zip(entries, raw)) if i != best_index]
+    scored = [e for e, r in sorted(((e, r) for e, r in rest if r is not None), key=lambda item: -item[1])]
+    return [best] + scored + [e for e, r in rest if r is None]
 
 
 from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)

@@ -187,6 +187,80 @@ def evaluate(size, own, enemy, moves, flips, their_moves, their_flips, enemy_gro
     return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
 
 
+@njit(cache=True)
+def evaluate_material(size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id):
+    """The plainest evaluation: token difference (``MATERIAL`` per token), with the same
+    verdicts as ``evaluate`` (``LOST``, ``WINNING``) and the same arguments. A second
+    backend of the :class:`Evaluator` interface, and a baseline to measure against."""
+    n = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
+    if n == 0:
+        return np.int64(LOST)
+    enemy_count = bb_count(enemy)
+    for i in range(n):
+        if not is_swipe(moves[i]):
+            break
+        if bb_count(bb_row(flips, i)) == enemy_count:
+            return np.int64(WINNING)
+    return np.int64(MATERIAL * (bb_count(own) - enemy_count))
+
+
+class Evaluator:
+    """A leaf evaluation alpha-beta can use: ``name`` (the ``evaluator`` option),
+    ``kernel_id`` (which numba kernel the search calls at a leaf: alpha-beta's
+    ``negamax`` dispatches on it, since numba cannot cache a kernel that takes another
+    kernel as an argument) and ``describe(board)`` (the terms, for analysis).
+
+    A new evaluator is a kernel with ``evaluate``'s arguments and sentinels, a branch
+    in ``negamax``'s leaf, an entry in ``EVALUATOR_BY_NAME`` and its name in the
+    registry's ``EVALUATORS``.
+    """
+
+    def __init__(self, name: str, kernel_id: int, kernel, description: str):
+        self.name = name
+        self.kernel_id = kernel_id
+        self.kernel = kernel
+        self.description = description
+
+    def describe(self, board) -> dict:
+        """``evaluate_board``'s dict for the classic evaluation; ``{'total', 'verdict'}``
+        for others."""
+        if self.kernel_id == 0:
+            return evaluate_board(board)
+        total = int(self.kernel(*_arguments(board)))
+        return {"total": total, "verdict": "lost" if total == LOST else "eliminates" if total == WINNING else None}
+
+    def __repr__(self) -> str:
+        return f"<Evaluator {self.name}>"
+
+
+EVALUATOR_BY_NAME = {
+    "classic": Evaluator("classic", 0, evaluate, "the weighted terms above"),
+    "material": Evaluator("material", 1, evaluate_material, "token difference only"),
+}
+
+
+def get_evaluator(name: str = "classic") -> Evaluator:
+    """The evaluator named ``name`` (an Evaluator passes through)."""
+    from ..errors import HingeError
+
+    if isinstance(name, Evaluator):
+        return name
+    evaluator = EVALUATOR_BY_NAME.get(str(name).lower())
+    if evaluator is None:
+        raise HingeError(f"unknown evaluator {name!r}: choose {', '.join(EVALUATOR_BY_NAME)}")
+    return evaluator
+
+
+def _arguments(board):
+    from ..core.tables import MAX_GROUPS, MAX_MOVES
+
+    moves = np.zeros((2, MAX_MOVES), dtype=np.int64)
+    flips = np.zeros((2, MAX_MOVES, 4), dtype=np.uint64)
+    enemy_groups = np.zeros((MAX_GROUPS, 4), dtype=np.uint64)
+    group_id = np.zeros(256, dtype=np.int16)
+    return (board.size, board.own, board.enemy, moves[0], flips[0], moves[1], flips[1], enemy_groups, group_id)
+
+
 def evaluate_board(board) -> dict:
     """The evaluation of ``board`` term by term, from the side to move's view.
 
@@ -199,14 +273,7 @@ def evaluate_board(board) -> dict:
     >>> evaluate_board(Board())["total"]
     0
     """
-    from ..core.tables import MAX_GROUPS, MAX_MOVES
-
-    own, enemy = board._sides()
-    moves = np.zeros((2, MAX_MOVES), dtype=np.int64)
-    flips = np.zeros((2, MAX_MOVES, 4), dtype=np.uint64)
-    enemy_groups = np.zeros((MAX_GROUPS, 4), dtype=np.uint64)
-    group_id = np.zeros(256, dtype=np.int16)
-    args = (board.size, own, enemy, moves[0], flips[0], moves[1], flips[1], enemy_groups, group_id)
+    args = _arguments(board)
     terms, n_own, can_eliminate = evaluation_terms(*args)
     out: dict = {}
     for name, weight, value in zip(TERMS, WEIGHTS, terms):

@@ -2,8 +2,8 @@
 
     >>> from hinge_fast import Board
     >>> from hinge_fast.search import Limits
-    >>> from hinge_fast.search.mcts import search_mcts
-    >>> result = search_mcts(Board(4), Limits(nodes=200), seed=1)
+    >>> from hinge_fast.search.mcts import MCTSSearcher
+    >>> result = MCTSSearcher(seed=1).go(Board(4), Limits(nodes=200))
     >>> result.move in Board(4).legal_moves, result.nodes
     (True, 200)
 
@@ -47,7 +47,7 @@ Memory and the tree budget
 --------------------------
 ``tree_nodes`` (default ``DEFAULT_TREE_NODES`` = 4,000,000, about
 ``NODE_BYTES`` (31) * 4e6 = 124 MB; at most ``MAX_TREE_NODES``) caps the tree. The
-arrays are allocated once per search with ``np.zeros``, which the operating system
+arrays are allocated once per searcher object (at its first ``go``) with ``np.zeros``, which the operating system
 hands out lazily, so a short search touches only the pages it uses. When an
 expansion does not fit, the tree stops growing for the rest of the search and
 playouts go on from the leaves it has: memory never grows past the budget and the
@@ -56,7 +56,7 @@ stored, even when they alone exceed ``tree_nodes``.
 
 Time
 ----
-Numba code cannot read the clock, so ``search_mcts`` runs the iterations in chunks
+Numba code cannot read the clock, so ``MCTSSearcher.go`` runs the iterations in chunks
 sized from the measured rate (about 3 ms each, never more than the time left) and
 checks the clock between chunks: the search ends within a chunk of its time limit.
 A node limit counts playouts (iterations). At least one iteration always runs, so
@@ -80,22 +80,17 @@ from ..errors import HingeError
 from ..core.movegen import generate_moves, move_target, play, play_with_flip
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NO_CELL
 from .limits import DEFAULT_TIME, Limits
+from .registry import DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_GREED, DEFAULT_TREE_NODES, MAX_TREE_NODES  # noqa: F401
 from .result import RootMove, SearchResult
+from .score import Score
+from .searcher import Searcher
 
-#: Default cap on tree nodes (see the module docstring).
-DEFAULT_TREE_NODES = 4_000_000
-#: The largest tree a search may ask for (about 1.6 GB).
-MAX_TREE_NODES = 50_000_000
 #: Deepest tree path an iteration follows; deeper leaves are not expanded.
 MAX_TREE_DEPTH = 400
-#: UCT exploration constant c (tuned: docs/search-mcts.md).
-DEFAULT_EXPLORATION = 0.4
 #: Default playout length cap per board side: plies beyond which a playout is scored
 #: by token count. Uniformly random games from the empty board last about 42 plies on
 #: S=6 and 113 on S=9.
 DEFAULT_PLAYOUT_PLIES_PER_CELL = 1.0
-#: Probability per playout ply of the greedy move (largest flip) over a uniform one.
-DEFAULT_PLAYOUT_GREED = 1.0
 #: Chunk of iterations between two looks at the clock, in seconds.
 CHUNK_SECONDS = 0.003
 #: Seconds between two progress reports.
@@ -131,6 +126,13 @@ class Tree:
         self.enemy_groups = np.zeros((MAX_GROUPS, 4), dtype=np.uint64)
         self.group_id = np.zeros(256, dtype=np.int16)
         self.sizes = np.zeros(MAX_MOVES, dtype=np.int32)
+        self.reset()
+
+    def reset(self) -> None:
+        """Make the tree a lone unvisited root (children are written when expanded)."""
+        for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first):
+            array[0] = 0
+        self.stats[:] = 0
         self.parent[0] = -1
         self.stats[NEXT_FREE] = 1
 
@@ -140,14 +142,45 @@ class Tree:
 
 
 # ----- kernels ------------------------------------------------------------------------------
-@njit(cache=True)
-def seed_random(seed):
-    """Seed numba's own generator (separate from NumPy's) for this thread."""
-    np.random.seed(seed)
+U64 = np.uint64
+
+
+def new_rng(seed: int) -> np.ndarray:
+    """A generator state for ``rng_next``: one uint64 word, from ``seed`` through
+    splitmix64 (so that nearby seeds give unrelated streams, and never the state 0).
+    Each searcher has its own, so searchers in one process never share a stream."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) % 2**64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    z ^= z >> 31
+    return np.array([z or 0x9E3779B97F4A7C15], dtype=np.uint64)
 
 
 @njit(cache=True)
-def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id):
+def rng_next(rng):
+    """xorshift64* (Vigna): the next 64 random bits of the state ``rng[0]``."""
+    x = rng[0]
+    x ^= x >> U64(12)
+    x ^= x << U64(25)
+    x ^= x >> U64(27)
+    rng[0] = x
+    return x * U64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True)
+def rng_random(rng):
+    """A uniform float in [0, 1)."""
+    return np.float64(rng_next(rng) >> U64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def rng_below(rng, n):
+    """A uniform whole number in [0, n) (n small: the modulo bias is below 2**-50)."""
+    return np.int64((rng_next(rng) >> U64(1)) % U64(n))
+
+
+@njit(cache=True)
+def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, rng):
     """Play random moves from (own, enemy) for at most ``cap`` plies.
 
     Returns ``(result, plies)``: result for the side to move at the start, 1.0 win,
@@ -169,7 +202,7 @@ def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id):
             if flips[i, 0] == enemy[0] and flips[i, 1] == enemy[1] and flips[i, 2] == enemy[2] and flips[i, 3] == enemy[3]:
                 choice = i
                 break
-        if choice < 0 and greed > 0.0 and move_target(moves[0]) != NO_CELL and np.random.random() < greed:
+        if choice < 0 and greed > 0.0 and move_target(moves[0]) != NO_CELL and rng_random(rng) < greed:
             largest = 0
             ties = 0
             for i in range(n):
@@ -182,10 +215,10 @@ def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id):
                     ties = 1
                 elif flipped == largest:
                     ties += 1  # reservoir sampling: each tied swipe equally likely
-                    if np.random.randint(0, ties) == 0:
+                    if rng_below(rng, ties) == 0:
                         choice = i
         if choice < 0:
-            choice = np.random.randint(0, n)
+            choice = rng_below(rng, n)
         own, enemy = play_with_flip(own, enemy, moves[choice], bb_row(flips, choice))
         ply += 1
     mine = bb_count(own)
@@ -227,7 +260,7 @@ def settle_proof(node, first, count, proof, plies):
 def run_iterations(
     size, root_own, root_enemy, iterations, playout_cap, exploration, greed,
     parent, first, count, move, visits, wins, proof, plies, stats, path,
-    moves, flips, enemy_groups, group_id, sizes,
+    moves, flips, enemy_groups, group_id, sizes, rng,
 ):  # fmt: skip
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
     Returns how many ran (fewer once the root is proven)."""
@@ -319,7 +352,7 @@ def run_iterations(
         if proof[node] != 0:
             reward = 1.0 if proof[node] > 0 else 0.0
         else:
-            result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id)
+            result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id, rng)
             stats[PLAYOUT_PLIES] += ply
             if ply == 0 and result == 0.0 and playout_cap > 0:
                 proof[node] = 1
@@ -353,36 +386,18 @@ def _ensure_compiled():
     if not _compiled:
         board = Board(4)
         tree = Tree(64)
-        own, enemy = board._sides()
-        _run(tree, board.size, own, enemy, 1, 8, DEFAULT_EXPLORATION, 0.5)
-        seed_random(0)
+        _run(tree, board.size, board.own, board.enemy, 1, 8, DEFAULT_EXPLORATION, 0.5, new_rng(0))
         _compiled = True
 
 
-def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed):
+def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng):
     return int(
         run_iterations(
             size, own, enemy, iterations, playout_cap, exploration, greed,
             tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies,
-            tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups, tree.group_id, tree.sizes,
+            tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups, tree.group_id, tree.sizes, rng,
         )
     )  # fmt: skip
-
-
-def _whole(name, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise HingeError(f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise HingeError(f"{name} must be from {low} to {high}, not {value}")
-    return int(value)
-
-
-def _number(name, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or value != value:
-        raise HingeError(f"{name} must be a number, not {value!r}")
-    if not low <= value <= high:
-        raise HingeError(f"{name} must be from {low} to {high}, not {value}")
-    return float(value)
 
 
 def default_playout_plies(size: int) -> int:
@@ -391,80 +406,105 @@ def default_playout_plies(size: int) -> int:
     return max(8, int(DEFAULT_PLAYOUT_PLIES_PER_CELL * 3 * (size - 1) * (size - 2) + 1))
 
 
-def search_mcts(
-    board: Board,
-    limits: Limits,
-    seed: int | None = None,
-    progress=None,
-    tree_nodes: int = DEFAULT_TREE_NODES,
-    exploration: float = DEFAULT_EXPLORATION,
-    playout_plies: int | None = None,
-    playout_greed: float = DEFAULT_PLAYOUT_GREED,
-    **options,
-) -> SearchResult:
-    """Search ``board`` with MCTS and return a SearchResult (``search/result.py``).
+class MCTSSearcher(Searcher):
+    """The MCTS searcher (registry name ``mcts``). It owns its tree (allocated at the
+    first ``go`` and reused, grown only when a root has more moves than it holds) and
+    its random generator (``new_rng``): two searchers never share state.
 
-    ``limits``: ``time`` (seconds) and/or ``nodes`` (playouts); depth is ignored and
-    no limit means ``DEFAULT_TIME``. ``seed``: same seed and node limit, same result.
-    ``progress``: called with an interim SearchResult about every 0.1 s.
     ``tree_nodes``: tree budget in nodes (module docstring); ``exploration``: UCT
-    constant c; ``playout_plies``: playout cap (default ``default_playout_plies``);
-    ``playout_greed``: probability per playout ply of the largest-flip swipe.
+    constant c; ``playout_plies``: playout cap (0: ``default_playout_plies``);
+    ``playout_greed``: probability per playout ply of the largest-flip swipe;
+    ``seed``: each ``go`` starts the generator from it (-1: from fresh entropy), so the
+    same seed and node limit give the same result.
+
+    >>> from hinge_fast import Board
+    >>> r = MCTSSearcher(seed=7).go(Board(), Limits(nodes=2000))
+    >>> r.engine, r.nodes, str(r.score).endswith("%")
+    ('mcts', 2000, True)
+    """
+
+    name = "mcts"
+
+    def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
+                 playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1):
+        super().__init__()
+        self.tree_nodes = tree_nodes
+        self.exploration = exploration
+        self.playout_plies = playout_plies
+        self.playout_greed = playout_greed
+        self.seed = seed
+        self.tree: Tree | None = None
+
+    def _tree_for(self, n_root: int) -> Tree:
+        capacity = max(self.tree_nodes, 1 + n_root)
+        if self.tree is None or len(self.tree.parent) < capacity:
+            self.tree = Tree(capacity)
+        else:
+            self.tree.reset()
+        return self.tree
+
+    def _go(self, board, limits, progress):
+        started = time.perf_counter()
+        time_limit = limits.time
+        node_limit = limits.nodes
+        if time_limit is None and node_limit is None:
+            time_limit = DEFAULT_TIME
+        seed = self.seed if self.seed >= 0 else int.from_bytes(os.urandom(8), "little") >> 1
+        rng = new_rng(seed)
+        playout_plies = self.playout_plies or default_playout_plies(board.size)
+
+        _ensure_compiled()
+        n_root = len(board.legal_codes)
+        if n_root == 0:
+            return SearchResult(None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", [])
+        tree = self._tree_for(n_root)
+        own, enemy = board.own, board.enemy
+
+        deadline = None if time_limit is None else started + time_limit
+        done = 0
+        chunk = 8
+        next_report = started + PROGRESS_SECONDS
+        while True:
+            todo = chunk if node_limit is None else min(chunk, node_limit - done)
+            done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng)
+            now = time.perf_counter()
+            if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
+                break
+            if deadline is not None:
+                left = deadline - now
+                if left <= 0:
+                    break
+                rate = done / max(now - started, 1e-6)
+                chunk = max(1, int(rate * min(CHUNK_SECONDS, left)))
+            else:
+                rate = done / max(now - started, 1e-6)
+                chunk = max(1, int(rate * CHUNK_SECONDS))
+            if progress is not None and now >= next_report:
+                progress(_result(board, tree, now - started))
+                next_report = now + PROGRESS_SECONDS
+        return _result(board, tree, time.perf_counter() - started)
+
+
+def search_mcts(board: Board, limits: Limits, seed: int | None = None, progress=None, **options) -> SearchResult:
+    """Search ``board`` with a new :class:`MCTSSearcher` of ``options`` and return a
+    SearchResult (``search/result.py``). ``limits``: ``time`` (seconds) and/or
+    ``nodes`` (playouts); no limit means ``DEFAULT_TIME``; a depth limit is refused
+    (MCTS has none). ``seed``: same seed and node limit, same result. ``progress``:
+    called with an interim SearchResult about every 0.1 s.
 
     >>> from hinge_fast import Board
     >>> r = search_mcts(Board(), Limits(nodes=2000), seed=7)
     >>> r.engine, r.nodes, r.score_text.endswith("%")
     ('mcts', 2000, True)
     """
-    if options:
-        name = sorted(options)[0]
-        raise HingeError(f"unknown MCTS option {name!r}: choose tree_nodes, exploration, playout_plies or playout_greed")
+    from .registry import check_limits, create_searcher
+
     if not isinstance(board, Board):
         raise HingeError(f"search needs a Board, not {type(board).__name__}")
-    tree_nodes = _whole("tree_nodes", tree_nodes, 1, MAX_TREE_NODES)
-    exploration = _number("exploration", exploration, 0.0, 100.0)
-    playout_greed = _number("playout_greed", playout_greed, 0.0, 1.0)
-    playout_plies = default_playout_plies(board.size) if playout_plies is None else _whole("playout_plies", playout_plies, 1, 100_000)
-    time_limit = limits.time
-    node_limit = limits.nodes
-    if time_limit is None and node_limit is None:
-        time_limit = DEFAULT_TIME
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "little")
-    seed = _whole("seed", seed, -(2**63), 2**64 - 1) % 2**32
-
-    _ensure_compiled()
-    started = time.perf_counter()
-    n_root = len(board._generate()[0])
-    if n_root == 0:
-        return SearchResult(None, 0.0, "loss in 0", [], 0, 0.0, 0, time.perf_counter() - started, "mcts", None, [])
-    tree = Tree(max(tree_nodes, 1 + n_root))
-    own, enemy = board._sides()
-    seed_random(seed)
-
-    deadline = None if time_limit is None else started + time_limit
-    done = 0
-    chunk = 8
-    next_report = started + PROGRESS_SECONDS
-    while True:
-        todo = chunk if node_limit is None else min(chunk, node_limit - done)
-        done += _run(tree, board.size, own, enemy, todo, playout_plies, exploration, playout_greed)
-        now = time.perf_counter()
-        if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit):
-            break
-        if deadline is not None:
-            left = deadline - now
-            if left <= 0:
-                break
-            rate = done / max(now - started, 1e-6)
-            chunk = max(1, int(rate * min(CHUNK_SECONDS, left)))
-        else:
-            rate = done / max(now - started, 1e-6)
-            chunk = max(1, int(rate * CHUNK_SECONDS))
-        if progress is not None and now >= next_report:
-            progress(_result(board, tree, now - started))
-            next_report = now + PROGRESS_SECONDS
-    return _result(board, tree, time.perf_counter() - started)
+    check_limits("mcts", limits)
+    if seed is not None:
+        options["seed"] = seed
+    return create_searcher("mcts", **options).go(board, limits, progress)
 
 
 def _mate(tree, c):
@@ -493,7 +533,7 @@ def _ranked(tree, node) -> list[int]:
 
 
 def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
-    decode = board._decode
+    decode = board.move_from_code
     ranked = _ranked(tree, 0)
     root_moves = []
     for c in ranked:
@@ -502,7 +542,8 @@ def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
         mate = _mate(tree, c)
         if mate is not None:
             rate = 1.0 if mate > 0 else 0.0
-        root_moves.append(RootMove(move=decode(tree.move[c]), score=None, win_rate=rate, visits=visits, mate=mate))
+        score = Score.from_mate(mate) if mate is not None else None if rate is None else Score.rate(rate)
+        root_moves.append(RootMove(move=decode(tree.move[c]), score=score, visits=visits))
     best = ranked[0]
     pv = []
     node = best
@@ -514,24 +555,16 @@ def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             break
     top = root_moves[0]
-    mate = top.mate
-    if mate is not None:
-        score = 1.0 if mate > 0 else 0.0
-        text = f"win in {mate}" if mate > 0 else f"loss in {-mate}"
-    else:
-        score = top.win_rate if top.win_rate is not None else 0.5
-        text = f"{100 * score:.1f}%"
+    score = top.score if top.score is not None else Score.rate(0.5)
     playouts = int(tree.stats[PLAYOUTS])
     return SearchResult(
         move=top.move,
         score=score,
-        score_text=text,
         pv=pv,
         nodes=playouts,
         nps=playouts / seconds if seconds > 0 else 0.0,
         depth=int(tree.stats[MAX_DEPTH]),
         seconds=seconds,
         engine="mcts",
-        mate=mate,
         root_moves=root_moves,
     )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time as _time
 from dataclasses import dataclass, field
 
-from ..board import Board, Color, Move, _cells
+from ..board import Board, Color, Move
 from ..errors import HingeError
 
 #: Seconds kept back from ``time`` for the work after the search (building the report).
@@ -75,24 +75,19 @@ def _turned(board: Board) -> Board:
 
 def _attacks(board: Board):
     """(threats, eliminations) of the side to move of ``board``."""
-    codes, flips, _ = board._generate()
     attacker = board.turn
     enemy_count = board.token_count(attacker.other)
     by_group: dict[tuple, list[str]] = {}
     eliminations = []
-    for code, flip in zip(codes, flips):
-        move = board._decode(code)
+    for code, flip in zip(board.legal_codes, board.legal_flips):
+        move = board.move_from_code(code)
         if not move.is_swipe:
             continue
-        cells = tuple(_cells(flip))
+        cells = tuple(board.cells_of(flip))  # in (c, r) order
         by_group.setdefault(cells, []).append(str(move))
         if len(cells) == enemy_count:
             eliminations.append(str(move))
-    names = board._geo.names
-    threat_list = [
-        (sorted((names[c] for c in cells), key=lambda n: board._geo.coords[board._geo.parse_cell(n)]), moves)
-        for cells, moves in by_group.items()
-    ]
+    threat_list = [(list(cells), moves) for cells, moves in by_group.items()]
     return threat_list, eliminations
 
 
@@ -119,17 +114,34 @@ def eliminations(board: Board) -> list[Elimination]:
     return out
 
 
-def root_move_text(root_move, engine: str) -> str:
-    """A root move's score as a person reads it: ``+1.25`` / ``win in 3`` (alpha-beta)
-    or ``62.5% (1234 visits)`` (MCTS); plies for wins and losses."""
-    if root_move.mate is not None:
-        return f"win in {root_move.mate}" if root_move.mate > 0 else f"loss in {-root_move.mate}"
-    if engine == "mcts":
-        rate = "?" if root_move.win_rate is None else f"{100 * root_move.win_rate:.1f}%"
-        return f"{rate} ({root_move.visits} visits)"
-    if root_move.score is None:
+def root_move_text(root_move, depth: int | None = None) -> str:
+    """A root move's score as a person reads it: ``+1.25``, ``win in 3``, ``62.5% (1234
+    visits)`` for a win rate; ``(depth 4)`` after a score from another depth than the
+    result's ``depth`` (an unfinished iteration leaves some moves one depth short)."""
+    score = root_move.score
+    if score is None:
         return "not fully searched"
-    return f"{root_move.score / 100:+.2f}"
+    text = str(score)
+    if score.kind == "rate":
+        text += f" ({root_move.visits} visits)"
+    if depth is not None and root_move.depth and root_move.depth != depth:
+        text += f" (depth {root_move.depth})"
+    return text
+
+
+def ranked_root_moves(result) -> list:
+    """The result's root moves for showing: those scored at the deepest depth first,
+    then the rest, each group in the searcher's order (best first). Scores from
+    different depths are not comparable, so they are never interleaved."""
+    moves = list(result.root_moves)
+    return sorted(moves, key=lambda rm: -rm.depth if rm.score is not None else 1)
+
+
+def _score_number(score):
+    """The JSON ``score``: centi-tokens or a win rate; None for a proven result (see ``mate``)."""
+    if score is None or score.is_mate:
+        return None
+    return score.value
 
 
 @dataclass
@@ -153,11 +165,12 @@ class Analysis:
     def _move_dict(self, root_move) -> dict:
         return {
             "move": str(root_move.move),
-            "score": root_move.score,
-            "score_text": root_move_text(root_move, self.engine),
+            "score": _score_number(root_move.score),
+            "score_text": root_move_text(root_move, self.result.depth),
             "mate": root_move.mate,
             "win_rate": root_move.win_rate,
             "visits": root_move.visits,
+            "depth": root_move.depth or None,
         }
 
     def to_dict(self) -> dict:
@@ -170,7 +183,7 @@ class Analysis:
             "tokens": {str(c): board.token_count(c) for c in Color},
             "groups": {str(c): len(board.groups(c)) for c in Color},
             "outcome": None if self.outcome is None else {"winner": str(self.outcome.winner), "reason": self.outcome.reason},
-            "legal_moves": len(board._generate()[0]),
+            "legal_moves": len(board.legal_codes),
             "evaluation": self.evaluation,
             "engine": self.engine if result is not None else None,
             "time": None if result is None else round(result.seconds, 4),
@@ -185,11 +198,11 @@ class Analysis:
         if result is not None and result.move is not None:
             out["best"] = {
                 "move": str(result.move),
-                "score": result.score,
-                "score_text": result.score_text,
+                "score": _score_number(result.score),
+                "score_text": str(result.score),
                 "mate": result.mate,
             }
-            out["top"] = [self._move_dict(rm) for rm in result.root_moves[: self.top]]
+            out["top"] = [self._move_dict(rm) for rm in ranked_root_moves(result)[: self.top]]
         return out
 
     def to_text(self) -> str:
@@ -214,14 +227,14 @@ class Analysis:
         result = self.result
         if result is not None and result.move is not None:
             lines.append(
-                f"best: {result.move} {result.score_text} "
+                f"best: {result.move} {result.score} "
                 f"({self.engine}, depth {result.depth}, {result.nodes:,} nodes in {result.seconds:.2f} s)"
             )
             lines.append("top moves:")
-            shown = result.root_moves[: self.top]
+            shown = ranked_root_moves(result)[: self.top]
             width = max(len(str(rm.move)) for rm in shown) if shown else 0
             for i, rm in enumerate(shown, start=1):
-                lines.append(f"  {i}. {str(rm.move):<{width}}  {root_move_text(rm, self.engine)}")
+                lines.append(f"  {i}. {str(rm.move):<{width}}  {root_move_text(rm, result.depth)}")
             lines.append("principal variation: " + " ".join(str(m) for m in result.pv))
         now = [t for t in self.threats if t.to_move]
         later = [t for t in self.threats if not t.to_move]
@@ -252,19 +265,21 @@ def _threat_line(t: Threat) -> str:
 
 def analyze(
     board: Board,
-    engine: str = "alphabeta",
+    engine: str | None = None,
     time: float | None = 1.0,
     nodes: int | None = None,
     depth: int | None = None,
     top: int = DEFAULT_TOP,
     seed: int | None = None,
     started: float | None = None,
+    **options,
 ) -> Analysis:
     """Analyse ``board``: outcome, evaluation terms, threats, eliminations and (unless
     the game is over) a search. ``time`` is the whole budget in seconds: the search
     gets what is left after the threat scan and loading the searcher, minus
     ``REPORT_RESERVE`` (but at least ``MIN_SEARCH_SHARE`` of ``time``); ``started``
     (a ``time.perf_counter()`` value) counts earlier work, such as start-up, too.
+    ``engine``: a registry name (None: the default engine); ``options``: its options.
 
     >>> from hinge_fast import Board
     >>> analyze(Board(4), engine="mcts", nodes=200, seed=3).result.nodes
@@ -275,10 +290,13 @@ def analyze(
         raise HingeError(f"analyze needs a Board, not {type(board).__name__}")
     if not isinstance(top, int) or top < 1:
         raise HingeError(f"top must be a whole number of moves, at least 1, not {top!r}")
-    from ..search import ENGINES
+    from ..search.limits import Limits
+    from ..search.registry import check_limits, create_searcher, engine_spec
 
-    if engine not in ENGINES:
-        raise HingeError(f"unknown engine {engine!r}: choose {' or '.join(ENGINES)}")
+    spec = engine_spec(engine)
+    engine = spec.name
+    limits = Limits(time=time, nodes=nodes, depth=depth)  # a bad limit is reported as such
+    check_limits(engine, limits)
     report = Analysis(board=board, top=top, engine=engine)
     report.outcome = board.outcome()
     if report.outcome is not None:
@@ -288,21 +306,23 @@ def analyze(
     report.threats = threats(board)
     report.eliminations = eliminations(board)
 
-    from ..search import search
-
+    # A searcher that can score every root move exactly does so only when asked: the
+    # top K need it.
+    if "root_scores" in spec.option_names:
+        options.setdefault("root_scores", True)
+    if seed is not None:
+        options["seed"] = seed
+    searcher = create_searcher(engine, **options)
     search_time = time
     if time is not None:
-        from ..search.limits import Limits
-
-        Limits(time=time)  # a bad time is reported as such, not as a leftover budget
-        # A tiny search first loads the searcher's kernels (numba cache), which the
-        # searcher's own clock does not count; then the rest of the budget is known.
-        search(board, engine=engine, nodes=1, depth=1, seed=seed)
+        # A tiny search first loads the searcher's kernels (numba cache); then the rest
+        # of the budget is known.
+        searcher.go(board, Limits(nodes=1, depth=1 if spec.honours_depth else None))
         left = time - (_time.perf_counter() - started) - REPORT_RESERVE
         search_time = max(left, MIN_SEARCH_SHARE * time)
-    # Alpha-beta scores every root move exactly only when asked: the top K need it.
-    options = {"root_scores": True} if engine == "alphabeta" else {}
-    report.result = search(board, engine=engine, time=search_time, nodes=nodes, depth=depth, seed=seed, **options)
+    if time is None and nodes is None and depth is None:
+        search_time = 1.0
+    report.result = searcher.go(board, Limits(time=search_time, nodes=nodes, depth=depth))
     return report
 
 

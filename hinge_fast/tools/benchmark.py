@@ -74,8 +74,7 @@ def _median_rate(work, count, repeat):
 
 def _sides(fen):
     board = Board.from_fen(fen)
-    own, enemy = board._sides()
-    return board.size, own, enemy
+    return board.size, board.own, board.enemy
 
 
 def perft_rate(positions, depth, bulk, repeat=3) -> Figure:
@@ -119,7 +118,7 @@ def playout_rate(size=6, games=2000, repeat=3, seed=1) -> Figure:
     from ..core.tables import workspace
 
     board = Board(size)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     work = workspace(1)
     plies = np.zeros(games, dtype=np.int64)
     results = np.zeros(games, dtype=np.int64)
@@ -162,18 +161,20 @@ def machine() -> str:
 
 
 def search_rate(engine: str, positions, seconds=1.0) -> Figure:
-    """Nodes (alpha-beta) or playouts (MCTS) per second of a timed search, median
-    over the positions."""
-    from ..search import search
+    """The engine's progress units (nodes, playouts) per second of a timed search,
+    median over the positions; one searcher object for all of them."""
+    from ..search import Limits, create_searcher, engine_spec
 
-    board = Board.from_fen(positions[0])
-    search(board, engine=engine, nodes=50, seed=1)  # load or compile first
+    spec = engine_spec(engine)
+    options = {"seed": 1} if "seed" in spec.option_names else {}
+    searcher = create_searcher(engine, **options)
+    searcher.go(Board.from_fen(positions[0]), Limits(nodes=50))  # load or compile first
     rates, depths = [], []
     for fen in positions:
-        result = search(Board.from_fen(fen), engine=engine, time=seconds, seed=1)
+        result = searcher.go(Board.from_fen(fen), Limits(time=seconds))
         rates.append(result.nodes / max(result.seconds, 1e-9))
         depths.append(result.depth)
-    unit = "nodes/s" if engine == "alphabeta" else "playouts/s"
+    unit = f"{spec.progress_unit}/s"
     return Figure(
         f"{engine} search",
         statistics.median(rates),
@@ -187,16 +188,20 @@ def run_all(size: int = 6, quick: bool = False, progress=None) -> dict:
 
     ``progress(step, total, name)`` is called before each measurement.
     """
+    from ..search.registry import ENGINES
+
     positions = mid_game_positions(size)
     repeat = 1 if quick else 3
+    searched = positions[:2] if quick else positions[:4]
+    search_seconds = 0.2 if quick else 1.0
     steps = [
         ("perft, leaves made", lambda: perft_rate(positions, 3, bulk=False, repeat=repeat)),
         ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 4, bulk=True, repeat=repeat)),
         ("make/unmake", lambda: make_unmake_rate(positions, rounds=200 if quick else 2000, repeat=repeat)),
         ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat)),
         ("reference perft", lambda: reference_perft_rate(positions[:2] if quick else positions, 2)),
-        ("mcts search", lambda: search_rate("mcts", positions[:2] if quick else positions[:4], 0.2 if quick else 1.0)),
-        ("alphabeta search", lambda: search_rate("alphabeta", positions[:2] if quick else positions[:4], 0.2 if quick else 1.0)),
+    ] + [
+        (f"{engine} search", lambda engine=engine: search_rate(engine, searched, search_seconds)) for engine in ENGINES
     ]
     figures = []
     for i, (name, measure) in enumerate(steps):

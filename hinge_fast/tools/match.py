@@ -362,10 +362,10 @@ def game_plan(seed: int, games: int, size: int, openings: int):
         yield index, tuple(opening), rng.getrandbits(32), rng.getrandbits(32)
 
 
-def _make(player):
+def _make(player, slot):
     from .players import PlayerSpec
 
-    return player.make() if isinstance(player, PlayerSpec) else player
+    return player.make(slot) if isinstance(player, PlayerSpec) else player
 
 
 def _label(player) -> str:
@@ -376,7 +376,7 @@ def _label(player) -> str:
 
 def play_job(job: GameJob) -> Game:
     """Play one game of a match (a job for :mod:`hinge_fast.tools.executor`)."""
-    player_a, player_b = _make(job.player_a), _make(job.player_b)
+    player_a, player_b = _make(job.player_a, "A"), _make(job.player_b, "B")
     a_green = job.index % 2 == 0
     green, blue = (player_a, player_b) if a_green else (player_b, player_a)
     green.reset(job.green_seed)

@@ -11,11 +11,12 @@ Built-in specs for :func:`get_player`:
 * ``random``: a uniformly random legal move;
 * ``greedy``: the swipe flipping the largest enemy group (ties at random), else a
   random placement;
-* ``alphabeta`` and ``mcts``: the searchers of ``hinge_fast.search`` under the
-  limits given (``time`` seconds or ``nodes`` per move).
+* every engine of the search registry (``alphabeta``, ``mcts``): its searcher
+  under the limits given (``time`` seconds or ``nodes`` per move).
 
 A spec may add search options after a colon: ``mcts:exploration=0.7,tree_nodes=100000``
-(values are numbers or words). Specs starting with ``cmd:`` name an external engine
+(parsed and checked by the registry: a bad option or value is an error before any
+game starts). Specs starting with ``cmd:`` name an external engine
 program speaking the engine protocol (``cmd:hinge-fast engine -o engine=mcts``);
 :data:`PLAYER_FACTORIES` and :data:`SPEC_PREFIXES` are the hooks through which other
 modules add kinds of players.
@@ -85,46 +86,60 @@ class GreedyPlayer(_SeededPlayer):
     default_name = "greedy"
 
     def choose(self, board: Board) -> Move:
-        codes, flips, _ = board._generate()
+        codes, flips = board.legal_codes, board.legal_flips
         if len(codes) == 0:
             raise HingeError("no legal move: the game is over")
-        sizes = [sum(int(w).bit_count() for w in flips[i]) if (int(code) >> 18) & 511 != 511 else 0 for i, code in enumerate(codes)]
+        # A placement's flip row is empty, so it flips 0 tokens.
+        sizes = [sum(int(w).bit_count() for w in flips[i]) for i in range(len(codes))]
         largest = max(sizes)
         # Sorted so that the choice depends on the seed only, not on generation order.
-        candidates = sorted((str(board._decode(codes[i])), i) for i, s in enumerate(sizes) if s == largest)
-        return board._decode(codes[self._rng.choice(candidates)[1]])
+        candidates = sorted((str(board.move_from_code(codes[i])), i) for i, s in enumerate(sizes) if s == largest)
+        return board.move_from_code(codes[self._rng.choice(candidates)[1]])
 
 
 class SearchPlayer(Player):
-    """A searcher of ``hinge_fast.search`` (``'alphabeta'`` or ``'mcts'``) with fixed
-    limits per move. Seeded: each move gets the next seed of a generator started
+    """A searcher of the registry (``hinge_fast.search.registry``) with fixed limits
+    per move; one searcher object for the player's whole life, so its table or tree
+    is allocated once. Seeded: each move gets the next seed of a generator started
     from ``seed``, so a game replays exactly under a node or depth limit."""
 
     def __init__(self, engine: str, time: float | None = None, nodes: int | None = None, seed: int | None = None, name: str | None = None, **options):
-        from ..search import Limits
+        from ..search import DEFAULT_TIME, Limits
+        from ..search.registry import create_searcher, engine_spec
 
-        self.engine = engine
+        self.engine = engine_spec(engine).name
         self.limits = Limits(time=time, nodes=nodes)
+        if self.limits.unlimited:
+            self.limits = Limits(time=DEFAULT_TIME)
         self.options = options
+        self._seeded = "seed" in engine_spec(engine).option_names
+        self._searcher = create_searcher(self.engine, **options)
         self.seed = seed
-        self.name = name or engine
+        self.name = name or self.engine
         self.last_result = None
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = _random.Random(self.seed if seed is None else seed)
 
-    def choose(self, board: Board) -> Move:
-        from ..search import search
+    def __getstate__(self):
+        # sent to another process (match --concurrency) without its searcher, which
+        # owns numba buffers: the copy makes its own
+        state = dict(self.__dict__)
+        del state["_searcher"]
+        state["last_result"] = None
+        return state
 
-        result = search(
-            board,
-            engine=self.engine,
-            time=self.limits.time,
-            nodes=self.limits.nodes,
-            seed=self._rng.getrandbits(32),
-            **self.options,
-        )
+    def __setstate__(self, state):
+        from ..search.registry import create_searcher
+
+        self.__dict__.update(state)
+        self._searcher = create_searcher(self.engine, **self.options)
+
+    def choose(self, board: Board) -> Move:
+        if self._seeded:
+            self._searcher.seed = self._rng.getrandbits(32)
+        result = self._searcher.go(board, self.limits)
         self.last_result = result
         if result.move is None:
             raise HingeError("no legal move: the game is over")
@@ -147,13 +162,16 @@ def _simple_factory(cls):
     return make
 
 
+def _player_factories() -> dict[str, Callable[..., Player]]:
+    from ..search.registry import ENGINES
+
+    factories = {"random": _simple_factory(RandomPlayer), "greedy": _simple_factory(GreedyPlayer)}
+    factories.update((engine, _search_factory(engine)) for engine in ENGINES)
+    return factories
+
+
 #: Player kinds by name: ``factory(*, time, nodes, seed, size, name, **options) -> Player``.
-PLAYER_FACTORIES: dict[str, Callable[..., Player]] = {
-    "random": _simple_factory(RandomPlayer),
-    "greedy": _simple_factory(GreedyPlayer),
-    "alphabeta": _search_factory("alphabeta"),
-    "mcts": _search_factory("mcts"),
-}
+PLAYER_FACTORIES: dict[str, Callable[..., Player]] = _player_factories()
 
 
 def _external_engine(rest, *, time=None, nodes=None, seed=None, size=None):
@@ -179,10 +197,19 @@ def _option_value(text: str):
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
-    """``'mcts:exploration=0.7'`` -> ``('mcts', {'exploration': 0.7})``."""
+    """``'mcts:exploration=0.7'`` -> ``('mcts', {'exploration': 0.7})``: an engine's
+    options are parsed and checked by the registry (HingeError naming a bad one).
+
+    >>> parse_spec("mcts:exploration=0.7,tree_nodes=5000")
+    ('mcts', {'exploration': 0.7, 'tree_nodes': 5000})
+    """
+    from ..search.registry import REGISTRY, parse_engine_spec
+
     if not isinstance(spec, str) or not spec.strip():
         raise HingeError(f"a player is named by text such as 'mcts', not {spec!r}")
     name, _, rest = spec.strip().partition(":")
+    if name.strip().lower() in REGISTRY:
+        return parse_engine_spec(spec)
     options = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
@@ -220,9 +247,10 @@ class PlayerSpec:
 
     ``PlayerSpec("mcts", nodes=200).make()`` is ``get_player("mcts", nodes=200)``;
     ``name``: the name the player goes by (default: as :func:`get_player` names it).
-    Every :meth:`make` builds a new player, so that no two games share a searcher,
-    except for ``cmd:`` engines, started once per process and reused (their
-    ``reset`` starts a new game).
+    ``make(slot)`` hands out one player per slot and process, kept for the next
+    games there (a searcher's table, an engine program: made once); a process plays
+    one game at a time, so no two games running at once share a player, and ``reset``
+    starts each game afresh.
     """
 
     spec: str
@@ -231,19 +259,14 @@ class PlayerSpec:
     size: int | None = None
     name: str | None = None
 
-    def make(self) -> Player:
-        if self.spec.strip().lower().startswith("cmd:"):
-            key = (self.spec, self.time, self.nodes, self.size)
-            player = _ENGINES.get(key)
-            if player is None:
-                player = _ENGINES[key] = get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
-            return player
-        return get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
-
-    @property
-    def shared(self) -> bool:
-        """Whether :meth:`make` hands out one player per process (``cmd:`` engines)."""
-        return self.spec.strip().lower().startswith("cmd:")
+    def make(self, slot: str | None = None) -> Player:
+        if slot is None:
+            return get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
+        key = (slot, self.spec, self.time, self.nodes, self.size)
+        player = _MADE.get(key)
+        if player is None:
+            player = _MADE[key] = get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
+        return player
 
     @property
     def label(self) -> str:
@@ -253,14 +276,14 @@ class PlayerSpec:
         return self.spec.strip() if options else name
 
 
-#: ``cmd:`` engines started by PlayerSpec.make in this process, kept for later games.
-_ENGINES: dict = {}
+#: Players made by PlayerSpec.make(slot) in this process, kept for later games.
+_MADE: dict = {}
 
 
-def close_engines() -> None:
-    """Stop the ``cmd:`` engines that PlayerSpec.make started in this process."""
-    while _ENGINES:
-        _, player = _ENGINES.popitem()
+def close_made_players() -> None:
+    """Close the players PlayerSpec.make(slot) made in this process (``cmd:`` engines stop)."""
+    while _MADE:
+        _, player = _MADE.popitem()
         try:
             player.close()
         except Exception:  # noqa: BLE001  (an engine that died already)

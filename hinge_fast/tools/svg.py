@@ -77,7 +77,7 @@ def _hexagon_points(x, y, radius):
 
 
 def _cells_of(board, items, what):
-    geo = board._geo
+    geo = board.geometry
     out = []
     for item in items:
         name = str(item)
@@ -136,7 +136,7 @@ def board(
     """
     from ..board import Color
 
-    geo = board._geo
+    geo = board.geometry
     side = board.size
     width, height = natural_size(side)
     caption_height = RADIUS * 1.4 if caption else 0.0

@@ -11,11 +11,12 @@ def warm_up() -> bool:
 
     from ..core import kernels
     from ..board import Board
-    from ..search import search
+    from ..search import Limits, create_searcher
+    from ..search.registry import ENGINES
     from ..core.tables import workspace
 
     board = Board.from_fen("4/5/2gg2/2b1b2/2g3/5/4 g")
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     work = workspace(3)
     kernels.perft_kernel(board.size, own, enemy, 2, True, work)
     kernels.perft_kernel(board.size, own, enemy, 2, False, work)
@@ -27,6 +28,6 @@ def warm_up() -> bool:
     board.push(board.legal_moves[0])
     board.groups(board.turn)
     kernels.zobrist_hash(board.size, own, enemy, True)
-    for engine in ("alphabeta", "mcts"):
-        search(board, engine=engine, nodes=20, seed=1)
+    for engine in ENGINES:
+        create_searcher(engine, seed=1).go(board, Limits(nodes=20))
     return kernels.COMPILE_NOTICE.said

@@ -1,0 +1,73 @@
+"""The protocol's options: the searchers' options of the registry, plus ``engine`` and
+``threads``, each with a current value.
+
+    >>> options = default_options()
+    >>> options["engine"].line()
+    'engine;enum;mcts;mcts;alphabeta;mcts'
+    >>> options["seed"].line()
+    'seed;int;-1;-1;-1;9223372036854775807'
+
+An option line is ``name;type;value;default;min;max``; an enum (and a bool) lists its
+choices in place of min and max.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import HingeError
+from ..search.registry import DEFAULT_ENGINE, ENGINES, OptionSpec, all_options, engine_spec
+from .wire import shown
+
+ENGINE = OptionSpec("engine", "enum", DEFAULT_ENGINE, choices=ENGINES, help="which searcher bestmove uses")
+THREADS = OptionSpec("threads", "int", 1, 1, 1, help="search threads; the searchers are single-threaded, so only 1")
+
+
+@dataclass
+class Option:
+    """One option of a session: its spec (from the registry) and current value."""
+
+    spec: OptionSpec
+    value: object = None
+
+    def __post_init__(self):
+        if self.value is None:
+            self.value = self.spec.default
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def line(self) -> str:
+        spec = self.spec
+        if spec.type == "enum":
+            tail = ";".join(spec.choices)
+        elif spec.type == "bool":
+            tail = "false;true"
+        else:
+            tail = f"{spec.format(spec.low)};{spec.format(spec.high)}"
+        return f"{spec.name};{spec.type};{spec.format(self.value)};{spec.format(spec.default)};{tail}"
+
+    def parse(self, text: str):
+        """The value ``text`` stands for; HingeError naming the option if it is bad."""
+        return self.spec.parse(text.strip())
+
+
+def default_options() -> dict[str, Option]:
+    """The options of a fresh session: ``engine``, ``threads``, then every searcher
+    option of the registry at its default."""
+    specs = [ENGINE, THREADS] + list(all_options().values())
+    return {s.name: Option(s) for s in specs}
+
+
+def find_option(options: dict[str, Option], name: str) -> Option:
+    option = options.get(name.lower())
+    if option is None:
+        raise HingeError(f"unknown option {shown(name)}: the options are {', '.join(options)}")
+    return option
+
+
+def searcher_options(options: dict[str, Option]) -> tuple[str, dict]:
+    """(engine name, the values of that engine's own options) for ``create_searcher``."""
+    spec = engine_spec(options["engine"].value)
+    return spec.name, {name: options[name].value for name in spec.option_names}

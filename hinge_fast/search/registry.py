@@ -1,0 +1,284 @@
+"""The searchers by name: the one place that lists the engines and their options.
+
+    >>> from hinge_fast.search.registry import DEFAULT_ENGINE, ENGINES, engine_spec
+    >>> DEFAULT_ENGINE, ENGINES
+    ('mcts', ('alphabeta', 'mcts'))
+    >>> spec = engine_spec("alphabeta")
+    >>> spec.progress_unit, spec.honours_depth, spec.option("table_mb").default
+    ('nodes', True, 64)
+
+Each :class:`EngineSpec` names the searcher class (imported on first use, so that
+reading the registry never waits for numba), its options with type, default, bounds
+and help, its progress unit and whether it honours a depth limit. The command line,
+the protocol's ``options`` command, the match players and ``hinge_fast.search()``
+all read it; nothing else branches on an engine's name.
+
+The default engine is MCTS: it beat alpha-beta at 1 s per move on sides 6 and 9
+(README, "Strength").
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass, field
+
+from ..errors import HingeError
+from .limits import MAX_TABLE_MB
+
+# ----- defaults and bounds of the searchers' options (the searcher modules import them)
+DEFAULT_TABLE_MB = 64
+MIN_TABLE_MB = 0
+DEFAULT_TREE_NODES = 4_000_000
+MIN_TREE_NODES = 1
+MAX_TREE_NODES = 50_000_000
+DEFAULT_EXPLORATION = 0.4
+MAX_EXPLORATION = 100.0
+DEFAULT_PLAYOUT_GREED = 1.0
+MAX_PLAYOUT_PLIES = 100_000
+#: ``seed`` -1: a fresh random seed for each search.
+FRESH_SEED = -1
+MAX_SEED = 2**63 - 1
+#: The evaluations alpha-beta can use (``search/evaluate.py``).
+EVALUATORS = ("classic", "material")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One searcher option: ``type`` is ``'int'``, ``'float'``, ``'bool'`` or ``'enum'``;
+    ``low``/``high`` bound numbers, ``choices`` lists an enum's values."""
+
+    name: str
+    type: str
+    default: object
+    low: float | None = None
+    high: float | None = None
+    help: str = ""
+    choices: tuple = ()
+
+    def check(self, value):
+        """``value`` checked and converted; HingeError naming the option otherwise."""
+        if self.type == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+                return value.strip().lower() in ("true", "yes", "on", "1")
+            raise HingeError(f"option {self.name} must be true or false, not {value!r}")
+        if self.type == "enum":
+            key = str(value).strip().lower()
+            if key not in self.choices:
+                raise HingeError(f"option {self.name} must be one of {', '.join(self.choices)}, not {_shown(value)}")
+            return key
+        if isinstance(value, str):
+            value = self._number(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__index__") and not hasattr(value, "__float__"):
+            raise HingeError(f"option {self.name} must be a {'whole ' if self.type == 'int' else ''}number, not {value!r}")
+        if self.type == "int":
+            if isinstance(value, float) or (hasattr(value, "dtype") and getattr(value.dtype, "kind", "") == "f"):
+                if value != value or not float(value).is_integer():
+                    raise HingeError(f"option {self.name} must be a whole number, not {value!r}")
+            value = int(value)
+        else:
+            value = float(value)
+            if math.isnan(value):
+                raise HingeError(f"option {self.name} must be a number, not {value!r}")
+        if not self.low <= value <= self.high:
+            raise HingeError(f"option {self.name} must be from {_num(self.low)} to {_num(self.high)}, not {_num(value)}")
+        return value
+
+    def _number(self, text: str):
+        text = text.strip()
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        if self.type == "int":
+            raise HingeError(f"option {self.name} must be a whole number, not {_shown(text)}")
+        try:
+            return float(text)
+        except ValueError:
+            raise HingeError(f"option {self.name} must be a number, not {_shown(text)}") from None
+
+    def parse(self, text: str):
+        """The value written ``text`` (command line, protocol), checked."""
+        return self.check(text if self.type in ("enum", "bool") else self._number(str(text)))
+
+    def format(self, value) -> str:
+        if self.type == "bool":
+            return "true" if value else "false"
+        return _num(value)
+
+
+def _num(value) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
+
+
+def _shown(value, limit: int = 40) -> str:
+    text = str(value)
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+SEED = OptionSpec("seed", "int", FRESH_SEED, FRESH_SEED, MAX_SEED,
+                  "random seed: the same seed and node limit give the same result; -1: a fresh one each search")
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """A searcher in the registry."""
+
+    name: str
+    searcher: str  # "module:Class", imported by searcher_class()
+    description: str
+    progress_unit: str  # "nodes" or "playouts"
+    honours_depth: bool
+    options: tuple[OptionSpec, ...] = field(default_factory=tuple)
+
+    def option(self, name: str) -> OptionSpec:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise HingeError(f"unknown option {name!r} of engine {self.name}: choose {', '.join(self.option_names)}")
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.options)
+
+    @property
+    def defaults(self) -> dict:
+        return {o.name: o.default for o in self.options}
+
+    def searcher_class(self):
+        module, _, name = self.searcher.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+    def check_options(self, options: dict) -> dict:
+        """All options of this engine: defaults overridden by ``options`` (checked)."""
+        values = self.defaults
+        for key, value in options.items():
+            values[key] = self.option(key).check(value)
+        return values
+
+
+_ENGINES = (
+    EngineSpec(
+        name="alphabeta",
+        searcher="hinge_fast.search.alphabeta:AlphaBetaSearcher",
+        description="alpha-beta: negamax with iterative deepening, a transposition table and move ordering",
+        progress_unit="nodes",
+        honours_depth=True,
+        options=(
+            OptionSpec("table_mb", "int", DEFAULT_TABLE_MB, MIN_TABLE_MB, MAX_TABLE_MB,
+                       "transposition table, MB (0: none)"),
+            OptionSpec("root_scores", "bool", False, help="search every root move with a full window (exact scores, for analysis)"),
+            OptionSpec("evaluator", "enum", EVALUATORS[0], choices=EVALUATORS, help="leaf evaluation (search/evaluate.py)"),
+            SEED,
+        ),
+    ),
+    EngineSpec(
+        name="mcts",
+        searcher="hinge_fast.search.mcts:MCTSSearcher",
+        description="Monte Carlo tree search (UCT with an MCTS-Solver); the stronger in matches",
+        progress_unit="playouts",
+        honours_depth=False,
+        options=(
+            OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
+                       "MCTS tree capacity, nodes (about 31 bytes each)"),
+            OptionSpec("exploration", "float", DEFAULT_EXPLORATION, 0.0, MAX_EXPLORATION, "UCT exploration constant c"),
+            OptionSpec("playout_plies", "int", 0, 0, MAX_PLAYOUT_PLIES,
+                       "playout length cap in plies; 0: one per interior cell"),
+            OptionSpec("playout_greed", "float", DEFAULT_PLAYOUT_GREED, 0.0, 1.0,
+                       "probability per playout ply of the largest-flip swipe"),
+            SEED,
+        ),
+    ),
+)
+
+#: Engine specs by name, in the order they are listed to people.
+REGISTRY: dict[str, EngineSpec] = {spec.name: spec for spec in _ENGINES}
+#: Engine names.
+ENGINES: tuple[str, ...] = tuple(REGISTRY)
+#: The engine used when none is named: the stronger by measurement (README's match table).
+DEFAULT_ENGINE = "mcts"
+
+
+def engine_spec(name: str | None = None) -> EngineSpec:
+    """The spec of engine ``name`` (None: the default); HingeError naming a bad name."""
+    if name is None:
+        name = DEFAULT_ENGINE
+    spec = REGISTRY.get(str(name).strip().lower()) if isinstance(name, str) else None
+    if spec is None:
+        raise HingeError(f"unknown engine {name!r}: choose {' or '.join(ENGINES)}")
+    return spec
+
+
+def all_options() -> dict[str, OptionSpec]:
+    """Every option of every engine by name (an option shared by engines, like ``seed``,
+    once)."""
+    out: dict[str, OptionSpec] = {}
+    for spec in _ENGINES:
+        for o in spec.options:
+            out.setdefault(o.name, o)
+    return out
+
+
+def create_searcher(name: str | None = None, **options):
+    """A new searcher object of engine ``name`` (None: ``DEFAULT_ENGINE``) with
+    ``options`` (checked against the registry: a bad name, option or value raises
+    HingeError naming it).
+
+    >>> create_searcher("alphabeta", table_mb=1).name
+    'alphabeta'
+    >>> create_searcher("mcts", depth=3)
+    Traceback (most recent call last):
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, seed
+    """
+    spec = engine_spec(name)
+    values = spec.check_options(options)
+    return spec.searcher_class()(**values)
+
+
+def choose_engine(name: str | None, limits) -> str:
+    """The engine to use: ``name``, or with none the default, unless the limits hold a
+    depth the default does not honour: then the first engine that honours one.
+
+    >>> from hinge_fast.search.limits import Limits
+    >>> choose_engine(None, Limits(time=1)), choose_engine(None, Limits(depth=3))
+    ('mcts', 'alphabeta')
+    """
+    if name is not None:
+        return engine_spec(name).name
+    spec = engine_spec(DEFAULT_ENGINE)
+    if limits.depth is not None and not spec.honours_depth:
+        return next(s.name for s in _ENGINES if s.honours_depth)
+    return spec.name
+
+
+def check_limits(name: str | None, limits) -> None:
+    """HingeError if engine ``name`` cannot honour ``limits`` (a depth limit for an
+    engine without depths)."""
+    spec = engine_spec(name)
+    if limits.depth is not None and not spec.honours_depth:
+        honour = [s.name for s in _ENGINES if s.honours_depth]
+        raise HingeError(f"engine {spec.name} has no depth limit: use time or nodes, or the engine {' or '.join(honour)}")
+
+
+def parse_engine_spec(text: str) -> tuple[str, dict]:
+    """``'mcts:exploration=1.2,tree_nodes=1000'`` -> ``('mcts', {'exploration': 1.2,
+    'tree_nodes': 1000})``, values parsed and checked by the registry.
+
+    >>> parse_engine_spec("mcts:exploration=1.2")
+    ('mcts', {'exploration': 1.2})
+    """
+    name, _, rest = str(text).strip().partition(":")
+    spec = engine_spec(name)
+    options = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise HingeError(f"engine option {item!r} in {text!r} must look like name=value")
+        options[key.strip()] = spec.option(key.strip()).parse(value.strip())
+    return spec.name, options

@@ -1,0 +1,73 @@
+"""The searcher contract: an object that owns its state, entered by ``go`` and left by ``stop``.
+
+Modelled on Stockfish's ``Engine`` (``go(limits)`` / ``stop()``, owning its options and
+table) and KataGo's search object::
+
+    >>> from hinge_fast import Board
+    >>> from hinge_fast.search import Limits, create_searcher
+    >>> searcher = create_searcher("mcts", seed=1)
+    >>> result = searcher.go(Board(4), Limits(nodes=200))
+    >>> result.engine, result.nodes
+    ('mcts', 200)
+
+Every searcher object holds its own buffers, table or tree (reused between ``go``
+calls), so two searchers can run at once in one process, each on its own thread.
+``stop()`` may be called from any thread: the running ``go`` returns promptly with
+the best move found so far (alpha-beta always completes depth 1 first, MCTS one
+iteration).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from ..board import Board
+from ..errors import HingeError
+from .limits import Limits
+from .result import SearchResult
+
+#: ``on_progress(result)``: called with an interim SearchResult while a search runs.
+Progress = Callable[[SearchResult], None]
+
+
+class Searcher:
+    """Base class of the searchers. Subclasses set ``name`` (their registry name) and
+    implement ``_go(board, limits, on_progress)``; options arrive checked by the
+    registry (``create_searcher``) as keyword arguments."""
+
+    name: str = ""
+
+    def __init__(self):
+        self._stop = threading.Event()
+        self._busy = threading.Lock()
+
+    def go(self, board: Board, limits: Limits, on_progress: Progress | None = None) -> SearchResult:
+        """Search ``board`` (not changed) within ``limits`` and return a SearchResult.
+        ``on_progress(result)`` gets interim results (after each alpha-beta depth, about
+        every 0.1 s for MCTS). One ``go`` at a time per searcher object."""
+        if not isinstance(board, Board):
+            raise HingeError(f"search needs a Board, not {type(board).__name__}")
+        if not isinstance(limits, Limits):
+            raise HingeError(f"limits must be a Limits, not {type(limits).__name__}")
+        if not self._busy.acquire(blocking=False):
+            raise HingeError(f"this {self.name} searcher is already searching: use one searcher per thread")
+        try:
+            self._stop.clear()
+            return self._go(board, limits, on_progress)
+        finally:
+            self._busy.release()
+
+    def stop(self) -> None:
+        """Ask the running ``go`` (if any) to return its best move so far. Thread-safe."""
+        self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def _go(self, board: Board, limits: Limits, on_progress: Progress | None) -> SearchResult:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
