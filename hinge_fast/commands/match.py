@@ -155,7 +155,10 @@ def run_match(args) -> int:
         if line is not None:
             line.finish()
         if path is not None:
-            print(f"{written[0]} games are in {path}: run the same command with --resume {path} to go on", file=sys.stderr)
+            from ..tools.match import read_match_file
+
+            saved = len(read_match_file(path)[0])
+            print(f"{saved} games are in {path}: run the same command with --resume {path} to go on", file=sys.stderr)
         raise
     finally:
         if line is not None:
