@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import re
 import signal
+import struct
 import subprocess
 import sys
+import termios
 
 import pytest
 
@@ -191,6 +194,7 @@ def _interrupted(tmp_path, sig, extra=()):
     path = tmp_path / f"cut-{sig}.hgn"
     argv = [sys.executable, "-m", "hinge_fast.cli"] + MATCH + ["--games", "16", "--out", str(path), *extra]
     master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a width to draw the bar in
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
     os.close(slave)
     try:

@@ -6,6 +6,13 @@ process, whatever the number of workers.
   (two plies when the root has fewer than ``JOBS_PER_WORKER`` moves per worker and the
   depth allows), each counting its subtree with the fast kernel; counts are added up
   per root move. The total does not depend on the split.
+* **playouts** go in chunks of games numbered as on one machine: game g draws from the
+  random stream of (seed, g) wherever it is played; the arrays are put back in order.
+* **stats** plays chunks of games: ``RANDOM_STATS_CHUNK`` random self-play games per
+  chunk (the first chunk seeded with the seed itself, as one process always did, the
+  others with seeds drawn from (seed, chunk)), ``PLAYER_STATS_CHUNK`` engine games
+  (game g seeded seed + g, as before); the tallies are added in chunk order. The
+  chunks do not depend on the number of workers, so neither does the answer.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ def perft_job(job) -> int:
     board = Board.from_fen(fen)
     if depth == 0:
         return 1
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     return int(kernels.perft_kernel(board.size, own, enemy, depth, bulk, workspace(depth + 1)))
 
 
@@ -79,7 +86,7 @@ def playouts_job(job):
 
     fen, first, games, max_plies, seed = job
     board = Board.from_fen(fen)
-    own, enemy = board._sides()
+    own, enemy = board.own, board.enemy
     plies = np.zeros(games, dtype=np.int64)
     winner = np.zeros(games, dtype=np.int8)
     ended = np.zeros(games, dtype=np.int8)
@@ -128,9 +135,14 @@ def stats_chunk_seed(seed, chunk: int):
 
 
 def stats_jobs(size, games, player, time_limit, nodes, seed, max_plies) -> list:
-    """The jobs of a stats run: ``(size, player, time, nodes, max plies, seed, first game, games)``."""
-    step = RANDOM_STATS_CHUNK if player.strip().lower() == "random" else PLAYER_STATS_CHUNK
-    return [(size, player, time_limit, nodes, max_plies, seed, lo, min(step, games - lo)) for lo in range(0, games, step)]
+    """The jobs of a stats run: ``(size, player, time, nodes, max plies, seed, first
+    game, games, the chunk's random seed)``."""
+    random_play = player.strip().lower() == "random"
+    step = RANDOM_STATS_CHUNK if random_play else PLAYER_STATS_CHUNK
+    return [
+        (size, player, time_limit, nodes, max_plies, seed, lo, min(step, games - lo), stats_chunk_seed(seed, lo // step) if random_play else None)
+        for lo in range(0, games, step)
+    ]
 
 
 def stats_job(job):
@@ -138,10 +150,10 @@ def stats_job(job):
     from . import stats
     from .players import get_player
 
-    size, player, time_limit, nodes, max_plies, seed, first, games = job
+    size, player, time_limit, nodes, max_plies, seed, first, games, chunk_seed = job
     tally = stats._Tally(max_plies)
     if player.strip().lower() == "random":
-        stats._play_random(size, games, max_plies, stats_chunk_seed(seed, first // RANDOM_STATS_CHUNK), tally)
+        stats._play_random(size, games, max_plies, chunk_seed, tally)
     else:
         chosen = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)
         try:
