@@ -2,9 +2,9 @@
 processes and on a local Ray: which backend ``match --concurrency`` and ``--ray``
 should use, and what Ray costs per game.
 
-Usage: python scripts/bench_concurrency.py [--games 16] [--runs 3] [--size 6] [--a mcts] [--b alphabeta]
+Usage: python -m scripts.bench_concurrency [--games 16] [--runs 3] [--size 6] [--a mcts] [--b alphabeta]
                                            [--nodes-a 300] [--nodes-b 1000] [--workers 2] [--no-ray]
-Example: python scripts/bench_concurrency.py --games 16 --workers 2
+Example: python -m scripts.bench_concurrency --games 16 --workers 2
 
 Every backend plays the same games (node limits, one seed); the script checks that.
 Pools and Ray are started, and their workers given a game each to load the kernels,
@@ -15,16 +15,12 @@ others; the median time is shown.
 
 import argparse
 import statistics
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from hinge_fast.tools.executor import Executor  # noqa: E402
-from hinge_fast.tools.match import play_job, play_match  # noqa: E402
-from hinge_fast.tools.players import PlayerSpec  # noqa: E402
+from hinge_fast.tools.executor import Executor
+from hinge_fast.tools.match import play_match
+from hinge_fast.tools.players import PlayerSpec
 
 
 class _Threads:

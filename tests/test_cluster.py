@@ -126,3 +126,28 @@ def test_ray_passes_errors_back(local_ray):
         with pytest.raises(HingeError, match="three is not allowed"):
             list(ex.run(_refuse_three, range(6)))
         assert sorted(ex.run(_refuse_three, [1, 2])) == [(0, 1), (1, 2)]  # the workers go on
+
+
+def test_stats_on_ray_equals_local(local_ray, monkeypatch):
+    from hinge_fast.tools import distributed
+    from hinge_fast.tools.stats import self_play
+
+    monkeypatch.setattr(distributed, "RANDOM_STATS_CHUNK", 10)
+    monkeypatch.setattr(distributed, "PLAYER_STATS_CHUNK", 2)
+    drop = lambda s: {k: v for k, v in s.items() if k != "seconds"}  # noqa: E731
+    local_random = self_play(5, 35, "random", seed=4)
+    local_engine = self_play(4, 5, "mcts", nodes=40, seed=6)
+    for workers in (1, 2):
+        with Executor(ray="auto", concurrency=workers) as ex:
+            assert drop(self_play(5, 35, "random", seed=4, executor=ex)) == drop(local_random)
+            assert drop(self_play(4, 5, "mcts", nodes=40, seed=6, executor=ex)) == drop(local_engine)
+
+
+def test_stats_command_on_ray(local_ray, capsys):
+    argv = ["stats", "--size", "4", "--games", "20", "--seed", "2"]
+    assert main(argv) == 0
+    local = capsys.readouterr().out
+    assert main(argv + ["--ray", "auto"]) == 0
+    remote = capsys.readouterr().out
+    cut = lambda out: out.split("\n", 1)[1]  # noqa: E731  (the first line gives the time)
+    assert cut(remote) == cut(local)

@@ -263,3 +263,34 @@ def test_executor_arguments_bad_input(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and message in err[0]
+
+
+# ----- stats on several processes ---------------------------------------------------------------------
+def _without_time(summary):
+    return {k: v for k, v in summary.items() if k != "seconds"}
+
+
+def test_stats_chunks_give_the_same_statistics(monkeypatch):
+    from hinge_fast.tools import distributed
+    from hinge_fast.tools.stats import self_play
+
+    whole = self_play(4, 30, "random", seed=3, max_plies=200)
+    with Executor(concurrency=2) as pool:
+        assert _without_time(self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)) == _without_time(whole)
+        monkeypatch.setattr(distributed, "PLAYER_STATS_CHUNK", 3)
+        engine = self_play(4, 7, "mcts", nodes=40, seed=5)
+        assert _without_time(self_play(4, 7, "mcts", nodes=40, seed=5, executor=pool)) == _without_time(engine)
+        # random self-play in chunks: the first chunk is the games one process plays
+        monkeypatch.setattr(distributed, "RANDOM_STATS_CHUNK", 10)
+        chunked = self_play(4, 30, "random", seed=3, max_plies=200)
+        assert chunked["lengths"][:10] == whole["lengths"][:10]
+        assert _without_time(self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)) == _without_time(chunked)
+
+
+def test_stats_command_concurrency(capsys):
+    argv = ["stats", "--size", "4", "--games", "40", "--seed", "2", "--json"]
+    assert main(argv) == 0
+    one = __import__("json").loads(capsys.readouterr().out)
+    assert main(argv + ["--concurrency", "2"]) == 0
+    two = __import__("json").loads(capsys.readouterr().out)
+    assert _without_time(one) == _without_time(two)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 
 from ..errors import HingeError
 from . import add_executor_arguments, executor_from_args, positive_int, seconds
@@ -19,7 +18,7 @@ def register(subparsers):
         "(search options after a colon: mcts:exploration=0.7). Colours alternate; games 2i and "
         "2i+1 start from the same random opening with the colours swapped. Results are from "
         "ENGINE_A's side; a game reaching --max-plies is unfinished (half a point for the Elo). "
-        "Progress goes to stderr, the summary to stdout.",
+        "A progress bar goes to stderr when it is a terminal, the summary to stdout.",
         epilog="Example: hinge-fast match mcts greedy --games 100 --time 0.2 --sprt 0,100",
     )
     p.add_argument("engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)")
@@ -48,51 +47,33 @@ def register(subparsers):
     p.set_defaults(run=run_match)
 
 
-class _ProgressLine:
-    """One line on stderr, rewritten in place after each game (a plain line every
-    tenth of the match when stderr is not a terminal)."""
+class _Progress:
+    """A tqdm bar on stderr, one step a game, with the score so far (left out when
+    stderr is not a terminal)."""
 
-    def __init__(self, games, stream=None):
-        self.games = games
-        self.stream = stream or sys.stderr
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.started = time.perf_counter()
-        self.written = False
-        self.step = max(1, games // 10)
+    def __init__(self, games):
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=games, unit="game", file=sys.stderr, disable=None)
 
     def __call__(self, result):
         from ..tools.match import _elo_text
 
-        done = result.played
-        width = 20
-        filled = width * done // self.games
-        bar = "#" * filled + "." * (width - filled)
-        text = (
-            f"[{bar}] {done}/{self.games} +{result.wins} -{result.losses} ={result.unfinished} "
-            f"Elo {_elo_text(result.elo)} {time.perf_counter() - self.started:.0f}s"
-        )
+        text = f"+{result.wins} -{result.losses} ={result.unfinished} Elo {_elo_text(result.elo)}"
         if result.llr is not None:
             text += f" LLR {result.llr:.2f}"
-        if self.tty:
-            self.stream.write("\r" + text + "\x1b[K")
-            self.stream.flush()
-            self.written = True
-        elif done % self.step == 0 or done == self.games or result.sprt_decision:
-            self.stream.write(text + "\n")
-            self.stream.flush()
+        self.bar.set_postfix_str(text, refresh=False)
+        self.bar.update(1)
 
     def finish(self):
-        if self.written:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.written = False
+        self.bar.close()
 
 
 def run_match(args) -> int:
     import random
 
-    from ..tools.match import MatchSettings, play_match, read_match, seed_of_match_file, Sprt
-    from ..tools.players import PlayerSpec, get_player
+    from ..tools.match import MatchSettings, Sprt, play_match, read_match, read_match_file, seed_of_match_file
+    from ..tools.players import PlayerSpec, close_made_players, get_player
     from ..tools.record import append_record
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
@@ -105,38 +86,38 @@ def run_match(args) -> int:
         seed = seed_of_match_file(args.resume)
     if seed is None:
         seed = random.SystemRandom().getrandbits(32)
+    seeds = random.Random(seed)
+    player_a = get_player(args.engine_a, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
+    player_b = get_player(args.engine_b, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
+    match_seed = seeds.getrandbits(32)
     limit = f"{time_limit:g} s per move" if args.nodes is None else f"{args.nodes} nodes per move"
     settings = MatchSettings(
         args.engine_a, args.engine_b, args.size, args.openings, args.max_plies,
         f"nodes {args.nodes}" if args.nodes is not None else f"time {time_limit:g}", seed,
     )
-    done = {}
-    if args.resume is not None:
-        done, length = read_match(args.resume, settings)
-        _cut(args.resume, length)
-    elif args.out is not None:
-        try:
-            open(args.out, "w").close()
-        except OSError as e:
-            raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
-    seeds = random.Random(seed)
-    player_a = get_player(args.engine_a, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
-    player_b = get_player(args.engine_b, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
-    match_seed = seeds.getrandbits(32)
     executor = executor_from_args(args)
-    players = (player_a, player_b)
-    if executor.kind != "serial":
-        nodes, t = args.nodes, None if args.nodes is not None else time_limit
-        players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name) for spec, p in zip((args.engine_a, args.engine_b), players))
-    written = [len(done)]
-
-    def on_game(game):
-        if path is not None:
-            append_record(path, game.record(settings=settings))
-            written[0] += 1
-
     line = None
     try:
+        done = {}
+        if args.resume is not None:
+            done, length = read_match(args.resume, settings)
+            _cut(args.resume, length)
+        elif args.out is not None:
+            try:
+                open(args.out, "w").close()
+            except OSError as e:
+                raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+        players = (player_a, player_b)
+        if executor.kind != "serial":
+            nodes, t = args.nodes, None if args.nodes is not None else time_limit
+            players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name) for spec, p in zip((args.engine_a, args.engine_b), players))
+        written = [len(done)]
+
+        def on_game(game):
+            if path is not None:
+                append_record(path, game.record(settings=settings))
+                written[0] += 1
+
         executor.start()  # Ray first, to say how many workers it has
         print(
             f"match {player_a.name} vs {player_b.name}: {args.games} games on side {args.size}, {limit}, "
@@ -146,7 +127,7 @@ def run_match(args) -> int:
         )
         if done:
             print(f"resuming: {len(done)} games already in {path}", flush=True)
-        line = _ProgressLine(args.games)
+        line = _Progress(args.games)
         result = play_match(
             players[0], players[1], args.games, args.size, args.openings, args.max_plies, match_seed, line, sprt,
             executor=executor, done=done, on_game=on_game,
@@ -155,8 +136,6 @@ def run_match(args) -> int:
         if line is not None:
             line.finish()
         if path is not None:
-            from ..tools.match import read_match_file
-
             saved = len(read_match_file(path)[0])
             print(f"{saved} games are in {path}: run the same command with --resume {path} to go on", file=sys.stderr)
         raise
@@ -166,8 +145,6 @@ def run_match(args) -> int:
         executor.close()
         player_a.close()
         player_b.close()
-        from ..tools.players import close_made_players
-
         close_made_players()
     print(result.summary())
     if path is not None:

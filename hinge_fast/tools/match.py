@@ -45,12 +45,13 @@ import random as _random
 import re
 from dataclasses import dataclass, field
 
-from ..board import Board, Color
+from ..board import Board, Color, Termination
 from ..errors import HingeError
+from .game import DEFAULT_MAX_PLIES, play_game
+from .positions import random_position
 
 Z95 = 1.959963984540054
 DEFAULT_OPENING_PLIES = 4
-DEFAULT_MAX_PLIES = 400
 #: The SPRT decides nothing before this many games: the normal approximation of the
 #: LLR is poor on a handful of games (4 straight wins would already pass 200 Elo).
 MIN_SPRT_GAMES = 10
@@ -166,8 +167,8 @@ class Sprt:
 @dataclass
 class Game:
     """One game of a match. ``a_color``: the colour player A had; ``result``:
-    ``'green'``, ``'blue'`` or ``'unfinished'``; ``termination``: ``'elimination'``,
-    ``'no legal move'`` or ``'max plies'``; ``opening_plies``: how many of ``moves``
+    ``'green'``, ``'blue'`` or ``'unfinished'``; ``termination``: a
+    ``hinge_fast.board.Termination``; ``opening_plies``: how many of ``moves``
     (strings) were the random opening."""
 
     round: int
@@ -176,7 +177,7 @@ class Game:
     a_color: Color
     moves: list[str]
     result: str
-    termination: str
+    termination: Termination
     opening_plies: int
     size: int
 
@@ -199,7 +200,7 @@ class Game:
             "Green": self.green,
             "Blue": self.blue,
             "Result": self.result,
-            "Termination": self.termination,
+            "Termination": str(self.termination),
             "Opening": str(self.opening_plies),
         }
         if settings is not None:
@@ -283,7 +284,7 @@ class MatchResult:
             )
         ends = {}
         for g in self.games:
-            ends[g.termination] = ends.get(g.termination, 0) + 1
+            ends[str(g.termination)] = ends.get(str(g.termination), 0) + 1
         if self.games:
             mean = sum(len(g.moves) for g in self.games) / len(self.games)
             how = ", ".join(f"{k} {v}" for k, v in sorted(ends.items()))
@@ -301,35 +302,10 @@ def random_opening(size: int, plies: int, rng: _random.Random) -> list:
     """``plies`` uniformly random moves from the empty board of side ``size`` that do
     not end the game (drawn again until they do not)."""
     for _ in range(MAX_OPENING_ATTEMPTS):
-        board = Board(size)
-        for _ in range(plies):
-            moves = board.legal_moves
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_position(size, plies, rng)
         if not board.is_game_over():
             return list(board.move_stack)
     raise HingeError(f"no {plies}-ply opening on side {size} leaves the game going after {MAX_OPENING_ATTEMPTS} tries")
-
-
-def play_game(green, blue, size: int, opening=(), max_plies: int = DEFAULT_MAX_PLIES) -> tuple[Board, str, str]:
-    """Play one game between two players (already reset) from ``opening`` (moves
-    played first). Returns ``(final board, result, termination)``."""
-    board = Board(size)
-    for move in opening:
-        board.push(move)
-    while True:
-        outcome = board.outcome()
-        if outcome is not None:
-            return board, str(outcome.winner), outcome.reason
-        if len(board.move_stack) >= max_plies:
-            return board, "unfinished", "max plies"
-        player = green if board.turn == Color.GREEN else blue
-        move = player.choose(board)
-        try:
-            board.push(move)
-        except HingeError as e:
-            raise HingeError(f"player {player.name} chose an illegal move: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -381,15 +357,18 @@ def play_job(job: GameJob) -> Game:
     green, blue = (player_a, player_b) if a_green else (player_b, player_a)
     green.reset(job.green_seed)
     blue.reset(job.blue_seed)
-    board, outcome, termination = play_game(green, blue, job.size, job.opening, job.max_plies)
+    start = Board(job.size)
+    for move in job.opening:
+        start.push(move)
+    played = play_game(green, blue, start, max_plies=job.max_plies)
     return Game(
         round=job.index + 1,
         green=_label(job.player_a if a_green else job.player_b),
         blue=_label(job.player_b if a_green else job.player_a),
         a_color=Color.GREEN if a_green else Color.BLUE,
-        moves=[str(m) for m in board.move_stack],
-        result=outcome,
-        termination=termination,
+        moves=[str(m) for m in played.board.move_stack],
+        result=played.result,
+        termination=played.termination,
         opening_plies=len(job.opening),
         size=job.size,
     )
@@ -577,10 +556,17 @@ def game_from_record(record) -> Game:
         a_color=Color.GREEN if index % 2 == 0 else Color.BLUE,
         moves=list(record.moves),
         result=record.result,
-        termination=record.termination or "max plies",
+        termination=_termination(record),
         opening_plies=int(record.tags.get("Opening", "0")),
         size=record.size,
     )
+
+
+def _termination(record) -> Termination:
+    try:
+        return Termination(record.termination or "max plies")
+    except ValueError:
+        raise HingeError(f"game {record.tags.get('Round', '?')} ended by {record.termination!r}, not by a match's endings") from None
 
 
 def read_match(path, settings: MatchSettings) -> tuple[dict, int]:
