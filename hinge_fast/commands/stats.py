@@ -39,15 +39,14 @@ def run_stats(args) -> int:
     from ..tools.stats import format_text, self_play, write_plot
 
     with executor_from_args(args) as executor:
-        progress = _Progress(args.games) if executor.kind != "serial" else None
+        progress = _Progress(args.games)
         try:
             summary = self_play(
                 args.size, args.games, args.player, time_limit=args.time, nodes=args.nodes, seed=args.seed,
                 max_plies=args.max_plies, executor=executor, progress=progress,
             )
         finally:
-            if progress is not None:
-                progress.close()
+            progress.close()
     if args.plot:
         write_plot(args.plot, summary)
     print(json.dumps(summary) if args.json else format_text(summary))

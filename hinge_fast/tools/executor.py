@@ -208,12 +208,12 @@ class Executor:
             import ray
         except ImportError:
             raise HingeError("--ray needs Ray: pip install 'hinge-fast[cluster]'") from None
+        if self.ray_address not in (LOCAL, "auto"):
+            _check_reachable(self.ray_address)
         self._ray = ray
         if not ray.is_initialized():
             options = dict(include_dashboard=False, log_to_driver=False, logging_level="error", configure_logging=True)
             os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
-            if self.ray_address not in (LOCAL, "auto"):
-                _check_reachable(self.ray_address)
             try:
                 if self.ray_address == LOCAL:
                     ray.init(address="local", num_cpus=cores(), **options)
