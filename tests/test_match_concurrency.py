@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import io
 import os
 import pty
 import re
@@ -186,6 +188,16 @@ def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
     assert sorted(games_by_round(path)) == [1, 2, 3, 4, 5, 6]
 
 
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    """(summary, games) of the 16-game match played straight through."""
+    whole = tmp_path_factory.mktemp("whole") / "whole.hgn"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(MATCH + ["--games", "16", "--out", str(whole)]) == 0
+    return summary(out.getvalue()), games_by_round(whole)
+
+
 def _interrupted(tmp_path, sig, extra=()):
     """Start a 16-game match saving to a file, stop it with ``sig`` once its progress
     bar says 4 games are done, and return the file and the exit status. stderr is a
@@ -222,10 +234,8 @@ def _read(fd) -> str:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
-def test_interrupted_match_resumes_to_the_same_result(tmp_path, capsys, sig):
-    whole = tmp_path / "whole.hgn"
-    assert main(MATCH + ["--games", "16", "--out", str(whole)]) == 0
-    expected = summary(capsys.readouterr().out)
+def test_interrupted_match_resumes_to_the_same_result(tmp_path, capsys, uninterrupted, sig):
+    expected, whole_games = uninterrupted
     path, status = _interrupted(tmp_path, sig)
     assert status == (-signal.SIGKILL if sig == signal.SIGKILL else 130)
     kept = games_by_round(path)
@@ -234,19 +244,17 @@ def test_interrupted_match_resumes_to_the_same_result(tmp_path, capsys, sig):
     out = capsys.readouterr().out
     assert f"resuming: {len(kept)} games already in" in out
     assert summary(out) == expected
-    assert games_by_round(path) == games_by_round(whole)
+    assert games_by_round(path) == whole_games
 
 
-def test_interrupted_concurrent_match_resumes(tmp_path, capsys):
-    whole = tmp_path / "whole.hgn"
-    assert main(MATCH + ["--games", "16", "--out", str(whole)]) == 0
-    expected = summary(capsys.readouterr().out)
+def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
+    expected, whole_games = uninterrupted
     path, status = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"])
     assert status == 130
     assert 4 <= len(games_by_round(path)) < 16
     assert main(MATCH + ["--games", "16", "--resume", str(path), "--concurrency", "2"]) == 0
     assert summary(capsys.readouterr().out) == expected
-    assert games_by_round(path) == games_by_round(whole)
+    assert games_by_round(path) == whole_games
 
 
 @pytest.mark.parametrize(
