@@ -151,3 +151,28 @@ def test_stats_command_on_ray(local_ray, capsys):
     remote = capsys.readouterr().out
     cut = lambda out: out.split("\n", 1)[1]  # noqa: E731  (the first line gives the time)
     assert cut(remote) == cut(local)
+
+
+def test_playouts_on_ray_equal_local(local_ray):
+    import numpy as np
+
+    from hinge_fast import Board
+    from hinge_fast.core import parallel
+    from hinge_fast.tools.distributed import playouts_split
+
+    board = Board.from_fen(MIDGAME)
+    local = parallel.playouts(board.size, board.own, board.enemy, 300, 500, 11, 1)
+    for workers in (1, 2):
+        with Executor(ray="auto", concurrency=workers) as ex:
+            remote = playouts_split(board, 300, 500, 11, ex)
+        for mine, theirs in zip(remote, local):
+            assert np.array_equal(mine, theirs)
+
+
+def test_playouts_command_on_ray(local_ray, capsys):
+    argv = ["playouts", "500", "--size", "5", "--seed", "4"]
+    assert main(argv + ["--threads", "1"]) == 0
+    local = capsys.readouterr().out.splitlines()
+    assert main(argv + ["--ray", "auto"]) == 0
+    remote = capsys.readouterr().out.splitlines()
+    assert "Ray workers" in remote[0] and remote[1:] == local[1:]
