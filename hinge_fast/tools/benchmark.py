@@ -2,7 +2,8 @@
 ``bench/compare.py`` and the pytest-benchmark suite in ``bench/``.
 
 Every figure is nodes (or moves, or games) per second of wall clock on one thread,
-and for the searches also on every core (``threads``), measured in the same run as the others, after a warm-up call that loads or compiles
+and for perft, playouts and the searches also on every core (``threads``), measured in the same run
+as the others, after a warm-up call that loads or compiles
 the kernels. Each measurement repeats its work ``repeat`` times and keeps the
 median rate, since the machines this runs on are small and noisy.
 """
@@ -77,59 +78,68 @@ def _sides(fen):
     return board.size, board.own, board.enemy
 
 
-def perft_rate(positions, depth, bulk, repeat=3) -> Figure:
+def perft_rate(positions, depth, bulk, repeat=3, threads=1) -> Figure:
     """Perft nodes per second over ``positions``; ``bulk`` counts the last ply
-    without playing it."""
-    from ..core import kernels
-    from ..core.tables import workspace
+    without playing it. With ``threads`` > 1, also on that many threads (root moves
+    shared), measured alternately with the one-thread figure."""
+    from ..core import parallel
 
-    work = workspace(depth + 1)
     sides = [_sides(fen) for fen in positions]
-    kernels.perft_kernel(*sides[0], 1, bulk, work)
-    nodes = sum(int(kernels.perft_kernel(*s, depth, bulk, work)) for s in sides)
+    parallel.perft(*sides[0], 2, bulk, 2)  # load or compile first
+    nodes = sum(parallel.perft(*s, depth, bulk, 1) for s in sides)
 
-    def run():
+    def run(t):
         for s in sides:
-            kernels.perft_kernel(*s, depth, bulk, work)
+            parallel.perft(*s, depth, bulk, t)
 
     kind = "bulk counting at the last ply" if bulk else "every leaf move made"
     name = "perft, bulk" if bulk else "perft, leaves made"
-    return Figure(name, _median_rate(run, nodes, repeat), "nodes/s", f"depth {depth}, {kind}")
+    one, many = _alternated(run, nodes, repeat, threads)
+    return Figure(name, one, "nodes/s", f"depth {depth}, {kind}", many, threads)
+
+
+def _alternated(run, count, repeat, threads):
+    """Median rates of ``run(1)`` and ``run(threads)``, timed in turn."""
+    ones, manys = [], []
+    for _ in range(repeat):
+        ones.append(_median_rate(lambda: run(1), count, 1))
+        if threads > 1:
+            manys.append(_median_rate(lambda: run(threads), count, 1))
+    return statistics.median(ones), (statistics.median(manys) if manys else None)
 
 
 def make_unmake_rate(positions, rounds=2000, repeat=3) -> Figure:
     """Moves played and taken back per second: every legal move of each position,
     ``rounds`` times (copy-make: taking back is keeping the old words)."""
     from ..core import kernels
+    from ..core.tables import workspace
 
+    work = workspace(1)
     sides = [_sides(fen) for fen in positions]
-    total = sum(int(kernels.make_unmake_loop(*s, 1)[0]) for s in sides)
+    total = sum(int(kernels.make_unmake_loop(*s, 1, work)[0]) for s in sides)
 
     def run():
         for s in sides:
-            kernels.make_unmake_loop(*s, rounds)
+            kernels.make_unmake_loop(*s, rounds, work)
 
     return Figure("make/unmake", _median_rate(run, total * rounds, repeat), "moves/s", "every legal move, copy-make")
 
 
-def playout_rate(size=6, games=2000, repeat=3, seed=1) -> Figure:
-    """Uniformly random games from the empty board per second."""
-    from ..core import kernels
-    from ..core.tables import workspace
+def playout_rate(size=6, games=2000, repeat=3, seed=1, threads=1) -> Figure:
+    """Uniformly random games from the empty board per second, on one thread and on
+    ``threads`` threads (games shared; the same games either way)."""
+    from ..core import parallel
 
     board = Board(size)
     own, enemy = board.own, board.enemy
-    work = workspace(1)
-    plies = np.zeros(games, dtype=np.int64)
-    results = np.zeros(games, dtype=np.int64)
-    kernels.random_playouts(size, own, enemy, 1, 10_000, seed, work, plies, results)
-    kernels.random_playouts(size, own, enemy, games, 10_000, seed, work, plies, results)
-    mean_plies = float(plies.mean())
+    parallel.playouts(size, own, enemy, 2, 10_000, seed, 2)  # load or compile first
+    mean_plies = parallel.playouts(size, own, enemy, games, 10_000, seed, 1).mean_plies
 
-    def run():
-        kernels.random_playouts(size, own, enemy, games, 10_000, seed, work, plies, results)
+    def run(t):
+        parallel.playouts(size, own, enemy, games, 10_000, seed, t)
 
-    return Figure("random playouts", _median_rate(run, games, repeat), "games/s", f"empty S={size}, {mean_plies:.1f} plies a game")
+    one, many = _alternated(run, games, repeat, threads)
+    return Figure("random playouts", one, "games/s", f"empty S={size}, {mean_plies:.1f} plies a game", many, threads)
 
 
 def reference_perft_rate(positions, depth, repeat=1) -> Figure:
@@ -196,21 +206,22 @@ def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | No
     """Every figure of ``hinge-fast bench`` as a dict (the ``--json`` output).
 
     ``progress(step, total, name)`` is called before each measurement. ``threads``
-    (default: every core this process may use) is the all-thread column.
+    (default: every core this process may use) is the all-thread column of perft,
+    playouts and the searches.
     """
-    from ..search.registry import DEFAULT_THREADS, ENGINES
+    from ..core.parallel import available_threads
+    from ..search.registry import ENGINES
 
-    threads = threads or DEFAULT_THREADS
-
+    threads = threads or available_threads()
     positions = mid_game_positions(size)
     repeat = 1 if quick else 3
     searched = positions[:2] if quick else positions[:4]
     search_seconds = 0.2 if quick else 1.0
     steps = [
-        ("perft, leaves made", lambda: perft_rate(positions, 3, bulk=False, repeat=repeat)),
-        ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 4, bulk=True, repeat=repeat)),
+        ("perft, leaves made", lambda: perft_rate(positions, 3, bulk=False, repeat=repeat, threads=threads)),
+        ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 4, bulk=True, repeat=repeat, threads=threads)),
         ("make/unmake", lambda: make_unmake_rate(positions, rounds=200 if quick else 2000, repeat=repeat)),
-        ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat)),
+        ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat, threads=threads)),
         ("reference perft", lambda: reference_perft_rate(positions[:2] if quick else positions, 2)),
     ] + [
         (f"{engine} search", lambda engine=engine: search_rate(engine, searched, search_seconds, threads))
