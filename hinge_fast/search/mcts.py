@@ -18,10 +18,16 @@ win 1, a loss 0 and an unfinished playout decided by the token count.
 
 One iteration (``run_iterations``):
 
-1. **Select**: from the root, follow the child with the highest UCT value
-   ``wins/visits + c * sqrt(ln(parent visits) / visits)``. Unvisited children come
-   first, in the order of their prior (``expand``: swipes flipping the largest group
-   first, then placements), and children proven lost are never chosen.
+1. **Select**: from the root, follow the child with the highest value
+   ``wins/visits + c * sqrt(ln(parent visits) / visits) + w * prior / (visits + 1)``
+   (UCT plus a progressive bias of weight ``w`` = ``prior_weight``; the prior is the
+   flipped group's size relative to the largest flip at that node, 0 for a
+   placement). An unvisited child is worth ``fpu + w * prior`` (first-play urgency,
+   ``fpu``), so a bad move need not be tried before a good one is deepened; children
+   of equal prior are shuffled at expansion so that none is favoured by the
+   generation order. With ``fpu`` negative (``mcts-v1``) unvisited children come first,
+   in prior order (swipes flipping the largest group first, then placements).
+   Children proven lost are never chosen.
 2. **Expand** a leaf that has been visited before (the root always): generate its
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
@@ -46,7 +52,7 @@ shortest, losing ones the longest. A proven root stops the search.
 Memory and the tree budget
 --------------------------
 ``tree_nodes`` (default ``DEFAULT_TREE_NODES`` = 4,000,000, about
-``NODE_BYTES`` (31) * 4e6 = 124 MB; at most ``MAX_TREE_NODES``) caps the tree. The
+``NODE_BYTES`` (35) * 4e6 = 140 MB; at most ``MAX_TREE_NODES``) caps the tree. The
 arrays are allocated once per searcher object (at its first ``go``) with ``np.zeros``, which the operating system
 hands out lazily, so a short search touches only the pages it uses. When an
 expansion does not fit, the tree stops growing for the rest of the search and
@@ -308,6 +314,7 @@ def run_iterations(
                 c = start
                 enemy_count = bb_count(enemy)
                 for s in range(largest, -1, -1):
+                    block = c
                     for i in range(n):
                         if sizes[i] != s:
                             continue
@@ -324,6 +331,15 @@ def run_iterations(
                         # A swipe flipping every enemy token eliminates them: won.
                         proof[c] = 1 if s > 0 and s == enemy_count else 0
                         c += 1
+                    if fpu >= 0.0:
+                        # With first-play urgency, unvisited children of equal prior
+                        # are tried first to last: shuffle them (Fisher-Yates), so
+                        # that no cell is favoured by the generation order.
+                        for j in range(c - 1, block, -1):
+                            k = block + rng_below(rng, j - block + 1)
+                            m = move[j]
+                            move[j] = move[k]
+                            move[k] = m
                 first[node] = start
                 count[node] = n
                 stats[NEXT_FREE] = start + n
@@ -536,8 +552,8 @@ def _ranked(tree, node) -> list[int]:
         proof = int(tree.proof[c])
         visits = int(tree.visits[c])
         rate = tree.wins[c] / visits if visits else 0.0
-        if proof > 0:
-            return (0, int(tree.plies[c]), 0, 0.0)
+        if proof > 0:  # equal wins by move code: independent of the children's shuffled order
+            return (0, int(tree.plies[c]), int(tree.move[c]), 0.0)
         if proof < 0:
             return (2, -int(tree.plies[c]), -visits, -rate)
         return (1, 0, -visits, -rate)
