@@ -1,18 +1,14 @@
 """Fast engine and reference implementation side by side, measured in one run.
 
-    python bench/compare.py [--size S] [--depth D]
+    python -m bench.compare [--size S] [--depth D]      (from the project folder)
 
 Prints perft nodes/s of the reference implementation, of the fast engine with every
 leaf move made and with bulk counting, on the same positions, and the ratios.
 """
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from hinge_fast.tools.benchmark import machine, mid_game_positions, perft_rate, reference_perft_rate  # noqa: E402
+from hinge_fast.tools.benchmark import machine, mid_game_positions, perft_rate, reference_perft_rate
 
 
 def main():

@@ -46,6 +46,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_COMPILED_ALL = False
+
+
+def compile_the_rest() -> None:
+    """After a command that had to compile kernels (a cold or stale cache), compile
+    every other kernel too, as ``warmup`` does: the compile notice promises a first
+    run only, so the next command, whichever it is, loads everything from the cache.
+    Once a process; nothing when the command compiled nothing."""
+    global _COMPILED_ALL
+    kernels = sys.modules.get("hinge_fast.core.kernels")
+    if _COMPILED_ALL or kernels is None or not kernels.COMPILE_NOTICE.said:
+        return
+    _COMPILED_ALL = True
+    sys.stdout.flush()
+    from .tools.warmup import warm_up
+
+    warm_up()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hinge-fast`` console script; returns the exit status."""
     try:
@@ -54,9 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        compile_the_rest()
+        return status
     except HingeError as e:
         print(f"error: {e}", file=sys.stderr)
+        compile_the_rest()
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

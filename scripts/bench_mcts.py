@@ -1,21 +1,18 @@
 """MCTS playouts per second from the empty board (median of several runs).
 
-Usage: python scripts/bench_mcts.py [--size 6] [--nodes 50000] [--runs 5] [--option key=value ...]
-Example: python scripts/bench_mcts.py --size 6 --nodes 50000 --runs 5
+Usage: python -m scripts.bench_mcts [--size 6] [--nodes 50000] [--runs 5] [--option key=value ...]
+Example: python -m scripts.bench_mcts --size 6 --nodes 50000 --runs 5
 """
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hinge_fast import Board  # noqa: E402
-from hinge_fast.tools.players import _option_value  # noqa: E402
-from hinge_fast.search import Limits  # noqa: E402
-from hinge_fast.search.mcts import search_mcts  # noqa: E402
+from hinge_fast import Board
+from hinge_fast.tools.players import _option_value
+from hinge_fast.search import Limits
+from hinge_fast.search.mcts import search_mcts
 
 
 def main():

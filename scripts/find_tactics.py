@@ -5,16 +5,14 @@ Plays seeded random games and prints positions where the side to move
 * cannot win in one but forces an elimination in three plies (kind 'win3'),
 * cannot win in one, has moves that allow an elimination in one and safe moves (kind 'trap').
 
-Usage: python scripts/find_tactics.py SIZE GAMES SEED
+Usage: python -m scripts.find_tactics SIZE GAMES SEED
 """
 
 import random
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hinge_fast import Board  # noqa: E402
+from hinge_fast import Board
 
 
 def eliminating_moves(board):

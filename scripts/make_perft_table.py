@@ -1,8 +1,8 @@
 """Build tests/data/perft.json: perft counts agreed on by the fast engine and the
 reference implementation.
 
-    python scripts/make_perft_table.py            # rewrite the table (a few minutes)
-    python scripts/make_perft_table.py --check    # recompute and compare, write nothing
+    python -m scripts.make_perft_table            # rewrite the table (a few minutes)
+    python -m scripts.make_perft_table --check    # recompute and compare, write nothing
 
 Positions: the empty board of every side, the mid-game positions given in the rules
 engine issue, and positions reached by seeded random play on every side. Each
@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hinge_fast import Board
-from hinge_fast.core import kernels  # noqa: E402
-from hinge_fast import reference as ref  # noqa: E402
-from hinge_fast.core.tables import workspace  # noqa: E402
+from hinge_fast.tools.positions import random_position
+from hinge_fast.core import kernels
+from hinge_fast import reference as ref
+from hinge_fast.core.tables import workspace
 
 TABLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.json"
 REFERENCE_NODE_BUDGET = 400_000
@@ -59,10 +58,7 @@ def mid_game_positions() -> list[tuple[str, str]]:
         (4, 10, 1), (5, 16, 2), (6, 20, 3), (6, 30, 4), (6, 40, 5), (6, 55, 6),
         (7, 30, 7), (7, 50, 8), (8, 40, 9), (9, 50, 10), (9, 70, 11), (5, 30, 12),
     ]:
-        rng = random.Random(seed)
-        board = Board(size)
-        while len(board.move_stack) < plies and board.legal_moves:
-            board.push(rng.choice(board.legal_moves))
+        board = random_position(size, plies, seed)
         if board.legal_moves:
             out.append((f"random play S={size} ply {len(board.move_stack)} seed {seed}", board.fen()))
     return out

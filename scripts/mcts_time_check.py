@@ -1,17 +1,14 @@
 """How closely MCTS keeps its time limit: overshoot per search, several limits and sides.
 
-Usage: python scripts/mcts_time_check.py [--runs 10]
+Usage: python -m scripts.mcts_time_check [--runs 10]
 """
 
 import argparse
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hinge_fast import Board  # noqa: E402
-from hinge_fast.search import Limits  # noqa: E402
-from hinge_fast.search.mcts import search_mcts  # noqa: E402
+from hinge_fast import Board
+from hinge_fast.search import Limits
+from hinge_fast.search.mcts import search_mcts
 
 
 def main():

@@ -15,6 +15,7 @@ from hinge_fast.search import alphabeta
 from hinge_fast.search import Score
 from hinge_fast.search.alphabeta import WIN, score_text, search_alphabeta
 from hinge_fast.search.evaluate import TERMS, evaluate_board
+from hinge_fast.tools.positions import random_position
 
 # Found by a random-play scan (S=4), each checked below by brute force with the
 # reference implementation rather than trusted.
@@ -62,11 +63,7 @@ def midgame_positions(size, count, seed, min_ply=6, max_ply=30):
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        board = Board(size)
-        for _ in range(rng.randint(min_ply, max_ply)):
-            if board.is_game_over():
-                break
-            board.push(rng.choice(board.legal_moves))
+        board = random_position(size, rng.randint(min_ply, max_ply), rng)
         if not board.is_game_over():
             out.append(Board.from_fen(board.fen()))
     return out

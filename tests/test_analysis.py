@@ -10,8 +10,9 @@ from hinge_fast import Board, Color
 from hinge_fast.tools.analysis import analyze, eliminations, threats
 from hinge_fast.cli import main
 from hinge_fast.tools.record import GameRecord, write_records
+from hinge_fast.tools.positions import random_position
+from tests.conftest import MID_GAME_BUSY
 
-MIDGAME = "6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g"
 # Green E6 F6 against a lone Blue F5 (and Blue C2 far away): Green can flip F5 now.
 SIMPLE = "6/7/8/9/10/4gg5/5b4/9/8/2b4/6 g"
 # Blue to move with no token left: eliminated, the game is over.
@@ -39,12 +40,7 @@ def expected_threats(board):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_threats_match_legal_moves_of_both_sides(seed):
-    rng = random.Random(seed)
-    board = Board(5)
-    for _ in range(14 + seed):
-        if board.is_game_over():
-            break
-        board.push(rng.choice(board.legal_moves))
+    board = random_position(5, 14 + seed, seed)
     found = {(t.side, tuple(t.group)): sorted(t.moves) for t in threats(board)}
     assert found == expected_threats(board)
     for t in threats(board):
@@ -63,7 +59,7 @@ def test_simple_threat_and_elimination():
 
 
 def test_analyze_with_mcts_reports_search_and_schema():
-    report = analyze(Board.from_fen(MIDGAME), engine="mcts", nodes=300, seed=1, top=3, time=None)
+    report = analyze(Board.from_fen(MID_GAME_BUSY), engine="mcts", nodes=300, seed=1, top=3, time=None)
     d = report.to_dict()
     assert set(d) == TOP_KEYS
     assert d["turn"] == "green" and d["size"] == 6
@@ -72,8 +68,8 @@ def test_analyze_with_mcts_reports_search_and_schema():
     assert d["outcome"] is None and d["engine"] == "mcts" and d["nodes"] == 300
     assert len(d["top"]) == 3 and d["best"]["move"] == d["top"][0]["move"] == d["pv"][0]
     assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth"}
-    assert d["best"]["move"] in {str(m) for m in Board.from_fen(MIDGAME).legal_moves}
-    assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(expected_threats(Board.from_fen(MIDGAME)))
+    assert d["best"]["move"] in {str(m) for m in Board.from_fen(MID_GAME_BUSY).legal_moves}
+    assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(expected_threats(Board.from_fen(MID_GAME_BUSY)))
     text = report.to_text()
     assert "best: " in text and "principal variation:" in text and "threats against green" in text
 
@@ -135,9 +131,7 @@ def games_file(tmp_path):
     rng = random.Random(4)
     records = []
     for _ in range(2):
-        board = Board(4)
-        while not board.is_game_over():
-            board.push(rng.choice(board.legal_moves))
+        board = random_position(4, 1000, rng)
         records.append(GameRecord.from_board(board, Green="random", Blue="random"))
     path = tmp_path / "games.hgn"
     write_records(path, records)

@@ -3,11 +3,10 @@
 import pytest
 
 from hinge_fast import Board, Color, HingeError, Move
-from hinge_fast.cli import main
 from hinge_fast.core.fen import parse_fen
 from hinge_fast.core.geometry import DIRECTIONS, geometry
+from tests.conftest import MID_GAME
 
-MID = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
 
 # ----- geometry ------------------------------------------------------------------------
@@ -75,7 +74,9 @@ def test_bad_cells(text):
         ("6/7/8/9/10/5x5/10/9/8/7/6 g", "unexpected character"),
         ("6/7/8/9/10/5G5/10/9/8/7/6 g", "unexpected character"),
         ("6/7/8/9/10/99999999999999999999999/10/9/8/7/6 g", "does not fit"),
-        ("6/7/8/9/10/011/10/9/8/7/6 g", "does not fit"),
+        ("6/7/8/9/10/011/10/9/8/7/6 g", "run '011' has a leading zero; write '11'"),
+        ("6/7/8/9/10/11/10/9/8/7/06 g", "run '06' has a leading zero; write '6'"),
+        ("6/7/8/9/10/11/10/9/8/7/0g5 g", "a run of empty cells is at least 1, not 0"),
         ("6/7/8/9/10/11/10/9/8/7/6 g extra", "fields"),
     ],
 )
@@ -92,9 +93,9 @@ def test_empty_board_round_trip(size):
 
 
 def test_position_string_canonical():
-    parsed = parse_fen(MID)
+    parsed = parse_fen(MID_GAME)
     assert len(parsed.green) == 10 and len(parsed.blue) == 10
-    assert Board.from_fen("  " + MID + " ").fen() == MID
+    assert Board.from_fen("  " + MID_GAME + " ").fen() == MID_GAME
 
 
 # ----- Board and Move ---------------------------------------------------------------------
@@ -115,7 +116,7 @@ def test_move_notation():
 
 
 def test_push_pop_and_canonical_targets():
-    board = Board.from_fen(MID)
+    board = Board.from_fen(MID_GAME)
     before = board.fen()
     move = board.parse_move("h4-i6")  # one enemy group touches I6: target may be left out
     assert str(move) == "H4-I6xG6"
@@ -141,10 +142,10 @@ def test_push_pop_and_canonical_targets():
     ],
 )
 def test_illegal_moves_leave_the_board_unchanged(text, problem):
-    board = Board.from_fen(MID)
+    board = Board.from_fen(MID_GAME)
     with pytest.raises(HingeError, match=problem):
         board.push_str(text)
-    assert board.fen() == MID and board.move_stack == []
+    assert board.fen() == MID_GAME and board.move_stack == []
 
 
 def test_pop_on_empty_stack():
@@ -161,36 +162,37 @@ def test_outcomes():
 
 
 def test_drawing_has_coordinates():
-    text = str(Board.from_fen(MID))
+    text = str(Board.from_fen(MID_GAME))
     assert "A B C D E F" in text and "11" in text and "green to move" in text
     assert text.count("g") >= 10
 
 
 # ----- command line -----------------------------------------------------------------------
-def test_moves_command(capsys):
-    assert main(["moves", "--size", "4"]) == 0
-    out = capsys.readouterr().out.split()
+def test_moves_command(cli):
+    run = cli("moves", "--size", "4")
+    assert run.status == 0
+    out = run.out.split()
     assert len(out) == 19 and out[0] == "B2"
 
 
-def test_perft_command_divide(capsys):
-    assert main(["perft", "2", MID, "--divide"]) == 0
-    captured = capsys.readouterr()
-    lines = captured.out.splitlines()
+def test_perft_command_divide(cli):
+    run = cli("perft", "2", MID_GAME, "--divide")
+    assert run.status == 0
+    lines = run.out.splitlines()
     assert lines[-1] == "1114"
     assert sum(int(line.split(": ")[1]) for line in lines[:-1]) == 1114
-    assert "nodes/s" in captured.err
+    assert "nodes/s" in run.err
 
 
 @pytest.mark.parametrize("flags", [[], ["--no-bulk"], ["--reference"]])
-def test_perft_command_total(capsys, flags):
-    assert main(["perft", "3", "--size", "4", *flags]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "3450"
+def test_perft_command_total(cli, flags):
+    run = cli("perft", "3", "--size", "4", *flags)
+    assert run.status == 0 and run.out.splitlines()[-1] == "3450"
 
 
-def test_show_command(capsys):
-    assert main(["show", MID]) == 0
-    assert MID in capsys.readouterr().out
+def test_show_command(cli):
+    run = cli("show", MID_GAME)
+    assert run.status == 0 and MID_GAME in run.out
 
 
 @pytest.mark.parametrize(
@@ -203,15 +205,15 @@ def test_show_command(capsys):
         ["moves", "--size", "3"],
         ["moves", "--size", "12"],
         ["moves", "start", "--size", "five"],
-        ["show", MID, "--size", "5"],
+        ["show", MID_GAME, "--size", "5"],
         ["nonsense"],
         ["moves", "--bogus"],
     ],
 )
-def test_bad_input_is_one_error_line(capsys, argv):
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: ")
+def test_bad_input_is_one_error_line(cli, argv):
+    run = cli(*argv)
+    err = run.err.strip().splitlines()
+    assert run.status == 2 and len(err) == 1 and err[0].startswith("error: ")
 
 
 def test_zobrist_hash_tells_positions_apart():
@@ -230,3 +232,15 @@ def test_zobrist_hash_tells_positions_apart():
             assert seen.setdefault(key, (size, board.fen())) == (size, board.fen())
     flipped = int(kernels.zobrist_hash(size, green, blue, board.turn != Color.BLUE))
     assert flipped != key  # the side to move is part of the hash
+
+
+def test_moves_on_a_finished_game_says_who_won(cli):
+    run = cli("moves", "6/7/8/9/10/4gg5/10/9/8/7/6 b")
+    assert (run.status, run.out, run.err) == (1, "game over: green wins by elimination\n", "")
+
+
+@pytest.mark.parametrize("flags", [[], ["--reference"]])
+def test_perft_0_counts_the_position_and_claims_no_speed(cli, flags):
+    run = cli("perft", "0", *flags)
+    assert run.status == 0 and run.out == "1\n"
+    assert "inf" not in run.err and "nodes/s" not in run.err and "nothing searched" in run.err

@@ -18,7 +18,8 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
-from hinge_fast.core.geometry import geometry
+
+from hinge_fast.tools.positions import random_filling
 
 SIZES = range(4, 10)
 POSITIONS_PER_SIZE = int(os.environ.get("HINGE_DIFF_POSITIONS", "300"))
@@ -58,21 +59,6 @@ def random_game_positions(size: int, seed: int):
         if not moves or len(board.move_stack) >= 400:
             return
         board.push(rng.choice(moves))
-
-
-def random_filling(size: int, seed: int) -> Board:
-    """A board with tokens dropped at random on interior cells: positions that play
-    reaches rarely, such as long chains, rings and crowded rims."""
-    rng = random.Random(seed)
-    geo = geometry(size)
-    density = rng.choice([0.2, 0.4, 0.6, 0.8])
-    green_share = rng.random()
-    cells = {}
-    for cell in range(geo.n_interior):
-        if rng.random() < density:
-            cells[geo.coords[cell]] = "g" if rng.random() < green_share else "b"
-    pos = ref.RefPosition(size=size, tokens=cells, to_move=rng.choice("gb"))
-    return Board.from_fen(ref.format_position(pos))
 
 
 def check_games(size: int, first_seed: int, positions: int) -> None:

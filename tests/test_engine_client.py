@@ -3,7 +3,6 @@ and driving fake engines that die, hang or answer garbage; EnginePlayer."""
 
 from __future__ import annotations
 
-import random
 import sys
 import textwrap
 from pathlib import Path
@@ -11,13 +10,15 @@ from pathlib import Path
 import pytest
 
 from hinge_fast import Board, Limits, __version__
-from hinge_fast.protocol.client import Engine, EngineOption, EnginePlayer, _hhmmss, engine_player_from_spec
+from hinge_fast.protocol.client import Engine, EngineOption, _hhmmss
+from hinge_fast.tools.players import EnginePlayer, engine_player_from_spec
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.server import perft
+from hinge_fast.tools.positions import random_position
+from tests.conftest import MID_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_CMD = [sys.executable, "-m", "hinge_fast.cli", "engine"]
-MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
 
 @pytest.fixture(scope="module")
@@ -28,14 +29,7 @@ def engine():
 
 
 def random_game(size, plies, seed):
-    rng = random.Random(seed)
-    board = Board(size)
-    for _ in range(plies):
-        moves = board.legal_moves
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
+    return random_position(size, plies, seed)
 
 
 def test_popen_reads_info(engine):
@@ -69,10 +63,10 @@ def test_positions_are_synced_incrementally(engine):
     board.push_str("F7")  # a different line: the engine gets the whole game again
     assert engine.validmoves(board) == board.legal_moves
     assert engine._game == (Board().fen(), ["F6", "C4", "F7"])
-    loaded = Board.from_fen(MIDGAME)
+    loaded = Board.from_fen(MID_GAME)
     loaded.push(loaded.legal_moves[0])
     assert engine.validmoves(loaded) == loaded.legal_moves
-    assert engine._game == (MIDGAME, [str(loaded.move_stack[0])])
+    assert engine._game == (MID_GAME, [str(loaded.move_stack[0])])
 
 
 def test_play_returns_a_legal_move_without_playing_it(engine):

@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from hinge_fast import Board, Move
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.server import EngineSession, parse_game_string
+from hinge_fast.tools.positions import random_position
+from tests.conftest import MID_GAME
 
 FUZZ = settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
-MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 #: Characters the formats are made of: mutations draw mostly from these.
 NEAR = "gbGB0123456789/ ;-xX.[]\"{}\n\tABCDEFGHIJKLMNOPQRSTUVWXYZacdefhijklmnopqrstuvwyz+_"
 
@@ -28,19 +29,13 @@ def _random_game_fens():
     rng = random.Random(2024)
     fens = []
     for size in (4, 5, 6, 7, 8, 9):
-        board = Board(size)
-        fens.append(board.fen())
-        for _ in range(rng.randrange(5, 40)):
-            moves = board.legal_moves
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        fens.append(board.fen())
+        fens.append(Board(size).fen())
+        fens.append(random_position(size, rng.randrange(5, 40), rng).fen())
     return fens
 
 
-VALID_FENS = [MIDGAME, "4/5/6/7/6/1gg2/4 b"] + _random_game_fens()
-VALID_MOVES = [str(m) for m in Board.from_fen(MIDGAME).legal_moves] + ["e5-f6", "C4", "c10", "E5 - F6 x G7"]
+VALID_FENS = [MID_GAME, "4/5/6/7/6/1gg2/4 b"] + _random_game_fens()
+VALID_MOVES = [str(m) for m in Board.from_fen(MID_GAME).legal_moves] + ["e5-f6", "C4", "c10", "E5 - F6 x G7"]
 
 
 @st.composite
@@ -142,7 +137,7 @@ def check_move_text(text):
         move = None
     if move is not None:
         assert Move.from_str(str(move)) == move
-    board = Board.from_fen(MIDGAME)
+    board = Board.from_fen(MID_GAME)
     before = (board.fen(), list(board.move_stack))
     try:
         legal = board.parse_move(text)
@@ -216,7 +211,7 @@ def test_record_reader_near_valid(data):
 # ----- the protocol ---------------------------------------------------------------------------
 def _command_lines():
     lines = [
-        "info", "newgame", "newgame 4", "newgame 9", f"newgame {MIDGAME}", "newgame 4/5/6/7/6/1gg2/4 b",
+        "info", "newgame", "newgame 4", "newgame 9", f"newgame {MID_GAME}", "newgame 4/5/6/7/6/1gg2/4 b",
         "newgame 4/5/6/7/6/5/4 g;InProgress;B2;D4", "play F6", "play C4", "play B2", "play D4",
         "validmoves", "undo", "undo 2", "options", "options get engine", "options set engine mcts",
         "options set engine alphabeta", "options set seed 3", "options set table_mb 2", "options set tree_nodes 5000",

@@ -7,6 +7,7 @@ import math
 import pytest
 
 from hinge_fast import Board, HingeError
+from hinge_fast.board import Termination
 from hinge_fast.cli import main
 from hinge_fast.tools.match import Sprt, elo_from_score, elo_interval, play_match, random_opening, score_from_elo
 from hinge_fast.tools.players import GreedyPlayer, Player, RandomPlayer, get_player, parse_spec
@@ -143,7 +144,7 @@ def test_random_openings_never_end_the_game():
 def test_max_plies_makes_unfinished_games():
     result = play_match(get_player("random"), get_player("random"), games=4, size=6, openings=2, max_plies=6, seed=1)
     assert result.unfinished == 4 and result.wins == result.losses == 0
-    assert all(g.result == "unfinished" and g.termination == "max plies" and len(g.moves) == 6 for g in result.games)
+    assert all(g.result == "unfinished" and g.termination == Termination.MAX_PLIES and len(g.moves) == 6 for g in result.games)
     assert result.score == 0.5 and result.elo == 0
     records = result.records()
     assert records[0].tags["Result"] == "unfinished" and records[0].tags["Termination"] == "max plies"
@@ -211,9 +212,13 @@ def test_match_command_sprt_summary(capsys):
         ["match", "greedy", "random", "--openings", "10", "--max-plies", "5"],
         ["match", "greedy", "random", "--out", "/nonexistent/dir/games.hgn"],
         ["match", "cmd:engine", "random"],
+        ["match", "mcts:exploration=abc", "greedy", "--games", "2"],
+        ["match", "greedy", "alphabeta:no_such_option=1", "--games", "2"],
     ],
 )
-def test_match_command_bad_input(argv, capsys):
-    assert main(argv) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: ")
+def test_match_command_bad_input(argv, cli):
+    """One error line and nothing on stdout: players are checked before the banner."""
+    run = cli(*argv)
+    err = run.err.strip().splitlines()
+    assert run.status == 2 and len(err) == 1 and err[0].startswith("error: ")
+    assert run.out == ""

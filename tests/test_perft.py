@@ -1,7 +1,7 @@
 """Perft tables: counts that the fast engine must reproduce exactly.
 
 ``tests/data/perft.json`` holds counts agreed on by the fast engine and the
-reference implementation (``scripts/make_perft_table.py``), and the independent
+reference implementation (``python -m scripts.make_perft_table``), and the independent
 counts given in the rules engine issue. Every run checks all the independent counts
 (up to the 690 million leaves of the empty S=9 board at depth 4) and the agreed
 counts up to ``FAST_BUDGET`` nodes, with and without bulk counting; ``-m slow``

@@ -28,6 +28,7 @@ from hinge_fast.protocol.server import (
     perft,
 )
 from hinge_fast.search import Limits
+from tests.conftest import MID_GAME
 from hinge_fast.search.registry import all_options
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +37,6 @@ EMPTY4 = "4/5/6/7/6/5/4 g"
 EMPTY6 = "6/7/8/9/10/11/10/9/8/7/6 g"
 #: Blue to move with no token while Green has two: Blue was eliminated.
 GREEN_WON = "4/5/6/7/6/1gg2/4 b"
-MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
 
 ENGINES = ["alphabeta", "mcts"]
@@ -170,9 +170,9 @@ def test_validmoves_match_the_board(session):
         session.handle(f"play {move}")
     (line,) = ok(session.handle("validmoves"))
     assert line == ";".join(str(m) for m in session.board.legal_moves)
-    session.handle(f"newgame {MIDGAME}")
+    session.handle(f"newgame {MID_GAME}")
     (line,) = ok(session.handle("validmoves"))
-    assert line == ";".join(str(m) for m in Board.from_fen(MIDGAME).legal_moves)
+    assert line == ";".join(str(m) for m in Board.from_fen(MID_GAME).legal_moves)
     assert "x" in line  # swipes, written from-toxtarget
     assert "validmoves takes no arguments" in failed(session, "validmoves 3")
 

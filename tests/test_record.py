@@ -1,21 +1,17 @@
 """Game records (hinge_fast.tools.record): format, parse, replay, validation."""
 
 import io
-import random
 
 import pytest
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
 from hinge_fast.tools.record import GameRecord, format_record, parse_records, read_records, write_records
+from hinge_fast.tools.positions import random_position
 
 
 def random_game(size, seed, max_plies=300):
-    rng = random.Random(seed)
-    board = Board(size)
-    while not board.is_game_over() and len(board.move_stack) < max_plies:
-        board.push(rng.choice(board.legal_moves))
-    return board
+    return random_position(size, max_plies, seed)
 
 
 @pytest.fixture(scope="module")

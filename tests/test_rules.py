@@ -2,7 +2,7 @@
 hand-built positions, asserting exact move sets by their notation.
 
 Every rule test goes through the ``impl`` fixture, so the same tests run against the
-reference implementation and, once ``tests/fast_impl.py`` exists, the fast engine.
+reference implementation and the fast engine (``tests/conftest.py``).
 Positions are written as position strings (rules.md 7) built by :func:`board` below,
 which is independent of both implementations.
 
@@ -15,39 +15,6 @@ import pytest
 
 from hinge_fast import reference as ref
 from hinge_fast.errors import HingeError
-
-
-class ReferenceImpl:
-    name = "reference"
-
-    def moves(self, fen: str) -> set[str]:
-        return {ref.move_name(m) for m in ref.legal_moves(ref.parse_position(fen))}
-
-    def play(self, fen: str, move: str) -> str:
-        pos = ref.parse_position(fen)
-        matches = [m for m in ref.legal_moves(pos) if ref.move_name(m) == move]
-        assert len(matches) == 1, f"{move} is not a legal move of {fen}"
-        return ref.format_position(ref.play(pos, matches[0]))
-
-    def outcome(self, fen: str):
-        return ref.outcome(ref.parse_position(fen))
-
-    def perft(self, fen: str, depth: int) -> int:
-        return ref.perft(ref.parse_position(fen), depth)
-
-
-IMPLS = [ReferenceImpl()]
-try:
-    from tests.fast_impl import FastImpl  # provided later by the fast-engine author
-
-    IMPLS.append(FastImpl())
-except ImportError:
-    pass
-
-
-@pytest.fixture(params=IMPLS, ids=lambda i: i.name)
-def impl(request):
-    return request.param
 
 
 # ---------------------------------------------------------------------------

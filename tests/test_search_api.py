@@ -11,8 +11,8 @@ import pytest
 import hinge_fast
 from hinge_fast import Board, HingeError
 from hinge_fast.cli import main
+from tests.conftest import MID_GAME
 
-MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 BLUE_ELIMINATED = "4/3b1/3bb1/1bbbbb1/2b1g1/3g1/4 g"  # Green flips Blue's only group with D2-D3xB4
 
 
@@ -22,7 +22,7 @@ def stderr_lines(err):
 
 
 def test_search_dispatches_to_alphabeta():
-    board = Board.from_fen(MIDGAME)
+    board = Board.from_fen(MID_GAME)
     result = hinge_fast.search(board, engine="alphabeta", depth=2)
     assert result.engine == "alphabeta" and result.depth == 2
     assert result.move in board.legal_moves
@@ -49,16 +49,16 @@ def test_bad_search_arguments(kwargs, message):
 
 
 def test_time_limit_is_kept():
-    result = hinge_fast.search(Board.from_fen(MIDGAME), time=0.1)
+    result = hinge_fast.search(Board.from_fen(MID_GAME), time=0.1)
     assert result.move is not None
     assert result.seconds < 0.5  # 5% plus a few ms in quiet conditions; loose for busy machines
 
 
 def test_move_command_prints_the_move_last(capsys):
-    assert main(["move", MIDGAME, "--depth", "3"]) == 0
+    assert main(["move", MID_GAME, "--depth", "3"]) == 0
     out, err = capsys.readouterr()
     move = out.strip().splitlines()[-1]
-    assert Board.from_fen(MIDGAME).parse_move(move)
+    assert Board.from_fen(MID_GAME).parse_move(move)
     lines = stderr_lines(err)
     assert [line.split()[2] for line in lines if line.startswith("info")] == ["1", "2", "3"]
     assert lines[-1].startswith(f"bestmove {move} score ")
@@ -111,12 +111,12 @@ def test_ctrl_c_returns_the_best_move_so_far(capsys):
     timer = threading.Timer(0.4, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
-        status = main(["move", MIDGAME, "--time", "60"])
+        status = main(["move", MID_GAME, "--time", "60"])
     finally:
         timer.cancel()
     out, err = capsys.readouterr()
     assert status == 0
-    assert Board.from_fen(MIDGAME).parse_move(out.strip().splitlines()[-1])
+    assert Board.from_fen(MID_GAME).parse_move(out.strip().splitlines()[-1])
     assert "bestmove" in err
 
 
@@ -124,7 +124,7 @@ def test_ctrl_c_returns_the_best_move_so_far(capsys):
 def test_stop_from_another_thread_ends_a_long_search_early(engine):
     from hinge_fast.search import Limits, create_searcher
 
-    board = Board.from_fen(MIDGAME)
+    board = Board.from_fen(MID_GAME)
     searcher = create_searcher(engine)
     first = threading.Event()
     timer = threading.Timer(60, searcher.stop)  # a safety net only

@@ -13,9 +13,9 @@ from hinge_fast import Board, HingeError
 from hinge_fast.cli import main
 from hinge_fast.search import DEFAULT_ENGINE, ENGINES, REGISTRY, Limits, Score, create_searcher
 from hinge_fast.search.registry import choose_engine, parse_engine_spec
+from tests.conftest import MID_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
-MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
 
 def test_registry_lists_every_engine_once_with_its_options():
@@ -66,7 +66,7 @@ def test_default_engine_everywhere():
 def test_two_searchers_in_two_threads_match_sequential_runs(engine, limits):
     """Each searcher owns its buffers, table or tree and random generator: two running at
     once in one process give what each gives alone."""
-    boards = [Board.from_fen(MIDGAME), Board(6)]
+    boards = [Board.from_fen(MID_GAME), Board(6)]
     sequential = [create_searcher(engine, seed=11 + i).go(b, limits) for i, b in enumerate(boards)]
     searchers = [create_searcher(engine, seed=11 + i) for i in range(2)]
     results = [None, None]
@@ -93,9 +93,9 @@ def test_a_searcher_reuses_its_state_and_repeats_itself():
     second = searcher.go(Board(5), Limits(nodes=2000))
     assert searcher.tree is tree and first.root_moves == second.root_moves
     ab = create_searcher("alphabeta", table_mb=1)
-    one = ab.go(Board.from_fen(MIDGAME), Limits(depth=3))
+    one = ab.go(Board.from_fen(MID_GAME), Limits(depth=3))
     buffers = ab.buffers
-    two = ab.go(Board.from_fen(MIDGAME), Limits(depth=3))
+    two = ab.go(Board.from_fen(MID_GAME), Limits(depth=3))
     assert ab.buffers is buffers and (one.move, one.score, one.nodes) == (two.move, two.score, two.nodes)
 
 
@@ -115,7 +115,7 @@ def test_one_go_at_a_time_per_searcher():
 
 
 def test_material_evaluator_is_a_second_backend():
-    board = Board.from_fen(MIDGAME)
+    board = Board.from_fen(MID_GAME)
     classic = create_searcher("alphabeta").go(board, Limits(depth=2))
     material = create_searcher("alphabeta", evaluator="material").go(board, Limits(depth=2))
     assert material.move in board.legal_moves

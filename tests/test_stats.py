@@ -5,19 +5,24 @@ import random
 
 import pytest
 
-from hinge_fast import Board, Color
+from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.cli import main
-from hinge_fast.commands.stats import _bits, _Kinds, wilson_interval
+from hinge_fast.tools.stats import MoveKinds, wilson_interval
 
 
-def run_json(capsys, *args):
-    assert main(["stats", *args, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
+@pytest.fixture
+def run_json(cli):
+    def run(*args):
+        done = cli("stats", *args, "--json")
+        assert done.status == 0, done.err
+        return json.loads(done.out)
+
+    return run
 
 
-def test_json_counts_add_up(capsys):
-    s = run_json(capsys, "--size", "4", "--games", "40", "--seed", "1")
+def test_json_counts_add_up(run_json):
+    s = run_json("--size", "4", "--games", "40", "--seed", "1")
     assert s["games"] == 40 and s["size"] == 4 and s["player"] == "random"
     assert s["green_wins"] + s["blue_wins"] + s["unfinished"] == 40
     assert sum(s["endings"].values()) == 40
@@ -34,16 +39,16 @@ def test_json_counts_add_up(capsys):
     assert low <= s["green_win_rate"] <= high
 
 
-def test_same_seed_same_games(capsys):
-    a = run_json(capsys, "--size", "5", "--games", "15", "--seed", "7")
-    b = run_json(capsys, "--size", "5", "--games", "15", "--seed", "7")
+def test_same_seed_same_games(run_json):
+    a = run_json("--size", "5", "--games", "15", "--seed", "7")
+    b = run_json("--size", "5", "--games", "15", "--seed", "7")
     for s in (a, b):
         s.pop("seconds")
     assert a == b
 
 
-def test_ply_cap_gives_unfinished_games(capsys):
-    s = run_json(capsys, "--size", "6", "--games", "5", "--seed", "1", "--max-plies", "10")
+def test_ply_cap_gives_unfinished_games(run_json):
+    s = run_json("--size", "6", "--games", "5", "--seed", "1", "--max-plies", "10")
     assert s["unfinished"] == 5 and s["endings"]["max plies"] == 5 and s["green_win_rate"] is None
     assert s["lengths"] == [10] * 5
 
@@ -56,8 +61,8 @@ def test_text_report_makes_no_legal_move_prominent(capsys):
     assert "reversing two-step" in out and "passing over a friendly token" in out
 
 
-def test_greedy_player_through_board(capsys):
-    s = run_json(capsys, "--size", "4", "--games", "4", "--seed", "2", "--player", "greedy")
+def test_greedy_player_through_board(run_json):
+    s = run_json("--size", "4", "--games", "4", "--seed", "2", "--player", "greedy")
     assert s["player"] == "greedy" and sum(s["endings"].values()) == 4
 
 
@@ -129,19 +134,20 @@ def test_move_kinds_agree_with_path_tracing():
     checked = 0
     for game in range(6):
         board = Board(5)
-        kinds = _Kinds(5)
+        kinds = MoveKinds(5)
         geo = kinds.geo
         while not board.is_game_over() and len(board.move_stack) < 60:
             pos = ref.parse_position(board.fen())
             me = pos.to_move
-            own = _bits(board.own)
+            groups = [{geo.parse_cell(c) for c in g} for g in board.groups(board.turn)]
+            own = set().union(*groups)
             for move in board.legal_moves:
                 if not move.is_swipe:
                     continue
                 x, f = geo.coords[geo.parse_cell(move.frm)], geo.coords[geo.parse_cell(move.to)]
                 paths = path_kinds(pos, x, f)
                 assert paths, move
-                kind, details = kinds.classify(geo.parse_cell(move.frm), geo.parse_cell(move.to), True, own)
+                kind, details = kinds.classify(geo.parse_cell(move.frm), geo.parse_cell(move.to), True, own.__contains__, lambda c: next(g for g in groups if c in g))
                 expected_kind = "reversing" if x == f else "one_step" if ("one", None, False) in paths else "onward"
                 assert kind == expected_kind, (board.fen(), move)
                 assert ("over_friendly" in details) == any(step == "two" and held == me for step, held, _ in paths), (board.fen(), move)

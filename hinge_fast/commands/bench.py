@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 from . import positive_int
 
@@ -24,27 +23,26 @@ def register(subparsers):
     p.set_defaults(run=run_bench)
 
 
-class ProgressBar:
-    """A one-line progress bar on stderr, redrawn in place."""
+class _Progress:
+    """A tqdm bar on stderr, one step a measurement (left out when stderr is not a terminal)."""
 
-    def __init__(self, stream=sys.stderr, width=30):
-        self.stream = stream
-        self.width = width
-        self.start = time.perf_counter()
+    def __init__(self):
+        self.bar = None
 
     def __call__(self, step, total, name):
-        filled = self.width * step // max(total, 1)
-        elapsed = time.perf_counter() - self.start
-        line = f"\r[{'#' * filled}{'.' * (self.width - filled)}] {step}/{total} {name:<20} {elapsed:5.1f} s"
-        self.stream.write(line)
+        from tqdm import tqdm
+
+        if self.bar is None:
+            self.bar = tqdm(total=total, unit="measure", file=sys.stderr, disable=None, leave=True)
+        self.bar.set_description_str(name)
+        self.bar.update(step - self.bar.n)
         if step >= total:
-            self.stream.write("\n")
-        self.stream.flush()
+            self.bar.close()
 
 
 def run_bench(args) -> int:
     from ..tools.benchmark import format_table, run_all
 
-    report = run_all(size=args.size, quick=args.quick, progress=ProgressBar())
+    report = run_all(size=args.size, quick=args.quick, progress=_Progress())
     print(json.dumps(report, indent=1) if args.json else format_table(report))
     return 0

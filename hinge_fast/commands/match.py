@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 
 from ..errors import HingeError
 from . import positive_int, seconds
@@ -19,7 +18,7 @@ def register(subparsers):
         "(search options after a colon: mcts:exploration=0.7). Colours alternate; games 2i and "
         "2i+1 start from the same random opening with the colours swapped. Results are from "
         "ENGINE_A's side; a game reaching --max-plies is unfinished (half a point for the Elo). "
-        "Progress goes to stderr, the summary to stdout.",
+        "A progress bar goes to stderr when it is a terminal, the summary to stdout.",
         epilog="Example: hinge-fast match mcts greedy --games 100 --time 0.2 --sprt 0,100",
     )
     p.add_argument("engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)")
@@ -37,43 +36,26 @@ def register(subparsers):
     p.set_defaults(run=run_match)
 
 
-class _ProgressLine:
-    """One line on stderr, rewritten in place after each game (a plain line every
-    tenth of the match when stderr is not a terminal)."""
+class _Progress:
+    """A tqdm bar on stderr, one step a game, with the score so far (left out when
+    stderr is not a terminal)."""
 
-    def __init__(self, games, stream=None):
-        self.games = games
-        self.stream = stream or sys.stderr
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.started = time.perf_counter()
-        self.written = False
-        self.step = max(1, games // 10)
+    def __init__(self, games):
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=games, unit="game", file=sys.stderr, disable=None)
 
     def __call__(self, result):
         from ..tools.match import _elo_text
 
-        done = result.played
-        width = 20
-        filled = width * done // self.games
-        bar = "#" * filled + "." * (width - filled)
-        text = (
-            f"[{bar}] {done}/{self.games} +{result.wins} -{result.losses} ={result.unfinished} "
-            f"Elo {_elo_text(result.elo)} {time.perf_counter() - self.started:.0f}s"
-        )
+        text = f"+{result.wins} -{result.losses} ={result.unfinished} Elo {_elo_text(result.elo)}"
         if result.llr is not None:
             text += f" LLR {result.llr:.2f}"
-        if self.tty:
-            self.stream.write("\r" + text + "\x1b[K")
-            self.stream.flush()
-            self.written = True
-        elif done % self.step == 0 or done == self.games or result.sprt_decision:
-            self.stream.write(text + "\n")
-            self.stream.flush()
+        self.bar.set_postfix_str(text, refresh=False)
+        self.bar.update(1)
 
     def finish(self):
-        if self.written:
-            self.stream.write("\n")
-            self.stream.flush()
+        self.bar.close()
 
 
 def run_match(args) -> int:
@@ -102,7 +84,7 @@ def run_match(args) -> int:
         f"{args.openings}-ply openings, max {args.max_plies} plies, seed {seed}",
         flush=True,
     )
-    line = _ProgressLine(args.games)
+    line = _Progress(args.games)
     records_done = []
 
     def progress(result):

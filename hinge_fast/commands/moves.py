@@ -9,7 +9,9 @@ def register(subparsers):
     p = subparsers.add_parser(
         "moves",
         help="list the legal moves of a position",
-        description="Print the legal moves, one per line, sorted by cells in (column, row) order.",
+        description="Print the legal moves, one per line, sorted by cells in (column, row) order. "
+        "On a finished game print who won and why instead (game over: blue wins by elimination) "
+        "and exit with status 1.",
         epilog="Example: hinge-fast moves --size 4",
     )
     add_position_arguments(p)
@@ -18,6 +20,10 @@ def register(subparsers):
 
 def run_moves(args) -> int:
     board = board_from_args(args)
+    outcome = board.outcome()
+    if outcome is not None:
+        print(f"game over: {outcome}")
+        return 1
     for move in board.legal_moves:
         print(move)
     return 0

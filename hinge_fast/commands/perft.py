@@ -37,9 +37,18 @@ def run_perft(args) -> int:
     for move, count in counts:
         print(f"{move}: {count}")
     print(total)
-    rate = total / seconds if seconds > 0 else float("inf")
-    print(f"perft {args.depth}: {total} nodes in {seconds:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
+    print(_speed_line(args.depth, total, seconds), file=sys.stderr)
     return 0
+
+
+def _speed_line(depth, total, seconds) -> str:
+    """The stderr line: nodes and time, and nodes/s when there was a count to time
+    (depth 0 is the position itself, counted without a search)."""
+    if depth == 0:
+        return f"perft 0: {total} node (the position itself; nothing searched)"
+    if seconds <= 0:
+        return f"perft {depth}: {total} nodes in under a microsecond"
+    return f"perft {depth}: {total} nodes in {seconds:.3f} s, {total / seconds:,.0f} nodes/s"
 
 
 def _perft_fast(board, depth, divide, bulk):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..board import Color
 from ..search.registry import DEFAULT_ENGINE, ENGINES
 from . import positive_int, seconds
 
@@ -40,8 +41,14 @@ def register(subparsers):
     p.set_defaults(run=run_play)
 
 
+class _Leave(Exception):
+    """The person typed quit or the input ended."""
+
+
 class _Game:
-    """The terminal game: reads commands from ``stdin``, writes to ``stdout``."""
+    """The terminal game: reads commands from ``stdin``, writes to ``stdout``. The
+    moves go through the one game loop (``hinge_fast.tools.game.play_game``), the
+    person being the player whose ``choose`` reads the terminal."""
 
     def __init__(self, board, human, player, engine_name, stdin, stdout, ansi):
         self.board = board
@@ -52,6 +59,7 @@ class _Game:
         self.out = stdout
         self.ansi = ansi
         self.interactive = hasattr(stdin, "isatty") and stdin.isatty()
+        self.name = "you"
 
     def say(self, text=""):
         print(text, file=self.out, flush=True)
@@ -61,10 +69,9 @@ class _Game:
 
         self.say(draw(self.board, color=self.ansi))
 
-    def engine_move(self):
-        move = self.player.choose(self.board)
-        self.board.push(move)
-        self.say(f"engine plays {move}")
+    def moved(self, board, move):
+        """The game loop's report of each move."""
+        self.say(f"you play {move}" if board.turn != self.human else f"engine plays {move}")
         self.show()
         self.announce_end()
 
@@ -81,50 +88,69 @@ class _Game:
         return None if line == "" else line.strip()
 
     def run(self) -> int:
-        from ..errors import HingeError
+        from ..tools.game import play_game
 
         self.say(
             f"You play {self.human} against {self.engine_name}, on the side-{self.board.size} board. "
             "Type a move (F6, E5-F6xG7) or help."
         )
         self.show()
+        green, blue = (self, self.player) if self.human == Color.GREEN else (self.player, self)
+        try:
+            while True:
+                play_game(green, blue, self.board, max_plies=sys.maxsize, on_move=self.moved)
+                while self.board.is_game_over():  # until undo takes the game back
+                    self.command(self.next_line())
+        except _Leave:
+            return 0
+
+    def choose(self, board):
+        """The person's move: commands are handled until a move is typed."""
         while True:
-            if not self.board.is_game_over() and self.board.turn != self.human:
-                self.engine_move()
-                continue
+            move = self.command(self.next_line())
+            if move is not None:
+                return move
+
+    def next_line(self):
+        while True:
             line = self.read()
             if line is None:
                 self.say("end of input: game left")
-                return 0
-            if not line or line.startswith("#"):
-                continue
-            word, _, rest = line.partition(" ")
-            word = word.lower()
-            try:
-                if word in ("quit", "exit", "q"):
-                    self.say("bye")
-                    return 0
-                if word in ("help", "?"):
-                    self.say(HELP_TEXT)
-                elif word == "moves":
-                    moves = self.board.legal_moves
-                    self.say(" ".join(str(m) for m in moves) if moves else "no legal move: the game is over")
-                elif word == "undo":
-                    self.undo()
-                elif word == "hint":
-                    self.hint()
-                elif word == "save":
-                    self.save(rest.strip())
-                else:
-                    if self.board.is_game_over():
-                        raise HingeError(f"the game is over ({self.board.outcome()}); type undo, save FILE or quit")
-                    move = self.board.parse_move(line)
-                    self.board.push(move)
-                    self.say(f"you play {move}")
-                    self.show()
-                    self.announce_end()
-            except HingeError as e:
-                self.say(f"{e} (type help for the commands)" if word not in ("save",) else str(e))
+                raise _Leave
+            if line and not line.startswith("#"):
+                return line
+
+    def command(self, line):
+        """Do one typed command; a typed legal move is returned, not played."""
+        from ..errors import HingeError
+
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        try:
+            if word in ("quit", "exit", "q"):
+                self.say("bye")
+                raise _Leave
+            if word in ("help", "?"):
+                self.say(HELP_TEXT)
+            elif word == "moves":
+                moves = self.board.legal_moves
+                self.say(" ".join(str(m) for m in moves) if moves else "no legal move: the game is over")
+            elif word == "undo":
+                self.undo()
+            elif word == "hint":
+                self.hint()
+            elif word == "save":
+                self.save(rest.strip())
+            else:
+                if self.board.is_game_over():
+                    raise HingeError(f"the game is over ({self.board.outcome()}); type undo, save FILE or quit")
+                return self.board.parse_move(line)
+        except HingeError as e:
+            self.say(f"{e} (type help for the commands)" if word not in ("save",) else str(e))
+        return None
+
+    def reset(self, seed=None):
+        pass
 
     def undo(self):
         """Take back moves until it is the human's turn, one human move at least."""
@@ -167,7 +193,7 @@ class _Game:
 
 
 def run_play(args) -> int:
-    from ..board import Board, Color
+    from ..board import Board
     from ..tools.players import get_player
 
     human = Color.parse(args.color)

@@ -75,7 +75,11 @@ def parse_fen(text) -> ParsedPosition:
             token = m.group()
             if token.isdigit():
                 # Compare the digits before converting, so a huge number costs nothing.
-                if token[0] == "0" or len(token) > 3 or int(token) > len(row) - pos:
+                if not token.strip("0"):
+                    raise HingeError(f"{name}: a run of empty cells is at least 1, not 0, in {_shown(row_text)}")
+                if token[0] == "0":
+                    raise HingeError(f"{name}: run {_shown(token)} has a leading zero; write {_shown(token.lstrip('0'))}")
+                if len(token) > 3 or int(token) > len(row) - pos:
                     raise HingeError(f"{name}: run of {_shown(token)} empty cells does not fit its {len(row)} cells")
                 pos += int(token)
                 continue

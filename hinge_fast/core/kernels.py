@@ -4,7 +4,9 @@ from code that may run on a cold cache.
 On import it
 
 * prints ``hinge-fast: compiling ..., first run only`` on stderr the first time numba
-  really compiles something (loading from the on-disk cache compiles nothing);
+  really compiles something (loading from the on-disk cache compiles nothing); the
+  command line then compiles every other kernel too before it exits
+  (``hinge_fast.cli.compile_the_rest``), so that the notice is true;
 * checks that the cached kernels were built from today's sources and tables. Numba
   watches only each kernel's own source file: a kernel that calls a changed kernel of
   another file, or reads a changed global table, would otherwise stay stale in the
@@ -73,8 +75,8 @@ class _CompileNotice(event.Listener):
             self.said = True
             self.started = time.perf_counter()
             print(
-                "hinge-fast: compiling the numba kernels, first run only (about a minute; "
-                "later runs load them from the cache)",
+                "hinge-fast: compiling the numba kernels, first run only: all of them, once "
+                "(a minute or two); later runs load them from the cache",
                 file=sys.stderr,
                 flush=True,
             )

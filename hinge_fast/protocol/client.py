@@ -12,9 +12,9 @@ Modelled on python-chess's ``SimpleEngine``::
     True
 
 Every failure (the engine died, timed out, answered ``err`` or something unreadable)
-raises HingeError with a message naming the engine and the command. ``EnginePlayer``
-adapts an engine to the match runner's player interface (``name``, ``choose(board)``,
-``reset()``, ``close()``).
+raises HingeError with a message naming the engine and the command.
+``hinge_fast.tools.players.EnginePlayer`` adapts an engine to the match runner's
+player interface.
 """
 
 from __future__ import annotations
@@ -346,69 +346,3 @@ def _hhmmss(seconds: float) -> str:
 
 def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _player_base():
-    from ..tools.players import Player
-
-    return Player
-
-
-class EnginePlayer(_player_base()):
-    """A match player backed by an external engine process (a ``hinge_fast.tools.players.Player``).
-
-    ``EnginePlayer("hinge-fast engine -o engine=mcts", Limits(time=0.5))``; ``name``
-    defaults to the engine's ``id``; ``options`` are sent with ``options set`` once.
-    ``choose(board)`` asks for a move; ``reset(seed=None)`` forgets the game the engine
-    holds (a new game comes: the next ``choose`` sends ``newgame``) and sends ``seed``;
-    ``close()`` ends the process.
-    """
-
-    def __init__(self, cmd: list[str] | str, limit: Limits | None = None, name: str | None = None, options: dict | None = None, timeout: float = DEFAULT_TIMEOUT):
-        from ..search.limits import DEFAULT_TIME
-
-        self.limit = limit if limit is not None and not limit.unlimited else Limits(time=DEFAULT_TIME)
-        self.engine = Engine.popen(cmd, timeout=timeout)
-        try:
-            for key, value in (options or {}).items():
-                self.engine.set_option(key, value)
-        except BaseException:
-            self.engine.close()
-            raise
-        self.name = name or self.engine.id or self.engine.command_name
-        self._engine_options = None
-
-    def choose(self, board: Board) -> Move:
-        return self.engine.play(board, self.limit)
-
-    def reset(self, seed: int | None = None) -> None:
-        """Before a new game: the engine gets the whole game again at the next
-        ``choose``; ``seed`` (if given, and if the engine has a ``seed`` option) is sent
-        so that a match replays exactly under node limits."""
-        self.engine._game = None
-        if seed is not None:
-            if self._engine_options is None:
-                self._engine_options = self.engine.options()
-            if "seed" in self._engine_options:
-                self.engine.set_option("seed", int(seed) % 2**63)
-
-    def close(self) -> None:
-        self.engine.close()
-
-    def __repr__(self) -> str:
-        return f"EnginePlayer({self.engine.command_name!r}, {self.limit!r})"
-
-
-def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size=None) -> EnginePlayer:
-    """The player of a ``cmd:<command line>`` spec (``hinge_fast.tools.players.SPEC_PREFIXES``):
-    ``rest`` is the command line; ``time``/``nodes`` limit each move (neither: the search
-    default); ``seed`` (if given) is sent as the engine's ``seed`` option; ``size`` is
-    unused (the engine learns the board from ``newgame``).
-
-    >>> player = engine_player_from_spec("python -m hinge_fast.cli engine", nodes=500)  # doctest: +SKIP
-    """
-    if not rest.strip():
-        raise HingeError("cmd: needs a command line, like 'cmd:hinge-fast engine'")
-    limit = Limits(time=time, nodes=nodes)
-    options = {"seed": seed} if seed is not None else None
-    return EnginePlayer(rest, limit=limit, options=options)

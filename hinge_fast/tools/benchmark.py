@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import Board
+from .positions import random_position
 
 #: Mid-game positions of the side-6 board (seeded random play, plies 16 to 40, and
 #: the two mid-game positions of the rules engine issue).
@@ -45,10 +46,7 @@ def mid_game_positions(size: int = 6) -> list[str]:
     while len(out) < 8:
         rng = random.Random(1000 * size + seed)
         seed += 1
-        board = Board(size)
-        plies = rng.randrange(2 * size, 6 * size)
-        while len(board.move_stack) < plies and board.legal_moves:
-            board.push(rng.choice(board.legal_moves))
+        board = random_position(size, rng.randrange(2 * size, 6 * size), rng)
         if board.legal_moves:
             out.append(board.fen())
     return out

@@ -44,12 +44,13 @@ import math
 import random as _random
 from dataclasses import dataclass, field
 
-from ..board import Board, Color
+from ..board import Board, Color, Termination
 from ..errors import HingeError
+from .game import DEFAULT_MAX_PLIES, play_game
+from .positions import random_position
 
 Z95 = 1.959963984540054
 DEFAULT_OPENING_PLIES = 4
-DEFAULT_MAX_PLIES = 400
 #: The SPRT decides nothing before this many games: the normal approximation of the
 #: LLR is poor on a handful of games (4 straight wins would already pass 200 Elo).
 MIN_SPRT_GAMES = 10
@@ -165,8 +166,8 @@ class Sprt:
 @dataclass
 class Game:
     """One game of a match. ``a_color``: the colour player A had; ``result``:
-    ``'green'``, ``'blue'`` or ``'unfinished'``; ``termination``: ``'elimination'``,
-    ``'no legal move'`` or ``'max plies'``; ``opening_plies``: how many of ``moves``
+    ``'green'``, ``'blue'`` or ``'unfinished'``; ``termination``: a
+    ``hinge_fast.board.Termination``; ``opening_plies``: how many of ``moves``
     (strings) were the random opening."""
 
     round: int
@@ -175,7 +176,7 @@ class Game:
     a_color: Color
     moves: list[str]
     result: str
-    termination: str
+    termination: Termination
     opening_plies: int
     size: int
 
@@ -197,7 +198,7 @@ class Game:
             "Green": self.green,
             "Blue": self.blue,
             "Result": self.result,
-            "Termination": self.termination,
+            "Termination": str(self.termination),
             "Opening": str(self.opening_plies),
         }
         return GameRecord(size=self.size, moves=list(self.moves), tags=tags)
@@ -279,7 +280,7 @@ class MatchResult:
             )
         ends = {}
         for g in self.games:
-            ends[g.termination] = ends.get(g.termination, 0) + 1
+            ends[str(g.termination)] = ends.get(str(g.termination), 0) + 1
         if self.games:
             mean = sum(len(g.moves) for g in self.games) / len(self.games)
             how = ", ".join(f"{k} {v}" for k, v in sorted(ends.items()))
@@ -297,35 +298,10 @@ def random_opening(size: int, plies: int, rng: _random.Random) -> list:
     """``plies`` uniformly random moves from the empty board of side ``size`` that do
     not end the game (drawn again until they do not)."""
     for _ in range(MAX_OPENING_ATTEMPTS):
-        board = Board(size)
-        for _ in range(plies):
-            moves = board.legal_moves
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_position(size, plies, rng)
         if not board.is_game_over():
             return list(board.move_stack)
     raise HingeError(f"no {plies}-ply opening on side {size} leaves the game going after {MAX_OPENING_ATTEMPTS} tries")
-
-
-def play_game(green, blue, size: int, opening=(), max_plies: int = DEFAULT_MAX_PLIES) -> tuple[Board, str, str]:
-    """Play one game between two players (already reset) from ``opening`` (moves
-    played first). Returns ``(final board, result, termination)``."""
-    board = Board(size)
-    for move in opening:
-        board.push(move)
-    while True:
-        outcome = board.outcome()
-        if outcome is not None:
-            return board, str(outcome.winner), outcome.reason
-        if len(board.move_stack) >= max_plies:
-            return board, "unfinished", "max plies"
-        player = green if board.turn == Color.GREEN else blue
-        move = player.choose(board)
-        try:
-            board.push(move)
-        except HingeError as e:
-            raise HingeError(f"player {player.name} chose an illegal move: {e}") from None
 
 
 def play_match(
@@ -370,15 +346,18 @@ def play_match(
         green, blue = (player_a, player_b) if a_green else (player_b, player_a)
         green.reset(rng.getrandbits(32))
         blue.reset(rng.getrandbits(32))
-        board, outcome, termination = play_game(green, blue, size, opening, max_plies)
+        start = Board(size)
+        for move in opening:
+            start.push(move)
+        played = play_game(green, blue, start, max_plies=max_plies)
         game = Game(
             round=index + 1,
             green=green.name,
             blue=blue.name,
             a_color=Color.GREEN if a_green else Color.BLUE,
-            moves=[str(m) for m in board.move_stack],
-            result=outcome,
-            termination=termination,
+            moves=[str(m) for m in played.board.move_stack],
+            result=played.result,
+            termination=played.termination,
             opening_plies=len(opening),
             size=size,
         )

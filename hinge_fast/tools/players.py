@@ -25,10 +25,13 @@ modules add kinds of players.
 from __future__ import annotations
 
 import random as _random
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..board import Board, Move
 from ..errors import HingeError
+
+if TYPE_CHECKING:
+    from ..search.limits import Limits
 
 
 class Player:
@@ -159,10 +162,71 @@ def _player_factories() -> dict[str, Callable[..., Player]]:
 PLAYER_FACTORIES: dict[str, Callable[..., Player]] = _player_factories()
 
 
+class EnginePlayer(Player):
+    """A match player backed by an external engine process (``hinge_fast.protocol.client.Engine``).
+
+    ``EnginePlayer("hinge-fast engine -o engine=mcts", Limits(time=0.5))``; ``name``
+    defaults to the engine's ``id``; ``options`` are sent with ``options set`` once.
+    ``choose(board)`` asks for a move; ``reset(seed=None)`` forgets the game the engine
+    holds (a new game comes: the next ``choose`` sends ``newgame``) and sends ``seed``;
+    ``close()`` ends the process.
+    """
+
+    def __init__(self, cmd: list[str] | str, limit: Limits | None = None, name: str | None = None, options: dict | None = None, timeout: float | None = None):
+        from ..protocol.client import DEFAULT_TIMEOUT, Engine
+        from ..search.limits import DEFAULT_TIME, Limits
+
+        self.limit = limit if limit is not None and not limit.unlimited else Limits(time=DEFAULT_TIME)
+        self.engine = Engine.popen(cmd, timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
+        try:
+            for key, value in (options or {}).items():
+                self.engine.set_option(key, value)
+        except BaseException:
+            self.engine.close()
+            raise
+        self.name = name or self.engine.id or self.engine.command_name
+        self._engine_options = None
+
+    def choose(self, board: Board) -> Move:
+        return self.engine.play(board, self.limit)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Before a new game: the engine gets the whole game again at the next
+        ``choose``; ``seed`` (if given, and if the engine has a ``seed`` option) is sent
+        so that a match replays exactly under node limits."""
+        self.engine._game = None
+        if seed is not None:
+            if self._engine_options is None:
+                self._engine_options = self.engine.options()
+            if "seed" in self._engine_options:
+                self.engine.set_option("seed", int(seed) % 2**63)
+
+    def close(self) -> None:
+        self.engine.close()
+
+    def __repr__(self) -> str:
+        return f"EnginePlayer({self.engine.command_name!r}, {self.limit!r})"
+
+
+def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size=None) -> EnginePlayer:
+    """The player of a ``cmd:<command line>`` spec (:data:`SPEC_PREFIXES`):
+    ``rest`` is the command line; ``time``/``nodes`` limit each move (neither: the search
+    default); ``seed`` (if given) is sent as the engine's ``seed`` option; ``size`` is
+    unused (the engine learns the board from ``newgame``).
+
+    >>> player = engine_player_from_spec("python -m hinge_fast.cli engine", nodes=500)  # doctest: +SKIP
+    """
+    from ..search.limits import Limits
+
+    if not rest.strip():
+        raise HingeError("cmd: needs a command line, like 'cmd:hinge-fast engine'")
+    limit = Limits(time=time, nodes=nodes)
+    options = {"seed": seed} if seed is not None else None
+    return EnginePlayer(rest, limit=limit, options=options)
+
+
 def _external_engine(rest, *, time=None, nodes=None, seed=None, size=None):
     """``cmd:<command line>``: a program speaking the engine protocol (hinge_fast.protocol.client)."""
-    from ..protocol.client import engine_player_from_spec
-
     return engine_player_from_spec(rest, time=time, nodes=nodes, seed=seed, size=size)
 
 

@@ -54,13 +54,14 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from ..board import Termination
 from ..errors import HingeError
 from ..core.geometry import DEFAULT_SIZE, check_size
 
 RESULTS = ("green", "blue", "unfinished")
 #: Terminations that the final position itself shows; checked on reading.
-POSITION_TERMINATIONS = ("elimination", "no legal move")
-MAX_PLIES_TERMINATION = "max plies"
+POSITION_TERMINATIONS = (Termination.ELIMINATION.value, Termination.NO_LEGAL_MOVE.value)
+MAX_PLIES_TERMINATION = Termination.MAX_PLIES.value
 #: Tags written first, in this order; any others follow in their own order.
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Green", "Blue", "Size", "Start", "Result", "Termination")
 LINE_WIDTH = 79

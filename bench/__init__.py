@@ -1,0 +1,1 @@
+"""Benchmarks: the pytest-benchmark suite (``python -m pytest bench --benchmark-enable``) and ``python -m bench.compare``."""

@@ -1,0 +1,116 @@
+"""What the tests share: common positions, the command-line runner, the pair of rule
+implementations (reference and fast) and the ``--run-slow`` option.
+
+Positions are module constants (importable for ``parametrize``:
+``from tests.conftest import MID_GAME``); the rest are fixtures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from hinge_fast import Board
+from hinge_fast import reference as ref
+
+#: The README's mid-game position (side 6, Green to move, 10 tokens each).
+MID_GAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+#: A busier side-6 mid-game position (Green to move), for analysis.
+MID_GAME_BUSY = "6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g"
+#: The empty side-6 board.
+START = "6/7/8/9/10/11/10/9/8/7/6 g"
+
+
+# ----- --run-slow ---------------------------------------------------------------------------
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", default=False, help="run the tests marked slow too (the default suite leaves them out)")
+
+
+def pytest_configure(config):
+    # pyproject's addopts deselect the slow tests with -m "not slow"; --run-slow lifts it.
+    if config.getoption("--run-slow"):
+        config.option.markexpr = ""
+
+
+# ----- the command line ------------------------------------------------------------------------
+@dataclass
+class Run:
+    """What one ``hinge-fast`` command did: its exit ``status``, ``out`` and ``err``."""
+
+    status: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys):
+    """``cli("moves", "--size", "4")`` runs ``hinge_fast.cli.main`` in-process and
+    returns a :class:`Run`."""
+    from hinge_fast.cli import main
+
+    capsys.readouterr()
+
+    def run(*argv) -> Run:
+        status = main([str(a) for a in argv])
+        captured = capsys.readouterr()
+        return Run(status, captured.out, captured.err)
+
+    return run
+
+
+# ----- the two rule implementations --------------------------------------------------------------
+class ReferenceImpl:
+    """The slow oracle, read beside rules.md."""
+
+    name = "reference"
+
+    def moves(self, fen: str) -> set[str]:
+        return {ref.move_name(m) for m in ref.legal_moves(ref.parse_position(fen))}
+
+    def play(self, fen: str, move: str) -> str:
+        pos = ref.parse_position(fen)
+        matches = [m for m in ref.legal_moves(pos) if ref.move_name(m) == move]
+        assert len(matches) == 1, f"{move} is not a legal move of {fen}"
+        return ref.format_position(ref.play(pos, matches[0]))
+
+    def outcome(self, fen: str):
+        return ref.outcome(ref.parse_position(fen))
+
+    def perft(self, fen: str, depth: int) -> int:
+        return ref.perft(ref.parse_position(fen), depth)
+
+
+class FastImpl:
+    """The fast engine (Board and the numba kernels) behind the same adapter."""
+
+    name = "fast"
+
+    def moves(self, fen: str) -> set[str]:
+        return {str(m) for m in Board.from_fen(fen).legal_moves}
+
+    def play(self, fen: str, move: str) -> str:
+        board = Board.from_fen(fen)
+        board.push_str(move)
+        return board.fen()
+
+    def outcome(self, fen: str):
+        outcome = Board.from_fen(fen).outcome()
+        return None if outcome is None else (outcome.winner.letter, outcome.reason)
+
+    def perft(self, fen: str, depth: int) -> int:
+        from hinge_fast.core import kernels
+        from hinge_fast.core.tables import workspace
+
+        board = Board.from_fen(fen)
+        own, enemy = board.own, board.enemy
+        return int(kernels.perft_kernel(board.size, own, enemy, depth, False, workspace(depth + 1)))
+
+
+IMPLS = [ReferenceImpl(), FastImpl()]
+
+
+@pytest.fixture(params=IMPLS, ids=lambda i: i.name)
+def impl(request):
+    """Each rule implementation in turn: a test using it runs on both."""
+    return request.param
