@@ -41,12 +41,14 @@ def test_perft3(benchmark, bulk):
 
 
 def test_make_unmake(benchmark):
-    benchmark(lambda: [kernels.make_unmake_loop(*p, 100) for p in POSITIONS])
+    work = workspace(1)
+    benchmark(lambda: [kernels.make_unmake_loop(*p, 100, work) for p in POSITIONS])
 
 
 def test_random_playouts(benchmark):
     size, own, enemy = sides("6/7/8/9/10/11/10/9/8/7/6 g")
     work = workspace(1)
     plies = np.zeros(200, dtype=np.int64)
-    results = np.zeros(200, dtype=np.int64)
-    benchmark(kernels.random_playouts, size, own, enemy, 200, 10_000, 1, work, plies, results)
+    winner = np.zeros(200, dtype=np.int8)
+    ended = np.zeros(200, dtype=np.int8)
+    benchmark(kernels.random_games, size, own, enemy, 0, 200, 10_000, 1, work, plies, winner, ended)

@@ -41,11 +41,9 @@ import numpy as np
 from .errors import HingeError
 from .core.fen import BLUE, GREEN, format_fen, parse_fen
 from .core.geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
-from .core.tables import MAX_GROUPS, MAX_MOVES, NO_CELL
-
-#: The move code layout (``core/movegen.py``): ``from | to << 9 | target << 18``.
-CELL_BITS = 9
-CELL_MASK = (1 << CELL_BITS) - 1
+from .core.movecode import CELL_BITS, CELL_MASK  # noqa: F401  (the move code's layout, for the layers above)
+from .core.movecode import decode as decode_move_code
+from .core.tables import MAX_GROUPS, MAX_MOVES
 
 _CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
 _MOVE_RE = re.compile(r"\s*([A-Za-z][0-9]{1,2})(?:\s*-\s*([A-Za-z][0-9]{1,2})(?:\s*[xX]\s*([A-Za-z][0-9]{1,2}))?)?\s*")
@@ -143,9 +141,8 @@ class Move:
 
 
 def _move_of_code(names, code) -> "Move":
-    code = int(code)
-    frm, to, target = code & CELL_MASK, (code >> CELL_BITS) & CELL_MASK, (code >> (2 * CELL_BITS)) & CELL_MASK
-    if target == NO_CELL:
+    frm, to, target = decode_move_code(code)  # the layout: core/movecode.py
+    if target is None:
         return Move(to=names[to])
     return Move(to=names[to], frm=names[frm], target=names[target])
 

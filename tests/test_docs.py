@@ -46,6 +46,7 @@ VARYING = [
     (re.compile(r"\bin [0-9.]+ s\b"), "in T s"),
     (re.compile(r"\(([0-9.]+) s, seed"), "(T s, seed"),
     (re.compile(r"[0-9,]+ nodes/s"), "T nodes/s"),
+    (re.compile(r"[0-9,.]+ (games|plies)/s"), r"T \1/s"),
     (re.compile(r'"(time|seconds)": [0-9.]+'), r'"\1": T'),
     (re.compile(r'\[Date "[0-9.?]+"\]'), '[Date "D"]'),
 ]

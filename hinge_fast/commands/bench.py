@@ -13,13 +13,16 @@ def register(subparsers):
         "bench",
         help="measure move generation, search and the reference implementation",
         description="Measure, in one run on a fixed set of mid-game positions: perft nodes/s with every "
-        "leaf made and with bulk counting, make/unmake rate, random playouts/s, MCTS playouts/s, "
+        "leaf made and with bulk counting (on one thread and on every core), make/unmake rate, random "
+        "playouts/s (one thread and every core), MCTS playouts/s, "
         "alpha-beta nodes/s, and the reference implementation's nodes/s with the fast/reference ratio.",
         epilog="Example: hinge-fast bench --quick",
     )
     p.add_argument("--size", type=positive_int("S", 4, 9), default=6, metavar="S", help="board side (default 6)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--quick", action="store_true", help="shorter measurements (a few seconds in all)")
+    p.add_argument("--threads", type=positive_int("T", 1, 1024), default=None, metavar="T",
+                   help="threads of the all-thread column of perft and playouts (default: every core this process may use)")
     p.set_defaults(run=run_bench)
 
 
@@ -43,6 +46,6 @@ class _Progress:
 def run_bench(args) -> int:
     from ..tools.benchmark import format_table, run_all
 
-    report = run_all(size=args.size, quick=args.quick, progress=_Progress())
+    report = run_all(size=args.size, quick=args.quick, progress=_Progress(), threads=args.threads)
     print(json.dumps(report, indent=1) if args.json else format_table(report))
     return 0

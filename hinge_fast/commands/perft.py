@@ -15,13 +15,15 @@ def register(subparsers):
         "perft",
         help="count the leaves of the move tree",
         description="Count the leaf nodes of the move tree DEPTH plies deep (rules.md section 8). "
-        "The last line of output is the total alone; nodes per second go to stderr.",
+        "The last line of output is the total alone; nodes per second go to stderr. The root moves are "
+        "shared among --threads threads (the counts do not depend on it).",
         epilog="Example: hinge-fast perft 3 --divide",
     )
     p.add_argument("depth", type=positive_int("DEPTH", 0, MAX_PERFT_DEPTH), metavar="DEPTH")
     add_position_arguments(p)
     p.add_argument("--divide", action="store_true", help="print the count under each legal move first")
     p.add_argument("--reference", action="store_true", help="use the slow reference implementation")
+    p.add_argument("--threads", type=positive_int("T", 1, 1024), default=None, metavar="T", help="threads (default: every core this process may use)")
     p.add_argument(
         "--no-bulk", dest="bulk", action="store_false", help="play every leaf move instead of counting the last ply"
     )
@@ -33,7 +35,10 @@ def run_perft(args) -> int:
     if args.reference:
         counts, total, seconds = _perft_reference(board, args.depth, args.divide)
     else:
-        counts, total, seconds = _perft_fast(board, args.depth, args.divide, args.bulk)
+        from ..core.parallel import available_threads
+
+        threads = args.threads or available_threads()
+        counts, total, seconds = _perft_fast(board, args.depth, args.divide, args.bulk, threads)
     for move, count in counts:
         print(f"{move}: {count}")
     print(total)
@@ -51,28 +56,23 @@ def _speed_line(depth, total, seconds) -> str:
     return f"perft {depth}: {total} nodes in {seconds:.3f} s, {total / seconds:,.0f} nodes/s"
 
 
-def _perft_fast(board, depth, divide, bulk):
-    """(per-move counts if divide, total, seconds) from the numba kernels."""
-    import numpy as np
-
-    from ..core import kernels
-    from ..core.tables import workspace
+def _perft_fast(board, depth, divide, bulk, threads):
+    """(per-move counts if divide, total, seconds) from the numba kernels, the root
+    moves shared among ``threads`` threads."""
+    from ..core import parallel
 
     own, enemy = board.own, board.enemy
-    work = workspace(depth + 1)
     if depth == 0:
         return [], 1, 0.0
-    if not divide:
-        kernels.perft_kernel(board.size, own, enemy, 0, bulk, work)  # load or compile first
-        start = time.perf_counter()
-        total = kernels.perft_kernel(board.size, own, enemy, depth, bulk, work)
-        return [], int(total), time.perf_counter() - start
-    counts = np.zeros(len(work.moves[0]), dtype=np.int64)
-    kernels.perft_divide(board.size, own, enemy, 1, bulk, work, counts)  # load or compile first
+    parallel.perft(board.size, own, enemy, 1, bulk, 1)  # load or compile first
+    parallel.perft_divide(board.size, own, enemy, 2, bulk, 1)
     start = time.perf_counter()
-    n = kernels.perft_divide(board.size, own, enemy, depth, bulk, work, counts)
+    if not divide:
+        total = parallel.perft(board.size, own, enemy, depth, bulk, threads)
+        return [], int(total), time.perf_counter() - start
+    counts, codes = parallel.perft_divide(board.size, own, enemy, depth, bulk, threads)
     seconds = time.perf_counter() - start
-    by_move = {board.move_from_code(code): int(counts[i]) for i, code in enumerate(work.moves[depth - 1][:n])}
+    by_move = {board.move_from_code(code): int(count) for code, count in zip(codes, counts)}
     ordered = [(move, by_move[move]) for move in board.legal_moves]
     return ordered, sum(by_move.values()), seconds
 

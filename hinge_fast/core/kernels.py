@@ -29,7 +29,7 @@ import numba
 from numba import njit
 from numba.core import event
 
-from . import bits, movegen, perft
+from . import bits, count, movegen, perft, playouts
 from .movegen import (  # noqa: F401  (re-exported for the layers above)
     encode_placement,
     encode_swipe,
@@ -45,7 +45,9 @@ from .movegen import (  # noqa: F401  (re-exported for the layers above)
     zobrist_hash,
 )
 from .perft import perft as perft_kernel  # noqa: F401
-from .perft import make_unmake_loop, perft_divide, random_playouts  # noqa: F401
+from .perft import make_unmake_loop, perft_children, perft_divide  # noqa: F401
+from .count import count_legal_moves, moves_by_index  # noqa: F401
+from .playouts import first_move_counts, random_games  # noqa: F401
 from .tables import TABLES_DIGEST
 
 
@@ -55,7 +57,7 @@ def _source_digest() -> np.uint64:
     root = Path(__file__).resolve().parent.parent  # the whole package: search/ holds kernels too
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
-        if b"@njit" in text:
+        if b"@njit" in text or path.parent.name == "core":  # core: movecode.py is compiled by movegen
             h.update(path.relative_to(root).as_posix().encode() + b"\0" + text)
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
@@ -114,5 +116,5 @@ def register_kernel_module(module):
                 pass  # a cache we cannot write is one numba will not load from either
 
 
-for _module in (bits, movegen, perft):
+for _module in (bits, count, movegen, perft, playouts):
     register_kernel_module(_module)

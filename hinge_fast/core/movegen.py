@@ -4,10 +4,8 @@ Kernels see a position from the side to move: ``own`` and ``enemy`` bitboards. P
 a move returns the next position already seen from the other side, ``(enemy', own')``,
 so no kernel needs to know which colour is which.
 
-A move is one int64 code (``encode_*`` below): ``from | to << 9 | target << 18``.
-A placement has ``from == to`` and ``target == NO_CELL``; a swipe's target is the first
-cell, in ``(c, r)`` order, of the enemy group it flips (the lowest bit of the group),
-so a code is the move's identity of rules.md section 5.
+A move is one int64 code, laid out in ``movecode.py`` (the functions below are
+compiled from it).
 
 Each rule of rules.md sections 3, 4 and 6 is marked where it is implemented.
 """
@@ -30,11 +28,8 @@ from .bits import (
     bb_without,
     bb_xor,
 )
-from .tables import INTERIOR, NEIGHBOUR_MASKS, NEIGHBOURS, NO_CELL, SWIPE_REACH, SWIPE_STEP1, SWIPE_STEP2, ZOBRIST
-
-CELL_BITS = 9
-CELL_MASK = (1 << CELL_BITS) - 1
-
+from . import movecode
+from .tables import INTERIOR, NEIGHBOUR_MASKS, NEIGHBOURS, SWIPE_REACH, SWIPE_STEP1, SWIPE_STEP2, ZOBRIST
 
 def _cyclic_runs(pattern: int) -> int:
     """Runs of set bits in a 6-bit pattern read around a circle."""
@@ -48,34 +43,13 @@ def _cyclic_runs(pattern: int) -> int:
 CYCLIC_RUNS = np.array([_cyclic_runs(p) for p in range(64)], dtype=np.int8)
 
 
-@njit(cache=True)
-def encode_placement(to):
-    return np.int64(to | (to << CELL_BITS) | (NO_CELL << (2 * CELL_BITS)))
-
-
-@njit(cache=True)
-def encode_swipe(frm, to, target):
-    return np.int64(frm | (to << CELL_BITS) | (target << (2 * CELL_BITS)))
-
-
-@njit(cache=True)
-def move_from(move):
-    return move & CELL_MASK
-
-
-@njit(cache=True)
-def move_to(move):
-    return (move >> CELL_BITS) & CELL_MASK
-
-
-@njit(cache=True)
-def move_target(move):
-    return (move >> (2 * CELL_BITS)) & CELL_MASK
-
-
-@njit(cache=True)
-def is_swipe(move):
-    return move_target(move) != NO_CELL
+# The move code (layout: ``movecode.py``), compiled for the kernels from the same source.
+encode_placement = njit(cache=True)(movecode.encode_placement)
+encode_swipe = njit(cache=True)(movecode.encode_swipe)
+move_from = njit(cache=True)(movecode.move_from)
+move_to = njit(cache=True)(movecode.move_to)
+move_target = njit(cache=True)(movecode.move_target)
+is_swipe = njit(cache=True)(movecode.is_swipe)
 
 
 @njit(cache=True)
@@ -209,8 +183,8 @@ def swipe_destinations(size, own, enemy, group, x, landing, pattern):
 def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store):
     """All distinct legal moves of the side to move (rules.md sections 3 to 6).
 
-    With ``store``, writes the move codes to ``moves[:n]`` and the group each swipe
-    flips to ``flips[:n]``; without, only counts. Swipes come first, then
+    With ``store``, writes the move codes to ``moves[:n]`` and the group each move
+    flips to ``flips[:n]`` (empty for a placement); without, only counts. Swipes come first, then
     placements. Returns n (0 when the game is over). ``enemy_groups`` and
     ``group_id`` are scratch.
     """
@@ -284,6 +258,7 @@ def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store
         cell = bb_lowest(placements)
         placements = bb_without(placements, cell)
         moves[n] = encode_placement(cell)
+        bb_store(flips, n, EMPTY)  # a placement flips nothing (Board.legal_flips says so)
         n += 1
     return n
 

@@ -1,17 +1,19 @@
-"""Perft and random playouts: the move generator's own tests and benchmarks."""
+"""Perft: the move generator's own test and benchmark (rules.md section 8)."""
 
 import numpy as np
 from numba import njit
 
 from .bits import bb_row, bb_store
+from .count import count_moves
 from .movegen import generate_moves, play_with_flip
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
-    With ``bulk``, the last ply counts the legal moves without playing them; without,
+    With ``bulk``, the last ply counts the legal moves without listing them
+    (``count.count_moves``); without,
     every leaf move is really played (the children are folded into
     ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
     ``depth`` plies of buffers.
@@ -31,9 +33,9 @@ def perft(size, own, enemy, depth, bulk, work):
     bb_store(stack[0], 0, own)
     bb_store(stack[0], 1, enemy)
     last = depth - 1
-    count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, not (bulk and last == 0))
     if bulk and last == 0:
-        return count[0]
+        return count_moves(size, own, enemy, work)[0]
+    count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, True)
     total = np.int64(0)
     checksum = np.uint64(0)
     ply = 0
@@ -49,7 +51,7 @@ def perft(size, own, enemy, depth, bulk, work):
             checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3]
             total += 1
         elif bulk and ply + 1 == last:
-            total += generate_moves(size, their, ours, moves[ply + 1], flips[ply + 1], enemy_groups, group_id, False)
+            total += count_moves(size, their, ours, work)[0]
         else:
             ply += 1
             bb_store(stack[ply], 0, their)
@@ -60,7 +62,7 @@ def perft(size, own, enemy, depth, bulk, work):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def perft_divide(size, own, enemy, depth, bulk, work, counts):
     """Perft split by first move: writes the root moves to ``work.moves[depth-1]`` and
     each one's count to ``counts``; returns the number of root moves."""
@@ -73,52 +75,29 @@ def perft_divide(size, own, enemy, depth, bulk, work, counts):
     return n
 
 
-@njit(cache=True)
-def random_playouts(size, own, enemy, games, max_plies, seed, work, plies_out, result_out):
-    """Play ``games`` games of uniformly random legal moves from one position.
-
-    For each game writes the number of plies to ``plies_out`` and to ``result_out``:
-    +1 if the side to move at the start won, -1 if it lost, 0 if ``max_plies`` ran out.
-    Returns the total number of plies played.
-    """
-    np.random.seed(seed)
-    moves = work.moves[0]
-    flips = work.flips[0]
-    total = np.int64(0)
-    for game in range(games):
-        a = own
-        b = enemy
-        result = 0
-        ply = 0
-        while ply < max_plies:
-            n = generate_moves(size, a, b, moves, flips, work.enemy_groups, work.group_id, True)
-            if n == 0:
-                # Eliminated or without a legal move: the side to move lost.
-                result = -1 if ply % 2 == 0 else 1
-                break
-            i = np.random.randint(0, n)
-            a, b = play_with_flip(a, b, moves[i], bb_row(flips, i))
-            ply += 1
-        plies_out[game] = ply
-        result_out[game] = result
-        total += ply
-    return total
-
-
-@njit(cache=True)
-def make_unmake_loop(size, own, enemy, rounds):
+@njit(cache=True, nogil=True)
+def make_unmake_loop(size, own, enemy, rounds, work):
     """Play and take back every legal move of a position ``rounds`` times (a
     benchmark of make/unmake; taking back a copy-made move is keeping the old
     words). Returns the number of legal moves and a checksum of the children, which
     keeps the compiler from skipping the work."""
-    moves = np.zeros(4096, dtype=np.int64)
-    flips = np.zeros((4096, 4), dtype=np.uint64)
-    groups = np.zeros((256, 4), dtype=np.uint64)
-    group_id = np.zeros(256, dtype=np.int16)
-    n = generate_moves(size, own, enemy, moves, flips, groups, group_id, True)
+    moves = work.moves[0]
+    flips = work.flips[0]
+    n = generate_moves(size, own, enemy, moves, flips, work.enemy_groups, work.group_id, True)
     checksum = np.uint64(0)
     for _ in range(rounds):
         for i in range(n):
             their, ours = play_with_flip(own, enemy, moves[i], bb_row(flips, i))
             checksum ^= their[0] ^ ours[0] ^ their[1] ^ ours[1]
     return n, checksum
+
+
+@njit(cache=True, nogil=True)
+def perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, last, counts):
+    """Perft ``depth - 1`` under the root moves ``first .. last - 1`` (``codes``,
+    ``flips``: the root move list), into ``counts``: one call per chunk of root
+    moves, so that threads sharing the root pay Python only once per chunk."""
+    for i in range(first, last):
+        their, ours = play_with_flip(own, enemy, codes[i], bb_row(flips, i))
+        counts[i] = perft(size, their, ours, depth - 1, bulk, work)
+    return last - first

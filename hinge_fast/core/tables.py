@@ -15,22 +15,27 @@ from typing import NamedTuple
 import numpy as np
 
 from .geometry import MAX_SIZE, MIN_SIZE, NWORDS, geometry
+from .movecode import NO_CELL as _NO_CELL
 
+#: Room for one bit per cell: the bitboard width, more than the cells of the largest
+#: supported board (217 for S=9). Per-cell and per-token scratch arrays have this length.
+MAX_CELLS = 64 * NWORDS
 #: Room for the legal moves of any position on any supported board. A move is
 #: (from, to, group); ``to`` is empty and ``from`` is within two steps, so a board
 #: with n interior cells has fewer than n * 13 * 3 swipes plus n placements.
 MAX_MOVES = 8192
-#: More than the number of groups one colour can have on the largest board.
-MAX_GROUPS = 256
+#: More than the number of groups one colour can have on the largest board (at most
+#: one per token, and tokens stand on interior cells).
+MAX_GROUPS = MAX_CELLS
 #: Deepest line a kernel keeps per-ply buffers for (perft, search).
 MAX_PLY = 128
-#: The move code of "no cell" in a move's target field (placements).
-NO_CELL = 511
+#: Kept here for older imports; the move code is laid out in ``movecode.py``.
+NO_CELL = _NO_CELL
 
 
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 _ROWS = MAX_SIZE + 1  # tables are indexed by the side S itself; rows below MIN_SIZE stay empty
-_CELLS = 64 * NWORDS
+_CELLS = MAX_CELLS
 
 
 def _stack(build, shape, dtype, fill=0):
@@ -96,12 +101,17 @@ TABLES_DIGEST = _digest()
 
 
 class Workspace(NamedTuple):
-    """Scratch buffers a kernel writes into, so that no hot loop allocates."""
+    """Scratch buffers a kernel writes into, so that no hot loop allocates: the one
+    scratch type of the core kernels (``workspace()`` makes one, sized from the
+    constants above). Not shared between threads: one per thread."""
 
     moves: np.ndarray  # int64 [plies, MAX_MOVES]: move codes per ply
-    flips: np.ndarray  # uint64 [plies, MAX_MOVES, 4]: group each swipe flips
-    enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, 4]: the enemy groups of a position
-    group_id: np.ndarray  # int16 [256]: index in enemy_groups of each enemy token
+    flips: np.ndarray  # uint64 [plies, MAX_MOVES, NWORDS]: group each swipe flips
+    enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, NWORDS]: the enemy groups of a position
+    group_touch: np.ndarray  # uint64 [MAX_GROUPS, NWORDS]: the cells next to each enemy group
+    group_id: np.ndarray  # int16 [MAX_CELLS]: index in enemy_groups of each enemy token
+    swipers: np.ndarray  # int64 [MAX_CELLS]: the tokens with a legal swipe (``count.count_moves``)
+    swiper_moves: np.ndarray  # int64 [MAX_CELLS]: how many swipes each of them has
     leaf_checksum: np.ndarray  # uint64 [1]: perft folds the leaf positions it makes in here
 
 
@@ -112,6 +122,9 @@ def workspace(plies: int = 16) -> Workspace:
         moves=np.zeros((plies, MAX_MOVES), dtype=np.int64),
         flips=np.zeros((plies, MAX_MOVES, NWORDS), dtype=np.uint64),
         enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
-        group_id=np.zeros(_CELLS, dtype=np.int16),
+        group_touch=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
+        group_id=np.zeros(MAX_CELLS, dtype=np.int16),
+        swipers=np.zeros(MAX_CELLS, dtype=np.int64),
+        swiper_moves=np.zeros(MAX_CELLS, dtype=np.int64),
         leaf_checksum=np.zeros(1, dtype=np.uint64),
     )

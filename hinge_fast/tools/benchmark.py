@@ -2,7 +2,8 @@
 ``bench/compare.py`` and the pytest-benchmark suite in ``bench/``.
 
 Every figure is nodes (or moves, or games) per second of wall clock on one thread,
-measured in the same run as the others, after a warm-up call that loads or compiles
+and for perft and playouts also on every core (``threads``), measured in the same run
+as the others, after a warm-up call that loads or compiles
 the kernels. Each measurement repeats its work ``repeat`` times and keeps the
 median rate, since the machines this runs on are small and noisy.
 """
@@ -55,9 +56,11 @@ def mid_game_positions(size: int = 6) -> list[str]:
 @dataclass
 class Figure:
     name: str
-    rate: float  # per second
+    rate: float  # per second, one thread
     unit: str
     detail: str = ""
+    threaded: float | None = None  # per second on ``threads`` threads, where measured
+    threads: int = 1
 
 
 def _median_rate(work, count, repeat):
@@ -75,59 +78,68 @@ def _sides(fen):
     return board.size, board.own, board.enemy
 
 
-def perft_rate(positions, depth, bulk, repeat=3) -> Figure:
+def perft_rate(positions, depth, bulk, repeat=3, threads=1) -> Figure:
     """Perft nodes per second over ``positions``; ``bulk`` counts the last ply
-    without playing it."""
-    from ..core import kernels
-    from ..core.tables import workspace
+    without playing it. With ``threads`` > 1, also on that many threads (root moves
+    shared), measured alternately with the one-thread figure."""
+    from ..core import parallel
 
-    work = workspace(depth + 1)
     sides = [_sides(fen) for fen in positions]
-    kernels.perft_kernel(*sides[0], 1, bulk, work)
-    nodes = sum(int(kernels.perft_kernel(*s, depth, bulk, work)) for s in sides)
+    parallel.perft(*sides[0], 2, bulk, 2)  # load or compile first
+    nodes = sum(parallel.perft(*s, depth, bulk, 1) for s in sides)
 
-    def run():
+    def run(t):
         for s in sides:
-            kernels.perft_kernel(*s, depth, bulk, work)
+            parallel.perft(*s, depth, bulk, t)
 
     kind = "bulk counting at the last ply" if bulk else "every leaf move made"
     name = "perft, bulk" if bulk else "perft, leaves made"
-    return Figure(name, _median_rate(run, nodes, repeat), "nodes/s", f"depth {depth}, {kind}")
+    one, many = _alternated(run, nodes, repeat, threads)
+    return Figure(name, one, "nodes/s", f"depth {depth}, {kind}", many, threads)
+
+
+def _alternated(run, count, repeat, threads):
+    """Median rates of ``run(1)`` and ``run(threads)``, timed in turn."""
+    ones, manys = [], []
+    for _ in range(repeat):
+        ones.append(_median_rate(lambda: run(1), count, 1))
+        if threads > 1:
+            manys.append(_median_rate(lambda: run(threads), count, 1))
+    return statistics.median(ones), (statistics.median(manys) if manys else None)
 
 
 def make_unmake_rate(positions, rounds=2000, repeat=3) -> Figure:
     """Moves played and taken back per second: every legal move of each position,
     ``rounds`` times (copy-make: taking back is keeping the old words)."""
     from ..core import kernels
+    from ..core.tables import workspace
 
+    work = workspace(1)
     sides = [_sides(fen) for fen in positions]
-    total = sum(int(kernels.make_unmake_loop(*s, 1)[0]) for s in sides)
+    total = sum(int(kernels.make_unmake_loop(*s, 1, work)[0]) for s in sides)
 
     def run():
         for s in sides:
-            kernels.make_unmake_loop(*s, rounds)
+            kernels.make_unmake_loop(*s, rounds, work)
 
     return Figure("make/unmake", _median_rate(run, total * rounds, repeat), "moves/s", "every legal move, copy-make")
 
 
-def playout_rate(size=6, games=2000, repeat=3, seed=1) -> Figure:
-    """Uniformly random games from the empty board per second."""
-    from ..core import kernels
-    from ..core.tables import workspace
+def playout_rate(size=6, games=2000, repeat=3, seed=1, threads=1) -> Figure:
+    """Uniformly random games from the empty board per second, on one thread and on
+    ``threads`` threads (games shared; the same games either way)."""
+    from ..core import parallel
 
     board = Board(size)
     own, enemy = board.own, board.enemy
-    work = workspace(1)
-    plies = np.zeros(games, dtype=np.int64)
-    results = np.zeros(games, dtype=np.int64)
-    kernels.random_playouts(size, own, enemy, 1, 10_000, seed, work, plies, results)
-    kernels.random_playouts(size, own, enemy, games, 10_000, seed, work, plies, results)
-    mean_plies = float(plies.mean())
+    parallel.playouts(size, own, enemy, 2, 10_000, seed, 2)  # load or compile first
+    mean_plies = parallel.playouts(size, own, enemy, games, 10_000, seed, 1).mean_plies
 
-    def run():
-        kernels.random_playouts(size, own, enemy, games, 10_000, seed, work, plies, results)
+    def run(t):
+        parallel.playouts(size, own, enemy, games, 10_000, seed, t)
 
-    return Figure("random playouts", _median_rate(run, games, repeat), "games/s", f"empty S={size}, {mean_plies:.1f} plies a game")
+    one, many = _alternated(run, games, repeat, threads)
+    return Figure("random playouts", one, "games/s", f"empty S={size}, {mean_plies:.1f} plies a game", many, threads)
 
 
 def reference_perft_rate(positions, depth, repeat=1) -> Figure:
@@ -181,22 +193,26 @@ def search_rate(engine: str, positions, seconds=1.0) -> Figure:
     )
 
 
-def run_all(size: int = 6, quick: bool = False, progress=None) -> dict:
+def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | None = None) -> dict:
     """Every figure of ``hinge-fast bench`` as a dict (the ``--json`` output).
 
-    ``progress(step, total, name)`` is called before each measurement.
+    ``progress(step, total, name)`` is called before each measurement. ``threads``
+    (default: every core this process may use) is the all-thread column of perft and
+    playouts.
     """
+    from ..core.parallel import available_threads
     from ..search.registry import ENGINES
 
+    threads = threads or available_threads()
     positions = mid_game_positions(size)
     repeat = 1 if quick else 3
     searched = positions[:2] if quick else positions[:4]
     search_seconds = 0.2 if quick else 1.0
     steps = [
-        ("perft, leaves made", lambda: perft_rate(positions, 3, bulk=False, repeat=repeat)),
-        ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 4, bulk=True, repeat=repeat)),
+        ("perft, leaves made", lambda: perft_rate(positions, 3, bulk=False, repeat=repeat, threads=threads)),
+        ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 4, bulk=True, repeat=repeat, threads=threads)),
         ("make/unmake", lambda: make_unmake_rate(positions, rounds=200 if quick else 2000, repeat=repeat)),
-        ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat)),
+        ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat, threads=threads)),
         ("reference perft", lambda: reference_perft_rate(positions[:2] if quick else positions, 2)),
     ] + [
         (f"{engine} search", lambda engine=engine: search_rate(engine, searched, search_seconds)) for engine in ENGINES
@@ -215,9 +231,18 @@ def run_all(size: int = 6, quick: bool = False, progress=None) -> dict:
         "size": size,
         "positions": len(positions),
         "quick": quick,
-        "figures": [{"name": f.name, "rate": round(f.rate, 1), "unit": f.unit, "detail": f.detail} for f in figures],
+        "threads": threads,
+        "figures": [_figure_dict(f) for f in figures],
         "fast_over_reference": round(ratio, 1),
     }
+
+
+def _figure_dict(f: Figure) -> dict:
+    out = {"name": f.name, "rate": round(f.rate, 1), "unit": f.unit, "detail": f.detail}
+    if f.threaded is not None:
+        out["threads"] = f.threads
+        out["rate_threads"] = round(f.threaded, 1)
+    return out
 
 
 def format_table(report: dict) -> str:
@@ -227,11 +252,13 @@ def format_table(report: dict) -> str:
         + (" (quick)" if report["quick"] else ""),
         f"machine: {report['machine']}",
         "",
-        f"{'measure':<20} {'rate':>16}  {'unit':<11} detail",
-        f"{'-' * 20} {'-' * 16}  {'-' * 11} {'-' * 30}",
+        f"{'measure':<20} {'1 thread':>16} {str(report.get('threads', 1)) + ' threads':>16} {'x':>5}  {'unit':<11} detail",
+        f"{'-' * 20} {'-' * 16} {'-' * 16} {'-' * 5}  {'-' * 11} {'-' * 30}",
     ]
     for f in report["figures"]:
-        lines.append(f"{f['name']:<20} {f['rate']:>16,.0f}  {f['unit']:<11} {f['detail']}")
+        many = f.get("rate_threads")
+        many_text = f"{many:>16,.0f} {many / f['rate']:>4.2f}x" if many else f"{'':>16} {'':>5}"
+        lines.append(f"{f['name']:<20} {f['rate']:>16,.0f} {many_text}  {f['unit']:<11} {f['detail']}")
     lines.append("")
     lines.append(f"fast / reference (perft, leaves made): {report['fast_over_reference']:,.0f}x")
     return "\n".join(lines)

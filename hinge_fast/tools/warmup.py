@@ -21,9 +21,15 @@ def warm_up() -> bool:
     kernels.perft_kernel(board.size, own, enemy, 2, True, work)
     kernels.perft_kernel(board.size, own, enemy, 2, False, work)
     kernels.perft_divide(board.size, own, enemy, 2, True, work, np.zeros(len(work.moves[0]), dtype=np.int64))
-    kernels.make_unmake_loop(board.size, own, enemy, 1)
-    plies = np.zeros(1, dtype=np.int64)
-    kernels.random_playouts(board.size, own, enemy, 1, 50, 1, work, plies, plies.copy())
+    kernels.make_unmake_loop(board.size, own, enemy, 1, work)
+    from ..core import parallel
+
+    for bulk in (True, False):
+        parallel.perft(board.size, own, enemy, 2, bulk, 2)
+    parallel.playouts(board.size, own, enemy, 2, 50, 1, 2)
+    kernels.random_games(board.size, own, enemy, 0, 1, 50, 1, work, np.zeros(1, dtype=np.int64),
+                         np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8))
+    kernels.count_legal_moves(board.size, own, enemy, work)
     board.legal_moves
     board.push(board.legal_moves[0])
     board.groups(board.turn)

@@ -1,0 +1,57 @@
+"""``playouts``: uniformly random games from a position, on every core."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from . import add_position_arguments, board_from_args, positive_int
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "playouts",
+        help="play random games from a position and count how they end",
+        description="Play N games of uniformly random legal moves (uniform over the distinct legal moves, "
+        "rules.md section 5) from POSITION. Prints the wins by colour, how the games ended (elimination, "
+        "no legal move, ply cap) and the mean length; games per second go to stderr. Game g draws from "
+        "a random stream seeded by (seed, g), so a seed gives the same games with any number of threads.",
+        epilog="Example: hinge-fast playouts 1000 --seed 7 --threads 1",
+    )
+    p.add_argument("games", type=positive_int("N", 1, 10**9), metavar="N", help="number of games")
+    add_position_arguments(p)
+    p.add_argument("--seed", type=positive_int("K", 0, 2**63 - 1), default=0, metavar="K", help="random seed (default 0)")
+    p.add_argument(
+        "--max-plies", type=positive_int("M", 1, 10**6), default=10_000, metavar="M",
+        help="stop a game unfinished after M plies (default 10000)",
+    )
+    p.add_argument("--threads", type=positive_int("T", 1, 1024), default=None, metavar="T",
+                   help="threads (default: every core this process may use)")
+    p.set_defaults(run=run_playouts)
+
+
+def run_playouts(args) -> int:
+    from ..board import Color
+    from ..core import parallel
+    from ..core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
+
+    board = board_from_args(args)
+    threads = args.threads or parallel.available_threads()
+    own, enemy = board.own, board.enemy
+    parallel.playouts(board.size, own, enemy, 1, 1, args.seed, 1)  # load or compile first
+    start = time.perf_counter()
+    tally = parallel.playouts(board.size, own, enemy, args.games, args.max_plies, args.seed, threads)
+    seconds = time.perf_counter() - start
+    mover = board.turn
+    wins = {mover: tally.wins(0), mover.other: tally.wins(1)}
+    print(f"games {tally.games}, seed {args.seed}, {threads} thread{'s' if threads > 1 else ''}")
+    print(f"wins: green {wins[Color.GREEN]}, blue {wins[Color.BLUE]}, unfinished {tally.count(PLY_CAP)}")
+    print(
+        f"ended by elimination {tally.count(ELIMINATION)}, by no legal move {tally.count(NO_LEGAL_MOVE)}, "
+        f"by ply cap ({args.max_plies}) {tally.count(PLY_CAP)}"
+    )
+    print(f"mean length {tally.mean_plies:.2f} plies")
+    rate = tally.games / seconds if seconds > 0 else float("inf")
+    plies_rate = int(tally.plies.sum()) / seconds if seconds > 0 else float("inf")
+    print(f"playouts: {tally.games} games in {seconds:.3f} s, {rate:,.1f} games/s, {plies_rate:,.0f} plies/s", file=sys.stderr)
+    return 0

@@ -1,0 +1,198 @@
+"""Counting the legal moves without listing them, and drawing one by its index.
+
+``count_moves`` gives the number of distinct legal moves (rules.md section 5) without
+writing a move list: placements are one popcount, and a token's swipes are counted
+from the bitboard of its destinations. A destination ``f`` gives one move per
+distinct enemy group next to it (rule 4.5), and no more than three groups fit around
+a cell, so with ``touch1``, ``touch2``, ``touch3`` the cells next to at least one,
+two, three enemy groups, a destination set ``D`` holds
+``popcount(D) + popcount(D & touch2) + popcount(D & touch3)`` swipes.
+
+``nth_move`` then decodes only the move with a given index (placements first, in
+cell order; then the swipes token by token, destination by destination), which is
+how a random playout draws a uniform move: count, draw an index, decode one move.
+Bulk perft counts the last ply with ``count_moves``.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import (
+    EMPTY,
+    bb_and,
+    bb_andnot,
+    bb_any,
+    bb_bit,
+    bb_count,
+    bb_has,
+    bb_lowest,
+    bb_or,
+    bb_row,
+    bb_store,
+    bb_without,
+    lowest_bit_index64,
+    popcount64,
+)
+from .movegen import (
+    encode_placement,
+    encode_swipe,
+    friendly_pattern,
+    group_of,
+    interior,
+    is_eliminated,
+    lift_keeps_connected,
+    neighbour_mask,
+    swipe_destinations,
+)
+from .tables import SWIPE_REACH
+
+
+@njit(cache=True, inline='always')
+def label_enemy_groups_touch(size, enemy, enemy_groups, group_touch):
+    """Split the enemy tokens into groups; write each group and the cells next to it
+    to ``enemy_groups[g]`` and ``group_touch[g]``. Returns ``(number of groups,
+    touch1, touch2, touch3)``: the cells next to at least one, two, three groups."""
+    touch1 = EMPTY
+    touch2 = EMPTY
+    touch3 = EMPTY
+    rest = enemy
+    n = 0
+    while bb_any(rest):
+        group = bb_bit(bb_lowest(rest))
+        frontier = group
+        touch = EMPTY
+        while bb_any(frontier):
+            cell = bb_lowest(frontier)
+            frontier = bb_without(frontier, cell)
+            near = neighbour_mask(size, cell)
+            touch = bb_or(touch, near)
+            new = bb_andnot(bb_and(near, enemy), group)
+            group = bb_or(group, new)
+            frontier = bb_or(frontier, new)
+        bb_store(enemy_groups, n, group)
+        bb_store(group_touch, n, touch)
+        touch3 = bb_or(touch3, bb_and(touch2, touch))
+        touch2 = bb_or(touch2, bb_and(touch1, touch))
+        touch1 = bb_or(touch1, touch)
+        rest = bb_andnot(rest, group)
+        n += 1
+    return n, touch1, touch2, touch3
+
+
+@njit(cache=True, inline='always')
+def count_moves(size, own, enemy, work):
+    """The number of distinct legal moves of the side to move, and what
+    ``nth_move`` needs to decode one: ``(n, n_groups, placements, landing, touch2,
+    touch3)``. Writes the tokens that can swipe and their swipe counts to
+    ``work.swipers`` / ``work.swiper_moves`` (in the order ``nth_move`` reads them),
+    the enemy groups to ``work.enemy_groups`` and ``work.group_touch``."""
+    if is_eliminated(own, enemy):
+        return np.int64(0), np.int64(0), EMPTY, EMPTY, EMPTY, EMPTY
+    n_groups, touch1, touch2, touch3 = label_enemy_groups_touch(size, enemy, work.enemy_groups, work.group_touch)
+    inside = interior(size)
+    empty_interior = bb_andnot(inside, bb_or(own, enemy))
+    landing = bb_and(empty_interior, touch1)
+    can_swipe = bb_any(landing) or bb_any(bb_and(own, touch1))
+    own_touch = EMPTY
+    n = np.int64(0)
+    n_swipers = 0
+    rest = own
+    while bb_any(rest):
+        group = bb_bit(bb_lowest(rest))
+        frontier = group
+        while bb_any(frontier):
+            c = bb_lowest(frontier)
+            frontier = bb_without(frontier, c)
+            near = neighbour_mask(size, c)
+            own_touch = bb_or(own_touch, near)
+            new = bb_andnot(bb_and(near, own), group)
+            group = bb_or(group, new)
+            frontier = bb_or(frontier, new)
+        rest = bb_andnot(rest, group)
+        if not can_swipe or bb_count(group) < 2:
+            continue
+        members = group
+        while bb_any(members):
+            x = bb_lowest(members)
+            members = bb_without(members, x)
+            if not bb_any(bb_and(bb_row(SWIPE_REACH[size], x), landing)) and not bb_has(touch1, x):
+                continue
+            pattern = friendly_pattern(size, own, x)
+            if not lift_keeps_connected(size, group, x, pattern):
+                continue
+            destinations = swipe_destinations(size, own, enemy, group, x, landing, pattern)
+            swipes = bb_count(destinations) + bb_count(bb_and(destinations, touch2)) + bb_count(bb_and(destinations, touch3))
+            if swipes:
+                work.swipers[n_swipers] = x
+                work.swiper_moves[n_swipers] = swipes
+                n_swipers += 1
+                n += swipes
+    placements = bb_and(empty_interior, bb_or(bb_andnot(inside, touch1), own_touch))
+    n += bb_count(placements)
+    return n, np.int64(n_groups), placements, landing, touch2, touch3
+
+
+@njit(cache=True, inline='always')
+def nth_bit(a, k):
+    """Index of the ``k``-th lowest set bit of bitboard ``a`` (k from 0)."""
+    for w in range(4):
+        word = a[0] if w == 0 else (a[1] if w == 1 else (a[2] if w == 2 else a[3]))
+        bits = np.int64(popcount64(word))
+        if k < bits:
+            for _ in range(k):
+                word &= word - np.uint64(1)
+            return np.int64(64 * w + lowest_bit_index64(word))
+        k -= bits
+    return np.int64(-1)
+
+
+@njit(cache=True, inline='always')
+def nth_move(size, own, enemy, k, counted, work):
+    """Move number ``k`` (``0 <= k < n``) of the position ``count_moves`` counted
+    (``counted`` is what it returned; ``work`` as it left it): ``(code, flipped
+    group)``. Placements come first, in cell order; then the swipes."""
+    n, n_groups, placements, landing, touch2, touch3 = counted
+    n_place = bb_count(placements)
+    if k < n_place:
+        return encode_placement(nth_bit(placements, k)), EMPTY
+    k -= n_place
+    j = 0
+    while k >= work.swiper_moves[j]:
+        k -= work.swiper_moves[j]
+        j += 1
+    x = work.swipers[j]
+    group = group_of(size, own, x)
+    pattern = friendly_pattern(size, own, x)
+    destinations = swipe_destinations(size, own, enemy, group, x, landing, pattern)
+    f = bb_lowest(destinations)
+    while True:
+        f = bb_lowest(destinations)
+        destinations = bb_without(destinations, f)
+        here = 1 + np.int64(bb_has(touch2, f)) + np.int64(bb_has(touch3, f))
+        if k < here:
+            break
+        k -= here
+    for g in range(n_groups):
+        if bb_has(bb_row(work.group_touch, g), f):
+            if k == 0:
+                flipped = bb_row(work.enemy_groups, g)
+                return encode_swipe(x, f, bb_lowest(flipped)), flipped
+            k -= 1
+    return np.int64(-1), EMPTY  # not reached for 0 <= k < n
+
+
+@njit(cache=True)
+def count_legal_moves(size, own, enemy, work):
+    """The number of legal moves, counted without listing them (``count_moves``)."""
+    return count_moves(size, own, enemy, work)[0]
+
+
+@njit(cache=True)
+def moves_by_index(size, own, enemy, work, codes):
+    """Decode every index ``0 .. n-1`` with ``nth_move`` into ``codes``; returns n
+    (tests: the indices must give each legal move exactly once)."""
+    counted = count_moves(size, own, enemy, work)
+    n = counted[0]
+    for k in range(n):
+        codes[k] = nth_move(size, own, enemy, k, counted, work)[0]
+    return n

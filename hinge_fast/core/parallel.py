@@ -1,0 +1,140 @@
+"""Perft and random playouts on several threads.
+
+The kernels are compiled with ``nogil=True``, so Python threads run them on every
+core at once; each thread has its own :func:`~hinge_fast.core.tables.workspace`.
+
+* Perft splits at the root: the threads take chunks of root moves from a shared
+  counter and add up the counts (the total does not depend on the thread count).
+  Trees estimated below ``SMALL_TREE`` leaves stay on one thread.
+* Playouts split by game: game ``g`` draws from its own random stream seeded by
+  ``(seed, g)`` (``playouts.game_seed``), so a seed gives the same games, and the
+  same totals, with any number of threads.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
+
+import numpy as np
+
+from . import kernels
+from .playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
+from .tables import workspace
+
+
+#: Below about this many leaves (estimated as root moves ** depth) perft stays on one
+#: thread: a tree that small takes milliseconds, about what handing work to threads
+#: costs on a busy machine.
+SMALL_TREE = 1e6
+
+
+def available_threads() -> int:
+    """Every core this process may run on (the default of ``--threads``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def perft(size, own, enemy, depth, bulk=True, threads=1) -> int:
+    """Leaf count ``depth`` plies deep, the root moves shared among ``threads``."""
+    if threads <= 1 or depth < 2:
+        return int(kernels.perft_kernel(size, own, enemy, depth, bulk, workspace(depth + 1)))
+    counts, _ = perft_divide(size, own, enemy, depth, bulk, threads)
+    return int(counts.sum())
+
+
+def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
+    """``(counts, codes)``: the count under each root move and the root move codes."""
+    root = workspace(1)
+    n = int(kernels.generate_moves(size, own, enemy, root.moves[0], root.flips[0], root.enemy_groups, root.group_id, True))
+    codes = root.moves[0, :n].copy()
+    flips = root.flips[0, :n].copy()
+    counts = np.zeros(n, dtype=np.int64)
+    if depth == 1:
+        counts[:] = 1
+        return counts, codes
+    threads = max(1, min(threads, n))
+    if float(n) ** depth < SMALL_TREE:
+        threads = 1  # starting and joining threads would cost more than they save
+    # Chunks of root moves from a shared counter: a thread that finishes early
+    # takes more, and each chunk is one kernel call.
+    chunk = max(1, n // (4 * threads)) if threads > 1 else n
+    lock = threading.Lock()
+    next_index = [0]
+
+    def worker():
+        work = workspace(depth)
+        while True:
+            with lock:
+                first = next_index[0]
+                next_index[0] += chunk
+            if first >= n:
+                return
+            kernels.perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, min(n, first + chunk), counts)
+
+    _run_threads(worker, threads)
+    return counts, codes
+
+
+class PlayoutTally(NamedTuple):
+    """What ``playouts`` returns: per-game arrays and the totals."""
+
+    plies: np.ndarray  # int64 [games]: length of each game
+    winner: np.ndarray  # int8 [games]: 0 the side to move at the start won, 1 the other, -1 none
+    ended: np.ndarray  # int8 [games]: ELIMINATION, NO_LEGAL_MOVE or PLY_CAP
+
+    @property
+    def games(self) -> int:
+        return len(self.plies)
+
+    def wins(self, side: int) -> int:
+        return int(np.count_nonzero(self.winner == side))
+
+    def count(self, ending: int) -> int:
+        return int(np.count_nonzero(self.ended == ending))
+
+    @property
+    def mean_plies(self) -> float:
+        return float(self.plies.mean()) if len(self.plies) else 0.0
+
+
+def playouts(size, own, enemy, games, max_plies=10_000, seed=0, threads=1) -> PlayoutTally:
+    """``games`` uniformly random games from ``(own, enemy)`` (``own`` to move)."""
+    plies = np.zeros(games, dtype=np.int64)
+    winner = np.zeros(games, dtype=np.int8)
+    ended = np.zeros(games, dtype=np.int8)
+    threads = max(1, min(threads, games))
+    # Chunks of games taken from a shared counter: threads that run faster take more.
+    chunk = max(1, min(256, games // (8 * threads) or 1))
+    lock = threading.Lock()
+    next_game = [0]
+
+    def worker():
+        work = workspace(1)
+        while True:
+            with lock:
+                lo = next_game[0]
+                next_game[0] += chunk
+            if lo >= games:
+                return
+            hi = min(games, lo + chunk)
+            kernels.random_games(size, own, enemy, lo, hi - lo, max_plies, seed, work, plies[lo:hi], winner[lo:hi], ended[lo:hi])
+
+    _run_threads(worker, threads)
+    return PlayoutTally(plies, winner, ended)
+
+
+def _run_threads(worker, threads):
+    if threads <= 1:
+        worker()
+        return
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for future in [pool.submit(worker) for _ in range(threads)]:
+            future.result()
+
+
+__all__ = ["ELIMINATION", "NO_LEGAL_MOVE", "PLY_CAP", "PlayoutTally", "available_threads", "perft", "perft_divide", "playouts"]
