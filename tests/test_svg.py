@@ -108,3 +108,71 @@ def test_bad_cells_are_hinge_errors(position):
         board_svg(position, outlines=[["F66"]])
     with pytest.raises(HingeError, match="picture size"):
         board_svg(position, size=-1)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+
+
+def test_coordinates_at_both_ends_of_rows_and_columns(position):
+    texts = [e.text for e in ET.fromstring(board_svg(position, caption=False)).iter(SVG + "text")]
+    for r in range(1, 12):
+        assert texts.count(str(r)) == 2
+    for letter in "ABCDEFGHIJK":
+        assert texts.count(letter) == 2
+
+
+def test_best_move_arrow_reaches_its_destination_and_crosses_out_the_flipped_group():
+    board = Board.from_fen(MIDGAME)
+    svg = board_svg(board, best="G5-G4xF3", best_text="+3.78")
+    root = ET.fromstring(svg)
+    arrow = next(e for e in root.iter(SVG + "g") if e.get("class") == "arrow")
+    tip = arrow.find(SVG + "polygon").get("points").split()[0]
+    x, y = cell_center(6, 6, 3)  # G4
+    assert tuple(round(float(v), 1) for v in tip.split(",")) == (round(x, 1), round(y, 1))
+    marks = [e for e in root.iter(SVG + "path") if e.get("class") == "flip-mark"]
+    assert len(marks) == 2  # one token (F3), a halo and a cross
+    texts = ["".join(e.itertext()) for e in root.iter(SVG + "text")]
+    assert "best move: G5-G4xF3  +3.78" in texts
+    # the whole group is crossed out: B2's group has four tokens
+    svg = board_svg(board, best="B4-C4xC3")
+    assert svg.count('class="flip-mark"') == 2 * 4
+
+
+def test_legend_names_what_is_drawn():
+    board = Board.from_fen(MIDGAME)
+    svg = board_svg(board, outlines=[(["F3"], COLORS["outline_attack"]), (["B4", "C5"], COLORS["outline"])])
+    texts = [e.text for e in ET.fromstring(svg).iter(SVG + "text")]
+    assert "outlined orange: blue groups green can flip now" in texts
+    assert "outlined red: green groups blue threatens to flip" in texts
+    assert not any(t and t.startswith("outlined") for t in (e.text for e in ET.fromstring(board_svg(board)).iter(SVG + "text")))
+    svg = board_svg(board, legend=[("#123456", "my own entry")])
+    assert "my own entry" in svg
+
+
+def test_last_move_flips_are_ringed_and_a_reversing_swipe_gets_a_loop():
+    board = Board.from_fen(MIDGAME)
+    board.push_str("H4-I6xG6")
+    svg = board_svg(board)
+    flipped = sorted(float(e.get("cx")) for e in ET.fromstring(svg).iter(SVG + "circle") if e.get("class") == "flipped")
+    assert len(flipped) == 3  # G6 H6 H7 turned green
+    assert "lastmove-reverse" not in svg
+    blue_to_move = MIDGAME[:-1] + "b"
+    reversing = next(m for m in Board.from_fen(blue_to_move).legal_moves if m.is_swipe and m.frm == m.to)
+    board = Board.from_fen(blue_to_move)
+    board.push(reversing)
+    svg = board_svg(board)
+    assert svg.count('class="lastmove-reverse"') == 1
+    assert "swiped out and back onto its own cell" in svg
+    # as an arrow, a reversing swipe is a loop with a head, a placement a plain ring
+    root = ET.fromstring(board_svg(Board.from_fen(MIDGAME), arrows=[str(reversing), "F6"]))
+    kinds = sorted(e.tag.replace(SVG, "") for e in root.iter() if e.get("class") == "arrow")
+    assert kinds == ["circle", "g"]
+
+
+def test_cells_and_tokens_carry_their_names():
+    svg = board_svg(Board.from_fen(MIDGAME), labels=True)
+    root = ET.fromstring(svg)
+    named = {e.get("data-cell") for e in root.iter() if e.get("data-cell")}
+    assert "F3" in named and "A1" in named and len(named) == 91
+    assert any(e.get("class") == "label" and e.text == "C4" for e in root.iter(SVG + "text"))

@@ -63,6 +63,32 @@ def seconds(name="time", high=24 * 3600.0):
     return parse
 
 
+def add_executor_arguments(parser, concurrency_help="jobs run at once on this machine, in worker processes (default 1)", concurrency=True):
+    """``--concurrency C`` (unless ``concurrency=False``) and ``--ray [ADDRESS]``:
+    where a command's jobs run (``hinge_fast.tools.executor``). A command taking them
+    calls :func:`executor_from_args` and hands the Executor to its runner."""
+    if concurrency:
+        parser.add_argument("--concurrency", type=positive_int("--concurrency", 1, 4096), default=None, metavar="C", help=concurrency_help)
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Ray cluster (ADDRESS as 'ray start --head' prints it; 'auto': the one started on this machine); "
+        "without ADDRESS, a Ray started here with one worker per core"
+        + ("; with --concurrency C, at most C workers" if concurrency else "")
+        + " (needs pip install 'hinge-fast[cluster]')",
+    )
+
+
+def executor_from_args(args):
+    """The Executor that ``--concurrency`` and ``--ray`` ask for (close it when done)."""
+    from ..tools.executor import Executor
+
+    return Executor(concurrency=getattr(args, "concurrency", None), ray=getattr(args, "ray", None))
+
+
 def add_engine_arguments(parser, default_help="", seed=True):
     """--engine NAME (the registry's engines; default its DEFAULT_ENGINE), -o/--option
     NAME=VALUE (the engine's options, checked by the registry) and --seed N (bounds of

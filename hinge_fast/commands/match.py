@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import HingeError
-from . import positive_int, seconds
+from . import add_executor_arguments, executor_from_args, positive_int, seconds
 
 DEFAULT_MATCH_TIME = 0.1
 
@@ -32,7 +32,18 @@ def register(subparsers):
     p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M", help="a game this long (opening included) is unfinished (default 400)")
     p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N", help="seed of openings and players (default: random)")
     p.add_argument("--sprt", default=None, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early when an SPRT of H0: ELO0 against H1: ELO1 decides (alpha, beta default 0.05)")
-    p.add_argument("--out", default=None, metavar="FILE", help="write the games to FILE as game records")
+    saving = p.add_mutually_exclusive_group()
+    saving.add_argument("--out", default=None, metavar="FILE", help="write the games to FILE as game records, each as it finishes (FILE is emptied first)")
+    saving.add_argument(
+        "--resume",
+        default=None,
+        metavar="FILE",
+        help="like --out, but first read FILE: the games in it are counted, not played again, so an interrupted "
+        "match goes on where it stopped (FILE missing or empty: a new match). The settings must be the same; "
+        "--seed may be left out (FILE says it); a larger --games adds games",
+    )
+    add_executor_arguments(p, concurrency_help="games played at once, in worker processes (default 1); with node "
+                           "limits each game is the same as when played alone")
     p.set_defaults(run=run_match)
 
 
@@ -59,47 +70,96 @@ class _Progress:
 
 
 def run_match(args) -> int:
-    from ..tools.match import Sprt, play_match
-    from ..tools.players import get_player
-    from ..tools.record import write_records
+    import random
+
+    from ..tools.match import MatchSettings, Sprt, play_match, read_match, read_match_file, seed_of_match_file
+    from ..tools.players import PlayerSpec, close_made_players, get_player
+    from ..tools.record import append_record
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
     if args.openings >= args.max_plies:
         raise HingeError(f"--openings ({args.openings}) must be less than --max-plies ({args.max_plies})")
     time_limit = args.time if args.time is not None or args.nodes is not None else DEFAULT_MATCH_TIME
-    import random
-
-    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+    path = args.resume if args.resume is not None else args.out
+    seed = args.seed
+    if args.resume is not None and seed is None:
+        seed = seed_of_match_file(args.resume)
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
     seeds = random.Random(seed)
     player_a = get_player(args.engine_a, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
     player_b = get_player(args.engine_b, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
-    if args.out is not None:
-        try:
-            open(args.out, "w").close()
-        except OSError as e:
-            raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+    match_seed = seeds.getrandbits(32)
     limit = f"{time_limit:g} s per move" if args.nodes is None else f"{args.nodes} nodes per move"
-    print(
-        f"match {player_a.name} vs {player_b.name}: {args.games} games on side {args.size}, {limit}, "
-        f"{args.openings}-ply openings, max {args.max_plies} plies, seed {seed}",
-        flush=True,
+    settings = MatchSettings(
+        args.engine_a, args.engine_b, args.size, args.openings, args.max_plies,
+        f"nodes {args.nodes}" if args.nodes is not None else f"time {time_limit:g}", seed,
     )
-    line = _Progress(args.games)
-    records_done = []
-
-    def progress(result):
-        line(result)
-        if args.out is not None:
-            records_done.append(result.games[-1].record())
-            write_records(args.out, records_done)
-
+    executor = executor_from_args(args)
+    line = None
     try:
-        result = play_match(player_a, player_b, args.games, args.size, args.openings, args.max_plies, seeds.getrandbits(32), progress, sprt)
+        done = {}
+        if args.resume is not None:
+            done, length = read_match(args.resume, settings)
+            _cut(args.resume, length)
+        elif args.out is not None:
+            try:
+                open(args.out, "w").close()
+            except OSError as e:
+                raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+        players = (player_a, player_b)
+        if executor.kind != "serial":
+            nodes, t = args.nodes, None if args.nodes is not None else time_limit
+            players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name) for spec, p in zip((args.engine_a, args.engine_b), players))
+        written = [len(done)]
+
+        def on_game(game):
+            if path is not None:
+                append_record(path, game.record(settings=settings))
+                written[0] += 1
+
+        executor.start()  # Ray first, to say how many workers it has
+        print(
+            f"match {player_a.name} vs {player_b.name}: {args.games} games on side {args.size}, {limit}, "
+            f"{args.openings}-ply openings, max {args.max_plies} plies, seed {seed}"
+            + ("" if executor.kind == "serial" else f", {executor.describe()}"),
+            flush=True,
+        )
+        if done:
+            print(f"resuming: {len(done)} games already in {path}", flush=True)
+        line = _Progress(args.games)
+        result = play_match(
+            players[0], players[1], args.games, args.size, args.openings, args.max_plies, match_seed, line, sprt,
+            executor=executor, done=done, on_game=on_game,
+        )
+    except KeyboardInterrupt:
+        if line is not None:
+            line.finish()
+        if path is not None:
+            saved = len(read_match_file(path)[0])
+            print(f"{saved} games are in {path}: run the same command with --resume {path} to go on", file=sys.stderr)
+        raise
     finally:
-        line.finish()
+        if line is not None:
+            line.finish()
+        executor.close()
         player_a.close()
         player_b.close()
+        close_made_players()
     print(result.summary())
-    if args.out is not None:
-        print(f"{len(records_done)} games written to {args.out}")
+    if path is not None:
+        print(f"{written[0]} games written to {path}")
     return 0
+
+
+def _cut(path, length) -> None:
+    """Cut the file at ``length`` bytes (dropping a game cut short), creating it if need be."""
+    import os
+
+    try:
+        with open(path, "a"):
+            pass
+        if os.path.getsize(path) > length:
+            os.truncate(path, length)
+    except OSError as e:
+        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None

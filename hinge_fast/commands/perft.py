@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from . import add_position_arguments, board_from_args, positive_int
+from . import add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int
 
 MAX_PERFT_DEPTH = 20
 
@@ -27,6 +27,7 @@ def register(subparsers):
     p.add_argument(
         "--no-bulk", dest="bulk", action="store_false", help="play every leaf move instead of counting the last ply"
     )
+    add_executor_arguments(p, concurrency=False)
     p.set_defaults(run=run_perft)
 
 
@@ -34,6 +35,8 @@ def run_perft(args) -> int:
     board = board_from_args(args)
     if args.reference:
         counts, total, seconds = _perft_reference(board, args.depth, args.divide)
+    elif args.ray is not None and args.depth >= 2:
+        counts, total, seconds = _perft_ray(board, args)
     else:
         from ..core.parallel import available_threads
 
@@ -89,3 +92,15 @@ def _perft_reference(board, depth, divide):
     seconds = time.perf_counter() - start
     ordered = [(move, counts[str(move)]) for move in board.legal_moves]
     return ordered, sum(counts.values()), seconds
+
+
+def _perft_ray(board, args):
+    """Split at a shallow depth and count the subtrees on Ray workers."""
+    from ..tools.distributed import perft_split
+
+    with executor_from_args(args) as executor:
+        executor.start()
+        start = time.perf_counter()
+        counts = perft_split(board, args.depth, executor, args.bulk)
+        seconds = time.perf_counter() - start
+    return (counts if args.divide else []), sum(c for _, c in counts), seconds

@@ -16,7 +16,8 @@ commands:
   hint           ask the engine for a move
   save FILE      write the game so far as a record (docs/usage.md)
   help           this text
-  quit           leave (so does end of input)"""
+  quit           leave (so does end of input)
+the rules, with pictures: docs/rules.md (or the rules page of hinge-fast serve)"""
 
 
 
@@ -26,7 +27,8 @@ def register(subparsers):
         help="play a game against the engine in the terminal",
         description="Play against the engine: type moves in notation (F6, E5-F6xG7); the engine answers "
         "with 'engine plays X'. Commands: moves, undo, hint, save FILE, help, quit. End of input ends the "
-        "game, so moves can be piped in.",
+        "game, so moves can be piped in. The rules, with pictures: docs/rules.md in the project "
+        "(or the rules page of 'hinge-fast serve').",
         epilog="Example: printf 'F6\\nhint\\nsave game.hgn\\nquit\\n' | hinge-fast play --engine mcts --time 0.2",
     )
     p.add_argument("--engine", default=None, metavar="PLAYER",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from . import add_position_arguments, board_from_args, positive_int
+from . import add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int
 
 
 def register(subparsers):
@@ -27,6 +27,7 @@ def register(subparsers):
     )
     p.add_argument("--threads", type=positive_int("T", 1, 1024), default=None, metavar="T",
                    help="threads (default: every core this process may use)")
+    add_executor_arguments(p, concurrency=False)
     p.set_defaults(run=run_playouts)
 
 
@@ -38,13 +39,17 @@ def run_playouts(args) -> int:
     board = board_from_args(args)
     threads = args.threads or parallel.available_threads()
     own, enemy = board.own, board.enemy
-    parallel.playouts(board.size, own, enemy, 1, 1, args.seed, 1)  # load or compile first
-    start = time.perf_counter()
-    tally = parallel.playouts(board.size, own, enemy, args.games, args.max_plies, args.seed, threads)
-    seconds = time.perf_counter() - start
+    if args.ray is not None:
+        tally, seconds, where = _playouts_ray(board, args)
+    else:
+        parallel.playouts(board.size, own, enemy, 1, 1, args.seed, 1)  # load or compile first
+        start = time.perf_counter()
+        tally = parallel.playouts(board.size, own, enemy, args.games, args.max_plies, args.seed, threads)
+        seconds = time.perf_counter() - start
+        where = f"{threads} thread{'s' if threads > 1 else ''}"
     mover = board.turn
     wins = {mover: tally.wins(0), mover.other: tally.wins(1)}
-    print(f"games {tally.games}, seed {args.seed}, {threads} thread{'s' if threads > 1 else ''}")
+    print(f"games {tally.games}, seed {args.seed}, {where}")
     print(f"wins: green {wins[Color.GREEN]}, blue {wins[Color.BLUE]}, unfinished {tally.count(PLY_CAP)}")
     print(
         f"ended by elimination {tally.count(ELIMINATION)}, by no legal move {tally.count(NO_LEGAL_MOVE)}, "
@@ -55,3 +60,21 @@ def run_playouts(args) -> int:
     plies_rate = int(tally.plies.sum()) / seconds if seconds > 0 else float("inf")
     print(f"playouts: {tally.games} games in {seconds:.3f} s, {rate:,.1f} games/s, {plies_rate:,.0f} plies/s", file=sys.stderr)
     return 0
+
+
+def _playouts_ray(board, args):
+    """``(tally, seconds, description)``: the games in chunks on Ray workers (game g
+    seeded by (seed, g) wherever it runs: the same tally as on one machine)."""
+    from tqdm import tqdm
+
+    from ..tools.distributed import playouts_split
+
+    with executor_from_args(args) as executor:
+        executor.start()
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, disable=None)
+        start = time.perf_counter()
+        try:
+            tally = playouts_split(board, args.games, args.max_plies, args.seed, executor, progress=lambda done, total: bar.update(done - bar.n))
+        finally:
+            bar.close()
+        return tally, time.perf_counter() - start, executor.describe()

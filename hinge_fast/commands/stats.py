@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..tools.stats import DEFAULT_GAMES, DEFAULT_MAX_PLIES
-from . import positive_int, seconds
+from . import add_executor_arguments, executor_from_args, positive_int, seconds
 
 
 def register(subparsers):
@@ -28,6 +28,8 @@ def register(subparsers):
     p.add_argument("--max-plies", type=positive_int("M", 1, 10**6), default=DEFAULT_MAX_PLIES, metavar="M", help=f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema in docs/usage.md)")
     p.add_argument("--plot", metavar="FILE", default=None, help="write a PNG: game length histogram and legal moves by ply (needs matplotlib)")
+    add_executor_arguments(p, concurrency_help="chunks of games played at once, in worker processes (default 1); "
+                           "with a seed the statistics are the same")
     p.set_defaults(run=run_stats)
 
 
@@ -36,8 +38,33 @@ def run_stats(args) -> int:
 
     from ..tools.stats import format_text, self_play, write_plot
 
-    summary = self_play(args.size, args.games, args.player, time_limit=args.time, nodes=args.nodes, seed=args.seed, max_plies=args.max_plies)
+    with executor_from_args(args) as executor:
+        progress = _Progress(args.games)
+        try:
+            summary = self_play(
+                args.size, args.games, args.player, time_limit=args.time, nodes=args.nodes, seed=args.seed,
+                max_plies=args.max_plies, executor=executor, progress=progress,
+            )
+        finally:
+            progress.close()
     if args.plot:
         write_plot(args.plot, summary)
     print(json.dumps(summary) if args.json else format_text(summary))
     return 0
+
+
+class _Progress:
+    """A tqdm bar of games on stderr (left out when stderr is not a terminal)."""
+
+    def __init__(self, games):
+        import sys
+
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=games, unit="game", file=sys.stderr, disable=None)
+
+    def __call__(self, done, games):
+        self.bar.update(done - self.bar.n)
+
+    def close(self):
+        self.bar.close()

@@ -334,15 +334,19 @@ def _evaluation(board: Board) -> dict:
 
 
 def analysis_svg(report: Analysis, **options) -> str:
-    """The picture of an analysed position: the best move as an arrow, the groups the
-    side to move can flip outlined in orange, its own groups under threat in red.
+    """The picture of an analysed position: the best move as an arrow (the group it
+    flips crossed out) and written under the board with its score, the groups the side
+    to move can flip outlined in orange, its own groups under threat in red, and a
+    legend saying so.
     ``options`` go to :func:`hinge_fast.tools.svg.board`."""
     from .svg import COLORS
     from .svg import board as board_svg
 
-    arrows = [report.best] if report.best is not None else []
     outlines = [
         (t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"]) for t in report.threats
     ]
     options.setdefault("lastmove", None)
-    return board_svg(report.board, arrows=arrows, outlines=outlines, **options)
+    best_text = None
+    if report.result is not None and report.result.move is not None:
+        best_text = f"{report.result.score_text} ({report.engine})"
+    return board_svg(report.board, best=report.best, best_text=best_text, outlines=outlines, **options)

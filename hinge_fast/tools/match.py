@@ -42,6 +42,7 @@ from __future__ import annotations
 import datetime
 import math
 import random as _random
+import re
 from dataclasses import dataclass, field
 
 from ..board import Board, Color, Termination
@@ -187,8 +188,9 @@ class Game:
             return 0.5
         return 1.0 if self.result == str(self.a_color) else 0.0
 
-    def record(self, date: str | None = None):
-        """This game as a ``hinge_fast.tools.record.GameRecord``."""
+    def record(self, date: str | None = None, settings: "MatchSettings | None" = None):
+        """This game as a ``hinge_fast.tools.record.GameRecord``; with ``settings``,
+        tagged with them so that an interrupted match can be resumed from its file."""
         from .record import GameRecord
 
         tags = {
@@ -201,6 +203,8 @@ class Game:
             "Termination": str(self.termination),
             "Opening": str(self.opening_plies),
         }
+        if settings is not None:
+            tags.update(settings.tags())
         return GameRecord(size=self.size, moves=list(self.moves), tags=tags)
 
 
@@ -304,6 +308,72 @@ def random_opening(size: int, plies: int, rng: _random.Random) -> list:
     raise HingeError(f"no {plies}-ply opening on side {size} leaves the game going after {MAX_OPENING_ATTEMPTS} tries")
 
 
+@dataclass(frozen=True)
+class GameJob:
+    """Everything one game of a match needs, so that it plays the same wherever it
+    runs (this process, a worker process, a Ray actor): ``index`` (from 0; A has Green
+    in even games), the two players (Player objects or
+    :class:`~hinge_fast.tools.players.PlayerSpec`), the board side, the opening moves,
+    the seeds the players are reset with, and the ply cap."""
+
+    index: int
+    player_a: object
+    player_b: object
+    size: int
+    opening: tuple
+    green_seed: int
+    blue_seed: int
+    max_plies: int
+
+
+def game_plan(seed: int, games: int, size: int, openings: int):
+    """``(index, opening, green_seed, blue_seed)`` for games ``0 .. games-1`` of a match
+    with this seed: pair ``i`` shares opening ``i``; the sequence depends on the seed
+    alone (not on how the games are played), so any game can be played anywhere."""
+    rng = _random.Random(seed)
+    opening = []
+    for index in range(games):
+        if index % 2 == 0:
+            opening = random_opening(size, openings, rng)
+        yield index, tuple(opening), rng.getrandbits(32), rng.getrandbits(32)
+
+
+def _make(player, slot):
+    from .players import PlayerSpec
+
+    return player.make(slot) if isinstance(player, PlayerSpec) else player
+
+
+def _label(player) -> str:
+    from .players import PlayerSpec
+
+    return player.label if isinstance(player, PlayerSpec) else player.name
+
+
+def play_job(job: GameJob) -> Game:
+    """Play one game of a match (a job for :mod:`hinge_fast.tools.executor`)."""
+    player_a, player_b = _make(job.player_a, "A"), _make(job.player_b, "B")
+    a_green = job.index % 2 == 0
+    green, blue = (player_a, player_b) if a_green else (player_b, player_a)
+    green.reset(job.green_seed)
+    blue.reset(job.blue_seed)
+    start = Board(job.size)
+    for move in job.opening:
+        start.push(move)
+    played = play_game(green, blue, start, max_plies=job.max_plies)
+    return Game(
+        round=job.index + 1,
+        green=_label(job.player_a if a_green else job.player_b),
+        blue=_label(job.player_b if a_green else job.player_a),
+        a_color=Color.GREEN if a_green else Color.BLUE,
+        moves=[str(m) for m in played.board.move_stack],
+        result=played.result,
+        termination=played.termination,
+        opening_plies=len(job.opening),
+        size=job.size,
+    )
+
+
 def play_match(
     player_a,
     player_b,
@@ -314,14 +384,30 @@ def play_match(
     seed: int | None = None,
     progress=None,
     sprt: Sprt | None = None,
+    *,
+    executor=None,
+    done=None,
+    on_game=None,
 ) -> MatchResult:
     """Play ``games`` games of ``player_a`` against ``player_b`` (Players from
-    ``hinge_fast.tools.players``) on side ``size`` and return a MatchResult.
+    ``hinge_fast.tools.players``, or PlayerSpecs) on side ``size`` and return a
+    MatchResult.
 
     ``openings``: random plies before the players take over, shared by each pair of
     games; ``max_plies``: a game this long is unfinished; ``seed``: openings and
-    player seeds; ``progress``: called as ``progress(result_so_far)`` after each game;
-    ``sprt``: an :class:`Sprt` that may stop the match early.
+    player seeds (:func:`game_plan`); ``progress``: called as
+    ``progress(result_so_far)`` after each game, in game order; ``sprt``: an
+    :class:`Sprt` that may stop the match early.
+
+    ``executor``: a :class:`hinge_fast.tools.executor.Executor` playing several games
+    at once, here or on a Ray cluster (default: one at a time in this process). Games
+    are counted in game order whatever order they finish in, so a match (an SPRT's
+    stopping point included) has the same result on any executor when the players are
+    limited by nodes; Player objects are copied to the workers (give PlayerSpecs for
+    players that cannot be copied, such as ``cmd:`` engines). ``done``: games already
+    played (``{index: Game}``, from :func:`read_match`), counted but not played again;
+    ``on_game``: called as ``on_game(game)`` as each new game finishes, in the order
+    they finish (to save it at once).
 
     >>> from hinge_fast.tools.players import get_player
     >>> r = play_match(get_player("random"), get_player("random"), games=2, size=4, seed=5)
@@ -336,34 +422,176 @@ def play_match(
             raise HingeError(f"{name} must be a whole number of at least {low}, not {value!r}")
     if openings >= max_plies:
         raise HingeError(f"the opening ({openings} plies) must be shorter than max plies ({max_plies})")
-    rng = _random.Random(seed)
-    result = MatchResult(player_a.name, player_b.name, size, sprt=sprt)
-    opening = []
-    for index in range(games):
-        if index % 2 == 0:
-            opening = random_opening(size, openings, rng)
-        a_green = index % 2 == 0
-        green, blue = (player_a, player_b) if a_green else (player_b, player_a)
-        green.reset(rng.getrandbits(32))
-        blue.reset(rng.getrandbits(32))
-        start = Board(size)
-        for move in opening:
-            start.push(move)
-        played = play_game(green, blue, start, max_plies=max_plies)
-        game = Game(
-            round=index + 1,
-            green=green.name,
-            blue=blue.name,
-            a_color=Color.GREEN if a_green else Color.BLUE,
-            moves=[str(m) for m in played.board.move_stack],
-            result=played.result,
-            termination=played.termination,
-            opening_plies=len(opening),
-            size=size,
-        )
-        result.add(game)
-        if progress is not None:
-            progress(result)
-        if result.sprt_decision is not None:
-            break
+    done = dict(done or {})
+    if any(not 0 <= i < games for i in done):
+        raise HingeError(f"the games already played go up to game {max(done) + 1}, past the {games} of this match")
+    if executor is not None and executor.kind != "serial":
+        _check_sendable(player_a)
+        _check_sendable(player_b)
+    result = MatchResult(_label(player_a), _label(player_b), size, sprt=sprt)
+    waiting = dict(done)
+
+    def apply() -> bool:
+        """Count the games now next in order; True when the match is over."""
+        while result.played in waiting:
+            result.add(waiting.pop(result.played))
+            if progress is not None:
+                progress(result)
+            if result.sprt_decision is not None:
+                return True
+        return result.played >= games
+
+    def jobs():
+        for index, opening, green_seed, blue_seed in game_plan(seed, games, size, openings):
+            if index not in done:
+                yield GameJob(index, player_a, player_b, size, opening, green_seed, blue_seed, max_plies)
+
+    if apply():
+        return result
+    if executor is None:
+        from .executor import Executor
+
+        executor = Executor()
+    stream = executor.run(play_job, jobs())
+    try:
+        for _, game in stream:
+            if on_game is not None:
+                on_game(game)
+            waiting[game.round - 1] = game
+            if apply():
+                break
+    finally:
+        stream.close()
     return result
+
+
+def _check_sendable(player) -> None:
+    import pickle
+
+    try:
+        pickle.dumps(player)
+    except Exception:  # noqa: BLE001  (whatever pickling raises)
+        raise HingeError(f"player {_label(player)} cannot be sent to other processes: give a PlayerSpec") from None
+
+
+# ----- match files: saved game by game, resumed --------------------------------------------
+@dataclass(frozen=True)
+class MatchSettings:
+    """What decides a match's games, written as tags on each game of its record file
+    (``PlayerA``, ``PlayerB``, ``Limit``, ``MaxPlies``, ``Seed``; the side and the
+    opening length are the ``Size`` and ``Opening`` tags, the game's index is
+    ``Round`` - 1), so that ``match --resume`` knows which games are done and refuses
+    a file made with other settings. ``limit``: ``'nodes 200'`` or ``'time 0.1'``;
+    ``seed``: the command's seed."""
+
+    player_a: str
+    player_b: str
+    size: int
+    openings: int
+    max_plies: int
+    limit: str
+    seed: int
+
+    def tags(self) -> dict:
+        return {"PlayerA": self.player_a, "PlayerB": self.player_b, "Limit": self.limit, "MaxPlies": str(self.max_plies), "Seed": str(self.seed)}
+
+    def check(self, record, where: str) -> None:
+        """HingeError naming the first setting on which ``record`` differs."""
+        found = {
+            "PlayerA": (record.tags.get("PlayerA"), self.player_a),
+            "PlayerB": (record.tags.get("PlayerB"), self.player_b),
+            "Size": (str(record.size), str(self.size)),
+            "Opening": (record.tags.get("Opening"), str(self.openings)),
+            "Limit": (record.tags.get("Limit"), self.limit),
+            "MaxPlies": (record.tags.get("MaxPlies"), str(self.max_plies)),
+            "Seed": (record.tags.get("Seed"), str(self.seed)),
+        }
+        for tag, (theirs, ours) in found.items():
+            if theirs is None:
+                raise HingeError(f"{where} has no {tag} tag: it is not a file written by match --out or --resume")
+            if theirs != ours:
+                raise HingeError(f"{where} was played with {tag} {theirs!r}, not {ours!r}: resume with the same settings")
+
+
+_RESULT_AT_END = re.compile(r"(?:green|blue|unfinished)\s*\Z")
+_GAME_START = re.compile(r"\n[ \t\r]*\n(?=\[)")
+
+
+def read_match_file(path) -> tuple[list, int]:
+    """``(records, length)``: the whole games of a match file and the length in bytes
+    of the text holding them. A game cut short by a killed process (the last one,
+    without its result token) is left out of both; any other flaw is a HingeError."""
+    from .record import parse_records
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return [], 0
+    except OSError as e:
+        raise HingeError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")  # a character cut in two at the end
+    starts = [0] + [m.end() for m in _GAME_START.finditer(text)]
+    end = len(text)
+    if text.strip() and not _RESULT_AT_END.search(text[starts[-1] :]):
+        end = starts[-1]  # the last game was being written when the match stopped
+    good = text[:end]
+    try:
+        records = parse_records(good)
+    except HingeError as e:
+        raise HingeError(f"{path}: {e}") from None
+    return records, len(good.encode("utf-8"))
+
+
+def game_from_record(record) -> Game:
+    """The Game of a match file's record (tags as :meth:`Game.record` writes them)."""
+    index = int(record.tags["Round"]) - 1
+    return Game(
+        round=index + 1,
+        green=record.tags.get("Green", "?"),
+        blue=record.tags.get("Blue", "?"),
+        a_color=Color.GREEN if index % 2 == 0 else Color.BLUE,
+        moves=list(record.moves),
+        result=record.result,
+        termination=_termination(record),
+        opening_plies=int(record.tags.get("Opening", "0")),
+        size=record.size,
+    )
+
+
+def _termination(record) -> Termination:
+    try:
+        return Termination(record.termination or "max plies")
+    except ValueError:
+        raise HingeError(f"game {record.tags.get('Round', '?')} ended by {record.termination!r}, not by a match's endings") from None
+
+
+def read_match(path, settings: MatchSettings) -> tuple[dict, int]:
+    """``({index: Game}, length)``: the games already in a match file (``done`` for
+    :func:`play_match`), checked against ``settings``, and the length of the text
+    holding them (the file is cut there before new games are added)."""
+    records, length = read_match_file(path)
+    done = {}
+    for number, record in enumerate(records, start=1):
+        where = f"{path} (game {number})"
+        settings.check(record, where)
+        round_tag = record.tags.get("Round", "")
+        if not round_tag.isdigit() or int(round_tag) < 1:
+            raise HingeError(f"{where} has Round {round_tag!r}, not a game number")
+        game = game_from_record(record)
+        if game.round - 1 in done:
+            raise HingeError(f"{where}: game {game.round} is in the file twice")
+        done[game.round - 1] = game
+    return done, length
+
+
+def seed_of_match_file(path) -> int | None:
+    """The ``Seed`` tag of a match file's first game (None: no game, or no such tag)."""
+    records, _ = read_match_file(path)
+    if not records:
+        return None
+    seed = records[0].tags.get("Seed", "")
+    return int(seed) if seed.isdigit() else None

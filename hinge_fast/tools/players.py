@@ -25,6 +25,7 @@ modules add kinds of players.
 from __future__ import annotations
 
 import random as _random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..board import Board, Move
@@ -123,6 +124,20 @@ class SearchPlayer(Player):
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = _random.Random(self.seed if seed is None else seed)
+
+    def __getstate__(self):
+        # sent to another process (match --concurrency) without its searcher, which
+        # owns numba buffers: the copy makes its own
+        state = dict(self.__dict__)
+        del state["_searcher"]
+        state["last_result"] = None
+        return state
+
+    def __setstate__(self, state):
+        from ..search.registry import create_searcher
+
+        self.__dict__.update(state)
+        self._searcher = create_searcher(self.engine, **self.options)
 
     def choose(self, board: Board) -> Move:
         if self._seeded:
@@ -287,3 +302,53 @@ def get_player(spec: str, *, time: float | None = None, nodes: int | None = None
         raise HingeError(f"unknown player {name!r}: choose {', '.join(PLAYER_FACTORIES)} (or cmd:PROGRAM)")
     label = spec.strip() if options else None
     return factory(time=time, nodes=nodes, seed=seed, size=size, name=label, **options)
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player described rather than made: what :func:`get_player` takes, in a form
+    that is sent to other processes and Ray workers, where :meth:`make` builds it.
+
+    ``PlayerSpec("mcts", nodes=200).make()`` is ``get_player("mcts", nodes=200)``;
+    ``name``: the name the player goes by (default: as :func:`get_player` names it).
+    ``make(slot)`` hands out one player per slot and process, kept for the next
+    games there (a searcher's table, an engine program: made once); a process plays
+    one game at a time, so no two games running at once share a player, and ``reset``
+    starts each game afresh.
+    """
+
+    spec: str
+    time: float | None = None
+    nodes: int | None = None
+    size: int | None = None
+    name: str | None = None
+
+    def make(self, slot: str | None = None) -> Player:
+        if slot is None:
+            return get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
+        key = (slot, self.spec, self.time, self.nodes, self.size)
+        player = _MADE.get(key)
+        if player is None:
+            player = _MADE[key] = get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
+        return player
+
+    @property
+    def label(self) -> str:
+        if self.name is not None:
+            return self.name
+        name, options = parse_spec(self.spec)
+        return self.spec.strip() if options else name
+
+
+#: Players made by PlayerSpec.make(slot) in this process, kept for later games.
+_MADE: dict = {}
+
+
+def close_made_players() -> None:
+    """Close the players PlayerSpec.make(slot) made in this process (``cmd:`` engines stop)."""
+    while _MADE:
+        _, player = _MADE.popitem()
+        try:
+            player.close()
+        except Exception:  # noqa: BLE001  (an engine that died already)
+            pass

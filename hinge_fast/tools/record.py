@@ -308,6 +308,19 @@ def write_records(path_or_file, records) -> None:
         raise HingeError(f"cannot write {path_or_file}: {e.strerror or e}") from None
 
 
+def append_record(path, record) -> None:
+    """Add one game at the end of the file ``path`` (created if need be) and make sure
+    it is on disk (flush and fsync) before returning: a match saving its games this way
+    loses at most the game being written when it is killed."""
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(format_record(record) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 # ----- reading ----------------------------------------------------------------------------
 def read_records(source) -> list[GameRecord]:
     """Games from a path, an open text file, or the text itself (anything holding a
@@ -480,6 +493,7 @@ __all__ = [
     "parse_records",
     "read_records",
     "write_records",
+    "append_record",
     "move_label",
     "RESULTS",
 ]

@@ -364,18 +364,44 @@ def write_plot(path, s: dict) -> None:
         plt.close(fig)
 
 
-def self_play(size: int = 6, games: int = DEFAULT_GAMES, player: str = "random", *, time_limit=None, nodes=None, seed=None, max_plies: int = DEFAULT_MAX_PLIES) -> dict:
+def self_play(
+    size: int = 6,
+    games: int = DEFAULT_GAMES,
+    player: str = "random",
+    *,
+    time_limit=None,
+    nodes=None,
+    seed=None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    executor=None,
+    progress=None,
+) -> dict:
     """Play ``games`` self-play games of ``player`` (a spec of
     ``hinge_fast.tools.players.get_player``; ``time_limit``/``nodes`` limit a search
-    player's moves) on side ``size`` and return :func:`summarize`'s dict."""
+    player's moves) on side ``size`` and return :func:`summarize`'s dict.
+
+    The games are played in chunks (``hinge_fast.tools.distributed.stats_jobs``) on
+    ``executor`` (default: one after the other here), and added up in order: with a
+    seed (and node limits for engines) the result is the same on any executor.
+    ``progress(games_done, games)`` is called as chunks finish."""
+    from .distributed import merge_tally, stats_job, stats_jobs
+    from .executor import Executor, in_order
+
     started = time.perf_counter()
+    if player.strip().lower() != "random":
+        get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size).close()  # a bad spec fails here, once
     tally = _Tally(max_plies)
-    if player.strip().lower() == "random":
-        _play_random(size, games, max_plies, seed, tally)
-    else:
-        chosen = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)
-        try:
-            _play_board(size, games, max_plies, chosen, tally, seed)
-        finally:
-            chosen.close()
+    jobs = stats_jobs(size, games, player, time_limit, nodes, seed, max_plies)
+    mine = executor is None
+    executor = Executor() if mine else executor
+    done = 0
+    try:
+        for _, part in in_order(executor.run(stats_job, jobs)):
+            merge_tally(tally, part)
+            done += len(part.lengths)
+            if progress is not None:
+                progress(done, games)
+    finally:
+        if mine:
+            executor.close()
     return summarize(tally, size, player, games, seed, time.perf_counter() - started)

@@ -1,0 +1,80 @@
+"""``serve``: the local web app (hinge_fast.web) on uvicorn."""
+
+from __future__ import annotations
+
+import sys
+
+from . import positive_int
+
+LOCALHOST = "127.0.0.1"
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "serve",
+        help="play and analyse in the browser (a local web app)",
+        description="Start the web app: a board to click, games against the engine, live analysis, "
+        "position strings and records in and out, a position editor and the rules (docs/web.md). "
+        "Each browser tab is its own game. Listens on 127.0.0.1 only unless --host says otherwise. "
+        "Needs the web extra: pip install 'hinge-fast[web]'.",
+        epilog="Example: hinge-fast serve --port 8000 --open",
+    )
+    p.add_argument("--port", type=positive_int("PORT", 0, 65535), default=8000, help="TCP port (default 8000; 0: any free port)")
+    p.add_argument("--host", default=LOCALHOST, help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--searches", type=positive_int("SEARCHES", 1, 64), default=2,
+                   help="searches at once across all tabs (default 2; more are refused with a message)")
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args) -> int:
+    from ..errors import HingeError
+
+    try:
+        import uvicorn
+
+        from ..web import create_app
+    except ImportError as e:
+        raise HingeError(f"serve needs the web extra ({e.name} is missing): pip install 'hinge-fast[web]'") from None
+    if args.host != LOCALHOST:
+        print(f"warning: listening on {args.host}: anyone who can reach this address can use the app "
+              "(it has no login)", file=sys.stderr)
+    config = uvicorn.Config(create_app(max_searches=args.searches), host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    url_host = "localhost" if args.host in (LOCALHOST, "0.0.0.0", "::") else args.host
+
+    def announce():
+        port = server.servers[0].sockets[0].getsockname()[1] if server.servers else args.port
+        url = f"http://{url_host}:{port}/"
+        print(f"hinge-fast serving on {url} (Ctrl-C to stop)", flush=True)
+        if args.open:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    _run_with_announcement(server, announce)
+    return 0
+
+
+def _run_with_announcement(server, announce):
+    """uvicorn's ``Server.run`` (its own Ctrl-C handling included), calling
+    ``announce()`` from a helper thread once the server listens: the port is known
+    then, even for --port 0."""
+    import threading
+    import time
+
+    def wait_then_announce():
+        while not server.started and not server.should_exit:
+            time.sleep(0.05)
+        if server.started:
+            announce()
+
+    threading.Thread(target=wait_then_announce, daemon=True).start()
+    try:
+        server.run()
+    except SystemExit:  # uvicorn exits this way when it cannot bind
+        pass
+    if not server.started:
+        from ..errors import HingeError
+
+        raise HingeError(f"cannot listen on {server.config.host}:{server.config.port} (in use, or not an address here)")

@@ -1,0 +1,418 @@
+"""The web app's routes: the page, the rules, and the JSON API (OpenAPI at
+``/openapi.json``, browsable at ``/api`` as a plain list; docs/web.md).
+
+FastAPI (on Starlette) because it derives the OpenAPI schema from the same typed
+request and response models that check the requests, so the documentation cannot
+drift from the code; Starlette's ``SchemaGenerator`` would need the schema written by
+hand in docstrings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import threading
+import time
+from importlib import resources
+from typing import Literal, Optional
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from .. import __version__
+from ..board import Color
+from ..errors import HingeError
+from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
+from ..tools.svg import COLORS, board as board_svg
+from .engine import ENGINE_NAMES, MAX_SECONDS, PoolFull, SearchPool, SearchRequest
+from .games import Game, GameStore
+
+#: Searches at once across all games, by default: one per core is the most that helps.
+DEFAULT_MAX_SEARCHES = 2
+#: Seconds between two interim results sent to the page.
+PROGRESS_EVERY = 0.2
+#: Root moves listed by the analysis, by default.
+DEFAULT_TOP = 5
+
+
+# ----- request and response models (they are the OpenAPI schema) --------------------------
+class NewGame(BaseModel):
+    size: int = Field(6, description="board side, 4 to 9")
+    position: Optional[str] = Field(None, description="a position string to start from instead of the empty board")
+
+
+class MoveRequest(BaseModel):
+    move: str = Field(..., description="a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)", examples=["F6"])
+
+
+class GotoRequest(BaseModel):
+    ply: int = Field(..., description="moves from the start of the game (0: the start)")
+
+
+class SizeRequest(BaseModel):
+    size: int = Field(6, description="board side, 4 to 9")
+
+
+class PositionRequest(BaseModel):
+    position: str = Field(..., description="a position string", examples=["6/7/8/9/10/11/10/9/8/7/6 g"])
+
+
+class RecordRequest(BaseModel):
+    record: str = Field(..., description="a game record (docs/usage.md); the first game is loaded, at its last move")
+
+
+class EditRequest(BaseModel):
+    cell: Optional[str] = Field(None, description="the cell to change, e.g. F6 (null: change only the side to move)")
+    piece: Optional[Literal["green", "blue"]] = Field(None, description="the token to put there; null: empty it")
+    turn: Optional[Literal["green", "blue"]] = Field(None, description="the side to move afterwards (default: unchanged)")
+
+
+class SearchBody(BaseModel):
+    engine: str = Field(ENGINE_NAMES[0], description=f"one of {', '.join(ENGINE_NAMES)}")
+    time: float = Field(1.0, description=f"seconds, more than 0 and at most {MAX_SECONDS:.0f}")
+    top: int = Field(DEFAULT_TOP, description="root moves to list (analysis)")
+
+
+class LegalMove(BaseModel):
+    move: str
+    from_: Optional[str] = Field(None, alias="from", description="the cell a swiped token comes from (null: a placement)")
+    to: str
+    flips: list[str] = Field(..., description="the enemy tokens the move flips")
+
+
+class Outcome(BaseModel):
+    winner: str
+    reason: str
+
+
+class GameState(BaseModel):
+    id: str
+    size: int
+    position: str = Field(..., description="the position string")
+    turn: str
+    ply: int = Field(..., description="moves played from the start")
+    moves: list[str] = Field(..., description="the moves played, in order")
+    redo: list[str] = Field(..., description="moves taken back, the next one first")
+    start: str = Field(..., description="the position string of the start")
+    outcome: Optional[Outcome]
+    legal: list[LegalMove]
+    last_flipped: list[str] = Field(..., description="tokens the last move flipped")
+    searching: bool
+    svg: str = Field(..., description="the board picture (hinge_fast.tools.svg)")
+
+
+class Error(BaseModel):
+    error: str
+
+
+ERRORS = {400: {"model": Error, "description": "a malformed position, an illegal move, a bad option: the project's error text"},
+          404: {"model": Error, "description": "no such game"}}
+
+
+def _state(game: Game) -> dict:
+    from ..tools.svg import last_flipped
+
+    board = game.board
+    outcome = board.outcome()
+    return {
+        "id": game.id,
+        "size": board.size,
+        "position": board.fen(),
+        "turn": str(board.turn),
+        "ply": len(board.move_stack),
+        "moves": [str(m) for m in board.move_stack],
+        "redo": list(reversed(game.redo)),
+        "start": game.start_board().fen(),
+        "outcome": None if outcome is None else {"winner": str(outcome.winner), "reason": outcome.reason},
+        "legal": game.legal_moves(),
+        "last_flipped": last_flipped(board),
+        "searching": game.search is not None,
+        "svg": board_svg(board, labels=True),
+    }
+
+
+def _sse(event: str, data: dict) -> str:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+def _green_share(result, turn: Color) -> float:
+    """The evaluation bar: how much of it is Green's, 0 to 1. A win rate (MCTS, or a
+    proven result) is used as it is; centi-tokens (alpha-beta) go through a logistic
+    curve, 3 tokens ahead filling about 73%."""
+    score = result.score
+    share = score.win_rate
+    if share is None:
+        share = 1.0 / (1.0 + math.exp(-score.centi_tokens / 300.0))
+    return share if turn == Color.GREEN else 1.0 - share
+
+
+def _result_json(board, result, top: int, outlines, final: bool) -> dict:
+    best = result.move
+    root = ranked_root_moves(result)[:top]
+    return {
+        "final": final,
+        "engine": result.engine,
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "nps": round(result.nps),
+        "seconds": round(result.seconds, 3),
+        "best": None if best is None else str(best),
+        "score": result.score.to_dict(),
+        "score_text": str(result.score),
+        "mate": result.mate,
+        "green_share": _green_share(result, board.turn),
+        "pv": [str(m) for m in result.pv],
+        "top": [
+            {
+                "move": str(rm.move),
+                "score_text": root_move_text(rm, result.depth),
+                # the searchers keep one line, the best move's; the others show their move
+                "line": [str(m) for m in (result.pv if rm.move == best else [rm.move])],
+            }
+            for rm in root
+        ],
+        "svg": board_svg(board, best=best, best_text=str(result.score), outlines=outlines, labels=True, lastmove=None,
+                         flipped=()),
+    }
+
+
+def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None = None) -> FastAPI:
+    """The application: ``uvicorn.run(create_app(), host="127.0.0.1", port=8000)``.
+    ``max_searches``: searches at once across every tab (more get a 503 answer);
+    ``max_games``: games kept (the least recently used is dropped)."""
+    app = FastAPI(
+        title="hinge-fast",
+        version=__version__,
+        description="Play and analyse Hinge. Each browser tab is its own game (an id). Errors answer "
+        '{"error": "..."} with the project\'s message; a rejected request changes nothing.',
+        docs_url=None,
+        redoc_url=None,
+    )
+    store = GameStore() if max_games is None else GameStore(max_games)
+    pool = SearchPool(max_searches)
+    app.state.store, app.state.pool = store, pool
+    static = resources.files("hinge_fast.web") / "static"
+
+    @app.exception_handler(HingeError)
+    async def hinge_error(request, exc: HingeError):
+        if isinstance(exc, PoolFull):
+            return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "1"})
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.exception_handler(KeyError)
+    async def no_game(request, exc: KeyError):
+        return JSONResponse({"error": f"no game {exc.args[0]!r}: start one with POST /api/games"}, status_code=404)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request, exc: RequestValidationError):
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        return JSONResponse({"error": f"{where}: {first.get('msg', 'malformed request')}"}, status_code=422)
+
+    def game_of(game_id: str) -> Game:
+        return store.get(game_id)
+
+    def change(game_id: str, action) -> dict:
+        game = game_of(game_id)
+        with game.lock:
+            action(game)
+            return _state(game)
+
+    # ----- pages ---------------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def page():
+        return (static / "index.html").read_text(encoding="utf-8")
+
+    @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+    def rules():
+        from .rules_page import rules_html
+
+        return rules_html()
+
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    # ----- games ---------------------------------------------------------------------------
+    @app.post("/api/games", response_model=GameState, responses=ERRORS, summary="Start a game (one per browser tab)")
+    def new_game(body: NewGame):
+        game = store.create(size=body.size, position=body.position)
+        return _state(game)
+
+    @app.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS, summary="The game as it stands")
+    def get_game(game_id: str):
+        return _state(game_of(game_id))
+
+    @app.get("/api/games/{game_id}/legal", response_model=list[LegalMove], responses=ERRORS, summary="The legal moves")
+    def legal(game_id: str):
+        return game_of(game_id).legal_moves()
+
+    @app.post("/api/games/{game_id}/moves", response_model=GameState, responses=ERRORS, summary="Play a move")
+    def play(game_id: str, body: MoveRequest):
+        return change(game_id, lambda g: g.play(body.move))
+
+    @app.post("/api/games/{game_id}/undo", response_model=GameState, responses=ERRORS, summary="Take back the last move")
+    def undo(game_id: str):
+        return change(game_id, lambda g: g.undo())
+
+    @app.post("/api/games/{game_id}/redo", response_model=GameState, responses=ERRORS, summary="Play the move taken back again")
+    def redo(game_id: str):
+        return change(game_id, lambda g: g.redo_move())
+
+    @app.post("/api/games/{game_id}/goto", response_model=GameState, responses=ERRORS, summary="Go to a ply of the game")
+    def goto(game_id: str, body: GotoRequest):
+        return change(game_id, lambda g: g.goto(body.ply))
+
+    @app.post("/api/games/{game_id}/new", response_model=GameState, responses=ERRORS, summary="A new game on the empty board")
+    def new(game_id: str, body: SizeRequest):
+        return change(game_id, lambda g: g.new(body.size))
+
+    @app.post("/api/games/{game_id}/position", response_model=GameState, responses=ERRORS, summary="Load a position string")
+    def load_position(game_id: str, body: PositionRequest):
+        return change(game_id, lambda g: g.load_position(body.position))
+
+    @app.post("/api/games/{game_id}/record", response_model=GameState, responses=ERRORS, summary="Load a game record")
+    def load_record(game_id: str, body: RecordRequest):
+        return change(game_id, lambda g: g.load_record(body.record))
+
+    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=ERRORS,
+             summary="The game as a record (docs/usage.md)")
+    def get_record(game_id: str):
+        game = game_of(game_id)
+        with game.lock:
+            return PlainTextResponse(game.record_text(), headers={"Content-Disposition": 'inline; filename="game.hgn"'})
+
+    @app.post("/api/games/{game_id}/edit", response_model=GameState, responses=ERRORS,
+              summary="Position editor: set or empty one cell, or change the side to move")
+    def edit(game_id: str, body: EditRequest):
+        return change(game_id, lambda g: g.edit(body.cell, body.piece, body.turn))
+
+    # ----- searches --------------------------------------------------------------------------
+    def start_search(game: Game, body: SearchBody, analysis: bool):
+        request = SearchRequest(body.engine, body.time, analysis)
+        if not isinstance(body.top, int) or not 1 <= body.top <= 50:
+            raise HingeError(f"top must be from 1 to 50 moves, not {body.top}")
+        with game.lock:
+            if game.board.is_game_over():
+                raise HingeError(f"nothing to search: the game is over ({game.board.outcome()})")
+            if game.search is not None:
+                raise HingeError("this game is already searching: stop that search first")
+            run = pool.acquire(request)
+            game.search = run
+            return run, game.board.copy(), game.version
+
+    def stream(game: Game, run, board, version, body: SearchBody, play_it: bool):
+        """Server-sent events of a search: ``start`` (threats), ``progress`` (about
+        every PROGRESS_EVERY s), then ``done`` (the result, and for an engine move the
+        game after it) or ``error``."""
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+        found = threats(board)
+        outlines = [(t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"]) for t in found]
+
+        def put(item):
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+        def worker():
+            # The search's slot is given back before its last message is sent, so that
+            # a page starting the next search on hearing "done" finds the game free.
+            message = ("error", "search ended without a result")
+            try:
+                result = run.run(board, lambda r: put(("progress", r)))
+                state = None
+                if play_it and result.move is not None:
+                    with game.lock:
+                        if game.version == version:
+                            game.search = None
+                            game.play(str(result.move))
+                            state = _state(game)
+                message = ("done", (result, state))
+            except HingeError as e:
+                message = ("error", str(e))
+            except Exception as e:  # a bug: report it to the page rather than hang the stream
+                message = ("error", f"search failed: {type(e).__name__}: {e}")
+            finally:
+                with game.lock:
+                    if game.search is run:
+                        game.search = None
+                pool.release(run)
+                put(message)
+
+        async def events():
+            thread = threading.Thread(target=worker, name=f"search-{game.id}", daemon=True)
+            thread.start()
+            try:
+                yield _sse("start", {
+                    "position": board.fen(),
+                    "engine": body.engine,
+                    "time": body.time,
+                    "threats": [t.to_dict() for t in found],
+                    "eliminations": [e.to_dict() for e in eliminations(board)],
+                })
+                last_sent = 0.0
+                while True:
+                    kind, payload = await queue.get()
+                    if kind == "progress":
+                        if not queue.empty() or time.monotonic() - last_sent < PROGRESS_EVERY:
+                            continue  # a newer one is waiting, or the page had one just now
+                        last_sent = time.monotonic()
+                        yield _sse("progress", _result_json(board, payload, body.top, outlines, False))
+                    elif kind == "done":
+                        result, state = payload
+                        data = _result_json(board, result, body.top, outlines, True)
+                        data["stopped"] = run.stopped
+                        data["played"] = None if state is None else str(result.move)
+                        data["state"] = state
+                        yield _sse("done", data)
+                        return
+                    else:
+                        yield _sse("error", {"error": payload})
+                        return
+            finally:
+                if not play_it:
+                    run.stop()  # the page left or the stream ended: an analysis has no one to tell
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    stream_doc = {200: {"content": {"text/event-stream": {}},
+                        "description": "server-sent events: start, progress (repeated), then done or error"},
+                  **ERRORS, 503: {"model": Error, "description": "every search slot is taken"}}
+
+    @app.post("/api/games/{game_id}/analysis", responses=stream_doc, response_class=StreamingResponse,
+              summary="Analyse the position, streamed (stop it with /stop)")
+    async def analysis(game_id: str, body: SearchBody):
+        game = game_of(game_id)
+        run, board, version = start_search(game, body, analysis=True)
+        return stream(game, run, board, version, body, play_it=False)
+
+    @app.post("/api/games/{game_id}/engine-move", responses=stream_doc, response_class=StreamingResponse,
+              summary="The engine thinks and plays, streamed (/stop makes it play its best move so far)")
+    async def engine_move(game_id: str, body: SearchBody):
+        game = game_of(game_id)
+        run, board, version = start_search(game, body, analysis=False)
+        return stream(game, run, board, version, body, play_it=True)
+
+    @app.post("/api/games/{game_id}/stop", response_model=GameState, responses=ERRORS,
+              summary="Stop this game's search (an engine move then plays its best so far)")
+    def stop(game_id: str):
+        game = game_of(game_id)
+        with game.lock:
+            if game.search is not None:
+                game.search.stop()
+            return _state(game)
+
+    @app.get("/api/engines", summary="The engines and the limits of this server")
+    def engines():
+        from ..search import engine_spec
+
+        return {
+            "engines": [{"name": name, "description": engine_spec(name).description} for name in ENGINE_NAMES],
+            "max_seconds": MAX_SECONDS,
+            "max_searches": pool.limit,
+            "running": len(pool.running),
+        }
+
+    return app

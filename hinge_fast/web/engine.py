@@ -1,0 +1,118 @@
+"""The one door from the web app to the searchers: start a search in a worker thread,
+get its interim results, stop it from any thread, and bound how many run at once.
+
+Every search the app starts goes through :class:`SearchPool`: a bounded number of
+slots (a semaphore taken without waiting: a full pool answers at once, it never
+queues), and per-search memory caps on the alpha-beta table and the MCTS tree.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from ..board import Board
+from ..errors import HingeError
+from ..search import DEFAULT_ENGINE, ENGINES
+
+#: Engines a person can pick in the app: the registry's, the default (the stronger) first.
+ENGINE_NAMES = (DEFAULT_ENGINE,) + tuple(e for e in ENGINES if e != DEFAULT_ENGINE)
+#: Memory caps of one search: alpha-beta table (MB) and MCTS tree (nodes, ~31 bytes each).
+TABLE_MB = 16
+TREE_NODES = 1_000_000
+#: The longest search the app runs, seconds (analysis without a limit stops there).
+MAX_SECONDS = 120.0
+
+
+class PoolFull(HingeError):
+    """Every search slot is taken; the request may be tried again later."""
+
+
+@dataclass
+class SearchRequest:
+    engine: str
+    seconds: float
+    analysis: bool = False  # alpha-beta scores every root move exactly
+
+    def __post_init__(self):
+        if self.engine not in ENGINE_NAMES:
+            raise HingeError(f"unknown engine {self.engine!r}: choose {' or '.join(ENGINE_NAMES)}")
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not 0 < self.seconds <= MAX_SECONDS:
+            raise HingeError(f"time must be more than 0 and at most {MAX_SECONDS:.0f} seconds, not {self.seconds!r}")
+
+
+class RunningSearch:
+    """One search: ``run(board, on_progress)`` in a worker thread, ``stop()`` from
+    anywhere (the run returns its best move so far)."""
+
+    def __init__(self, request: SearchRequest):
+        self.request = request
+        self._stopped = threading.Event()
+        self._searcher = None
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped.is_set()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        searcher = self._searcher
+        if searcher is not None:
+            searcher.stop()
+
+    def run(self, board: Board, on_progress=None):
+        """The SearchResult of searching ``board`` (a copy is searched)."""
+        return _search(self, board.copy(), on_progress)
+
+
+def _search(run: RunningSearch, board: Board, on_progress):
+    """The searcher contract: ``create_searcher(name, **options).go(board, limits,
+    on_progress)`` with a thread-safe ``stop()``."""
+    from ..search import Limits, create_searcher, engine_spec
+
+    request = run.request
+    # the app's caps and wishes, given to each engine that has such an option
+    wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "root_scores": request.analysis}
+    names = engine_spec(request.engine).option_names
+    options = {name: value for name, value in wanted.items() if name in names}
+    searcher = create_searcher(request.engine, **options)
+    run._searcher = searcher
+    if run.stopped:  # stopped before the searcher existed
+        searcher.stop()
+    return searcher.go(board, Limits(time=request.seconds), on_progress)
+
+
+class SearchPool:
+    """At most ``limit`` searches at once, across every game of the app."""
+
+    def __init__(self, limit: int):
+        if limit < 1:
+            raise HingeError(f"the number of searches at once must be at least 1, not {limit}")
+        self.limit = limit
+        self._slots = threading.BoundedSemaphore(limit)
+        self._lock = threading.Lock()
+        self.running: set[RunningSearch] = set()
+
+    def acquire(self, request: SearchRequest) -> RunningSearch:
+        """A slot for ``request``, or PoolFull at once."""
+        if not self._slots.acquire(blocking=False):
+            raise PoolFull(
+                f"the server is already running {self.limit} searches, its limit; stop one or try again when one ends"
+            )
+        run = RunningSearch(request)
+        with self._lock:
+            self.running.add(run)
+        return run
+
+    def release(self, run: RunningSearch) -> None:
+        with self._lock:
+            if run not in self.running:
+                return
+            self.running.discard(run)
+        self._slots.release()
+
+    def stop_all(self) -> None:
+        with self._lock:
+            runs = list(self.running)
+        for run in runs:
+            run.stop()

@@ -1,0 +1,209 @@
+"""The games of the web app: one per browser tab, each with its moves, its redo list
+and at most one search at a time.
+
+    >>> from hinge_fast.web.games import GameStore
+    >>> store = GameStore()
+    >>> game = store.create(size=4)
+    >>> game.play("C3").position
+    '4/5/6/2g4/6/5/4 b'
+
+Every change is checked before it is made: a rejected input (a HingeError) leaves the
+game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+
+from ..board import Board, Color, bitboard_cells
+from ..core.fen import format_fen
+from ..errors import HingeError
+from ..tools.record import GameRecord, format_record, parse_records
+
+#: Games kept at once; the least recently used one is dropped beyond that.
+MAX_GAMES = 256
+#: Longest record text or position string accepted, characters.
+MAX_TEXT = 200_000
+
+
+class Game:
+    """A board with its history: the moves played (``board.move_stack``) and the moves
+    taken back (``redo``, the next one last), plus a version number that changes with
+    every change (a search started on one version does not play into another)."""
+
+    def __init__(self, game_id: str, board: Board, tags: dict | None = None):
+        self.id = game_id
+        self.board = board
+        self.redo: list[str] = []
+        self.tags = dict(tags or {})
+        self.version = 0
+        self.lock = threading.RLock()
+        self.search = None  # the RunningSearch of this game, if any
+
+    # ----- what the page shows -----------------------------------------------------------
+    @property
+    def position(self) -> str:
+        return self.board.fen()
+
+    def start_board(self) -> Board:
+        start = self.board.copy()
+        while start.move_stack:
+            start.pop()
+        return start
+
+    def legal_moves(self) -> list[dict]:
+        """Every legal move with the cells it involves and the tokens it flips."""
+        board = self.board
+        names = board.geometry.names
+        out = []
+        for code, flip in zip(board.legal_codes, board.legal_flips):
+            move = board.move_from_code(code)
+            out.append({
+                "move": str(move),
+                "from": move.frm,
+                "to": move.to,
+                "flips": [names[c] for c in bitboard_cells(flip)],
+            })
+        out.sort(key=lambda m: (m["from"] or "", m["to"], m["move"]))
+        return out
+
+    def record(self) -> GameRecord:
+        outcome = self.board.outcome()
+        tags = dict(self.tags)
+        if outcome is not None:
+            tags["Result"], tags["Termination"] = str(outcome.winner), outcome.reason
+        else:
+            tags["Result"] = "unfinished"
+        return GameRecord.from_board(self.board, **tags)
+
+    def record_text(self) -> str:
+        return format_record(self.record())
+
+    # ----- changes -------------------------------------------------------------------------
+    def _changed(self):
+        self.version += 1
+        if self.search is not None:
+            self.search.stop()
+
+    def play(self, text: str) -> "Game":
+        if self.board.is_game_over():
+            raise HingeError(f"illegal move {text}: the game is over ({self.board.outcome()})")
+        move = self.board.parse_move(text)
+        self.board.push(move)
+        if self.redo and self.redo[-1] == str(move):
+            self.redo.pop()
+        else:
+            self.redo = []
+        self._changed()
+        return self
+
+    def undo(self) -> "Game":
+        if not self.board.move_stack:
+            raise HingeError("no move to take back")
+        self.redo.append(str(self.board.pop()))
+        self._changed()
+        return self
+
+    def redo_move(self) -> "Game":
+        if not self.redo:
+            raise HingeError("no move to play again")
+        self.board.push(self.board.parse_move(self.redo[-1]))
+        self.redo.pop()
+        self._changed()
+        return self
+
+    def goto(self, ply: int) -> "Game":
+        """Move along the game to ``ply`` moves from the start (0: the start); the moves
+        after it stay in the redo list."""
+        total = len(self.board.move_stack) + len(self.redo)
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= total:
+            raise HingeError(f"ply must be from 0 to {total} (the game has {total} moves), not {ply!r}")
+        while len(self.board.move_stack) > ply:
+            self.redo.append(str(self.board.pop()))
+        while len(self.board.move_stack) < ply:
+            self.board.push(self.board.parse_move(self.redo.pop()))
+        self._changed()
+        return self
+
+    def load_position(self, text: str) -> "Game":
+        _check_text(text, "position string")
+        board = Board.from_fen(text.strip())
+        return self._replace(board, {})
+
+    def load_record(self, text: str) -> "Game":
+        _check_text(text, "record")
+        records = parse_records(text)
+        if not records:
+            raise HingeError("the record holds no game")
+        record = records[0]
+        board = record.board_at()
+        tags = {k: v for k, v in record.tags.items() if k not in ("Result", "Termination")}
+        return self._replace(board, tags)
+
+    def new(self, size: int, tags: dict | None = None) -> "Game":
+        return self._replace(Board(size), tags or {})
+
+    def edit(self, cell: str | None, piece: str | None, turn: str | None = None) -> "Game":
+        """The position with ``cell`` set to ``piece`` (``'green'``, ``'blue'`` or None
+        for empty) and ``turn`` to move; the history is dropped (a new start)."""
+        board = self.board
+        geo = board.geometry
+        index = None if cell is None else geo.parse_cell(cell)
+        green = set(geo.parse_cell(c) for c in board.tokens(Color.GREEN)) - {index}
+        blue = set(geo.parse_cell(c) for c in board.tokens(Color.BLUE)) - {index}
+        if piece is not None and index is None:
+            raise HingeError("say which cell to put the token on")
+        if piece is not None:
+            color = Color.parse(piece)
+            if not geo.is_interior(index):
+                raise HingeError(f"{geo.names[index]} is an edge cell; tokens stand on interior cells only")
+            (green if color == Color.GREEN else blue).add(index)
+        side = board.turn if turn is None else Color.parse(turn)
+        return self._replace(Board.from_fen(format_fen(board.size, green, blue, int(side))), self.tags)
+
+    def _replace(self, board: Board, tags: dict) -> "Game":
+        self.board = board
+        self.redo = []
+        self.tags = dict(tags)
+        self._changed()
+        return self
+
+
+def _check_text(text, what):
+    if not isinstance(text, str):
+        raise HingeError(f"a {what} is text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise HingeError(f"the {what} is {len(text):,} characters long; the most accepted is {MAX_TEXT:,}")
+
+
+class GameStore:
+    """The games by id, least recently used first; at most ``limit`` are kept."""
+
+    def __init__(self, limit: int = MAX_GAMES):
+        self.limit = limit
+        self._games: OrderedDict[str, Game] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def create(self, size: int = 6, position: str | None = None) -> Game:
+        board = Board.from_fen(position) if position else Board(size)
+        game = Game(secrets.token_urlsafe(9), board)
+        with self._lock:
+            self._games[game.id] = game
+            while len(self._games) > self.limit:
+                _, old = self._games.popitem(last=False)
+                if old.search is not None:
+                    old.search.stop()
+        return game
+
+    def get(self, game_id: str) -> Game:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                raise KeyError(game_id)
+            self._games.move_to_end(game_id)
+            return game
+
+    def __len__(self) -> int:
+        return len(self._games)

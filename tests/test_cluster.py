@@ -1,0 +1,178 @@
+"""The Ray backend (--ray): the same answers as a local run with any number of
+workers, and a match that loses a worker still ends with every game.
+
+Ray is in the test extra: without it these tests fail (at the import below) rather
+than skip. One local Ray (2 CPUs) serves the whole session."""
+
+from __future__ import annotations
+
+import ray  # pip install 'hinge-fast[test]' installs it
+
+import pytest
+
+from hinge_fast.cli import main
+from hinge_fast.tools.executor import Executor
+from hinge_fast.tools.match import play_match
+from hinge_fast.tools.players import PlayerSpec
+
+
+@pytest.fixture(scope="session")
+def local_ray():
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
+    yield ray
+    if started:
+        ray.shutdown()
+
+
+def _cube(x):
+    return x**3
+
+
+A, B = PlayerSpec("mcts", nodes=60, size=5), PlayerSpec("alphabeta", nodes=150, size=5)
+
+
+def _moves(result):
+    return [(g.green, g.blue, g.moves, g.result) for g in result.games]
+
+
+def test_ray_executor_runs_every_job(local_ray):
+    # one executor at a time: each actor holds one of the 2 CPUs
+    with Executor(ray="auto") as both:
+        assert both.start().workers == 2
+        assert sorted(both.run(_cube, range(12))) == [(i, i**3) for i in range(12)]
+    with Executor(ray="auto", concurrency=1) as single:
+        assert single.start().workers == 1
+        assert sorted(single.run(_cube, range(5))) == [(i, i**3) for i in range(5)]
+    assert ray.is_initialized()  # a Ray the executor did not start is left running
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_match_on_ray_equals_local(local_ray, workers):
+    local = play_match(A, B, games=6, size=5, seed=9)
+    with Executor(ray="auto", concurrency=workers) as ex:
+        remote = play_match(A, B, games=6, size=5, seed=9, executor=ex)
+    assert _moves(remote) == _moves(local)
+    assert (remote.wins, remote.losses, remote.unfinished) == (local.wins, local.losses, local.unfinished)
+
+
+def test_match_survives_a_killed_worker(local_ray):
+    local = play_match(A, B, games=10, size=5, seed=3)
+    with Executor(ray="auto") as ex:
+        victim = ex.start().actors[0]
+
+        def kill_once(game):
+            if ex.actor_deaths == 0 and victim in ex.actors:
+                ray.kill(victim)
+
+        remote = play_match(A, B, games=10, size=5, seed=3, executor=ex, on_game=kill_once)
+        assert ex.actor_deaths >= 1  # the killed actor had games queued: they went elsewhere
+        assert victim not in ex.actors and len(ex.actors) == 2  # replaced
+    assert remote.played == 10
+    assert _moves(remote) == _moves(local)
+
+
+def test_match_command_on_ray(local_ray, tmp_path, capsys):
+    argv = ["match", "mcts", "greedy", "--nodes", "60", "--size", "5", "--seed", "5", "--games", "4"]
+    assert main(argv + ["--out", str(tmp_path / "a.hgn")]) == 0
+    local = capsys.readouterr().out
+    assert main(argv + ["--out", str(tmp_path / "b.hgn"), "--ray", "auto"]) == 0
+    remote = capsys.readouterr().out
+    assert "Ray workers on the Ray cluster at auto" in remote
+    cut = lambda out: out.split("\n", 1)[1]  # noqa: E731  (the header names the executor)
+    assert cut(remote) == cut(local).replace("a.hgn", "b.hgn")
+
+
+MIDGAME = "5/1bb1g1/1b2g2/2bbg3/2b1b4/4bg2/3g1g1/6/5 b"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_perft_on_ray_equals_local(local_ray, workers, monkeypatch):
+    from hinge_fast import Board
+    from hinge_fast.tools import distributed
+
+    board = Board.from_fen(MIDGAME)
+    with Executor() as here:
+        local = distributed.perft_split(board, 3, here)
+        with Executor(ray="auto", concurrency=workers) as ex:
+            assert distributed.perft_split(board, 3, ex) == local  # one job per root move
+            monkeypatch.setattr(distributed, "JOBS_PER_WORKER", 10**6)
+            assert distributed.perft_split(board, 3, ex) == local  # one job per position two plies deep
+            assert distributed.perft_split(board, 3, ex, bulk=False) == local
+    assert sum(c for _, c in local) > 0 and board.fen() == MIDGAME
+
+
+def test_perft_command_on_ray(local_ray, capsys):
+    for argv in (["perft", "3", MIDGAME, "--divide"], ["perft", "3", "--size", "4", "--no-bulk"]):
+        assert main(argv) == 0
+        local = capsys.readouterr().out
+        assert main(argv + ["--ray", "auto"]) == 0
+        assert capsys.readouterr().out == local
+
+
+def _refuse_three(x):
+    from hinge_fast import HingeError
+
+    if x == 3:
+        raise HingeError("three is not allowed")
+    return x
+
+
+def test_ray_passes_errors_back(local_ray):
+    from hinge_fast import HingeError
+
+    with Executor(ray="auto") as ex:
+        with pytest.raises(HingeError, match="three is not allowed"):
+            list(ex.run(_refuse_three, range(6)))
+        assert sorted(ex.run(_refuse_three, [1, 2])) == [(0, 1), (1, 2)]  # the workers go on
+
+
+def test_stats_on_ray_equals_local(local_ray, monkeypatch):
+    from hinge_fast.tools import distributed
+    from hinge_fast.tools.stats import self_play
+
+    monkeypatch.setattr(distributed, "RANDOM_STATS_CHUNK", 10)
+    monkeypatch.setattr(distributed, "PLAYER_STATS_CHUNK", 2)
+    drop = lambda s: {k: v for k, v in s.items() if k != "seconds"}  # noqa: E731
+    local_random = self_play(5, 35, "random", seed=4)
+    local_engine = self_play(4, 5, "mcts", nodes=40, seed=6)
+    for workers in (1, 2):
+        with Executor(ray="auto", concurrency=workers) as ex:
+            assert drop(self_play(5, 35, "random", seed=4, executor=ex)) == drop(local_random)
+            assert drop(self_play(4, 5, "mcts", nodes=40, seed=6, executor=ex)) == drop(local_engine)
+
+
+def test_stats_command_on_ray(local_ray, capsys):
+    argv = ["stats", "--size", "4", "--games", "20", "--seed", "2"]
+    assert main(argv) == 0
+    local = capsys.readouterr().out
+    assert main(argv + ["--ray", "auto"]) == 0
+    remote = capsys.readouterr().out
+    cut = lambda out: out.split("\n", 1)[1]  # noqa: E731  (the first line gives the time)
+    assert cut(remote) == cut(local)
+
+
+def test_playouts_on_ray_equal_local(local_ray):
+    import numpy as np
+
+    from hinge_fast import Board
+    from hinge_fast.core import parallel
+    from hinge_fast.tools.distributed import playouts_split
+
+    board = Board.from_fen(MIDGAME)
+    local = parallel.playouts(board.size, board.own, board.enemy, 300, 500, 11, 1)
+    for workers in (1, 2):
+        with Executor(ray="auto", concurrency=workers) as ex:
+            remote = playouts_split(board, 300, 500, 11, ex)
+        for mine, theirs in zip(remote, local):
+            assert np.array_equal(mine, theirs)
+
+
+def test_playouts_command_on_ray(local_ray, capsys):
+    argv = ["playouts", "500", "--size", "5", "--seed", "4"]
+    assert main(argv + ["--threads", "1"]) == 0
+    local = capsys.readouterr().out.splitlines()
+    assert main(argv + ["--ray", "auto"]) == 0
+    remote = capsys.readouterr().out.splitlines()
+    assert "Ray workers" in remote[0] and remote[1:] == local[1:]

@@ -1,0 +1,304 @@
+"""match --concurrency, the executor's local backends, and matches that lose nothing
+(--out saves each game as it finishes, --resume continues an interrupted match)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import io
+import os
+import pty
+import re
+import signal
+import struct
+import subprocess
+import sys
+import termios
+
+import pytest
+
+from hinge_fast import HingeError
+from hinge_fast.cli import main
+from hinge_fast.tools.executor import Executor, in_order
+from hinge_fast.tools.match import MatchSettings, play_match, read_match, read_match_file
+from hinge_fast.tools.players import PlayerSpec, get_player
+from hinge_fast.tools.record import format_record, read_records
+
+MATCH = ["match", "mcts", "greedy", "--nodes", "60", "--size", "5", "--seed", "7"]
+
+
+def games_by_round(path):
+    """{round: (green, blue, moves, result)} of a match file: the same games whatever
+    order they were written in (Date left out)."""
+    return {int(r.tags["Round"]): (r.tags["Green"], r.tags["Blue"], tuple(r.moves), r.result) for r in read_records(str(path))}
+
+
+def summary(out: str) -> str:
+    """The result lines of a match's stdout (the header names the executor and the
+    last line the file)."""
+    lines = out.strip().splitlines()
+    start = next(i for i, line in enumerate(lines) if " games on side " in line and not line.startswith("match "))
+    return "\n".join(line for line in lines[start:] if not line.endswith(".hgn"))
+
+
+# ----- executor ------------------------------------------------------------------------------------
+def _square(x):
+    return x * x
+
+
+def _fail_on_three(x):
+    if x == 3:
+        raise HingeError("three is not allowed")
+    return x
+
+
+def test_executor_backends_give_every_result():
+    jobs = list(range(20))
+    with Executor() as serial, Executor(concurrency=2) as pool:
+        assert serial.kind == "serial" and pool.kind == "processes"
+        expected = [(i, i * i) for i in jobs]
+        assert list(serial.run(_square, jobs)) == expected
+        assert sorted(pool.run(_square, jobs)) == expected
+        assert list(in_order(pool.run(_square, iter(jobs)))) == expected  # a generator of jobs, twice on one pool
+
+
+def test_executor_passes_errors_back():
+    with Executor(concurrency=2) as pool:
+        with pytest.raises(HingeError, match="three"):
+            list(pool.run(_fail_on_three, range(6)))
+
+
+def test_in_order():
+    assert list(in_order([(2, "c"), (0, "a"), (1, "b")])) == [(0, "a"), (1, "b"), (2, "c")]
+    assert list(in_order([(3, "d"), (2, "c")], start=2)) == [(2, "c"), (3, "d")]
+
+
+def test_bad_concurrency():
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(HingeError):
+            Executor(concurrency=bad)
+
+
+# ----- concurrency: the same games ------------------------------------------------------------------
+def test_concurrent_match_plays_the_same_games():
+    """Each game is the same when two are played at once (node limits, fixed seed):
+    own seed, own searcher objects, counted in game order."""
+    a, b = PlayerSpec("mcts", nodes=60, size=5), PlayerSpec("alphabeta", nodes=200, size=5)
+    one = play_match(a, b, games=6, size=5, seed=4)
+    finished = []
+    with Executor(concurrency=2) as pool:
+        two = play_match(a, b, games=6, size=5, seed=4, executor=pool, on_game=lambda g: finished.append(g.round))
+    assert [g.moves for g in two.games] == [g.moves for g in one.games]
+    assert [g.result for g in two.games] == [g.result for g in one.games]
+    assert (two.wins, two.losses, two.unfinished) == (one.wins, one.losses, one.unfinished)
+    assert sorted(finished) == [1, 2, 3, 4, 5, 6]
+    # Player objects are copied to the workers, and play as PlayerSpecs do
+    with Executor(concurrency=2) as pool:
+        objects = play_match(get_player("mcts", nodes=60), get_player("alphabeta", nodes=200), games=6, size=5, seed=4, executor=pool)
+    assert [g.moves for g in objects.games] == [g.moves for g in one.games]
+
+
+def test_concurrent_match_stops_where_a_serial_sprt_stops():
+    a, b = PlayerSpec("random"), PlayerSpec("greedy")
+    one = play_match(a, b, games=60, size=5, seed=1, sprt=__import__("hinge_fast.tools.match", fromlist=["Sprt"]).Sprt(0, 100))
+    with Executor(concurrency=2) as pool:
+        two = play_match(a, b, games=60, size=5, seed=1, sprt=one.sprt, executor=pool)
+    assert one.sprt_decision is not None and one.played < 60
+    assert two.played == one.played and two.sprt_decision == one.sprt_decision
+    assert [g.moves for g in two.games] == [g.moves for g in one.games]
+
+
+def test_match_command_concurrency_writes_the_same_games(tmp_path, capsys):
+    serial, concurrent = tmp_path / "one.hgn", tmp_path / "two.hgn"
+    assert main(MATCH + ["--games", "6", "--out", str(serial)]) == 0
+    out_one = capsys.readouterr().out
+    assert main(MATCH + ["--games", "6", "--out", str(concurrent), "--concurrency", "2"]) == 0
+    out_two = capsys.readouterr().out
+    assert "2 worker processes" in out_two
+    assert games_by_round(serial) == games_by_round(concurrent)
+    assert summary(out_one) == summary(out_two)
+
+
+def test_uncopyable_player_is_refused():
+    class Local(type(get_player("random"))):
+        pass
+
+    player = Local(seed=1)
+    player.lock = __import__("threading").Lock()  # cannot be pickled
+    with Executor(concurrency=2) as pool:
+        with pytest.raises(HingeError, match="cannot be sent"):
+            play_match(player, get_player("random"), games=2, size=4, seed=1, executor=pool)
+
+
+# ----- match files ---------------------------------------------------------------------------------------
+SETTINGS = MatchSettings("mcts", "greedy", 5, 4, 400, "nodes 60", 7)
+
+
+def _file_of(tmp_path, games=3):
+    result = play_match(PlayerSpec("mcts", nodes=60, size=5), PlayerSpec("greedy"), games=games, size=5, seed=2)
+    path = tmp_path / "games.hgn"
+    path.write_text("".join(format_record(g.record(settings=SETTINGS)) + "\n" for g in result.games))
+    return path, result
+
+
+def test_a_game_cut_short_is_left_out(tmp_path):
+    path, result = _file_of(tmp_path)
+    text = path.read_bytes()
+    third = text.rindex(b"[Event", 0, text.index(b'[Round "3"]'))
+    assert [g.round for g in read_match(path, SETTINGS)[0].values()] == [1, 2, 3]
+    for cut in range(third, len(text) - 2, 7):  # every way the last write could have stopped
+        path.write_bytes(text[:cut])
+        records, length = read_match_file(path)
+        assert len(records) == 2 and length == third, cut
+    path.write_bytes(text[:third] + b"[Event \"hinge")
+    assert sorted(read_match(path, SETTINGS)[0]) == [0, 1]
+
+
+def test_resume_refuses_other_settings(tmp_path, capsys):
+    path, _ = _file_of(tmp_path)
+    for other in (
+        MatchSettings("mcts", "greedy", 5, 4, 400, "nodes 61", 7),
+        MatchSettings("greedy", "mcts", 5, 4, 400, "nodes 60", 7),
+        MatchSettings("mcts", "greedy", 5, 4, 400, "nodes 60", 8),
+        MatchSettings("mcts", "greedy", 5, 2, 400, "nodes 60", 7),
+    ):
+        with pytest.raises(HingeError, match="resume with the same settings"):
+            read_match(path, other)
+    assert main(["match", "mcts", "greedy", "--nodes", "61", "--size", "5", "--games", "4", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Limit 'nodes 60', not 'nodes 61'" in err[0]
+    assert main(MATCH + ["--games", "2", "--resume", str(path)]) == 2  # fewer games than the file holds
+    assert "past the 2" in capsys.readouterr().err
+    plain = tmp_path / "plain.hgn"
+    plain.write_text(format_record(read_records(str(path))[0].__class__(5, ["C3"], {"Result": "unfinished"})))
+    assert main(MATCH + ["--games", "2", "--resume", str(plain)]) == 2
+    assert "not a file written by match" in capsys.readouterr().err
+
+
+def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
+    path = tmp_path / "m.hgn"
+    assert main(MATCH + ["--games", "4", "--resume", str(path)]) == 0  # a missing file: a new match
+    first = capsys.readouterr().out
+    before = path.read_bytes()
+    assert main(MATCH[:-2] + ["--games", "4", "--resume", str(path)]) == 0  # the seed comes from the file
+    second = capsys.readouterr().out
+    assert "resuming: 4 games already in" in second
+    assert path.read_bytes() == before and summary(first) == summary(second)
+    assert main(MATCH + ["--games", "6", "--resume", str(path)]) == 0  # more games: two are added
+    assert sorted(games_by_round(path)) == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    """(summary, games) of the 16-game match played straight through."""
+    whole = tmp_path_factory.mktemp("whole") / "whole.hgn"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(MATCH + ["--games", "16", "--out", str(whole)]) == 0
+    return summary(out.getvalue()), games_by_round(whole)
+
+
+def _interrupted(tmp_path, sig, extra=()):
+    """Start a 16-game match saving to a file, stop it with ``sig`` once its progress
+    bar says 4 games are done, and return the file and the exit status. stderr is a
+    pseudo-terminal, so that the bar is drawn; it is read as it comes (no sleeping).
+    A game is in the file before the bar counts it."""
+    path = tmp_path / f"cut-{sig}.hgn"
+    argv = [sys.executable, "-m", "hinge_fast.cli"] + MATCH + ["--games", "16", "--out", str(path), *extra]
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a width to draw the bar in
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    try:
+        seen = ""
+        while not any(int(n) >= 4 for n in re.findall(r"\b(\d+)/16\b", seen)):
+            chunk = _read(master)
+            assert chunk, f"the match ended before 4 games were counted: {seen!r}"
+            seen = seen[-200:] + chunk
+        proc.send_signal(sig)
+        while _read(master):  # let it write what it has to say on its way out
+            pass
+        status = proc.wait(timeout=120)
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+    return path, status
+
+
+def _read(fd) -> str:
+    try:
+        return os.read(fd, 4096).decode("utf-8", "replace")
+    except OSError:  # EIO: the other end is closed
+        return ""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_interrupted_match_resumes_to_the_same_result(tmp_path, capsys, uninterrupted, sig):
+    expected, whole_games = uninterrupted
+    path, status = _interrupted(tmp_path, sig)
+    assert status == (-signal.SIGKILL if sig == signal.SIGKILL else 130)
+    kept = games_by_round(path)
+    assert 4 <= len(kept) < 16  # stopped in the middle
+    assert main(MATCH + ["--games", "16", "--resume", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"resuming: {len(kept)} games already in" in out
+    assert summary(out) == expected
+    assert games_by_round(path) == whole_games
+
+
+def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
+    expected, whole_games = uninterrupted
+    path, status = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"])
+    assert status == 130
+    assert 4 <= len(games_by_round(path)) < 16
+    assert main(MATCH + ["--games", "16", "--resume", str(path), "--concurrency", "2"]) == 0
+    assert summary(capsys.readouterr().out) == expected
+    assert games_by_round(path) == whole_games
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["perft", "3", "--ray", "nonsense"], "--ray takes HOST:PORT"),
+        (["perft", "3", "--ray", "127.0.0.1:9"], "cannot reach the Ray cluster at 127.0.0.1:9"),
+        (MATCH + ["--games", "2", "--ray", "127.0.0.1:9"], "cannot reach the Ray cluster"),
+        (MATCH + ["--games", "2", "--concurrency", "0"], "--concurrency must be from 1"),
+        (MATCH + ["--games", "2", "--out", "a.hgn", "--resume", "b.hgn"], "not allowed with argument"),
+    ],
+)
+def test_executor_arguments_bad_input(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and message in err[0]
+
+
+# ----- stats on several processes ---------------------------------------------------------------------
+def _without_time(summary):
+    return {k: v for k, v in summary.items() if k != "seconds"}
+
+
+def test_stats_chunks_give_the_same_statistics(monkeypatch):
+    from hinge_fast.tools import distributed
+    from hinge_fast.tools.stats import self_play
+
+    whole = self_play(4, 30, "random", seed=3, max_plies=200)
+    with Executor(concurrency=2) as pool:
+        assert _without_time(self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)) == _without_time(whole)
+        monkeypatch.setattr(distributed, "PLAYER_STATS_CHUNK", 3)
+        engine = self_play(4, 7, "mcts", nodes=40, seed=5)
+        assert _without_time(self_play(4, 7, "mcts", nodes=40, seed=5, executor=pool)) == _without_time(engine)
+        # random self-play in chunks: the first chunk is the games one process plays
+        monkeypatch.setattr(distributed, "RANDOM_STATS_CHUNK", 10)
+        chunked = self_play(4, 30, "random", seed=3, max_plies=200)
+        assert chunked["lengths"][:10] == whole["lengths"][:10]
+        assert _without_time(self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)) == _without_time(chunked)
+
+
+def test_stats_command_concurrency(capsys):
+    argv = ["stats", "--size", "4", "--games", "40", "--seed", "2", "--json"]
+    assert main(argv) == 0
+    one = __import__("json").loads(capsys.readouterr().out)
+    assert main(argv + ["--concurrency", "2"]) == 0
+    two = __import__("json").loads(capsys.readouterr().out)
+    assert _without_time(one) == _without_time(two)

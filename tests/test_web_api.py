@@ -1,0 +1,279 @@
+"""The web app's JSON API (hinge_fast.web), through FastAPI's test client: games,
+moves, errors that change nothing, records, the editor, streamed searches and their
+bounds."""
+
+import json
+import threading
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from hinge_fast import Board  # noqa: E402
+from hinge_fast.errors import HingeError  # noqa: E402
+from hinge_fast.web import create_app  # noqa: E402
+
+# Green's D3-D4 can flip the blue token on C4 or the one on E5: a choice.
+CHOICE = "5/1g4/2bb3/8/4b4/2b5/2gg3/1g4/5 g"
+MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(max_searches=2)) as c:
+        yield c
+
+
+def new_game(client, **body):
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def events(response):
+    """(name, data) of each server-sent event of a streamed response."""
+    name = None
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            yield name, json.loads(line[6:])
+
+
+def test_new_game_play_undo_redo(client):
+    game = new_game(client, size=4)
+    assert game["position"] == Board(4).fen() and game["turn"] == "green" and game["ply"] == 0
+    assert len(game["legal"]) == len(Board(4).legal_moves)
+    gid = game["id"]
+    state = client.post(f"/api/games/{gid}/moves", json={"move": "c3"}).json()
+    assert state["moves"] == ["C3"] and state["turn"] == "blue"
+    state = client.post(f"/api/games/{gid}/moves", json={"move": "F6"}).json()
+    state = client.post(f"/api/games/{gid}/undo").json()
+    assert state["moves"] == ["C3"] and state["redo"] == ["F6"]
+    state = client.post(f"/api/games/{gid}/goto", json={"ply": 0}).json()
+    assert state["moves"] == [] and state["redo"] == ["C3", "F6"]
+    state = client.post(f"/api/games/{gid}/redo").json()
+    assert state["moves"] == ["C3"] and state["redo"] == ["F6"]
+    # a different move drops what was taken back
+    state = client.post(f"/api/games/{gid}/moves", json={"move": "E6"}).json()
+    assert state["moves"] == ["C3", "E6"] and state["redo"] == []
+    assert client.get(f"/api/games/{gid}").json()["position"] == state["position"]
+
+
+def test_each_game_is_its_own(client):
+    a, b = new_game(client), new_game(client, size=5)
+    assert a["id"] != b["id"]
+    client.post(f"/api/games/{a['id']}/moves", json={"move": "F6"})
+    assert client.get(f"/api/games/{b['id']}").json()["moves"] == []
+
+
+def test_illegal_move_answers_the_project_error_and_changes_nothing(client):
+    gid = new_game(client)["id"]
+    client.post(f"/api/games/{gid}/moves", json={"move": "F6"})
+    before = client.get(f"/api/games/{gid}").json()
+    board = Board()
+    board.push_str("F6")
+    for text in ("F6", "A1", "F6-G7", "zz", ""):
+        response = client.post(f"/api/games/{gid}/moves", json={"move": text})
+        assert response.status_code == 400
+        with pytest.raises(HingeError) as expected:
+            board.push(board.parse_move(text))
+        assert response.json() == {"error": str(expected.value)}
+    assert client.get(f"/api/games/{gid}").json() == before
+
+
+def test_malformed_position_and_record_change_nothing(client):
+    gid = new_game(client)["id"]
+    client.post(f"/api/games/{gid}/moves", json={"move": "F6"})
+    before = client.get(f"/api/games/{gid}").json()
+    response = client.post(f"/api/games/{gid}/position", json={"position": "6/7/8 g"})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("position string has 3 rows")
+    response = client.post(f"/api/games/{gid}/record", json={"record": "1. F6 F6 unfinished"})
+    assert response.status_code == 400 and "ply 2" in response.json()["error"]
+    response = client.post(f"/api/games/{gid}/new", json={"size": 12})
+    assert response.status_code == 400 and "12" in response.json()["error"]
+    assert client.get(f"/api/games/{gid}").json() == before
+
+
+def test_malformed_requests_and_unknown_games(client):
+    gid = new_game(client)["id"]
+    response = client.post(f"/api/games/{gid}/moves", json={"mov": "F6"})
+    assert response.status_code == 422 and response.json()["error"].startswith("move:")
+    response = client.get("/api/games/nope")
+    assert response.status_code == 404 and "no game 'nope'" in response.json()["error"]
+    assert client.post("/api/games", json={"position": "x g"}).status_code == 400
+
+
+def test_position_and_record_out_and_in(client):
+    gid = new_game(client)["id"]
+    for move in ("F6", "D4", "G7"):
+        client.post(f"/api/games/{gid}/moves", json={"move": move})
+    record = client.get(f"/api/games/{gid}/record").text
+    assert "1. F6 D4 2. G7 unfinished" in record
+    other = new_game(client, size=4)["id"]
+    state = client.post(f"/api/games/{other}/record", json={"record": record}).json()
+    assert state["moves"] == ["F6", "D4", "G7"] and state["size"] == 6
+    state = client.post(f"/api/games/{other}/position", json={"position": CHOICE}).json()
+    assert state["position"] == CHOICE and state["moves"] == [] and state["start"] == CHOICE
+    # a game from a position string keeps its start in the record
+    client.post(f"/api/games/{other}/moves", json={"move": "D3-D4xE5"})
+    record = client.get(f"/api/games/{other}/record").text
+    assert f'[Start "{CHOICE}"]' in record and "D3-D4xE5" in record
+
+
+def test_legal_moves_show_the_flip_choice(client):
+    gid = new_game(client, position=CHOICE)["id"]
+    legal = client.get(f"/api/games/{gid}/legal").json()
+    choice = sorted((m["move"], m["flips"]) for m in legal if m["from"] == "D3" and m["to"] == "D4")
+    assert choice == [("D3-D4xC4", ["C4"]), ("D3-D4xE5", ["E5"])]
+    response = client.post(f"/api/games/{gid}/moves", json={"move": "D3-D4"})
+    assert response.status_code == 400 and response.json()["error"].startswith("ambiguous move D3-D4")
+    state = client.post(f"/api/games/{gid}/moves", json={"move": "D3-D4xE5"}).json()
+    assert state["last_flipped"] == ["E5"]
+    assert 'class="flipped"' in state["svg"]
+
+
+def test_position_editor(client):
+    gid = new_game(client, size=4)["id"]
+    state = client.post(f"/api/games/{gid}/edit", json={"cell": "C3", "piece": "blue"}).json()
+    assert Board.from_fen(state["position"]).piece_at("C3").name == "BLUE"
+    state = client.post(f"/api/games/{gid}/edit", json={"cell": None, "turn": "blue"}).json()
+    assert state["turn"] == "blue"
+    before = state
+    response = client.post(f"/api/games/{gid}/edit", json={"cell": "A1", "piece": "green"})
+    assert response.status_code == 400 and "edge cell" in response.json()["error"]
+    assert client.get(f"/api/games/{gid}").json() == before
+    state = client.post(f"/api/games/{gid}/edit", json={"cell": "C3", "piece": None}).json()
+    assert state["position"] == "4/5/6/7/6/5/4 b"
+
+
+def test_analysis_streams_progress_and_a_best_move(client):
+    gid = new_game(client, position=MIDGAME)["id"]
+    with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "alphabeta", "time": 0.5, "top": 3}) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        got = list(events(response))
+    names = [name for name, _ in got]
+    assert names[0] == "start" and names[-1] == "done"
+    start, done = got[0][1], got[-1][1]
+    assert {t["side"] for t in start["threats"]} == {"green", "blue"}
+    legal = {str(m) for m in Board.from_fen(MIDGAME).legal_moves}
+    assert done["best"] in legal and done["pv"][0] == done["best"]
+    assert 1 <= len(done["top"]) <= 3 and 0 <= done["green_share"] <= 1
+    assert done["score"]["text"] == done["score_text"] and done["engine"] == "alphabeta"
+    assert 'class="arrow"' in done["svg"] and f"best move: {done['best']}" in done["svg"]
+    # analysis plays nothing
+    assert client.get(f"/api/games/{gid}").json()["moves"] == []
+
+
+def test_engine_move_plays_a_legal_move(client):
+    gid = new_game(client, size=5)["id"]
+    client.post(f"/api/games/{gid}/moves", json={"move": "E5"})
+    with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 0.2}) as response:
+        done = [data for name, data in events(response) if name == "done"][0]
+    assert done["played"] == done["state"]["moves"][-1]
+    assert client.get(f"/api/games/{gid}").json()["ply"] == 2
+
+
+def test_bad_search_options_are_refused(client):
+    gid = new_game(client)["id"]
+    for body, text in (({"engine": "stockfish"}, "unknown engine"), ({"time": 0}, "time must be"), ({"time": 10**6}, "time must be")):
+        response = client.post(f"/api/games/{gid}/analysis", json=body)
+        assert response.status_code == 400 and text in response.json()["error"]
+    over = new_game(client, position="6/7/8/9/10/11/10/9/8/2bb3/6 g")  # green has no tokens: over
+    assert client.post(f"/api/games/{over['id']}/analysis", json={}).status_code == 400
+
+
+def test_a_search_can_be_stopped_and_does_not_block_another_game():
+    with TestClient(create_app(max_searches=2)) as client:
+        slow, quick = new_game(client, position=MIDGAME)["id"], new_game(client, size=4)["id"]
+        with client.stream("POST", f"/api/games/{slow}/analysis", json={"engine": "alphabeta", "time": 60}) as long_run:
+            stream = events(long_run)
+            assert next(stream)[0] == "start"
+            assert next(stream)[0] == "progress"  # the long search runs
+            # meanwhile another tab's search, with the same engine, starts and finishes
+            with client.stream("POST", f"/api/games/{quick}/engine-move", json={"engine": "alphabeta", "time": 0.2}) as other:
+                assert [name for name, _ in events(other)][-1] == "done"
+            assert client.get(f"/api/games/{slow}").json()["searching"] is True
+            # a second search of the same game is refused
+            again = client.post(f"/api/games/{slow}/analysis", json={"engine": "mcts", "time": 1})
+            assert again.status_code == 400 and "already searching" in again.json()["error"]
+            client.post(f"/api/games/{slow}/stop")
+            rest = list(stream)
+        assert rest[-1][0] == "done" and rest[-1][1]["stopped"] is True and rest[-1][1]["seconds"] < 60
+        assert client.get(f"/api/games/{slow}").json()["searching"] is False
+
+
+def test_searches_at_once_are_bounded():
+    with TestClient(create_app(max_searches=1)) as client:
+        a, b = new_game(client, position=MIDGAME)["id"], new_game(client)["id"]
+        with client.stream("POST", f"/api/games/{a}/analysis", json={"engine": "mcts", "time": 60}) as running:
+            stream = events(running)
+            assert next(stream)[0] == "start"
+            full = client.post(f"/api/games/{b}/analysis", json={"engine": "mcts", "time": 1})
+            assert full.status_code == 503
+            assert "already running 1 searches, its limit" in full.json()["error"]
+            assert client.get("/api/engines").json()["running"] == 1
+            client.post(f"/api/games/{a}/stop")
+            list(stream)
+        # the slot is free again
+        with client.stream("POST", f"/api/games/{b}/analysis", json={"engine": "mcts", "time": 0.1}) as response:
+            assert [name for name, _ in events(response)][-1] == "done"
+
+
+def test_a_change_of_position_stops_the_game_search(client):
+    gid = new_game(client, position=MIDGAME)["id"]
+    with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 60}) as response:
+        stream = events(response)
+        assert next(stream)[0] == "start"
+        client.post(f"/api/games/{gid}/moves", json={"move": "G5-G4xF3"})
+        done = [data for name, data in stream if name == "done"][0]
+    # the engine's search was for the old position: it plays nothing into the new one
+    assert done["played"] is None
+    assert client.get(f"/api/games/{gid}").json()["moves"] == ["G5-G4xF3"]
+
+
+def test_pages_rules_and_openapi(client):
+    page = client.get("/")
+    assert page.status_code == 200 and 'id="board"' in page.text and 'href="/rules"' in page.text
+    assert client.get("/static/app.js").status_code == 200
+    rules = client.get("/rules")
+    assert rules.status_code == 200 and "<h1>" in rules.text and 'src="/static/rules/' in rules.text
+    picture = rules.text.split('src="/static/rules/')[1].split('"')[0]
+    assert client.get(f"/static/rules/{picture}").text.startswith("<svg")
+    schema = client.get("/openapi.json").json()
+    for path in ("/api/games", "/api/games/{game_id}/moves", "/api/games/{game_id}/analysis",
+                 "/api/games/{game_id}/record", "/api/games/{game_id}/position", "/api/games/{game_id}/legal"):
+        assert path in schema["paths"]
+
+
+def test_serve_reports_a_busy_port(capsys):
+    import socket
+
+    from hinge_fast.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        status = main(["serve", "--port", str(busy.getsockname()[1])])
+    assert status == 2
+    assert "error: cannot listen on 127.0.0.1" in capsys.readouterr().err
+
+
+def test_the_examples_of_docs_web_md(client):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "web.md").read_text(encoding="utf-8")
+    gid = new_game(client, size=4)["id"]
+    state = client.post(f"/api/games/{gid}/moves", json={"move": "C3"}).json()
+    assert f"`position` is `{state['position']}`" in doc
+    error = client.post(f"/api/games/{gid}/moves", json={"move": "C3"}).json()
+    assert f"`{json.dumps(error)}`" in doc
+    missing = client.post(f"/api/games/{gid}/moves", json={}).json()
+    assert f"`{json.dumps(missing)}`" in doc
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "A1"}).json()["error"] in doc
+    from hinge_fast.web import engine
+
+    assert f"table is {engine.TABLE_MB} MB" in doc and f"tree is\n  {engine.TREE_NODES:,} nodes" in doc
