@@ -96,7 +96,7 @@ def add_engine_arguments(parser, default_help="", seed=True):
     from ..search.registry import DEFAULT_ENGINE, ENGINES, REGISTRY, all_options
 
     described = "; ".join(f"{name}: {spec.description}" for name, spec in REGISTRY.items())
-    parser.add_argument("--engine", choices=ENGINES, default=None,
+    parser.add_argument("--engine", choices=tuple(REGISTRY), default=None,
                         help=f"searcher (default {DEFAULT_ENGINE}{default_help}). {described}")
     names = ", ".join(all_options())
     parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",

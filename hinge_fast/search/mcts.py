@@ -18,10 +18,16 @@ win 1, a loss 0 and an unfinished playout decided by the token count.
 
 One iteration (``run_iterations``):
 
-1. **Select**: from the root, follow the child with the highest UCT value
-   ``wins/visits + c * sqrt(ln(parent visits) / visits)``. Unvisited children come
-   first, in the order of their prior (``expand``: swipes flipping the largest group
-   first, then placements), and children proven lost are never chosen.
+1. **Select**: from the root, follow the child with the highest value
+   ``wins/visits + c * sqrt(ln(parent visits) / visits) + w * prior / (visits + 1)``
+   (UCT plus a progressive bias of weight ``w`` = ``prior_weight``; the prior is the
+   flipped group's size relative to the largest flip at that node, 0 for a
+   placement). An unvisited child is worth ``fpu + w * prior`` (first-play urgency,
+   ``fpu``), so a bad move need not be tried before a good one is deepened; children
+   of equal prior are shuffled at expansion so that none is favoured by the
+   generation order. With ``fpu`` negative (``mcts-v1``) unvisited children come first,
+   in prior order (swipes flipping the largest group first, then placements).
+   Children proven lost are never chosen.
 2. **Expand** a leaf that has been visited before (the root always): generate its
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
@@ -46,7 +52,7 @@ shortest, losing ones the longest. A proven root stops the search.
 Memory and the tree budget
 --------------------------
 ``tree_nodes`` (default ``DEFAULT_TREE_NODES`` = 4,000,000, about
-``NODE_BYTES`` (31) * 4e6 = 124 MB; at most ``MAX_TREE_NODES``) caps the tree. The
+``NODE_BYTES`` (35) * 4e6 = 140 MB; at most ``MAX_TREE_NODES``) caps the tree. The
 arrays are allocated once per searcher object (at its first ``go``) with ``np.zeros``, which the operating system
 hands out lazily, so a short search touches only the pages it uses. When an
 expansion does not fit, the tree stops growing for the rest of the search and
@@ -80,7 +86,9 @@ from ..errors import HingeError
 from ..core.movegen import generate_moves, move_target, play, play_with_flip
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NO_CELL
 from .limits import DEFAULT_TIME, Limits
-from .registry import DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_GREED, DEFAULT_TREE_NODES, MAX_TREE_NODES  # noqa: F401
+from .registry import (  # noqa: F401
+    DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_TREE_NODES, MAX_TREE_NODES,
+)
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
@@ -104,7 +112,7 @@ PLAYOUT_PLIES = 3  # plies played in playouts
 TREE_FULL = 4  # 1 once an expansion did not fit
 N_STATS = 5
 
-NODE_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 2  # parent, first, count, move, visits, wins, proof, plies
+NODE_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4  # parent, first, count, move, visits, wins, proof, plies, prior
 
 
 class Tree:
@@ -119,6 +127,7 @@ class Tree:
         self.wins = np.zeros(capacity, dtype=np.float64)
         self.proof = np.zeros(capacity, dtype=np.int8)
         self.plies = np.zeros(capacity, dtype=np.int16)
+        self.prior = np.zeros(capacity, dtype=np.float32)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.path = np.zeros(MAX_TREE_DEPTH + 2, dtype=np.int32)
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
@@ -258,8 +267,8 @@ def settle_proof(node, first, count, proof, plies):
 
 @njit(cache=True, nogil=True)  # nogil: one tree per thread runs in parallel (mcts_threads.py)
 def run_iterations(
-    size, root_own, root_enemy, iterations, playout_cap, exploration, greed,
-    parent, first, count, move, visits, wins, proof, plies, stats, path,
+    size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight,
+    parent, first, count, move, visits, wins, proof, plies, prior, stats, path,
     moves, flips, enemy_groups, group_id, sizes, rng,
 ):  # fmt: skip
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
@@ -305,6 +314,7 @@ def run_iterations(
                 c = start
                 enemy_count = bb_count(enemy)
                 for s in range(largest, -1, -1):
+                    block = c
                     for i in range(n):
                         if sizes[i] != s:
                             continue
@@ -315,9 +325,21 @@ def run_iterations(
                         visits[c] = 0
                         wins[c] = 0.0
                         plies[c] = 0
+                        # Prior in [0, 1]: the flipped group's size relative to the
+                        # largest flip here (placements 0).
+                        prior[c] = s / largest if largest > 0 else 0.0
                         # A swipe flipping every enemy token eliminates them: won.
                         proof[c] = 1 if s > 0 and s == enemy_count else 0
                         c += 1
+                    if fpu >= 0.0:
+                        # With first-play urgency, unvisited children of equal prior
+                        # are tried first to last: shuffle them (Fisher-Yates), so
+                        # that no cell is favoured by the generation order.
+                        for j in range(c - 1, block, -1):
+                            k = block + rng_below(rng, j - block + 1)
+                            m = move[j]
+                            move[j] = move[k]
+                            move[k] = m
                 first[node] = start
                 count[node] = n
                 stats[NEXT_FREE] = start + n
@@ -334,9 +356,13 @@ def run_iterations(
                 if proof[c] < 0:
                     continue
                 if visits[c] == 0:
-                    best = c
-                    break
-                value = wins[c] / visits[c] + exploration * math.sqrt(log_n / visits[c])
+                    if fpu < 0.0:
+                        best = c  # v1: every child once, in prior order, before UCT
+                        break
+                    value = fpu + prior_weight * prior[c]  # first-play urgency
+                else:
+                    value = (wins[c] / visits[c] + exploration * math.sqrt(log_n / visits[c])
+                             + prior_weight * prior[c] / (visits[c] + 1))
                 if value > best_value:
                     best_value = value
                     best = c
@@ -386,15 +412,15 @@ def _ensure_compiled():
     if not _compiled:
         board = Board(4)
         tree = Tree(64)
-        _run(tree, board.size, board.own, board.enemy, 1, 8, DEFAULT_EXPLORATION, 0.5, new_rng(0))
+        _run(tree, board.size, board.own, board.enemy, 1, 8, DEFAULT_EXPLORATION, 0.5, new_rng(0), 0.5, 0.1)
         _compiled = True
 
 
-def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng):
+def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0):
     return int(
         run_iterations(
-            size, own, enemy, iterations, playout_cap, exploration, greed,
-            tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies,
+            size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight),
+            tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies, tree.prior,
             tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups, tree.group_id, tree.sizes, rng,
         )
     )  # fmt: skip
@@ -426,10 +452,12 @@ class MCTSSearcher(Searcher):
     name = "mcts"
 
     def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
-                 playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1):
+                 playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT):
         super().__init__()
         self.tree_nodes = tree_nodes
         self.exploration = exploration
+        self.fpu = fpu
+        self.prior_weight = prior_weight
         self.playout_plies = playout_plies
         self.playout_greed = playout_greed
         self.seed = seed
@@ -466,7 +494,8 @@ class MCTSSearcher(Searcher):
         next_report = started + PROGRESS_SECONDS
         while True:
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
-            done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng)
+            done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng,
+                         self.fpu, self.prior_weight)
             now = time.perf_counter()
             if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
                 break
@@ -523,8 +552,8 @@ def _ranked(tree, node) -> list[int]:
         proof = int(tree.proof[c])
         visits = int(tree.visits[c])
         rate = tree.wins[c] / visits if visits else 0.0
-        if proof > 0:
-            return (0, int(tree.plies[c]), 0, 0.0)
+        if proof > 0:  # equal wins by move code: independent of the children's shuffled order
+            return (0, int(tree.plies[c]), int(tree.move[c]), 0.0)
         if proof < 0:
             return (2, -int(tree.plies[c]), -visits, -rate)
         return (1, 0, -visits, -rate)

@@ -19,6 +19,7 @@ The default engine is MCTS: it beat alpha-beta at 1 s per move on sides 6 and 9
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import os
@@ -36,6 +37,15 @@ MAX_TREE_NODES = 50_000_000
 DEFAULT_EXPLORATION = 0.4
 MAX_EXPLORATION = 100.0
 DEFAULT_PLAYOUT_GREED = 1.0
+#: First-play urgency: the UCT value of an unvisited child (negative: every child is
+#: visited once, in prior order, before UCT applies, as in mcts-v1).
+DEFAULT_FPU = 1.0
+MIN_FPU = -1.0
+MAX_FPU = 100.0
+#: Progressive bias: weight of the prior (flip size relative to the largest) in UCT,
+#: divided by visits + 1.
+DEFAULT_PRIOR_WEIGHT = 0.2
+MAX_PRIOR_WEIGHT = 100.0
 MAX_PLAYOUT_PLIES = 100_000
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
@@ -192,6 +202,38 @@ class EngineSpec:
         return values
 
 
+_ALPHABETA_OPTIONS = (
+    OptionSpec("table_mb", "int", DEFAULT_TABLE_MB, MIN_TABLE_MB, MAX_TABLE_MB,
+               "transposition table, MB (0: none)"),
+    OptionSpec("root_scores", "bool", False, help="search every root move with a full window (exact scores, for analysis)"),
+    OptionSpec("evaluator", "enum", EVALUATORS[0], choices=EVALUATORS, help="leaf evaluation (search/evaluate.py)"),
+    SEED,
+    THREADS,
+)
+
+
+#: The baselines search on one thread, as the engines did when they were fixed.
+_ONE_THREAD = dataclasses.replace(THREADS, default=1)
+
+
+def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS):
+    return (
+        OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
+                   "MCTS tree capacity, nodes (about 35 bytes each)"),
+        OptionSpec("exploration", "float", exploration, 0.0, MAX_EXPLORATION, "UCT exploration constant c"),
+        OptionSpec("playout_plies", "int", 0, 0, MAX_PLAYOUT_PLIES,
+                   "playout length cap in plies; 0: one per interior cell"),
+        OptionSpec("playout_greed", "float", playout_greed, 0.0, 1.0,
+                   "probability per playout ply of the largest-flip swipe"),
+        OptionSpec("fpu", "float", fpu, MIN_FPU, MAX_FPU,
+                   "first-play urgency: UCT value of an unvisited child; negative: every child once first, in prior order"),
+        OptionSpec("prior_weight", "float", prior_weight, 0.0, MAX_PRIOR_WEIGHT,
+                   "progressive bias: weight of the flip-size prior, divided by visits + 1"),
+        SEED,
+        threads,
+    )
+
+
 _ENGINES = (
     EngineSpec(
         name="alphabeta",
@@ -199,39 +241,47 @@ _ENGINES = (
         description="alpha-beta: negamax with iterative deepening, a transposition table and move ordering",
         progress_unit="nodes",
         honours_depth=True,
-        options=(
-            OptionSpec("table_mb", "int", DEFAULT_TABLE_MB, MIN_TABLE_MB, MAX_TABLE_MB,
-                       "transposition table, MB (0: none)"),
-            OptionSpec("root_scores", "bool", False, help="search every root move with a full window (exact scores, for analysis)"),
-            OptionSpec("evaluator", "enum", EVALUATORS[0], choices=EVALUATORS, help="leaf evaluation (search/evaluate.py)"),
-            SEED,
-            THREADS,
-        ),
+        options=_ALPHABETA_OPTIONS,
     ),
     EngineSpec(
         name="mcts",
         searcher="hinge_fast.search.mcts_threads:MCTSThreadsSearcher",
-        description="Monte Carlo tree search (UCT with an MCTS-Solver); the stronger in matches",
+        description="Monte Carlo tree search (UCT with an MCTS-Solver, first-play urgency and a flip-size bias); the stronger in matches",
         progress_unit="playouts",
         honours_depth=False,
-        options=(
-            OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
-                       "MCTS tree capacity, nodes (about 31 bytes each)"),
-            OptionSpec("exploration", "float", DEFAULT_EXPLORATION, 0.0, MAX_EXPLORATION, "UCT exploration constant c"),
-            OptionSpec("playout_plies", "int", 0, 0, MAX_PLAYOUT_PLIES,
-                       "playout length cap in plies; 0: one per interior cell"),
-            OptionSpec("playout_greed", "float", DEFAULT_PLAYOUT_GREED, 0.0, 1.0,
-                       "probability per playout ply of the largest-flip swipe"),
-            SEED,
-            THREADS,
-        ),
+        options=_mcts_options(DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_GREED, DEFAULT_FPU, DEFAULT_PRIOR_WEIGHT),
     ),
 )
 
-#: Engine specs by name, in the order they are listed to people.
-REGISTRY: dict[str, EngineSpec] = {spec.name: spec for spec in _ENGINES}
-#: Engine names.
-ENGINES: tuple[str, ...] = tuple(REGISTRY)
+#: Fixed baselines: the engines as they stood when issue 12 began (same searcher
+#: classes, their options pinned to the values of then), so that every gain is
+#: measured against the same opponent. Selectable by name (players, matches,
+#: ``create_searcher``, ``--engine``); not listed in ENGINES.
+_BASELINES = (
+    EngineSpec(
+        name="alphabeta-v1",
+        searcher="hinge_fast.search.alphabeta:AlphaBetaSearcher",
+        description="baseline: alpha-beta as of issue 12's start",
+        progress_unit="nodes",
+        honours_depth=True,
+        options=_ALPHABETA_OPTIONS[:-1] + (_ONE_THREAD,),
+    ),
+    EngineSpec(
+        name="mcts-v1",
+        searcher="hinge_fast.search.mcts_threads:MCTSThreadsSearcher",
+        description="baseline: MCTS as of issue 12's start (plain UCT, every child once first, no bias)",
+        progress_unit="playouts",
+        honours_depth=False,
+        options=_mcts_options(0.4, 1.0, -1.0, 0.0, threads=_ONE_THREAD),
+    ),
+)
+
+#: Engine specs by name (the baselines last).
+REGISTRY: dict[str, EngineSpec] = {spec.name: spec for spec in _ENGINES + _BASELINES}
+#: Engine names, in the order they are listed to people (the baselines apart).
+ENGINES: tuple[str, ...] = tuple(spec.name for spec in _ENGINES)
+#: The fixed baselines' names.
+BASELINE_ENGINES: tuple[str, ...] = tuple(spec.name for spec in _BASELINES)
 #: The engine used when none is named: the stronger by measurement (README's match table).
 DEFAULT_ENGINE = "mcts"
 
@@ -242,7 +292,7 @@ def engine_spec(name: str | None = None) -> EngineSpec:
         name = DEFAULT_ENGINE
     spec = REGISTRY.get(str(name).strip().lower()) if isinstance(name, str) else None
     if spec is None:
-        raise HingeError(f"unknown engine {name!r}: choose {' or '.join(ENGINES)}")
+        raise HingeError(f"unknown engine {name!r}: choose {', '.join(ENGINES)} or a baseline ({', '.join(BASELINE_ENGINES)})")
     return spec
 
 
@@ -265,7 +315,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, seed, threads
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, seed, threads
     """
     spec = engine_spec(name)
     values = spec.check_options(options)
