@@ -111,6 +111,17 @@ def test_perft_command_on_ray(local_ray, capsys):
         assert capsys.readouterr().out == local
 
 
+def test_tune_command_on_ray(local_ray, capsys):
+    """SPSA's games go to the Ray workers; the parameter path is the local one."""
+    argv = ["tune", "mcts", "-p", "exploration=0.4,0.1,1.0", "--iterations", "2", "--games", "4",
+            "--nodes", "30", "--size", "4", "--seed", "3", "--learning-rate", "1"]
+    assert main(argv) == 0
+    local = capsys.readouterr().out
+    assert main(argv + ["--ray", "auto"]) == 0
+    assert capsys.readouterr().out == local
+    assert "iter 2/2" in local
+
+
 def _refuse_three(x):
     from hinge_fast import HingeError
 

@@ -207,7 +207,9 @@ def _interrupted(tmp_path, sig, extra=()):
     argv = [sys.executable, "-m", "hinge_fast.cli"] + MATCH + ["--games", "16", "--out", str(path), *extra]
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a width to draw the bar in
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+    # Its own process group, signalled as a whole, as a terminal's Ctrl-C does: the
+    # worker processes of --concurrency hold the terminal too.
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, start_new_session=True)
     os.close(slave)
     try:
         seen = ""
@@ -215,14 +217,14 @@ def _interrupted(tmp_path, sig, extra=()):
             chunk = _read(master)
             assert chunk, f"the match ended before 4 games were counted: {seen!r}"
             seen = seen[-200:] + chunk
-        proc.send_signal(sig)
+        os.killpg(proc.pid, sig)
         while _read(master):  # let it write what it has to say on its way out
             pass
         status = proc.wait(timeout=120)
     finally:
         os.close(master)
         if proc.poll() is None:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
     return path, status
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import positive_int, seconds
+from . import add_executor_arguments, executor_from_args, positive_int, seconds
 
 
 def register(subparsers):
@@ -29,6 +29,7 @@ def register(subparsers):
     p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M", help="unfinished after M plies (default 400)")
     p.add_argument("--learning-rate", type=float, default=None, metavar="R", help="r_end, the learning rate at the last iteration (default 0.002, fishtest's)")
     p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N", help="seed (default: random)")
+    add_executor_arguments(p, concurrency_help="games of an iteration played at once, in worker processes (default 1)")
     p.set_defaults(run=run_tune)
 
 
@@ -57,9 +58,13 @@ def run_tune(args) -> int:
     limit = f"{args.time:g} s per move" if args.time is not None else f"{nodes} nodes per move"
     start = " ".join(f"{p.name}={p.start:g}" for p in params)
     print(f"tune {spec.name}: {args.iterations} iterations of {args.games} games on side {args.size}, {limit}, seed {seed}; start {start}", flush=True)
-    result = spsa(spec.name, params, args.iterations, args.games, time=args.time, nodes=None if args.time is not None else nodes,
-                  size=args.size, openings=args.openings, max_plies=args.max_plies, seed=seed, options=fixed,
-                  progress=lambda step: print(step.line(args.iterations), flush=True))
+    executor = executor_from_args(args)
+    try:
+        result = spsa(spec.name, params, args.iterations, args.games, time=args.time, nodes=None if args.time is not None else nodes,
+                      size=args.size, openings=args.openings, max_plies=args.max_plies, seed=seed, options=fixed,
+                      progress=lambda step: print(step.line(args.iterations), flush=True), executor=executor)
+    finally:
+        executor.close()
     print("final: " + " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in result.values.items()))
     print(f"as a player: {result.spec}")
     return 0

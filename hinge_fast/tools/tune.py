@@ -136,11 +136,12 @@ def _fmt(v) -> str:
 
 def spsa(engine: str, params: list, iterations: int, games_per_iteration: int = 2, *, time: float | None = None,
          nodes: int | None = None, size: int = 6, openings: int = 4, max_plies: int = 400, seed: int | None = None,
-         options: dict | None = None, progress=None) -> TuneResult:
+         options: dict | None = None, progress=None, executor=None) -> TuneResult:
     """Tune ``params`` (from :func:`parse_param`) of ``engine`` by SPSA for ``iterations``
     iterations of ``games_per_iteration`` games each, searches limited by ``time``
     or ``nodes`` per move; ``options``: fixed options of both sides; ``progress(step)``
-    after each iteration. Returns a :class:`TuneResult` (``values``, ``steps``)."""
+    after each iteration; ``executor``: where each iteration's games are played
+    (``hinge_fast.tools.executor``: processes or a Ray cluster; default here). Returns a :class:`TuneResult` (``values``, ``steps``)."""
     from ..search.registry import engine_spec
     from .match import play_match
     from .players import SearchPlayer
@@ -176,7 +177,8 @@ def spsa(engine: str, params: list, iterations: int, games_per_iteration: int = 
         minus = {p.name: p.value(theta[p.name] - c_k[p.name] * delta[p.name]) for p in params}
         player_plus = SearchPlayer(spec.name, time=time, nodes=nodes, seed=rng.getrandbits(32), name="plus", **fixed, **plus)
         player_minus = SearchPlayer(spec.name, time=time, nodes=nodes, seed=rng.getrandbits(32), name="minus", **fixed, **minus)
-        match = play_match(player_plus, player_minus, games_per_iteration, size, openings, max_plies, rng.getrandbits(32))
+        match = play_match(player_plus, player_minus, games_per_iteration, size, openings, max_plies, rng.getrandbits(32),
+                           executor=executor)
         outcome = match.wins - match.losses
         for p in params:
             a_k = a0[p.name] / (big_a + k) ** ALPHA
