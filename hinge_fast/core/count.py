@@ -22,7 +22,6 @@ from .bits import (
     bb_and,
     bb_andnot,
     bb_any,
-    bb_bit,
     bb_count,
     bb_has,
     bb_lowest,
@@ -37,11 +36,11 @@ from .movegen import (
     encode_placement,
     encode_swipe,
     friendly_pattern,
+    group_and_touch,
     group_of,
     interior,
     is_eliminated,
     lift_keeps_connected,
-    neighbour_mask,
     swipe_destinations,
 )
 from .tables import SWIPE_REACH
@@ -58,17 +57,7 @@ def label_enemy_groups_touch(size, enemy, enemy_groups, group_touch):
     rest = enemy
     n = 0
     while bb_any(rest):
-        group = bb_bit(bb_lowest(rest))
-        frontier = group
-        touch = EMPTY
-        while bb_any(frontier):
-            cell = bb_lowest(frontier)
-            frontier = bb_without(frontier, cell)
-            near = neighbour_mask(size, cell)
-            touch = bb_or(touch, near)
-            new = bb_andnot(bb_and(near, enemy), group)
-            group = bb_or(group, new)
-            frontier = bb_or(frontier, new)
+        group, touch = group_and_touch(size, enemy, bb_lowest(rest))
         bb_store(enemy_groups, n, group)
         bb_store(group_touch, n, touch)
         touch3 = bb_or(touch3, bb_and(touch2, touch))
@@ -98,16 +87,8 @@ def count_moves(size, own, enemy, work):
     n_swipers = 0
     rest = own
     while bb_any(rest):
-        group = bb_bit(bb_lowest(rest))
-        frontier = group
-        while bb_any(frontier):
-            c = bb_lowest(frontier)
-            frontier = bb_without(frontier, c)
-            near = neighbour_mask(size, c)
-            own_touch = bb_or(own_touch, near)
-            new = bb_andnot(bb_and(near, own), group)
-            group = bb_or(group, new)
-            frontier = bb_or(frontier, new)
+        group, touch = group_and_touch(size, own, bb_lowest(rest))
+        own_touch = bb_or(own_touch, touch)
         rest = bb_andnot(rest, group)
         if not can_swipe or bb_count(group) < 2:
             continue

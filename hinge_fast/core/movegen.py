@@ -64,18 +64,28 @@ def neighbour_mask(size, cell):
     return bb_row(NEIGHBOUR_MASKS[size], cell)
 
 
-@njit(cache=True)
-def group_of(size, stones, cell):
-    """The group of ``stones`` containing ``cell`` (flood fill)."""
+@njit(cache=True, inline='always')
+def group_and_touch(size, stones, cell):
+    """The group of ``stones`` containing ``cell`` (flood fill), and every cell next
+    to one of its tokens (the group's own cells included)."""
     group = bb_bit(cell)
     frontier = group
+    touch = EMPTY
     while bb_any(frontier):
         c = bb_lowest(frontier)
         frontier = bb_without(frontier, c)
-        new = bb_andnot(bb_and(neighbour_mask(size, c), stones), group)
+        near = neighbour_mask(size, c)
+        touch = bb_or(touch, near)
+        new = bb_andnot(bb_and(near, stones), group)
         group = bb_or(group, new)
         frontier = bb_or(frontier, new)
-    return group
+    return group, touch
+
+
+@njit(cache=True)
+def group_of(size, stones, cell):
+    """The group of ``stones`` containing ``cell`` (flood fill)."""
+    return group_and_touch(size, stones, cell)[0]
 
 
 @njit(cache=True, inline='always')
@@ -202,16 +212,8 @@ def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store
     rest = own
     while bb_any(rest):
         # Flood-fill one friendly group; note the cells it touches for rule 3.
-        group = bb_bit(bb_lowest(rest))
-        frontier = group
-        while bb_any(frontier):
-            c = bb_lowest(frontier)
-            frontier = bb_without(frontier, c)
-            near = neighbour_mask(size, c)
-            own_touch = bb_or(own_touch, near)
-            new = bb_andnot(bb_and(near, own), group)
-            group = bb_or(group, new)
-            frontier = bb_or(frontier, new)
+        group, touch = group_and_touch(size, own, bb_lowest(rest))
+        own_touch = bb_or(own_touch, touch)
         rest = bb_andnot(rest, group)
         if not can_swipe or bb_count(group) < 2:
             continue  # a singleton has no friendly pivot
