@@ -14,6 +14,10 @@ from dataclasses import dataclass
 # the docs' examples and the tests then replay node for node. Tests of more threads ask
 # for them (tests/test_threads.py).
 os.environ["HINGE_FAST_THREADS"] = "1"
+# No side-4 tablebase unless a test gives one (the registry's ``tablebase`` default reads
+# it at import): whether this machine has run ``hinge-fast solve`` must not change what
+# the searchers answer in the tests and the docs' examples.
+os.environ["HINGE_FAST_TABLEBASE"] = "off"
 
 import pytest
 

@@ -91,8 +91,9 @@ def executor_from_args(args):
 
 def add_engine_arguments(parser, default_help="", seed=True):
     """--engine NAME (the registry's engines; default its DEFAULT_ENGINE), -o/--option
-    NAME=VALUE (the engine's options, checked by the registry) and --seed N (bounds of
-    the registry's seed option: -1 is a fresh seed each search)."""
+    NAME=VALUE (the engine's options, checked by the registry), --tablebase FILE (the
+    ``tablebase`` option) and --seed N (bounds of the registry's seed option: -1 is a
+    fresh seed each search)."""
     from ..search.registry import DEFAULT_ENGINE, ENGINES, REGISTRY, all_options
 
     described = "; ".join(f"{name}: {spec.description}" for name, spec in REGISTRY.items())
@@ -101,11 +102,21 @@ def add_engine_arguments(parser, default_help="", seed=True):
     names = ", ".join(all_options())
     parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                         help=f"an engine option (repeatable): {names}")
+    add_tablebase_argument(parser)
     if seed:
         spec = all_options()["seed"]
         parser.add_argument("--seed", type=positive_int("seed", spec.low, spec.high), default=None, metavar="N",
                             help=f"random seed ({spec.low} to {spec.high}; {spec.low}: a fresh one each search); "
                             "the same seed and node limit give the same move")
+
+
+def add_tablebase_argument(parser):
+    """--tablebase FILE: the engines' ``tablebase`` option (search/tablebase.py)."""
+    parser.add_argument(
+        "--tablebase", default=None, metavar="FILE",
+        help="side-4 tablebase to play from ('off': none; default 'auto': the file 'hinge-fast solve --size 4' "
+        "writes, when it exists): a side-4 position in it gets the table's move and exact value (win in N, loss in N)",
+    )
 
 
 def engine_options(engine: str, args) -> dict:
@@ -122,4 +133,6 @@ def engine_options(engine: str, args) -> dict:
         options[name.strip()] = spec.option(name.strip()).parse(value.strip())
     if getattr(args, "seed", None) is not None and "seed" in spec.option_names:
         options["seed"] = args.seed
+    if getattr(args, "tablebase", None) is not None:
+        options["tablebase"] = spec.option("tablebase").parse(args.tablebase)
     return options

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import HingeError
+from . import add_tablebase_argument
 
 
 def register(subparsers):
@@ -22,6 +23,7 @@ def register(subparsers):
         metavar="NAME=VALUE",
         help="set an option before the first command, as 'options set NAME VALUE' would (repeatable)",
     )
+    add_tablebase_argument(p)
     p.set_defaults(run=run_engine)
 
 
@@ -34,6 +36,8 @@ def run_engine(args) -> int:
         if not sep or not name.strip():
             raise HingeError(f"--option takes NAME=VALUE, not {item!r}")
         options[name.strip()] = value.strip()
+    if args.tablebase is not None:
+        options["tablebase"] = args.tablebase
     try:
         return serve(options=options)
     except KeyboardInterrupt:

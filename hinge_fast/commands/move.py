@@ -16,7 +16,8 @@ def register(subparsers):
         "to stderr. Limits: whichever of --time, --nodes, --depth comes first; with none, 1 "
         "second. A finished game is an error (exit status 2) naming the winner. Ctrl-C stops "
         "the search and prints the best move found so far.",
-        epilog="Example: hinge-fast move '6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g' --time 0.5",
+        epilog="Example: hinge-fast move '6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g' --time 0.5; "
+        "with the side-4 tablebase: hinge-fast move --size 4 --tablebase ~/.local/share/hinge-fast/side4.tb",
     )
     add_position_arguments(p)
     add_engine_arguments(p, default_help=", the stronger in matches; with --depth, the first engine that honours it")
@@ -70,6 +71,7 @@ def run_move(args) -> int:
         print("interrupted: best move so far", file=sys.stderr)
     if not args.quiet:
         print(f"bestmove {result.move} score {result.score} depth {result.depth} "
-              f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+              f"nodes {result.nodes} time {result.seconds:.3f}" + (" (tablebase)" if result.tablebase else ""),
+              file=sys.stderr)
     print(result.move)
     return 0

@@ -6,7 +6,7 @@ import sys
 
 from ..board import Color
 from ..search.registry import DEFAULT_ENGINE, ENGINES
-from . import positive_int, seconds
+from . import add_tablebase_argument, positive_int, seconds
 
 HELP_TEXT = """\
 commands:
@@ -39,6 +39,7 @@ def register(subparsers):
     p.add_argument("--color", default="green", metavar="green|blue", help="your colour (default green, who moves first)")
     p.add_argument("--size", type=positive_int("S", 4, 9), default=6, metavar="S", help="board side (4 to 9, default 6)")
     p.add_argument("--seed", type=int, default=None, help="engine random seed")
+    add_tablebase_argument(p)
     p.add_argument("--no-color", dest="ansi", action="store_false", help="no ANSI colours (also off when output is not a terminal)")
     p.set_defaults(run=run_play)
 
@@ -73,7 +74,7 @@ class _Game:
 
     def moved(self, board, move):
         """The game loop's report of each move."""
-        self.say(f"you play {move}" if board.turn != self.human else f"engine plays {move}")
+        self.say(f"you play {move}" if board.turn != self.human else f"engine plays {move}{self.exact()}")
         self.show()
         self.announce_end()
 
@@ -178,7 +179,12 @@ class _Game:
             self.say(f"no hint: the game is over ({self.board.outcome()})")
             return
         move = self.player.choose(self.board)
-        self.say(f"hint: {move}")
+        self.say(f"hint: {move}{self.exact()}")
+
+    def exact(self) -> str:
+        """`` (tablebase: win in 13)`` after a move the engine took from the tablebase."""
+        result = getattr(self.player, "last_result", None)
+        return f" (tablebase: {result.score})" if result is not None and result.tablebase else ""
 
     def save(self, path):
         from ..errors import HingeError
@@ -202,6 +208,7 @@ def run_play(args) -> int:
     board = Board(args.size)
     time = None if args.nodes is not None else args.time
     engine = args.engine or DEFAULT_ENGINE
-    player = get_player(engine, time=time, nodes=args.nodes, seed=args.seed, size=args.size)
+    player = get_player(engine, time=time, nodes=args.nodes, seed=args.seed, size=args.size,
+                        options=None if args.tablebase is None else {"tablebase": args.tablebase})
     ansi = args.ansi and sys.stdout.isatty()
     return _Game(board, human, player, engine, sys.stdin, sys.stdout, ansi).run()

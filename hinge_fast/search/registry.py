@@ -79,8 +79,10 @@ EVALUATORS = ("classic", "material")
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One searcher option: ``type`` is ``'int'``, ``'float'``, ``'bool'`` or ``'enum'``;
-    ``low``/``high`` bound numbers, ``choices`` lists an enum's values."""
+    """One searcher option: ``type`` is ``'int'``, ``'float'``, ``'bool'``, ``'enum'`` or
+    ``'string'``; ``low``/``high`` bound numbers, ``choices`` lists an enum's values;
+    ``convert(value)`` checks a string option's value (HingeError) and returns it
+    normalised."""
 
     name: str
     type: str
@@ -89,9 +91,12 @@ class OptionSpec:
     high: float | None = None
     help: str = ""
     choices: tuple = ()
+    convert: object = None
 
     def check(self, value):
         """``value`` checked and converted; HingeError naming the option otherwise."""
+        if self.type == "string":
+            return self.convert(value) if self.convert is not None else str(value)
         if self.type == "bool":
             if isinstance(value, bool):
                 return value
@@ -137,9 +142,11 @@ class OptionSpec:
 
     def parse(self, text: str):
         """The value written ``text`` (command line, protocol), checked."""
-        return self.check(text if self.type in ("enum", "bool") else self._number(str(text)))
+        return self.check(text if self.type in ("enum", "bool", "string") else self._number(str(text)))
 
     def format(self, value) -> str:
+        if self.type == "string":
+            return str(value)
         if self.type == "bool":
             return "true" if value else "false"
         return _num(value)
@@ -159,6 +166,26 @@ def _shown(value, limit: int = 40) -> str:
 THREADS = OptionSpec("threads", "int", DEFAULT_THREADS, 1, MAX_THREADS,
                      "search threads (alpha-beta: Lazy SMP over one shared table; mcts: one tree per thread, "
                      "root statistics merged); default: every core this process may use")
+
+
+def _check_tablebase(value):
+    from .tablebase import check_tablebase_option
+
+    return check_tablebase_option(value)
+
+
+def _default_tablebase() -> str:
+    from .tablebase import default_tablebase_option
+
+    return default_tablebase_option()
+
+
+#: The side-4 tablebase (``search/tablebase.py``): the registry's engines answer from it
+#: on the side-4 positions it holds; the baselines do not have the option.
+TABLEBASE = OptionSpec("tablebase", "string", _default_tablebase(),
+                       help="side-4 tablebase: 'auto' (the file 'hinge-fast solve --size 4' writes, when it exists), "
+                       "'off', or a file; a side-4 position in it is answered from it: fastest win, longest loss",
+                       convert=_check_tablebase)
 
 
 SEED = OptionSpec("seed", "int", FRESH_SEED, FRESH_SEED, MAX_SEED,
@@ -241,7 +268,7 @@ _ENGINES = (
         description="alpha-beta: negamax with iterative deepening, a transposition table and move ordering",
         progress_unit="nodes",
         honours_depth=True,
-        options=_ALPHABETA_OPTIONS,
+        options=_ALPHABETA_OPTIONS + (TABLEBASE,),
     ),
     EngineSpec(
         name="mcts",
@@ -249,7 +276,7 @@ _ENGINES = (
         description="Monte Carlo tree search (UCT with an MCTS-Solver, first-play urgency and a flip-size bias); the stronger in matches",
         progress_unit="playouts",
         honours_depth=False,
-        options=_mcts_options(DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_GREED, DEFAULT_FPU, DEFAULT_PRIOR_WEIGHT),
+        options=_mcts_options(DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_GREED, DEFAULT_FPU, DEFAULT_PRIOR_WEIGHT) + (TABLEBASE,),
     ),
 )
 
@@ -315,11 +342,18 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, seed, threads
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, seed, threads, tablebase
+
+    The ``tablebase`` option is the Searcher's own (``Searcher.go`` consults the table),
+    not given to the searcher class.
     """
     spec = engine_spec(name)
     values = spec.check_options(options)
-    return spec.searcher_class()(**values)
+    table = values.pop(TABLEBASE.name, None)
+    searcher = spec.searcher_class()(**values)
+    if table is not None:
+        searcher.tablebase = table
+    return searcher
 
 
 def choose_engine(name: str | None, limits) -> str:

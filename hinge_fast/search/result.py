@@ -46,7 +46,8 @@ class SearchResult:
     variation, starting with ``move``; ``nodes``: positions searched or playouts;
     ``nps``: nodes per second; ``depth``: deepest completed iteration (alpha-beta)
     or deepest tree ply (MCTS); ``seconds``: time used; ``engine``: the registry
-    name of the searcher; ``root_moves``: every legal root move, best first.
+    name of the searcher; ``root_moves``: every legal root move, best first;
+    ``tablebase``: the answer comes from the side-4 tablebase (exact, no search).
     """
 
     move: Move | None
@@ -58,6 +59,7 @@ class SearchResult:
     seconds: float = 0.0
     engine: str = ""
     root_moves: list[RootMove] = field(default_factory=list)
+    tablebase: bool = False
 
     @property
     def score_text(self) -> str:

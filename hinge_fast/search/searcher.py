@@ -24,6 +24,7 @@ from typing import Callable
 
 from ..board import Board
 from ..errors import HingeError
+from . import tablebase
 from .limits import Limits
 from .result import SearchResult
 
@@ -37,6 +38,9 @@ class Searcher:
     registry (``create_searcher``) as keyword arguments."""
 
     name: str = ""
+    #: The ``tablebase`` option (``search/tablebase.py``): ``'off'``, ``'auto'`` or a
+    #: file; set by ``create_searcher`` for the engines that have the option.
+    tablebase: str = "off"
 
     def __init__(self):
         self._stop = threading.Event()
@@ -45,7 +49,10 @@ class Searcher:
     def go(self, board: Board, limits: Limits, on_progress: Progress | None = None) -> SearchResult:
         """Search ``board`` (not changed) within ``limits`` and return a SearchResult.
         ``on_progress(result)`` gets interim results (after each alpha-beta depth, about
-        every 0.1 s for MCTS). One ``go`` at a time per searcher object."""
+        every 0.1 s for MCTS). One ``go`` at a time per searcher object.
+
+        With a tablebase (the ``tablebase`` option) and a side-4 position in it, the
+        answer is the table's (``tablebase.tablebase_result``): no search is run."""
         if not isinstance(board, Board):
             raise HingeError(f"search needs a Board, not {type(board).__name__}")
         if not isinstance(limits, Limits):
@@ -54,9 +61,19 @@ class Searcher:
             raise HingeError(f"this {self.name} searcher is already searching: use one searcher per thread")
         try:
             self._stop.clear()
+            if board.size == tablebase.SIDE and self.tablebase != tablebase.OFF:
+                result = self._from_tablebase(board)
+                if result is not None:
+                    if on_progress is not None:
+                        on_progress(result)
+                    return result
             return self._go(board, limits, on_progress)
         finally:
             self._busy.release()
+
+    def _from_tablebase(self, board: Board) -> SearchResult | None:
+        tb = tablebase.tablebase_for(self.tablebase)
+        return None if tb is None else tablebase.tablebase_result(board, tb, self.name)
 
     def stop(self) -> None:
         """Ask the running ``go`` (if any) to return its best move so far. Thread-safe."""

@@ -189,6 +189,7 @@ class Analysis:
             "time": None if result is None else round(result.seconds, 4),
             "nodes": None if result is None else result.nodes,
             "depth": None if result is None else result.depth,
+            "tablebase": None if result is None else result.tablebase,
             "best": None,
             "top": [],
             "pv": [] if result is None else [str(m) for m in result.pv],
@@ -226,10 +227,9 @@ class Analysis:
                 lines.append(f"static evaluation: {self.evaluation['total'] / 100:+.2f} for {board.turn}")
         result = self.result
         if result is not None and result.move is not None:
-            lines.append(
-                f"best: {result.move} {result.score} "
-                f"({self.engine}, depth {result.depth}, {result.nodes:,} nodes in {result.seconds:.2f} s)"
-            )
+            how = (f"from the side-4 tablebase, {result.nodes:,} positions looked up" if result.tablebase
+                   else f"depth {result.depth}, {result.nodes:,} nodes")
+            lines.append(f"best: {result.move} {result.score} ({self.engine}, {how} in {result.seconds:.2f} s)")
             lines.append("top moves:")
             shown = ranked_root_moves(result)[: self.top]
             width = max(len(str(rm.move)) for rm in shown) if shown else 0

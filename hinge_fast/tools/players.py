@@ -283,25 +283,36 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name.strip().lower(), options
 
 
-def get_player(spec: str, *, time: float | None = None, nodes: int | None = None, seed: int | None = None, size: int | None = None) -> Player:
+def get_player(spec: str, *, time: float | None = None, nodes: int | None = None, seed: int | None = None, size: int | None = None,
+               options: dict | None = None) -> Player:
     """The player named by ``spec``: ``random``, ``greedy``, ``alphabeta`` or ``mcts``,
     optionally with search options (``mcts:exploration=0.7``). ``time`` (seconds) and
     ``nodes`` limit each search move (neither: the search default); ``seed`` makes
-    the player's choices reproducible; ``size`` is the board side it will play on.
+    the player's choices reproducible; ``size`` is the board side it will play on;
+    ``options``: more engine options, over those of the spec (``{"tablebase": FILE}``).
 
     >>> get_player("mcts", nodes=500, seed=3).name
     'mcts'
     """
+    extra = dict(options or {})
     if isinstance(spec, str):
         for prefix, handler in SPEC_PREFIXES.items():
             if spec.strip().lower().startswith(prefix):
+                if extra:
+                    raise HingeError(f"options {', '.join(sorted(extra))} are for this program's engines, not for {spec.strip()!r}")
                 return handler(spec.strip()[len(prefix) :], time=time, nodes=nodes, seed=seed, size=size)
     name, options = parse_spec(spec)
     factory = PLAYER_FACTORIES.get(name)
     if factory is None:
         raise HingeError(f"unknown player {name!r}: choose {', '.join(PLAYER_FACTORIES)} (or cmd:PROGRAM)")
     label = spec.strip() if options else None
-    return factory(time=time, nodes=nodes, seed=seed, size=size, name=label, **options)
+    if extra:
+        from ..search.registry import REGISTRY
+
+        if name in REGISTRY:
+            spec_of = REGISTRY[name]
+            extra = {key: spec_of.option(key).check(value) for key, value in extra.items()}
+    return factory(time=time, nodes=nodes, seed=seed, size=size, name=label, **{**options, **extra})
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@
 
 ``hinge-fast solve --size 4`` solves the whole board and writes the file that
 ``probe(board)`` reads. The method and the file format are described in ``docs/solve.md``; the kernels are in
-``hinge_fast.core.retro``.
+``hinge_fast.core.retro``. The reader (``Tablebase``, ``probe``) is in
+``hinge_fast.search.tablebase``, where the searchers use it, and is re-exported here.
 """
 
 from __future__ import annotations
@@ -22,35 +23,30 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
-from ..board import Board, Move
+from ..board import Board
 from ..errors import HingeError
 
-SIDE = 4
-MAGIC = b"HINGETB\x01"
-FORMAT_NAME = "hinge-fast side-4 tablebase"
-FORMAT_VERSION = 1
-BLOCK_ENTRIES = 1 << 20
-#: Each block's entry in the block table: offset in the payload (uint64), compressed
-#: length (uint32), CRC-32 of the compressed bytes (uint32).
-BLOCK_RECORD = struct.Struct("<QII")
-TABLEBASE_FILE = "side4.tb"
-
-
-def default_tablebase_path() -> Path:
-    """Where ``solve`` writes and ``probe`` reads by default:
-    ``$XDG_DATA_HOME/hinge-fast/side4.tb`` (``~/.local/share/hinge-fast/side4.tb``)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "hinge-fast" / TABLEBASE_FILE
-
-
-def _retro():
-    from ..core import retro
-
-    return retro
+from ..search.tablebase import (  # noqa: F401  (the reader lives in the search layer; re-exported here)
+    BLOCK_ENTRIES,
+    BLOCK_RECORD,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    MAGIC,
+    SIDE,
+    TABLEBASE_FILE,
+    MoveValue,
+    ProbeResult,
+    Tablebase,
+    _masks,
+    _retro,
+    default_tablebase_path,
+    describe,
+    open_tablebase,
+    probe,
+)
 
 
 # ----- solving ----------------------------------------------------------------------------------
@@ -314,137 +310,23 @@ def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | 
     return path.stat().st_size
 
 
-class Tablebase:
-    """A tablebase file opened for probing: reads the header and the block table,
-    then decompresses only the blocks a lookup needs (each checked by its CRC-32).
-
-    ``Tablebase(path, verify=True)`` also checks the whole payload's BLAKE2b digest.
-    """
-
-    def __init__(self, path: str | os.PathLike | None = None, verify: bool = False):
-        self.path = Path(path) if path is not None else default_tablebase_path()
-        if not self.path.is_file():
-            hint = " (make it with 'hinge-fast solve --size 4')" if path is None else ""
-            raise HingeError(f"no tablebase at {self.path}{hint}")
-        with open(self.path, "rb") as f:
-            data = f.read(12)
-            if len(data) < 12 or data[:8] != MAGIC:
-                raise HingeError(f"{self.path} is not a hinge-fast tablebase (bad magic bytes)")
-            (header_len,) = struct.unpack("<I", data[8:])
-            try:
-                self.header = json.loads(f.read(header_len))
-                n_blocks = int(self.header["blocks"])
-                self.block_entries = int(self.header["block_entries"])
-                self.entries = int(self.header["entries"])
-                expected = self.header["payload_blake2b"]
-            except (ValueError, KeyError, TypeError):
-                raise HingeError(f"{self.path}: corrupt tablebase header") from None
-            if self.header.get("format") != FORMAT_NAME or self.header.get("version") != FORMAT_VERSION:
-                raise HingeError(f"{self.path}: unsupported tablebase format {self.header.get('format')!r} version {self.header.get('version')!r}")
-            table = f.read(n_blocks * BLOCK_RECORD.size)
-            if len(table) != n_blocks * BLOCK_RECORD.size:
-                raise HingeError(f"{self.path}: tablebase truncated (block table)")
-            self.records = [BLOCK_RECORD.unpack_from(table, i * BLOCK_RECORD.size) for i in range(n_blocks)]
-            self.payload_start = 12 + header_len + len(table)
-            end = self.records[-1][0] + self.records[-1][1] if self.records else 0
-            if os.path.getsize(self.path) != self.payload_start + end:
-                raise HingeError(f"{self.path}: tablebase truncated or padded (size differs from its block table)")
-            if verify:
-                digest = hashlib.blake2b(table, digest_size=32)
-                while chunk := f.read(1 << 24):
-                    digest.update(chunk)
-                if digest.hexdigest() != expected:
-                    raise HingeError(f"{self.path}: tablebase checksum mismatch (the file is corrupt)")
-        self._blocks: dict[int, np.ndarray] = {}
-
-    def _block(self, b: int) -> np.ndarray:
-        block = self._blocks.get(b)
-        if block is None:
-            offset, length, crc = self.records[b]
-            with open(self.path, "rb") as f:
-                f.seek(self.payload_start + offset)
-                data = f.read(length)
-            if len(data) != length or zlib.crc32(data) != crc:
-                raise HingeError(f"{self.path}: tablebase block {b} fails its checksum (the file is corrupt)")
-            entries = min(self.block_entries, self.entries - b * self.block_entries)
-            if length == 0:
-                block = np.zeros(entries, dtype=np.uint8)
-            else:
-                try:
-                    block = np.frombuffer(zlib.decompress(data), dtype=np.uint8)
-                except zlib.error:
-                    raise HingeError(f"{self.path}: tablebase block {b} does not decompress (the file is corrupt)") from None
-            if len(block) != entries:
-                raise HingeError(f"{self.path}: tablebase block {b} has {len(block)} entries, not {entries} (the file is corrupt)")
-            self._blocks[b] = block
-        return block
-
-    def code(self, index: int) -> int:
-        """The value code at a canonical index."""
-        if not 0 <= index < self.entries:
-            raise HingeError(f"index {index} is outside the tablebase")
-        return int(self._block(index // self.block_entries)[index % self.block_entries])
-
-
-class MoveValue(NamedTuple):
-    move: Move
-    win: bool  # for the side making the move
-    distance: int  # plies from the position before the move to the end
-
-
-class ProbeResult(NamedTuple):
-    win: bool  # for the side to move
-    distance: int  # plies to the end under best play
-    moves: list  # MoveValue, best first: fastest wins, then slowest losses
-
-    def describe(self) -> str:
-        return describe(self.win, self.distance)
-
-
-def describe(win: bool, distance: int) -> str:
-    """``'win in 23'`` / ``'loss in 40'``."""
-    return f"{'win' if win else 'loss'} in {distance}"
-
-
-_OPEN: dict[Path, Tablebase] = {}
-
-
-def open_tablebase(path: str | os.PathLike | None = None) -> Tablebase:
-    """A (cached) open Tablebase; the default location when ``path`` is None."""
-    key = Path(path) if path is not None else default_tablebase_path()
-    tb = _OPEN.get(key)
-    if tb is None:
-        tb = _OPEN[key] = Tablebase(path)
-    return tb
-
-
-def probe(board: Board, tablebase: Tablebase | str | os.PathLike | None = None) -> ProbeResult:
-    """The exact value of a side-4 position and of each legal move, best first.
-
-    ``tablebase`` is an open Tablebase, a path, or None for the default location.
-    HingeError when the position is not of side 4, the file is missing or corrupt,
-    or the position is not in the table (not reachable from the empty board).
-    """
+def solve_from_and_write(start: str, out: str | os.PathLike, progress: bool = True):
+    """Solve the positions reachable from the side-4 position ``start`` only, write them
+    as a tablebase to ``out`` (the same format: the other entries are 0, "not in the
+    table") and yield the lines of the report (``hinge-fast solve --from``). Each value
+    is the same as in the whole board's table: a small tablebase for tests, examples
+    and late positions."""
     retro = _retro()
-    own, enemy = _masks(board)
-    tb = tablebase if isinstance(tablebase, Tablebase) else open_tablebase(tablebase)
-
-    def lookup(o, e, what):
-        code = tb.code(int(retro.canonical_index(o, e)))
-        if code == retro.UNSOLVED:
-            raise HingeError(f"{what} is not in the tablebase (not reachable from the empty side-4 board)")
-        return bool(retro.code_win(code)), int(retro.code_distance(code))
-
-    win, distance = lookup(own, enemy, "this position")
-    moves = []
-    for move in board.legal_moves:
-        child = board.copy()
-        child.push(move)
-        c_own, c_enemy = _masks(child)
-        c_win, c_distance = lookup(c_own, c_enemy, f"the position after {move}")
-        moves.append(MoveValue(move, not c_win, c_distance + 1))
-    order = sorted(range(len(moves)), key=lambda i: (not moves[i].win, moves[i].distance if moves[i].win else -moves[i].distance, i))
-    return ProbeResult(win, distance, [moves[i] for i in order])
+    board = Board.from_fen(start) if isinstance(start, str) else start
+    _masks(board)
+    result = solve(board, progress=progress)
+    code = int(result.values[result.start_index])
+    value = describe(bool(retro.code_win(code)), int(retro.code_distance(code)))
+    size = write_tablebase(result, out, {"from": board.fen(), "positions": result.positions, "start": value})
+    yield f"reachable (board, side to move) pairs from {board.fen()}: {result.positions:,} ({result.classes:,} classes)"
+    yield f"wins for the side to move: {result.wins:,}   losses: {result.losses:,}   without a forced result: {result.unsolved:,}"
+    yield f"the position, {board.turn} to move: {value}"
+    yield f"solved in {result.seconds:.1f} s; tablebase written to {out} ({size:,} bytes)"
 
 
 #: Issue 12's facts, established independently; ``solve_and_write`` checks them.
