@@ -24,6 +24,7 @@ import time
 
 import hinge_fast
 from hinge_fast import Board
+from hinge_fast.search.registry import engine_spec
 from hinge_fast.tools.tablebase import Tablebase, probe
 
 PHASES = ((0, 4, "0-4 tokens"), (5, 7, "5-7 tokens"), (8, 10, "8-10 tokens"), (11, 19, "11-19 tokens"))
@@ -95,9 +96,11 @@ def run(args) -> None:
     for engine in args.engines:
         for budget in args.budgets:
             limits = parse_budget(budget)
+            # without the tablebase: the engines would otherwise answer from it
+            options = {"tablebase": "off"} if "tablebase" in engine_spec(engine).option_names else {}
             hits = [0] * len(PHASES)
             for k, (board, winning, _) in enumerate(positions):
-                result = hinge_fast.search(board.copy(), engine=engine, seed=args.seed + k, **limits)
+                result = hinge_fast.search(board.copy(), engine=engine, seed=args.seed + k, **limits, **options)
                 hits[phase_of(board)] += result.move in winning
             line(engine, budget, hits)
     print(f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)

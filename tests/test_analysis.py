@@ -22,7 +22,7 @@ ELIMINATE = "6/7/8/9/10/4gg5/5b4/9/8/7/6 g"
 
 TOP_KEYS = {
     "position", "size", "turn", "tokens", "groups", "outcome", "legal_moves", "evaluation", "engine",
-    "time", "nodes", "depth", "best", "top", "pv", "threats", "eliminations",
+    "time", "nodes", "depth", "tablebase", "best", "top", "pv", "threats", "eliminations",
 }
 
 

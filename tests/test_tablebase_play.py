@@ -306,13 +306,13 @@ def test_solve_from(cli, tmp_path):
 def test_protocol_option(small_tb, tmp_path):
     session = EngineSession(strict=True)
     line = session.handle("options get tablebase")[0]
-    assert line == "tablebase;string;off;off"
+    assert line == "tablebase;string;off;off;;"
     option = EngineOption.parse(line)
     assert (option.name, option.kind, option.value, option.default) == ("tablebase", "string", "off", "off")
     before = session.snapshot()
     answer = session.handle(f"options set tablebase {tmp_path / 'missing.tb'}")
     assert answer == [f"err no tablebase at {tmp_path / 'missing.tb'}", "ok"] and session.snapshot() == before
-    assert session.handle(f"options set tablebase {small_tb}") == [f"tablebase;string;{small_tb};off", "ok"]
+    assert session.handle(f"options set tablebase {small_tb}") == [f"tablebase;string;{small_tb};off;;", "ok"]
     session.handle(f"newgame {WIN_START}")
     answer = session.handle("bestmove nodes 100")
     assert answer[-2:] == ["D6-D6xE6", "ok"]
@@ -333,7 +333,7 @@ def test_engine_command_option(small_tb, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(f"options get tablebase\nnewgame {WIN_START}\nbestmove nodes 50\nquit\n".encode())))
     assert main(["engine", "--tablebase", str(small_tb)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"tablebase;string;{small_tb};off" and "D6-D6xE6" in out
+    assert out[0] == f"tablebase;string;{small_tb};off;;" and "D6-D6xE6" in out
 
 
 # ----- the full table ------------------------------------------------------------------------------

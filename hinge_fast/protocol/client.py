@@ -60,7 +60,7 @@ class EngineOption:
         name, kind, value, default, *rest = fields
         if kind == "enum":
             return cls(name, kind, value, default, choices=tuple(rest))
-        low, high = (rest + [None, None])[:2]
+        low, high = ((field or None) for field in (rest + [None, None])[:2])  # a string option has neither
         return cls(name, kind, value, default, low, high)
 
 

@@ -8,8 +8,8 @@
     'seed;int;-1;-1;-1;9223372036854775807'
 
 An option line is ``name;type;value;default;min;max``; an enum (and a bool) lists its
-choices in place of min and max; a string (``tablebase``) has neither:
-``tablebase;string;auto;auto``.
+choices in place of min and max; a string (``tablebase``) leaves them empty:
+``tablebase;string;auto;auto;;``.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ class Option:
     def line(self) -> str:
         spec = self.spec
         if spec.type == "string":
-            return f"{spec.name};{spec.type};{spec.format(self.value)};{spec.format(spec.default)}"
-        if spec.type == "enum":
+            tail = ";"  # no bounds: min and max are empty
+        elif spec.type == "enum":
             tail = ";".join(spec.choices)
         elif spec.type == "bool":
             tail = "false;true"
