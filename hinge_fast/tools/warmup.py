@@ -35,5 +35,6 @@ def warm_up() -> bool:
     board.groups(board.turn)
     kernels.zobrist_hash(board.size, own, enemy, True)
     for engine in ENGINES:
-        create_searcher(engine, seed=1).go(board, Limits(nodes=20))
+        # tablebase off: a side-4 position in the table would be looked up, not searched
+        create_searcher(engine, seed=1, tablebase="off").go(board, Limits(nodes=20))
     return kernels.COMPILE_NOTICE.said
