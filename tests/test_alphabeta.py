@@ -3,8 +3,10 @@ table's exactness, limits, determinism and the result's fields."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -239,3 +241,17 @@ def test_bad_options_are_errors():
         search_alphabeta(board, Limits(depth=1), table_mb=-1)
     with pytest.raises(HingeError, match="table_mb"):
         search_alphabeta(board, Limits(depth=1), table_mb="big")
+
+
+V1_CASES = json.loads((Path(__file__).parent / "data" / "alphabeta_v1_moves.json").read_text())
+
+
+@pytest.mark.parametrize("case", V1_CASES, ids=[f"{c['fen'][:12]}-{c['limits']}" for c in V1_CASES])
+def test_alphabeta_v1_replays_the_recorded_searches(case):
+    """The pinned baseline plays exactly as alpha-beta did before the issue-12 changes
+    (recorded by scripts/record_alphabeta_v1.py before them)."""
+    from hinge_fast.search import create_searcher
+
+    result = create_searcher("alphabeta-v1").go(Board.from_fen(case["fen"]), Limits(**case["limits"]))
+    assert (str(result.move), str(result.score), result.depth, result.nodes) == (
+        case["move"], case["score"], case["depth"], case["nodes"])
