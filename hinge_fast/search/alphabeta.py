@@ -100,17 +100,20 @@ from ..errors import HingeError
 from ..core.geometry import NWORDS
 from ..core.movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
 from ..core.tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
-from .evaluate import LOST, MATE_BOUND, WIN, WINNING, evaluate, evaluate_material, get_evaluator
+from .evaluate import LOST, MATE_BOUND, WIN, WINNING, get_evaluator, leaf_evaluation
 from .limits import DEFAULT_TIME, MAX_DEPTH, Limits
-from .registry import DEFAULT_TABLE_MB, EVALUATORS, MIN_TABLE_MB  # noqa: F401  (re-exported)
+from .registry import DEFAULT_QUIESCENCE_PLIES, MAX_QUIESCENCE_PLIES, DEFAULT_TABLE_MB, EVALUATORS, MIN_TABLE_MB  # noqa: F401  (re-exported)
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
 
 #: Scores lie strictly inside (-INFINITE, INFINITE).
 INFINITE = WIN + 1
-#: Plies of per-ply buffers: the deepest iteration plus the two rows a leaf uses.
-PLIES = MAX_DEPTH + 3
+#: Plies of per-ply buffers: the deepest iteration, its quiescence, and the two rows a
+#: leaf uses.
+PLIES = MAX_DEPTH + MAX_QUIESCENCE_PLIES + 3
+#: Room for an evaluator's weights in the buffers.
+MAX_WEIGHTS = 64
 #: Positions of the game before the root kept for repetition checks.
 HISTORY_ROOM = 256
 #: Nodes between two clock readings.
@@ -137,7 +140,9 @@ ROOT_FULL_WINDOW = 9  # 1: search every root move with a full window (exact scor
 ROOT_BEST = 10  # index of the best root move finished
 ROOT_DONE = 11  # root moves finished in this depth
 EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
-STATE_SLOTS = 13
+QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
+QUIESCENCE_PLIES = 14  # most plies of quiescence
+STATE_SLOTS = 15
 
 # Transposition table bounds.
 UPPER = 1
@@ -189,6 +194,7 @@ class SearchBuffers(NamedTuple):
     line: np.ndarray  # uint64 [HISTORY_ROOM + PLIES]: hashes of the game and the current line
     root_info: np.ndarray  # int64 [3, MAX_MOVES]: per root move: score, exact (0/1), nodes
     state: np.ndarray  # int64 [STATE_SLOTS]
+    weights: np.ndarray  # float64 [MAX_WEIGHTS]: the evaluator's weights (fitted evaluation)
 
 
 def _touched(array: np.ndarray) -> np.ndarray:
@@ -218,6 +224,7 @@ def _new_buffers() -> SearchBuffers:
         line=np.zeros(HISTORY_ROOM + PLIES, dtype=np.uint64),
         root_info=np.zeros((3, MAX_MOVES), dtype=np.int64),
         state=np.zeros(STATE_SLOTS, dtype=np.int64),
+        weights=np.zeros(MAX_WEIGHTS, dtype=np.float64),
     )
 
 
@@ -365,6 +372,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     """
     state = buf.state
     buf.pv_length[ply] = ply
+    stand_pat = np.int64(0)
     if out_of_budget(state):
         return np.int64(0)
     root = ply == 0
@@ -395,56 +403,80 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                             return score
                     break
 
+        n = -1
         if depth <= 0:
-            if state[EVALUATOR] == 0:
-                score = evaluate(
-                    size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1], buf.enemy_groups,
-                    buf.group_id
-                )
-            else:
-                score = evaluate_material(
-                    size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1], buf.enemy_groups,
-                    buf.group_id
-                )
+            score, n = leaf_evaluation(
+                state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
+                buf.enemy_groups, buf.group_id, buf.weights
+            )
+            proven = True
             if score == LOST:
                 score = -(WIN - ply)
             elif score == WINNING:
                 score = WIN - ply - 1
                 note_elimination(buf, ply, moves, flips, bb_count(enemy))
-            if state[TABLE_ON]:
-                table_store(keys, data, key, 0, EXACT, 0, generation, score, ply)
-            return score
-
-        n = generate_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, True)
-        if n == 0:
-            return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
-
-        # Ordering keys; a swipe that flips every enemy token wins at once.
-        enemy_count = bb_count(enemy)
-        for i in range(n):
-            move = moves[i]
-            if move == table_move:
-                order[i] = np.int64(1) << 60
-                continue
-            if is_swipe(move):
-                flipped = bb_count(bb_row(flips, i))
-                if flipped == enemy_count:
-                    buf.pv[ply, ply] = move
-                    buf.pv_length[ply] = ply + 1
-                    return WIN - ply - 1
-                if flipped >= 2:
-                    order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
-                    continue
-            if move == killer1:
-                order[i] = np.int64(1) << 46
-            elif move == killer2:
-                order[i] = np.int64(1) << 45
             else:
-                order[i] = buf.history[move & 0x3FFFF]
+                proven = False
+            least_flip = state[QUIESCENCE]
+            if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
+                # Quiescence: the score stands unless a swipe flipping least_flip tokens
+                # or more (searched on, largest first) beats it. The evaluation left the
+                # side to move's moves in the buffer, swipes first.
+                m = 0
+                for i in range(n):
+                    if not is_swipe(moves[i]):
+                        break
+                    flipped = bb_count(bb_row(flips, i))
+                    if flipped >= least_flip:
+                        moves[m] = moves[i]
+                        for w in range(NWORDS):
+                            flips[m, w] = flips[i, w]
+                        order[m] = flipped
+                        m += 1
+                n = m
+            else:
+                n = 0
+            if n == 0:
+                if state[TABLE_ON] and depth == 0:
+                    bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
+                    table_store(keys, data, key, 0, bound, 0, generation, score, ply)
+                return score
+            stand_pat = score
+        if n < 0:
+            n = generate_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, True)
+            if n == 0:
+                return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
+
+            # Ordering keys; a swipe that flips every enemy token wins at once.
+            enemy_count = bb_count(enemy)
+            for i in range(n):
+                move = moves[i]
+                if move == table_move:
+                    order[i] = np.int64(1) << 60
+                    continue
+                if is_swipe(move):
+                    flipped = bb_count(bb_row(flips, i))
+                    if flipped == enemy_count:
+                        buf.pv[ply, ply] = move
+                        buf.pv_length[ply] = ply + 1
+                        return WIN - ply - 1
+                    if flipped >= 2:
+                        order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
+                        continue
+                if move == killer1:
+                    order[i] = np.int64(1) << 46
+                elif move == killer2:
+                    order[i] = np.int64(1) << 45
+                else:
+                    order[i] = buf.history[move & 0x3FFFF]
 
     full_window = root and state[ROOT_FULL_WINDOW] != 0
     original_alpha = alpha
     best = -INFINITE
+    if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
+        best = stand_pat
+        if best > alpha:
+            alpha = best
     best_move = np.int64(0)
     line_index = state[HISTORY_LENGTH] + ply + 1
     for i in range(n):
@@ -492,6 +524,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     buf.pv[ply, k] = buf.pv[ply + 1, k]
                 buf.pv_length[ply] = max(buf.pv_length[ply + 1], ply + 1)
                 if score >= beta:
+                    if depth <= 0:
+                        break  # quiescence: no killers or history
                     if not (is_swipe(move) and bb_count(flipped) >= 2) and move != killer1:
                         buf.killers[ply, 1] = killer1
                         buf.killers[ply, 0] = move
@@ -501,7 +535,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         if full_window:
             alpha = -INFINITE  # every root move gets a full window, hence an exact score
 
-    if state[TABLE_ON] and not root:
+    if state[TABLE_ON] and not root and depth >= 0:
         bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         table_store(keys, data, key, best_move, bound, depth, generation, best, ply)
     return best
@@ -619,8 +653,10 @@ class AlphaBetaSearcher(Searcher):
     name = "alphabeta"
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
-                 threads=1):
+                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES):
         super().__init__()
+        self.quiescence = int(quiescence)
+        self.quiescence_plies = min(int(quiescence_plies), MAX_QUIESCENCE_PLIES)
         self.threads = int(threads)
         self.helper_buffers: list[SearchBuffers] = []  # one per helper thread (Lazy SMP)
         self.table_mb = table_mb
@@ -690,6 +726,10 @@ def _search(searcher, board, limits, progress, start):
     state[TABLE_ON] = 1 if searcher.table is not None else 0
     state[HISTORY_LENGTH] = len(history)
     state[EVALUATOR] = searcher.evaluator.kernel_id
+    state[QUIESCENCE] = searcher.quiescence
+    state[QUIESCENCE_PLIES] = searcher.quiescence_plies
+    weights = searcher.evaluator.weights
+    buf.weights[: len(weights)] = weights
 
     root_moves = codes.copy()
     root_flips = flips.copy()
@@ -857,8 +897,9 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE):
+            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES):
                 hs[slot] = buf.state[slot]
+            hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root
             hs[CAN_ABORT] = 1
             hs[NODE_LIMIT] = _node_share(limits.nodes, searcher.threads, h)
