@@ -123,8 +123,22 @@ CLOCK_EVERY = 256
 SOFT_TIME_FRACTION = 0.5
 #: The least factor by which one depth's time exceeds the one before it.
 MIN_DEPTH_GROWTH = 2.0
-#: Nanoseconds kept back from a time limit for building the result after the kernel stops.
+#: Nanoseconds kept back from a time limit for building the result after the kernel
+#: stops: this fraction of the limit, at most RESULT_RESERVE_NS.
 RESULT_RESERVE_NS = 5_000_000
+RESULT_RESERVE_FRACTION = 0.1
+#: Time limits up to this are searched in the calling thread itself, as are all
+#: searches called from threads other than the main one: handing each depth to a
+#: worker thread (for Ctrl-C) costs a wake-up of another thread, up to milliseconds
+#: on a loaded machine. ``stop()`` works either way (it sets the kernel's deadline);
+#: Ctrl-C is then noticed when the depth ends, at most this long after.
+INLINE_TIME_NS = 100_000_000
+#: Most worker threads running kernels at once (main searches and Lazy SMP helpers of
+#: every searcher of the process); idle ones are reused.
+MAX_WORKERS = 1024
+#: Search buffers and tables of dropped searchers kept for the next ones (at most this
+#: many of each), so that a searcher made for one call does not allocate ~100 MB.
+POOL_KEEP = 4
 
 # Slots of the ``state`` array shared by Python and the kernels.
 NODES = 0  # positions searched so far
@@ -550,8 +564,12 @@ class TranspositionTable:
     """A searcher's transposition table of ``table_mb`` megabytes (written once at
     creation, so no search pays page faults) and its generation counter."""
 
+    @staticmethod
+    def entries_for(table_mb: float) -> int:
+        return 1 << max(1, int(table_mb * (1 << 20) // 16).bit_length() - 1)
+
     def __init__(self, table_mb: float):
-        entries = 1 << max(1, int(table_mb * (1 << 20) // 16).bit_length() - 1)
+        entries = self.entries_for(table_mb)
         self.keys = _touched(np.zeros(entries, dtype=np.uint64))
         self.data = _touched(np.zeros(entries, dtype=np.uint64))
         self.generation = 0
@@ -563,6 +581,44 @@ class TranspositionTable:
             self.data.fill(0)  # generation numbers wrap: forget every old entry
         self.generation = generation
         return generation
+
+
+class _Pool:
+    """Buffers and tables of dropped searchers, kept (``POOL_KEEP`` of each) for the
+    searchers made after them: ``hinge_fast.search`` makes a searcher per call, and
+    allocating and writing ~100 MB each time took longer than a 0.01 s search. A
+    table's generation counter goes with it, so a reused table's old entries are
+    ignored as in any new search."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.free_buffers: list[SearchBuffers] = []
+        self.free_tables: list[TranspositionTable] = []
+
+    def buffers(self) -> SearchBuffers:
+        with self.lock:
+            if self.free_buffers:
+                return self.free_buffers.pop()
+        return new_buffers()
+
+    def table(self, table_mb) -> TranspositionTable:
+        entries = TranspositionTable.entries_for(table_mb)
+        with self.lock:
+            for i, table in enumerate(self.free_tables):
+                if len(table.keys) == entries:
+                    return self.free_tables.pop(i)
+        return TranspositionTable(table_mb)
+
+    def give_back(self, buffers, helper_buffers, table):
+        with self.lock:
+            for b in ([buffers] if buffers is not None else []) + list(helper_buffers):
+                if len(self.free_buffers) < POOL_KEEP:
+                    self.free_buffers.append(b)
+            if table is not None and len(self.free_tables) < POOL_KEEP:
+                self.free_tables.append(table)
+
+
+_POOL = _Pool()
 
 
 def score_of(score: int) -> Score:
@@ -599,10 +655,26 @@ def _history_hashes(board) -> list[int]:
     return board.history_keys()[start:][-HISTORY_ROOM:]
 
 
+_WORKERS_LOCK = threading.Lock()
+_WORKERS = None
+
+
+def _workers():
+    """The process's pool of worker threads for the kernels (started on first use and
+    reused: starting a thread for each depth cost about 0.4 ms, a lot of 0.01 s)."""
+    global _WORKERS
+    with _WORKERS_LOCK:
+        if _WORKERS is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _WORKERS = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="hinge-fast alpha-beta")
+        return _WORKERS
+
+
 def _run_interruptible(kernel, args, state, should_stop):
-    """Run ``kernel(*args)`` in a worker thread; Ctrl-C (in the main thread), or
-    ``should_stop()`` turning true (polled every 5 ms), stops it through ``state``.
-    Returns ``(result, interrupted)``."""
+    """Run ``kernel(*args)`` in a worker thread (of ``_workers``); Ctrl-C (in the main
+    thread), or ``should_stop()`` turning true (polled every 5 ms), stops it through
+    ``state``. Returns ``(result, interrupted)``."""
     box = {}
     done = threading.Event()
 
@@ -614,8 +686,7 @@ def _run_interruptible(kernel, args, state, should_stop):
         finally:
             done.set()
 
-    worker = threading.Thread(target=target, name="hinge-fast alpha-beta", daemon=True)
-    worker.start()
+    _workers().submit(target)
     interrupted = False
     # An Event, not Thread.join: a join interrupted by Ctrl-C can leave the thread
     # looking finished before it is.
@@ -628,7 +699,6 @@ def _run_interruptible(kernel, args, state, should_stop):
         except KeyboardInterrupt:
             interrupted = True
             state[DEADLINE] = 0
-    worker.join()
     if "error" in box:
         raise box["error"]
     return box["result"], interrupted
@@ -676,12 +746,19 @@ class AlphaBetaSearcher(Searcher):
         if limits.unlimited:
             limits = Limits(time=DEFAULT_TIME)
         if self.buffers is None:
-            self.buffers = new_buffers()
+            self.buffers = _POOL.buffers()
             if self.table_mb > 0:
-                self.table = TranspositionTable(self.table_mb)
+                self.table = _POOL.table(self.table_mb)
         while len(self.helper_buffers) < self.threads - 1:
-            self.helper_buffers.append(new_buffers())
+            self.helper_buffers.append(_POOL.buffers())
         return _search(self, board, limits, progress, start)
+
+    def __del__(self):
+        # The buffers and table go back to the pool for the next searcher.
+        try:
+            _POOL.give_back(self.buffers, self.helper_buffers, self.table)
+        except Exception:  # interpreter shutdown: nothing to keep
+            pass
 
 
 def search_alphabeta(board, limits: Limits, seed=None, progress=None, **options) -> SearchResult:
@@ -747,7 +824,8 @@ def _search(searcher, board, limits, progress, start):
     state[NODE_LIMIT] = _node_share(limits.nodes, threads, 0)
     budget_ns = int(limits.time * 1e9) if limits.time else None
     # The deadline leaves room for building the result after the kernel stops.
-    state[DEADLINE] = start + budget_ns - RESULT_RESERVE_NS if budget_ns else np.iinfo(np.int64).max
+    reserve = min(RESULT_RESERVE_NS, int(RESULT_RESERVE_FRACTION * budget_ns)) if budget_ns else 0
+    state[DEADLINE] = start + budget_ns - reserve if budget_ns else np.iinfo(np.int64).max
     if searcher.stopping:
         state[DEADLINE] = 0
     helpers = _LazySMP(searcher, buf, root_moves, root_flips, args, limits, max_depth) if threads > 1 else None
@@ -768,78 +846,96 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
 
     result = None
     interrupted = False
+    inline = threading.current_thread() is not threading.main_thread() or (
+        budget_ns is not None and budget_ns <= INLINE_TIME_NS)
     depth_started = _time.monotonic_ns()
-    for depth in range(1, max_depth + 1):
-        state[CAN_ABORT] = 0 if depth == 1 else 1
-        state[ROOT_DONE] = 0
-        state[ROOT_BEST] = 0
-        buf.moves[0, :n_root] = root_moves
-        buf.flips[0, :n_root] = root_flips
-        best, stopped = _run_interruptible(negamax, args[:5] + (depth,) + args[6:], state, searcher._stop.is_set)
-        interrupted |= stopped
-        now = _time.monotonic_ns()
-        seconds = (now - start) / 1e9
-        pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
-        if helpers is not None:
-            pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
-        best_index, done = int(state[ROOT_BEST]), int(state[ROOT_DONE])
-        if state[ABORTED]:
-            # A move finished in the unfinished depth that beats the previous best
-            # (which is searched first) is better at this depth: take it.
-            if done > 0 and best_index > 0 and result is not None:
-                score = int(buf.root_info[0, best_index])
-                move = board.move_from_code(root_moves[best_index])
-                # The new best move carries the score it earned at this depth, so the
-                # result's move, score and first root move agree; the other moves with
-                # an exact score at this depth follow (high to low), then the rest with
-                # their scores of the depth before (RootMove.depth says which).
-                root_list = [RootMove(move=move, score=score_of(score), visits=int(buf.root_info[2, best_index]),
-                                      depth=depth)]
-                fresh = sorted(
-                    (-int(buf.root_info[0, i]), i) for i in range(done) if i != best_index and buf.root_info[1, i]
-                )
-                for _, i in fresh:
-                    root_list.append(RootMove(move=board.move_from_code(root_moves[i]),
-                                              score=score_of(int(buf.root_info[0, i])),
-                                              visits=int(buf.root_info[2, i]), depth=depth))
-                seen = {rm.move for rm in root_list}
-                root_list += [rm for rm in result.root_moves if rm.move not in seen]
-                # Its line was searched to this depth in full: report the depth.
-                result = _result(board, root_moves[best_index], score, pv_codes, _all_nodes(state, helpers), seconds,
-                                 depth, root_list)
-                if progress is not None:
-                    progress(result)
-            break
-        root_score = buf.root_info[0, :n_root].copy()
-        root_exact = buf.root_info[1, :n_root] != 0
-        root_nodes[:] = buf.root_info[2, :n_root]
-        result = _result(board, root_moves[best_index], int(best), pv_codes, _all_nodes(state, helpers), seconds, depth,
-                         _root_list(board, root_moves, root_score, root_exact, root_nodes, best_index, depth))
-        if progress is not None:
-            progress(result)
-        plies = mate_plies(int(best))
-        if interrupted or searcher.stopping or plies is not None and abs(plies) <= depth:
-            break  # a result proven within the horizon cannot change with depth
-        if state[NODES] >= state[NODE_LIMIT]:
-            break
-        depth_ns = now - depth_started
-        if budget_ns:
-            used = now - start
-            # A depth costs at least twice the one before it (measured: 2 to 10 times);
-            # one that surely cannot finish in the time left is not started.
-            if used > SOFT_TIME_FRACTION * budget_ns or used + MIN_DEPTH_GROWTH * depth_ns > budget_ns:
+    try:
+        for depth in range(1, max_depth + 1):
+            state[CAN_ABORT] = 0 if depth == 1 else 1
+            state[ROOT_DONE] = 0
+            state[ROOT_BEST] = 0
+            buf.moves[0, :n_root] = root_moves
+            buf.flips[0, :n_root] = root_flips
+            depth_args = args[:5] + (depth,) + args[6:]
+            if inline:
+                best = negamax(*depth_args)
+                interrupted |= searcher.stopping
+            else:
+                best, stopped = _run_interruptible(negamax, depth_args, state, searcher._stop.is_set)
+                interrupted |= stopped
+            now = _time.monotonic_ns()
+            seconds = (now - start) / 1e9
+            pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
+            if helpers is not None:
+                pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
+            best_index, done = int(state[ROOT_BEST]), int(state[ROOT_DONE])
+            if state[ABORTED]:
+                # A move finished in the unfinished depth that beats the previous best
+                # (which is searched first) is better at this depth: take it.
+                if done > 0 and best_index > 0 and result is not None:
+                    score = int(buf.root_info[0, best_index])
+                    move = board.move_from_code(root_moves[best_index])
+                    # The new best move carries the score it earned at this depth, so the
+                    # result's move, score and first root move agree; the other moves with
+                    # an exact score at this depth follow (high to low), then the rest with
+                    # their scores of the depth before (RootMove.depth says which).
+                    root_list = [RootMove(move=move, score=score_of(score), visits=int(buf.root_info[2, best_index]),
+                                          depth=depth)]
+                    fresh = sorted(
+                        (-int(buf.root_info[0, i]), i) for i in range(done) if i != best_index and buf.root_info[1, i]
+                    )
+                    for _, i in fresh:
+                        root_list.append(RootMove(move=board.move_from_code(root_moves[i]),
+                                                  score=score_of(int(buf.root_info[0, i])),
+                                                  visits=int(buf.root_info[2, i]), depth=depth))
+                    seen = {rm.move for rm in root_list}
+                    result = result()
+                    root_list += [rm for rm in result.root_moves if rm.move not in seen]
+                    # Its line was searched to this depth in full: report the depth.
+                    made = _result(board, root_moves[best_index], score, pv_codes, _all_nodes(state, helpers), seconds,
+                                   depth, root_list)
+                    result = lambda made=made: made  # noqa: E731
+                    if progress is not None:
+                        progress(made)
                 break
-        depth_started = now
-        # Next depth: best move first, then the others by the effort they took (with
-        # exact scores for every move, simply by score).
-        if root_scores:
-            order = np.argsort(-root_score, kind="stable")
-        else:
-            order = np.argsort(-root_nodes, kind="stable")
-            order = np.concatenate(([best_index], order[order != best_index]))
-        root_moves[:] = root_moves[order]
-        root_flips[:] = root_flips[order]
-        root_nodes[:] = root_nodes[order]
+            root_score = buf.root_info[0, :n_root].copy()
+            root_exact = buf.root_info[1, :n_root] != 0
+            root_nodes[:] = buf.root_info[2, :n_root]
+            # The result is built only when needed (progress, or the end): building one
+            # costs a millisecond or so, a lot of a 0.01 s search with several depths.
+            result = _lazy_result(board, root_moves.copy(), best_index, int(best), pv_codes, _all_nodes(state, helpers),
+                                  seconds, depth, root_score, root_exact, root_nodes.copy())
+            if progress is not None:
+                progress(result())
+            plies = mate_plies(int(best))
+            if interrupted or searcher.stopping or plies is not None and abs(plies) <= depth:
+                break  # a result proven within the horizon cannot change with depth
+            if state[NODES] >= state[NODE_LIMIT]:
+                break
+            depth_ns = now - depth_started
+            if budget_ns:
+                used = now - start
+                # A depth costs at least twice the one before it (measured: 2 to 10 times);
+                # one that surely cannot finish in the time left is not started.
+                if used > SOFT_TIME_FRACTION * budget_ns or used + MIN_DEPTH_GROWTH * depth_ns > budget_ns:
+                    break
+            depth_started = now
+            # Next depth: best move first, then the others by the effort they took (with
+            # exact scores for every move, simply by score).
+            if root_scores:
+                order = np.argsort(-root_score, kind="stable")
+            else:
+                order = np.argsort(-root_nodes, kind="stable")
+                order = np.concatenate(([best_index], order[order != best_index]))
+            root_moves[:] = root_moves[order]
+            root_flips[:] = root_flips[order]
+            root_nodes[:] = root_nodes[order]
+    except KeyboardInterrupt:
+        # Ctrl-C while a depth ran in this thread (``inline``): the best move of the
+        # depths done (none done: the interrupt goes on).
+        if result is None:
+            raise
+    result = result()
     if helpers is not None:
         helpers.finish()
         deeper = helpers.deeper_than(result.depth, board)
@@ -850,6 +946,20 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
     result.seconds = seconds
     result.nps = result.nodes / seconds if seconds > 0 else 0.0
     return result
+
+
+def _lazy_result(board, root_moves, best_index, best, pv_codes, nodes, seconds, depth, root_score, root_exact,
+                 root_nodes):
+    """A function making (once) the SearchResult of a completed depth."""
+    made = []
+
+    def make():
+        if not made:
+            made.append(_result(board, root_moves[best_index], best, pv_codes, nodes, seconds, depth,
+                                _root_list(board, root_moves, root_score, root_exact, root_nodes, best_index, depth)))
+        return made[0]
+
+    return make
 
 
 def _all_nodes(state, helpers) -> int:
@@ -906,11 +1016,8 @@ class _LazySMP:
             shift = h * n_root // searcher.threads
             moves, flips = np.roll(root_moves, -shift), np.roll(root_flips, -shift, axis=0)
             hargs = args[:9] + (hbuf,) + args[10:]
-            thread = threading.Thread(target=self._run, args=(h, hbuf, hargs, moves, flips, max_depth),
-                                      name=f"hinge-fast alpha-beta helper {h}", daemon=True)
-            self.threads.append(thread)
-        for thread in self.threads:
-            thread.start()
+            self.threads.append((h, hbuf, hargs, moves, flips, max_depth))
+        self.threads = [_workers().submit(self._run, *job) for job in self.threads]
 
     def _run(self, h, hbuf, hargs, moves, flips, max_depth):
         state = hbuf.state
@@ -947,7 +1054,7 @@ class _LazySMP:
         for hbuf in self.buffers:
             hbuf.state[DEADLINE] = 0
         for thread in self.threads:
-            thread.join()
+            thread.result()
 
     def nodes(self) -> int:
         return sum(int(hbuf.state[NODES]) for hbuf in self.buffers)
