@@ -14,9 +14,10 @@ legal move, or an elimination now) are left out: the search scores them exactly.
 ``fit`` fits the fitted evaluation's model, ``P(side to move wins) = sigmoid(score)``
 with ``score = sum_i term_i * (opening_i * (1 - phase) + end_i * phase)`` (the terms
 of ``FITTED_TERMS``, ``tempo`` being 1), by minimising the logistic loss (scipy's
-L-BFGS, a little L2), as Texel tuning does for chess. The weights are then scaled to
-centi-tokens so that the material weight averages 100 (the search only compares
-scores, so the scale is free), and printed as the two tuples of ``evaluate.py``.
+L-BFGS, a little L2), as Texel tuning does for chess. The weights are then converted
+from log-odds to centi-tokens at the scale that fits the classic evaluation best on
+the same positions (so a fitted centi-token means what a classic one does), and
+printed as the two tuples of ``evaluate.py``.
 Half the games (by game, so that positions of one game stay together) are held out to
 report the loss of the fit beside the hand-set ``classic`` weights.
 
@@ -121,12 +122,6 @@ def fit_weights(x, y, l2=1e-6):
     return answer.x
 
 
-def as_centi(w):
-    """Logistic weights scaled so that the material weight (opening and end averaged) is 100."""
-    scale = 100.0 / ((w[0] + w[K]) / 2)
-    return w * scale, scale
-
-
 def classic_vector():
     """The classic weights in the fit's layout (same in both phases, tempo 0)."""
     v = np.array(list(WEIGHTS) + [0], dtype=np.float64)
@@ -150,7 +145,6 @@ def fit(args) -> None:
     print(f"{len(y)} positions from {len(set(game.tolist()))} games; sizes {sorted(set(data['size'].tolist()))}; "
           f"side to move won {y.mean():.3f}")
     w = fit_weights(x[train], y[train], args.l2)
-    centi, scale = as_centi(w)
     held_out = logistic_loss(w, x[test], y[test])[0]
     classic_loss, _ = best_scale(classic_vector(), x[test], y[test])
     base = logistic_loss(np.zeros(x.shape[1]), x[test], y[test])[0]
@@ -158,8 +152,11 @@ def fit(args) -> None:
     accuracy = np.mean((x[test] @ w > 0) == (y[test] > 0.5))
     print(f"held-out sign agreement with the result: fitted {accuracy:.3f}")
     w_all = fit_weights(x, y, args.l2)
-    centi, scale = as_centi(w_all)
-    print(f"all positions: 1 centi-token = {1 / scale:.5f} log-odds")
+    # Centi-tokens as the classic evaluation means them: its best scale (log-odds per
+    # centi-token) on all the positions converts the fitted log-odds.
+    _, k = best_scale(classic_vector(), x, y)
+    centi = w_all / k
+    print(f"all positions: the classic evaluation's 1 centi-token = {k:.5f} log-odds, the unit of the weights below")
     for name, a, b in zip(FITTED_TERMS, centi[:K], centi[K:]):
         print(f"  {name:<11} opening {a:8.1f}  end {b:8.1f}")
     print("FITTED_OPENING = (" + ", ".join(f"{v:.0f}" for v in centi[:K]) + ")")

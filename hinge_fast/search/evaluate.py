@@ -217,8 +217,8 @@ FITTED_TERMS = TERMS + ("tempo",)
 #: results of self-play on sides 6-9), in centi-tokens per unit of each term of
 #: ``FITTED_TERMS``; a position with a fraction ``phase`` of its interior cells filled
 #: weighs each term by ``opening * (1 - phase) + end * phase``.
-FITTED_OPENING = (100, 150, 10, 90, 15, -10, -15, 5, 1, 0)
-FITTED_END = (100, 150, 10, 90, 15, -10, -15, 5, 1, 0)
+FITTED_OPENING = (-616, -193, 121, -12, -51, 1175, -333, 538, -21, 1)
+FITTED_END = (942, -224, 405, -252, 386, 3375, -2763, -837, 244, 482)
 
 
 @njit(cache=True)
