@@ -4,8 +4,8 @@
     python -m scripts.texel fit /tmp/texel.npz                            # weights for evaluate.py
     python -m scripts.texel check --weights fitted                        # side 4, tablebase labels
 
-``generate`` plays self-play games (``--engine``, default ``alphabeta-v1`` at
-``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
+``generate`` plays self-play games (``--engine``, default ``alphabeta-v1``, or an
+engine with options such as ``alphabeta:quiescence=0``, at ``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
 differ) on sides 6 to 9 and keeps, for every position after the opening, the raw terms
 of the evaluation (``evaluate.evaluation_terms``), the phase (the fraction of interior
 cells filled) and the game's result for the side to move. Positions with a verdict (no
@@ -38,6 +38,7 @@ import numpy as np
 
 from hinge_fast import Board, Color
 from hinge_fast.search import Limits, create_searcher
+from hinge_fast.search.registry import parse_engine_spec
 from hinge_fast.search.evaluate import (
     FITTED_END,
     FITTED_OPENING,
@@ -64,7 +65,10 @@ def features(board: Board):
 
 def generate(args) -> None:
     rng = random.Random(args.seed)
-    searcher = create_searcher(args.engine, **({"threads": 1} if args.engine == "alphabeta" else {}))
+    name, options = parse_engine_spec(args.engine)
+    if name == "alphabeta":
+        options.setdefault("threads", 1)  # deterministic under a node limit
+    searcher = create_searcher(name, **options)
     limits = Limits(nodes=args.nodes)
     rows, phases, results, game_ids, sizes = [], [], [], [], []
     started = time.monotonic()
@@ -218,7 +222,6 @@ def main(argv=None) -> None:
     c.add_argument("--positions", type=int, default=3000)
     c.add_argument("--seed", type=int, default=4)
     c.add_argument("--tablebase", default=None)
-    c.add_argument("--weights", default="fitted")
     args = parser.parse_args(argv)
     {"generate": generate, "fit": fit, "check": check}[args.command](args)
 
