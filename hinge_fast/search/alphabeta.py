@@ -17,6 +17,12 @@ How it works
   re-searched when it fails high). No pruning or reduction depends on move order, so
   the score of a fixed-depth search is exactly the depth-limited minimax value with
   or without the table (see the transposition table below).
+* **Quiescence** (option ``quiescence`` = k > 0; 0 in ``alphabeta-v1``): at depth 0
+  the evaluation is a stand-pat score and, below beta, the swipes that flip k tokens
+  or more (the moves the evaluation has just generated) are searched on, largest flip
+  first, at most ``quiescence_plies`` plies past the depth. Below depth 0 nothing is
+  stored in the table and no killer or history is updated; depth-0 results are stored
+  with their true bound, so fixed-depth scores stay the same with and without the table.
 * **Scores** are centi-tokens from the side to move (``evaluate.py``). A position
   whose side to move has no legal move (eliminated or stuck) is lost: ``-(WIN -
   ply)``, so the search prefers the fastest win and the slowest loss. A swipe that
@@ -710,7 +716,9 @@ class AlphaBetaSearcher(Searcher):
 
     ``table_mb``: table size (0: none); ``root_scores``: search every root move with a
     full window so each gets an exact score (for analysis); ``evaluator``: the leaf
-    evaluation (``search/evaluate.py``); ``seed``: accepted and unused (alpha-beta is
+    evaluation (``search/evaluate.py``); ``quiescence``, ``quiescence_plies``: the
+    quiescence search (module docstring; 0 here, as ``alphabeta-v1``, 2 through the
+    registry's ``alphabeta``); ``seed``: accepted and unused (alpha-beta is
     deterministic with one thread: under a node or depth limit the same position gives
     the same result); ``threads``: Lazy SMP helper threads plus this one (module
     docstring, "Threads"); 1 here, every core through the registry.

@@ -14,7 +14,9 @@ the protocol's ``options`` command, the match players and ``hinge_fast.search()`
 all read it; nothing else branches on an engine's name.
 
 The default engine is MCTS: it beat alpha-beta at 1 s per move on sides 6 and 9
-(README, "Strength").
+(README, "Strength"). Alpha-beta's defaults are the issue-12 ones (the fitted
+evaluation and a quiescence search: docs/search-alphabeta.md); ``alphabeta-v1`` keeps
+the engine as it was (classic evaluation, no quiescence, one thread).
 """
 
 from __future__ import annotations
