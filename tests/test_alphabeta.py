@@ -330,3 +330,18 @@ def test_stop_ends_a_short_search_run_in_the_calling_thread():
     result = searcher.go(board, Limits(time=0.09))
     timer.join()
     assert result.move in board.legal_moves
+
+
+def test_alphabeta_defaults_are_the_measured_ones_and_the_baseline_keeps_its_own():
+    from hinge_fast.errors import HingeError
+    from hinge_fast.search import create_searcher
+    from hinge_fast.search.registry import engine_spec
+
+    new, v1 = engine_spec("alphabeta").defaults, engine_spec("alphabeta-v1").defaults
+    assert (new["evaluator"], new["quiescence"]) == ("fitted", 2)
+    assert v1["evaluator"] == "classic" and "quiescence" not in v1 and v1["threads"] == 1
+    assert create_searcher("alphabeta-v1").quiescence == 0
+    with pytest.raises(HingeError, match="quiescence"):
+        create_searcher("alphabeta", quiescence=-1)
+    with pytest.raises(HingeError, match="quiescence"):
+        create_searcher("alphabeta-v1", quiescence=2)
