@@ -3,8 +3,10 @@ table's exactness, limits, determinism and the result's fields."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -239,3 +241,107 @@ def test_bad_options_are_errors():
         search_alphabeta(board, Limits(depth=1), table_mb=-1)
     with pytest.raises(HingeError, match="table_mb"):
         search_alphabeta(board, Limits(depth=1), table_mb="big")
+
+
+V1_CASES = json.loads((Path(__file__).parent / "data" / "alphabeta_v1_moves.json").read_text())
+
+
+@pytest.mark.parametrize("case", V1_CASES, ids=[f"{c['fen'][:12]}-{c['limits']}" for c in V1_CASES])
+def test_alphabeta_v1_replays_the_recorded_searches(case):
+    """The pinned baseline plays exactly as alpha-beta did before the issue-12 changes
+    (recorded by scripts/record_alphabeta_v1.py before them)."""
+    from hinge_fast.search import create_searcher
+
+    result = create_searcher("alphabeta-v1").go(Board.from_fen(case["fen"]), Limits(**case["limits"]))
+    assert (str(result.move), str(result.score), result.depth, result.nodes) == (
+        case["move"], case["score"], case["depth"], case["nodes"])
+
+
+def test_quiescence_with_no_qualifying_flip_searches_as_without():
+    """A least flip no swipe reaches leaves every leaf to the evaluation: the same
+    search, node for node, as no quiescence."""
+    for board in midgame_positions(6, 3, seed=21):
+        a = search_alphabeta(board, Limits(depth=3), threads=1, quiescence=0)
+        b = search_alphabeta(board, Limits(depth=3), threads=1, quiescence=1000)
+        assert (a.move, a.score, a.nodes) == (b.move, b.score, b.nodes)
+
+
+def test_quiescence_searches_the_big_flips_past_the_depth():
+    """At depth 1 without quiescence the search sees one ply; with it, the flips that
+    answer: never fewer nodes, more wherever a big flip is on the board."""
+    from hinge_fast.search import create_searcher
+
+    more = 0
+    for board in midgame_positions(6, 6, seed=22):
+        plain = create_searcher("alphabeta", threads=1, quiescence=0).go(board, Limits(depth=1))
+        quiet = create_searcher("alphabeta", threads=1, quiescence=2).go(board, Limits(depth=1))
+        assert quiet.move in board.legal_moves and quiet.nodes >= plain.nodes
+        more += quiet.nodes > plain.nodes
+    assert more >= 2
+
+
+def test_the_table_keeps_fixed_depth_scores_exact_with_quiescence():
+    """Quiescence stores only depth-0 entries with their true bound, so a fixed-depth
+    score is still the same with and without the table."""
+    for board in midgame_positions(5, 4, seed=23):
+        with_table = search_alphabeta(board, Limits(depth=3), threads=1, quiescence=2)
+        without = search_alphabeta(board, Limits(depth=3), threads=1, quiescence=2, table_mb=0)
+        assert with_table.score == without.score
+
+
+def test_fitted_evaluation_with_the_classic_weights_is_the_classic_evaluation():
+    """The fitted kernel blends two weight sets by phase and adds tempo: given the
+    classic weights twice and no tempo, it scores as the classic evaluation."""
+    from hinge_fast.search.evaluate import WEIGHTS, Evaluator, evaluate_fitted, get_evaluator
+
+    classic = Evaluator("classic-as-fitted", 2, evaluate_fitted, "test", tuple(WEIGHTS) + (0,) + tuple(WEIGHTS) + (0,))
+    for board in midgame_positions(6, 8, seed=24) + midgame_positions(4, 8, seed=25):
+        assert classic(board) == get_evaluator("classic")(board) == evaluate_board(board)["total"]
+    tempo = Evaluator("tempo", 2, evaluate_fitted, "test", (0,) * 9 + (7,) + (0,) * 9 + (7,))
+    assert tempo(Board()) == 7
+
+
+def test_searchers_made_one_after_another_reuse_buffers_and_agree():
+    """hinge_fast.search makes a searcher per call; the dropped ones' buffers and tables
+    are reused, and a reused table's old entries never change a result."""
+    import gc
+
+    board = midgame_positions(6, 1, seed=26)[0]
+    first = search_alphabeta(board, Limits(nodes=2000), threads=1)
+    gc.collect()
+    for _ in range(3):
+        again = search_alphabeta(board, Limits(nodes=2000), threads=1)
+        assert (again.move, again.score, again.nodes, again.pv) == (first.move, first.score, first.nodes, first.pv)
+    assert alphabeta._POOL.free_buffers and alphabeta._POOL.free_tables
+
+
+def test_stop_ends_a_short_search_run_in_the_calling_thread():
+    """A short time limit runs the kernel in the caller's thread: stop() from another
+    thread still ends it (through the kernel's deadline), with a legal move."""
+    import threading
+
+    from hinge_fast.search import create_searcher
+
+    board = Board(9)
+    searcher = create_searcher("alphabeta", threads=1)
+    searcher.go(board, Limits(depth=1))
+    timer = threading.Timer(0.01, searcher.stop)
+    timer.start()
+    result = searcher.go(board, Limits(time=0.09))
+    timer.join()
+    assert result.move in board.legal_moves
+
+
+def test_alphabeta_defaults_are_the_measured_ones_and_the_baseline_keeps_its_own():
+    from hinge_fast.errors import HingeError
+    from hinge_fast.search import create_searcher
+    from hinge_fast.search.registry import engine_spec
+
+    new, v1 = engine_spec("alphabeta").defaults, engine_spec("alphabeta-v1").defaults
+    assert (new["evaluator"], new["quiescence"]) == ("fitted", 2)
+    assert v1["evaluator"] == "classic" and "quiescence" not in v1 and v1["threads"] == 1
+    assert create_searcher("alphabeta-v1").quiescence == 0
+    with pytest.raises(HingeError, match="quiescence"):
+        create_searcher("alphabeta", quiescence=-1)
+    with pytest.raises(HingeError, match="quiescence"):
+        create_searcher("alphabeta-v1", quiescence=2)

@@ -17,6 +17,12 @@ How it works
   re-searched when it fails high). No pruning or reduction depends on move order, so
   the score of a fixed-depth search is exactly the depth-limited minimax value with
   or without the table (see the transposition table below).
+* **Quiescence** (option ``quiescence`` = k > 0; 0 in ``alphabeta-v1``): at depth 0
+  the evaluation is a stand-pat score and, below beta, the swipes that flip k tokens
+  or more (the moves the evaluation has just generated) are searched on, largest flip
+  first, at most ``quiescence_plies`` plies past the depth. Below depth 0 nothing is
+  stored in the table and no killer or history is updated; depth-0 results are stored
+  with their true bound, so fixed-depth scores stay the same with and without the table.
 * **Scores** are centi-tokens from the side to move (``evaluate.py``). A position
   whose side to move has no legal move (eliminated or stuck) is lost: ``-(WIN -
   ply)``, so the search prefers the fastest win and the slowest loss. A swipe that
@@ -100,17 +106,20 @@ from ..errors import HingeError
 from ..core.geometry import NWORDS
 from ..core.movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
 from ..core.tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
-from .evaluate import LOST, MATE_BOUND, WIN, WINNING, evaluate, evaluate_material, get_evaluator
+from .evaluate import LOST, MATE_BOUND, WIN, WINNING, get_evaluator, leaf_evaluation
 from .limits import DEFAULT_TIME, MAX_DEPTH, Limits
-from .registry import DEFAULT_TABLE_MB, EVALUATORS, MIN_TABLE_MB  # noqa: F401  (re-exported)
+from .registry import DEFAULT_QUIESCENCE_PLIES, MAX_QUIESCENCE_PLIES, DEFAULT_TABLE_MB, EVALUATORS, MIN_TABLE_MB  # noqa: F401  (re-exported)
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
 
 #: Scores lie strictly inside (-INFINITE, INFINITE).
 INFINITE = WIN + 1
-#: Plies of per-ply buffers: the deepest iteration plus the two rows a leaf uses.
-PLIES = MAX_DEPTH + 3
+#: Plies of per-ply buffers: the deepest iteration, its quiescence, and the two rows a
+#: leaf uses.
+PLIES = MAX_DEPTH + MAX_QUIESCENCE_PLIES + 3
+#: Room for an evaluator's weights in the buffers.
+MAX_WEIGHTS = 64
 #: Positions of the game before the root kept for repetition checks.
 HISTORY_ROOM = 256
 #: Nodes between two clock readings.
@@ -120,8 +129,22 @@ CLOCK_EVERY = 256
 SOFT_TIME_FRACTION = 0.5
 #: The least factor by which one depth's time exceeds the one before it.
 MIN_DEPTH_GROWTH = 2.0
-#: Nanoseconds kept back from a time limit for building the result after the kernel stops.
+#: Nanoseconds kept back from a time limit for building the result after the kernel
+#: stops: this fraction of the limit, at most RESULT_RESERVE_NS.
 RESULT_RESERVE_NS = 5_000_000
+RESULT_RESERVE_FRACTION = 0.1
+#: Time limits up to this are searched in the calling thread itself, as are all
+#: searches called from threads other than the main one: handing each depth to a
+#: worker thread (for Ctrl-C) costs a wake-up of another thread, up to milliseconds
+#: on a loaded machine. ``stop()`` works either way (it sets the kernel's deadline);
+#: Ctrl-C is then noticed when the depth ends, at most this long after.
+INLINE_TIME_NS = 100_000_000
+#: Most worker threads running kernels at once (main searches and Lazy SMP helpers of
+#: every searcher of the process); idle ones are reused.
+MAX_WORKERS = 1024
+#: Search buffers and tables of dropped searchers kept for the next ones (at most this
+#: many of each), so that a searcher made for one call does not allocate ~100 MB.
+POOL_KEEP = 4
 
 # Slots of the ``state`` array shared by Python and the kernels.
 NODES = 0  # positions searched so far
@@ -137,7 +160,9 @@ ROOT_FULL_WINDOW = 9  # 1: search every root move with a full window (exact scor
 ROOT_BEST = 10  # index of the best root move finished
 ROOT_DONE = 11  # root moves finished in this depth
 EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
-STATE_SLOTS = 13
+QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
+QUIESCENCE_PLIES = 14  # most plies of quiescence
+STATE_SLOTS = 15
 
 # Transposition table bounds.
 UPPER = 1
@@ -189,6 +214,7 @@ class SearchBuffers(NamedTuple):
     line: np.ndarray  # uint64 [HISTORY_ROOM + PLIES]: hashes of the game and the current line
     root_info: np.ndarray  # int64 [3, MAX_MOVES]: per root move: score, exact (0/1), nodes
     state: np.ndarray  # int64 [STATE_SLOTS]
+    weights: np.ndarray  # float64 [MAX_WEIGHTS]: the evaluator's weights (fitted evaluation)
 
 
 def _touched(array: np.ndarray) -> np.ndarray:
@@ -218,6 +244,7 @@ def _new_buffers() -> SearchBuffers:
         line=np.zeros(HISTORY_ROOM + PLIES, dtype=np.uint64),
         root_info=np.zeros((3, MAX_MOVES), dtype=np.int64),
         state=np.zeros(STATE_SLOTS, dtype=np.int64),
+        weights=np.zeros(MAX_WEIGHTS, dtype=np.float64),
     )
 
 
@@ -365,6 +392,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     """
     state = buf.state
     buf.pv_length[ply] = ply
+    stand_pat = np.int64(0)
     if out_of_budget(state):
         return np.int64(0)
     root = ply == 0
@@ -395,56 +423,80 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                             return score
                     break
 
+        n = -1
         if depth <= 0:
-            if state[EVALUATOR] == 0:
-                score = evaluate(
-                    size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1], buf.enemy_groups,
-                    buf.group_id
-                )
-            else:
-                score = evaluate_material(
-                    size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1], buf.enemy_groups,
-                    buf.group_id
-                )
+            score, n = leaf_evaluation(
+                state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
+                buf.enemy_groups, buf.group_id, buf.weights
+            )
+            proven = True
             if score == LOST:
                 score = -(WIN - ply)
             elif score == WINNING:
                 score = WIN - ply - 1
                 note_elimination(buf, ply, moves, flips, bb_count(enemy))
-            if state[TABLE_ON]:
-                table_store(keys, data, key, 0, EXACT, 0, generation, score, ply)
-            return score
-
-        n = generate_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, True)
-        if n == 0:
-            return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
-
-        # Ordering keys; a swipe that flips every enemy token wins at once.
-        enemy_count = bb_count(enemy)
-        for i in range(n):
-            move = moves[i]
-            if move == table_move:
-                order[i] = np.int64(1) << 60
-                continue
-            if is_swipe(move):
-                flipped = bb_count(bb_row(flips, i))
-                if flipped == enemy_count:
-                    buf.pv[ply, ply] = move
-                    buf.pv_length[ply] = ply + 1
-                    return WIN - ply - 1
-                if flipped >= 2:
-                    order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
-                    continue
-            if move == killer1:
-                order[i] = np.int64(1) << 46
-            elif move == killer2:
-                order[i] = np.int64(1) << 45
             else:
-                order[i] = buf.history[move & 0x3FFFF]
+                proven = False
+            least_flip = state[QUIESCENCE]
+            if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
+                # Quiescence: the score stands unless a swipe flipping least_flip tokens
+                # or more (searched on, largest first) beats it. The evaluation left the
+                # side to move's moves in the buffer, swipes first.
+                m = 0
+                for i in range(n):
+                    if not is_swipe(moves[i]):
+                        break
+                    flipped = bb_count(bb_row(flips, i))
+                    if flipped >= least_flip:
+                        moves[m] = moves[i]
+                        for w in range(NWORDS):
+                            flips[m, w] = flips[i, w]
+                        order[m] = flipped
+                        m += 1
+                n = m
+            else:
+                n = 0
+            if n == 0:
+                if state[TABLE_ON] and depth == 0:
+                    bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
+                    table_store(keys, data, key, 0, bound, 0, generation, score, ply)
+                return score
+            stand_pat = score
+        if n < 0:
+            n = generate_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, True)
+            if n == 0:
+                return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
+
+            # Ordering keys; a swipe that flips every enemy token wins at once.
+            enemy_count = bb_count(enemy)
+            for i in range(n):
+                move = moves[i]
+                if move == table_move:
+                    order[i] = np.int64(1) << 60
+                    continue
+                if is_swipe(move):
+                    flipped = bb_count(bb_row(flips, i))
+                    if flipped == enemy_count:
+                        buf.pv[ply, ply] = move
+                        buf.pv_length[ply] = ply + 1
+                        return WIN - ply - 1
+                    if flipped >= 2:
+                        order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
+                        continue
+                if move == killer1:
+                    order[i] = np.int64(1) << 46
+                elif move == killer2:
+                    order[i] = np.int64(1) << 45
+                else:
+                    order[i] = buf.history[move & 0x3FFFF]
 
     full_window = root and state[ROOT_FULL_WINDOW] != 0
     original_alpha = alpha
     best = -INFINITE
+    if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
+        best = stand_pat
+        if best > alpha:
+            alpha = best
     best_move = np.int64(0)
     line_index = state[HISTORY_LENGTH] + ply + 1
     for i in range(n):
@@ -492,6 +544,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     buf.pv[ply, k] = buf.pv[ply + 1, k]
                 buf.pv_length[ply] = max(buf.pv_length[ply + 1], ply + 1)
                 if score >= beta:
+                    if depth <= 0:
+                        break  # quiescence: no killers or history
                     if not (is_swipe(move) and bb_count(flipped) >= 2) and move != killer1:
                         buf.killers[ply, 1] = killer1
                         buf.killers[ply, 0] = move
@@ -501,7 +555,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         if full_window:
             alpha = -INFINITE  # every root move gets a full window, hence an exact score
 
-    if state[TABLE_ON] and not root:
+    if state[TABLE_ON] and not root and depth >= 0:
         bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         table_store(keys, data, key, best_move, bound, depth, generation, best, ply)
     return best
@@ -516,8 +570,12 @@ class TranspositionTable:
     """A searcher's transposition table of ``table_mb`` megabytes (written once at
     creation, so no search pays page faults) and its generation counter."""
 
+    @staticmethod
+    def entries_for(table_mb: float) -> int:
+        return 1 << max(1, int(table_mb * (1 << 20) // 16).bit_length() - 1)
+
     def __init__(self, table_mb: float):
-        entries = 1 << max(1, int(table_mb * (1 << 20) // 16).bit_length() - 1)
+        entries = self.entries_for(table_mb)
         self.keys = _touched(np.zeros(entries, dtype=np.uint64))
         self.data = _touched(np.zeros(entries, dtype=np.uint64))
         self.generation = 0
@@ -529,6 +587,44 @@ class TranspositionTable:
             self.data.fill(0)  # generation numbers wrap: forget every old entry
         self.generation = generation
         return generation
+
+
+class _Pool:
+    """Buffers and tables of dropped searchers, kept (``POOL_KEEP`` of each) for the
+    searchers made after them: ``hinge_fast.search`` makes a searcher per call, and
+    allocating and writing ~100 MB each time took longer than a 0.01 s search. A
+    table's generation counter goes with it, so a reused table's old entries are
+    ignored as in any new search."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.free_buffers: list[SearchBuffers] = []
+        self.free_tables: list[TranspositionTable] = []
+
+    def buffers(self) -> SearchBuffers:
+        with self.lock:
+            if self.free_buffers:
+                return self.free_buffers.pop()
+        return new_buffers()
+
+    def table(self, table_mb) -> TranspositionTable:
+        entries = TranspositionTable.entries_for(table_mb)
+        with self.lock:
+            for i, table in enumerate(self.free_tables):
+                if len(table.keys) == entries:
+                    return self.free_tables.pop(i)
+        return TranspositionTable(table_mb)
+
+    def give_back(self, buffers, helper_buffers, table):
+        with self.lock:
+            for b in ([buffers] if buffers is not None else []) + list(helper_buffers):
+                if len(self.free_buffers) < POOL_KEEP:
+                    self.free_buffers.append(b)
+            if table is not None and len(self.free_tables) < POOL_KEEP:
+                self.free_tables.append(table)
+
+
+_POOL = _Pool()
 
 
 def score_of(score: int) -> Score:
@@ -565,10 +661,26 @@ def _history_hashes(board) -> list[int]:
     return board.history_keys()[start:][-HISTORY_ROOM:]
 
 
+_WORKERS_LOCK = threading.Lock()
+_WORKERS = None
+
+
+def _workers():
+    """The process's pool of worker threads for the kernels (started on first use and
+    reused: starting a thread for each depth cost about 0.4 ms, a lot of 0.01 s)."""
+    global _WORKERS
+    with _WORKERS_LOCK:
+        if _WORKERS is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _WORKERS = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="hinge-fast alpha-beta")
+        return _WORKERS
+
+
 def _run_interruptible(kernel, args, state, should_stop):
-    """Run ``kernel(*args)`` in a worker thread; Ctrl-C (in the main thread), or
-    ``should_stop()`` turning true (polled every 5 ms), stops it through ``state``.
-    Returns ``(result, interrupted)``."""
+    """Run ``kernel(*args)`` in a worker thread (of ``_workers``); Ctrl-C (in the main
+    thread), or ``should_stop()`` turning true (polled every 5 ms), stops it through
+    ``state``. Returns ``(result, interrupted)``."""
     box = {}
     done = threading.Event()
 
@@ -580,8 +692,7 @@ def _run_interruptible(kernel, args, state, should_stop):
         finally:
             done.set()
 
-    worker = threading.Thread(target=target, name="hinge-fast alpha-beta", daemon=True)
-    worker.start()
+    _workers().submit(target)
     interrupted = False
     # An Event, not Thread.join: a join interrupted by Ctrl-C can leave the thread
     # looking finished before it is.
@@ -594,7 +705,6 @@ def _run_interruptible(kernel, args, state, should_stop):
         except KeyboardInterrupt:
             interrupted = True
             state[DEADLINE] = 0
-    worker.join()
     if "error" in box:
         raise box["error"]
     return box["result"], interrupted
@@ -606,7 +716,9 @@ class AlphaBetaSearcher(Searcher):
 
     ``table_mb``: table size (0: none); ``root_scores``: search every root move with a
     full window so each gets an exact score (for analysis); ``evaluator``: the leaf
-    evaluation (``search/evaluate.py``); ``seed``: accepted and unused (alpha-beta is
+    evaluation (``search/evaluate.py``); ``quiescence``, ``quiescence_plies``: the
+    quiescence search (module docstring; 0 here, as ``alphabeta-v1``, 2 through the
+    registry's ``alphabeta``); ``seed``: accepted and unused (alpha-beta is
     deterministic with one thread: under a node or depth limit the same position gives
     the same result); ``threads``: Lazy SMP helper threads plus this one (module
     docstring, "Threads"); 1 here, every core through the registry.
@@ -619,8 +731,10 @@ class AlphaBetaSearcher(Searcher):
     name = "alphabeta"
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
-                 threads=1):
+                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES):
         super().__init__()
+        self.quiescence = int(quiescence)
+        self.quiescence_plies = min(int(quiescence_plies), MAX_QUIESCENCE_PLIES)
         self.threads = int(threads)
         self.helper_buffers: list[SearchBuffers] = []  # one per helper thread (Lazy SMP)
         self.table_mb = table_mb
@@ -640,12 +754,19 @@ class AlphaBetaSearcher(Searcher):
         if limits.unlimited:
             limits = Limits(time=DEFAULT_TIME)
         if self.buffers is None:
-            self.buffers = new_buffers()
+            self.buffers = _POOL.buffers()
             if self.table_mb > 0:
-                self.table = TranspositionTable(self.table_mb)
+                self.table = _POOL.table(self.table_mb)
         while len(self.helper_buffers) < self.threads - 1:
-            self.helper_buffers.append(new_buffers())
+            self.helper_buffers.append(_POOL.buffers())
         return _search(self, board, limits, progress, start)
+
+    def __del__(self):
+        # The buffers and table go back to the pool for the next searcher.
+        try:
+            _POOL.give_back(self.buffers, self.helper_buffers, self.table)
+        except Exception:  # interpreter shutdown: nothing to keep
+            pass
 
 
 def search_alphabeta(board, limits: Limits, seed=None, progress=None, **options) -> SearchResult:
@@ -690,6 +811,10 @@ def _search(searcher, board, limits, progress, start):
     state[TABLE_ON] = 1 if searcher.table is not None else 0
     state[HISTORY_LENGTH] = len(history)
     state[EVALUATOR] = searcher.evaluator.kernel_id
+    state[QUIESCENCE] = searcher.quiescence
+    state[QUIESCENCE_PLIES] = searcher.quiescence_plies
+    weights = searcher.evaluator.weights
+    buf.weights[: len(weights)] = weights
 
     root_moves = codes.copy()
     root_flips = flips.copy()
@@ -707,7 +832,8 @@ def _search(searcher, board, limits, progress, start):
     state[NODE_LIMIT] = _node_share(limits.nodes, threads, 0)
     budget_ns = int(limits.time * 1e9) if limits.time else None
     # The deadline leaves room for building the result after the kernel stops.
-    state[DEADLINE] = start + budget_ns - RESULT_RESERVE_NS if budget_ns else np.iinfo(np.int64).max
+    reserve = min(RESULT_RESERVE_NS, int(RESULT_RESERVE_FRACTION * budget_ns)) if budget_ns else 0
+    state[DEADLINE] = start + budget_ns - reserve if budget_ns else np.iinfo(np.int64).max
     if searcher.stopping:
         state[DEADLINE] = 0
     helpers = _LazySMP(searcher, buf, root_moves, root_flips, args, limits, max_depth) if threads > 1 else None
@@ -728,78 +854,96 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
 
     result = None
     interrupted = False
+    inline = threading.current_thread() is not threading.main_thread() or (
+        budget_ns is not None and budget_ns <= INLINE_TIME_NS)
     depth_started = _time.monotonic_ns()
-    for depth in range(1, max_depth + 1):
-        state[CAN_ABORT] = 0 if depth == 1 else 1
-        state[ROOT_DONE] = 0
-        state[ROOT_BEST] = 0
-        buf.moves[0, :n_root] = root_moves
-        buf.flips[0, :n_root] = root_flips
-        best, stopped = _run_interruptible(negamax, args[:5] + (depth,) + args[6:], state, searcher._stop.is_set)
-        interrupted |= stopped
-        now = _time.monotonic_ns()
-        seconds = (now - start) / 1e9
-        pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
-        if helpers is not None:
-            pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
-        best_index, done = int(state[ROOT_BEST]), int(state[ROOT_DONE])
-        if state[ABORTED]:
-            # A move finished in the unfinished depth that beats the previous best
-            # (which is searched first) is better at this depth: take it.
-            if done > 0 and best_index > 0 and result is not None:
-                score = int(buf.root_info[0, best_index])
-                move = board.move_from_code(root_moves[best_index])
-                # The new best move carries the score it earned at this depth, so the
-                # result's move, score and first root move agree; the other moves with
-                # an exact score at this depth follow (high to low), then the rest with
-                # their scores of the depth before (RootMove.depth says which).
-                root_list = [RootMove(move=move, score=score_of(score), visits=int(buf.root_info[2, best_index]),
-                                      depth=depth)]
-                fresh = sorted(
-                    (-int(buf.root_info[0, i]), i) for i in range(done) if i != best_index and buf.root_info[1, i]
-                )
-                for _, i in fresh:
-                    root_list.append(RootMove(move=board.move_from_code(root_moves[i]),
-                                              score=score_of(int(buf.root_info[0, i])),
-                                              visits=int(buf.root_info[2, i]), depth=depth))
-                seen = {rm.move for rm in root_list}
-                root_list += [rm for rm in result.root_moves if rm.move not in seen]
-                # Its line was searched to this depth in full: report the depth.
-                result = _result(board, root_moves[best_index], score, pv_codes, _all_nodes(state, helpers), seconds,
-                                 depth, root_list)
-                if progress is not None:
-                    progress(result)
-            break
-        root_score = buf.root_info[0, :n_root].copy()
-        root_exact = buf.root_info[1, :n_root] != 0
-        root_nodes[:] = buf.root_info[2, :n_root]
-        result = _result(board, root_moves[best_index], int(best), pv_codes, _all_nodes(state, helpers), seconds, depth,
-                         _root_list(board, root_moves, root_score, root_exact, root_nodes, best_index, depth))
-        if progress is not None:
-            progress(result)
-        plies = mate_plies(int(best))
-        if interrupted or searcher.stopping or plies is not None and abs(plies) <= depth:
-            break  # a result proven within the horizon cannot change with depth
-        if state[NODES] >= state[NODE_LIMIT]:
-            break
-        depth_ns = now - depth_started
-        if budget_ns:
-            used = now - start
-            # A depth costs at least twice the one before it (measured: 2 to 10 times);
-            # one that surely cannot finish in the time left is not started.
-            if used > SOFT_TIME_FRACTION * budget_ns or used + MIN_DEPTH_GROWTH * depth_ns > budget_ns:
+    try:
+        for depth in range(1, max_depth + 1):
+            state[CAN_ABORT] = 0 if depth == 1 else 1
+            state[ROOT_DONE] = 0
+            state[ROOT_BEST] = 0
+            buf.moves[0, :n_root] = root_moves
+            buf.flips[0, :n_root] = root_flips
+            depth_args = args[:5] + (depth,) + args[6:]
+            if inline:
+                best = negamax(*depth_args)
+                interrupted |= searcher.stopping
+            else:
+                best, stopped = _run_interruptible(negamax, depth_args, state, searcher._stop.is_set)
+                interrupted |= stopped
+            now = _time.monotonic_ns()
+            seconds = (now - start) / 1e9
+            pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
+            if helpers is not None:
+                pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
+            best_index, done = int(state[ROOT_BEST]), int(state[ROOT_DONE])
+            if state[ABORTED]:
+                # A move finished in the unfinished depth that beats the previous best
+                # (which is searched first) is better at this depth: take it.
+                if done > 0 and best_index > 0 and result is not None:
+                    score = int(buf.root_info[0, best_index])
+                    move = board.move_from_code(root_moves[best_index])
+                    # The new best move carries the score it earned at this depth, so the
+                    # result's move, score and first root move agree; the other moves with
+                    # an exact score at this depth follow (high to low), then the rest with
+                    # their scores of the depth before (RootMove.depth says which).
+                    root_list = [RootMove(move=move, score=score_of(score), visits=int(buf.root_info[2, best_index]),
+                                          depth=depth)]
+                    fresh = sorted(
+                        (-int(buf.root_info[0, i]), i) for i in range(done) if i != best_index and buf.root_info[1, i]
+                    )
+                    for _, i in fresh:
+                        root_list.append(RootMove(move=board.move_from_code(root_moves[i]),
+                                                  score=score_of(int(buf.root_info[0, i])),
+                                                  visits=int(buf.root_info[2, i]), depth=depth))
+                    seen = {rm.move for rm in root_list}
+                    result = result()
+                    root_list += [rm for rm in result.root_moves if rm.move not in seen]
+                    # Its line was searched to this depth in full: report the depth.
+                    made = _result(board, root_moves[best_index], score, pv_codes, _all_nodes(state, helpers), seconds,
+                                   depth, root_list)
+                    result = lambda made=made: made  # noqa: E731
+                    if progress is not None:
+                        progress(made)
                 break
-        depth_started = now
-        # Next depth: best move first, then the others by the effort they took (with
-        # exact scores for every move, simply by score).
-        if root_scores:
-            order = np.argsort(-root_score, kind="stable")
-        else:
-            order = np.argsort(-root_nodes, kind="stable")
-            order = np.concatenate(([best_index], order[order != best_index]))
-        root_moves[:] = root_moves[order]
-        root_flips[:] = root_flips[order]
-        root_nodes[:] = root_nodes[order]
+            root_score = buf.root_info[0, :n_root].copy()
+            root_exact = buf.root_info[1, :n_root] != 0
+            root_nodes[:] = buf.root_info[2, :n_root]
+            # The result is built only when needed (progress, or the end): building one
+            # costs a millisecond or so, a lot of a 0.01 s search with several depths.
+            result = _lazy_result(board, root_moves.copy(), best_index, int(best), pv_codes, _all_nodes(state, helpers),
+                                  seconds, depth, root_score, root_exact, root_nodes.copy())
+            if progress is not None:
+                progress(result())
+            plies = mate_plies(int(best))
+            if interrupted or searcher.stopping or plies is not None and abs(plies) <= depth:
+                break  # a result proven within the horizon cannot change with depth
+            if state[NODES] >= state[NODE_LIMIT]:
+                break
+            depth_ns = now - depth_started
+            if budget_ns:
+                used = now - start
+                # A depth costs at least twice the one before it (measured: 2 to 10 times);
+                # one that surely cannot finish in the time left is not started.
+                if used > SOFT_TIME_FRACTION * budget_ns or used + MIN_DEPTH_GROWTH * depth_ns > budget_ns:
+                    break
+            depth_started = now
+            # Next depth: best move first, then the others by the effort they took (with
+            # exact scores for every move, simply by score).
+            if root_scores:
+                order = np.argsort(-root_score, kind="stable")
+            else:
+                order = np.argsort(-root_nodes, kind="stable")
+                order = np.concatenate(([best_index], order[order != best_index]))
+            root_moves[:] = root_moves[order]
+            root_flips[:] = root_flips[order]
+            root_nodes[:] = root_nodes[order]
+    except KeyboardInterrupt:
+        # Ctrl-C while a depth ran in this thread (``inline``): the best move of the
+        # depths done (none done: the interrupt goes on).
+        if result is None:
+            raise
+    result = result()
     if helpers is not None:
         helpers.finish()
         deeper = helpers.deeper_than(result.depth, board)
@@ -810,6 +954,20 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
     result.seconds = seconds
     result.nps = result.nodes / seconds if seconds > 0 else 0.0
     return result
+
+
+def _lazy_result(board, root_moves, best_index, best, pv_codes, nodes, seconds, depth, root_score, root_exact,
+                 root_nodes):
+    """A function making (once) the SearchResult of a completed depth."""
+    made = []
+
+    def make():
+        if not made:
+            made.append(_result(board, root_moves[best_index], best, pv_codes, nodes, seconds, depth,
+                                _root_list(board, root_moves, root_score, root_exact, root_nodes, best_index, depth)))
+        return made[0]
+
+    return make
 
 
 def _all_nodes(state, helpers) -> int:
@@ -857,19 +1015,17 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE):
+            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES):
                 hs[slot] = buf.state[slot]
+            hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root
             hs[CAN_ABORT] = 1
             hs[NODE_LIMIT] = _node_share(limits.nodes, searcher.threads, h)
             shift = h * n_root // searcher.threads
             moves, flips = np.roll(root_moves, -shift), np.roll(root_flips, -shift, axis=0)
             hargs = args[:9] + (hbuf,) + args[10:]
-            thread = threading.Thread(target=self._run, args=(h, hbuf, hargs, moves, flips, max_depth),
-                                      name=f"hinge-fast alpha-beta helper {h}", daemon=True)
-            self.threads.append(thread)
-        for thread in self.threads:
-            thread.start()
+            self.threads.append((h, hbuf, hargs, moves, flips, max_depth))
+        self.threads = [_workers().submit(self._run, *job) for job in self.threads]
 
     def _run(self, h, hbuf, hargs, moves, flips, max_depth):
         state = hbuf.state
@@ -906,7 +1062,7 @@ class _LazySMP:
         for hbuf in self.buffers:
             hbuf.state[DEADLINE] = 0
         for thread in self.threads:
-            thread.join()
+            thread.result()
 
     def nodes(self) -> int:
         return sum(int(hbuf.state[NODES]) for hbuf in self.buffers)

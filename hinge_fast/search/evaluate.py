@@ -173,6 +173,12 @@ def evaluate(size, own, enemy, moves, flips, their_moves, their_flips, enemy_gro
         return np.int64(LOST)
     if can_eliminate:
         return np.int64(WINNING)
+    return classic_score(terms)
+
+
+@njit(cache=True)
+def classic_score(terms):
+    """The hand-set weighted sum of ``terms`` (``evaluation_terms``), clamped."""
     score = (
         MATERIAL * terms[0]
         + TEMPO_FLIP * terms[1]
@@ -204,29 +210,111 @@ def evaluate_material(size, own, enemy, moves, flips, their_moves, their_flips, 
     return np.int64(MATERIAL * (bb_count(own) - enemy_count))
 
 
+#: Terms of the fitted evaluation: ``TERMS`` plus ``tempo`` (1: the value of having the
+#: move), each weighted by two fitted weights blended by the game's phase.
+FITTED_TERMS = TERMS + ("tempo",)
+#: Fitted weights, opening then end (``scripts/texel.py``: a logistic fit of the game
+#: results of self-play on sides 6-9), in centi-tokens per unit of each term of
+#: ``FITTED_TERMS``; a position with a fraction ``phase`` of its interior cells filled
+#: weighs each term by ``opening * (1 - phase) + end * phase``.
+FITTED_OPENING = (-616, -193, 121, -12, -51, 1175, -333, 538, -21, 1)
+FITTED_END = (942, -224, 405, -252, 386, 3375, -2763, -837, 244, 482)
+
+
+@njit(cache=True)
+def fitted_score(size, own, enemy, terms, weights):
+    """``sum(term * (opening * (1 - phase) + end * phase))`` of the fitted evaluation;
+    ``weights`` is the float64 array ``FITTED_OPENING + FITTED_END``."""
+    cells = 3 * (size - 1) * (size - 2) + 1
+    phase = (bb_count(own) + bb_count(enemy)) / cells
+    k = len(terms)
+    score = 0.0
+    for i in range(k):
+        score += terms[i] * (weights[i] * (1.0 - phase) + weights[k + 1 + i] * phase)
+    score += weights[k] * (1.0 - phase) + weights[2 * k + 1] * phase  # tempo
+    return np.int64(round(score))
+
+
+@njit(cache=True)
+def leaf_evaluation(kind, size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights):
+    """``(score, n)``: the evaluation ``kind`` (an Evaluator's ``kernel_id``: 0 classic,
+    1 material, 2 fitted with ``weights``) of the position, as ``evaluate`` and its
+    siblings return it (sentinels included), and the number of the side to move's
+    legal moves it generated into ``moves``/``flips`` (swipes first), which the
+    search's quiescence reuses."""
+    if kind == 1:
+        n = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
+        if n == 0:
+            return np.int64(LOST), n
+        enemy_count = bb_count(enemy)
+        for i in range(n):
+            if not is_swipe(moves[i]):
+                break
+            if bb_count(bb_row(flips, i)) == enemy_count:
+                return np.int64(WINNING), n
+        return np.int64(MATERIAL * (bb_count(own) - enemy_count)), n
+    terms, n_own, can_eliminate = evaluation_terms(
+        size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id
+    )
+    if n_own == 0:
+        return np.int64(LOST), n_own
+    if can_eliminate:
+        return np.int64(WINNING), n_own
+    if kind == 0:
+        return classic_score(terms), n_own
+    score = fitted_score(size, own, enemy, terms, weights)
+    return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score))), n_own
+
+
+@njit(cache=True)
+def evaluate_fitted(size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights):
+    """``evaluate`` with the fitted, phase-blended weights ``weights`` (``fitted_score``)
+    in place of the hand-set constants: same terms, verdicts and arguments, plus the
+    weights."""
+    terms, n_own, can_eliminate = evaluation_terms(
+        size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id
+    )
+    if n_own == 0:
+        return np.int64(LOST)
+    if can_eliminate:
+        return np.int64(WINNING)
+    score = fitted_score(size, own, enemy, terms, weights)
+    return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
+
+
 class Evaluator:
     """A leaf evaluation alpha-beta can use: ``name`` (the ``evaluator`` option),
     ``kernel_id`` (which numba kernel the search calls at a leaf: alpha-beta's
     ``negamax`` dispatches on it, since numba cannot cache a kernel that takes another
     kernel as an argument) and ``describe(board)`` (the terms, for analysis).
 
-    A new evaluator is a kernel with ``evaluate``'s arguments and sentinels, a branch
+    A new evaluator is a kernel with ``evaluate``'s arguments and sentinels (the
+    fitted one takes its ``weights`` too: alpha-beta copies them into its buffers), a branch
     in ``negamax``'s leaf, an entry in ``EVALUATOR_BY_NAME`` and its name in the
     registry's ``EVALUATORS``.
     """
 
-    def __init__(self, name: str, kernel_id: int, kernel, description: str):
+    def __init__(self, name: str, kernel_id: int, kernel, description: str, weights=None):
         self.name = name
         self.kernel_id = kernel_id
         self.kernel = kernel
         self.description = description
+        #: The fitted evaluation's weights (float64, opening then end), else empty.
+        self.weights = np.array(weights if weights is not None else (), dtype=np.float64)
+
+    def __call__(self, board) -> int:
+        """The evaluation of ``board`` (centi-tokens, or the sentinels LOST/WINNING)."""
+        args = _arguments(board)
+        if self.kernel_id == 2:
+            args = args + (self.weights,)
+        return int(self.kernel(*args))
 
     def describe(self, board) -> dict:
         """``evaluate_board``'s dict for the classic evaluation; ``{'total', 'verdict'}``
         for others."""
         if self.kernel_id == 0:
             return evaluate_board(board)
-        total = int(self.kernel(*_arguments(board)))
+        total = self(board)
         return {"total": total, "verdict": "lost" if total == LOST else "eliminates" if total == WINNING else None}
 
     def __repr__(self) -> str:
@@ -236,6 +324,8 @@ class Evaluator:
 EVALUATOR_BY_NAME = {
     "classic": Evaluator("classic", 0, evaluate, "the weighted terms above"),
     "material": Evaluator("material", 1, evaluate_material, "token difference only"),
+    "fitted": Evaluator("fitted", 2, evaluate_fitted, "the terms above plus tempo, weights fitted to self-play "
+                        "results and blended by phase", FITTED_OPENING + FITTED_END),
 }
 
 

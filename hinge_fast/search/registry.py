@@ -14,7 +14,9 @@ the protocol's ``options`` command, the match players and ``hinge_fast.search()`
 all read it; nothing else branches on an engine's name.
 
 The default engine is MCTS: it beat alpha-beta at 1 s per move on sides 6 and 9
-(README, "Strength").
+(README, "Strength"). Alpha-beta's defaults are the issue-12 ones (the fitted
+evaluation and a quiescence search: docs/search-alphabeta.md); ``alphabeta-v1`` keeps
+the engine as it was (classic evaluation, no quiescence, one thread).
 """
 
 from __future__ import annotations
@@ -31,6 +33,14 @@ from .limits import MAX_TABLE_MB
 # ----- defaults and bounds of the searchers' options (the searcher modules import them)
 DEFAULT_TABLE_MB = 64
 MIN_TABLE_MB = 0
+#: Alpha-beta's quiescence: the least flip (tokens) of a swipe searched past the
+#: nominal depth (0: no quiescence, as in alphabeta-v1), and its most plies.
+DEFAULT_QUIESCENCE = 2
+MAX_QUIESCENCE = 1000
+DEFAULT_QUIESCENCE_PLIES = 4
+MAX_QUIESCENCE_PLIES = 16
+#: Alpha-beta's default leaf evaluation (alphabeta-v1 keeps ``classic``).
+DEFAULT_EVALUATOR = "fitted"
 DEFAULT_TREE_NODES = 4_000_000
 MIN_TREE_NODES = 1
 MAX_TREE_NODES = 50_000_000
@@ -74,7 +84,7 @@ def default_threads() -> int:
 #: The default of the ``threads`` option: every core the process may use.
 DEFAULT_THREADS = min(MAX_THREADS, default_threads())
 #: The evaluations alpha-beta can use (``search/evaluate.py``).
-EVALUATORS = ("classic", "material")
+EVALUATORS = ("classic", "material", "fitted")
 
 
 @dataclass(frozen=True)
@@ -229,14 +239,27 @@ class EngineSpec:
         return values
 
 
-_ALPHABETA_OPTIONS = (
-    OptionSpec("table_mb", "int", DEFAULT_TABLE_MB, MIN_TABLE_MB, MAX_TABLE_MB,
-               "transposition table, MB (0: none)"),
-    OptionSpec("root_scores", "bool", False, help="search every root move with a full window (exact scores, for analysis)"),
-    OptionSpec("evaluator", "enum", EVALUATORS[0], choices=EVALUATORS, help="leaf evaluation (search/evaluate.py)"),
-    SEED,
-    THREADS,
-)
+def _alphabeta_options(evaluator, quiescence=None, threads=THREADS):
+    """Alpha-beta's options; ``quiescence`` None: none of the quiescence options (the
+    searcher's own default, no quiescence, as alphabeta-v1 played)."""
+    options = (
+        OptionSpec("table_mb", "int", DEFAULT_TABLE_MB, MIN_TABLE_MB, MAX_TABLE_MB,
+                   "transposition table, MB (0: none)"),
+        OptionSpec("root_scores", "bool", False,
+                   help="search every root move with a full window (exact scores, for analysis)"),
+        OptionSpec("evaluator", "enum", evaluator, choices=EVALUATORS, help="leaf evaluation (search/evaluate.py)"),
+    )
+    if quiescence is not None:
+        options += (
+            OptionSpec("quiescence", "int", quiescence, 0, MAX_QUIESCENCE,
+                       "quiescence: past the depth, search the swipes that flip at least this many tokens (0: none)"),
+            OptionSpec("quiescence_plies", "int", DEFAULT_QUIESCENCE_PLIES, 0, MAX_QUIESCENCE_PLIES,
+                       "most plies of quiescence past the depth"),
+        )
+    return options + (SEED, threads)
+
+
+_ALPHABETA_OPTIONS = _alphabeta_options(DEFAULT_EVALUATOR, DEFAULT_QUIESCENCE)
 
 
 #: The baselines search on one thread, as the engines did when they were fixed.
@@ -291,7 +314,7 @@ _BASELINES = (
         description="baseline: alpha-beta as of issue 12's start",
         progress_unit="nodes",
         honours_depth=True,
-        options=_ALPHABETA_OPTIONS[:-1] + (_ONE_THREAD,),
+        options=_alphabeta_options("classic", None, threads=_ONE_THREAD),
     ),
     EngineSpec(
         name="mcts-v1",
