@@ -15,6 +15,9 @@ from hinge_fast.tools.executor import Executor
 from hinge_fast.tools.match import play_match
 from hinge_fast.tools.players import PlayerSpec
 
+# One local Ray per test session: under pytest-xdist these tests share one worker.
+pytestmark = pytest.mark.xdist_group("ray")
+
 
 @pytest.fixture(scope="session")
 def local_ray():

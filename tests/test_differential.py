@@ -6,8 +6,8 @@ play would rarely reach. At each one both implementations must give the same leg
 move set, the same position after every legal move, the same game-end verdict and
 the same position string.
 
-The default run checks 300 positions of play and 60 fillings per board side, 2,160
-in all; ``HINGE_DIFF_POSITIONS=20000 pytest -m slow tests/test_differential.py`` runs
+The default run checks at least 300 positions of play (whole games, in three parts)
+and 60 fillings per board side, over 2,160 in all; ``HINGE_DIFF_POSITIONS=20000 pytest -m slow tests/test_differential.py`` runs
 a much longer one (the slow test checks ten times that many per side).
 """
 
@@ -75,9 +75,15 @@ def check_games(size: int, first_seed: int, positions: int) -> None:
     assert finished > 0  # the games reached their end, late-game positions included
 
 
+#: The games of a side are checked in this many parts (separate tests, from separate
+#: seeds), so that pytest-xdist can share the long ones of the big boards out.
+PARTS = 3
+
+
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("size", SIZES)
-def test_random_games_agree(size):
-    check_games(size, first_seed=1000 * size, positions=POSITIONS_PER_SIZE)
+def test_random_games_agree(size, part):
+    check_games(size, first_seed=1000 * size + 100 * part, positions=-(-POSITIONS_PER_SIZE // PARTS))
 
 
 @pytest.mark.parametrize("size", SIZES)

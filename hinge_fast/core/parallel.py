@@ -3,8 +3,9 @@
 The kernels are compiled with ``nogil=True``, so Python threads run them on every
 core at once; each thread has its own :func:`~hinge_fast.core.tables.workspace`.
 
-* Perft splits at the root: the threads take chunks of root moves from a shared
-  counter and add up the counts (the total does not depend on the thread count).
+* Perft splits at the root: the threads take root moves one at a time from a shared
+  counter, the ones with the most replies first, and add up the counts (the total does
+  not depend on the thread count).
   Trees estimated below ``SMALL_TREE`` leaves stay on one thread.
 * Playouts split by game: game ``g`` draws from its own random stream seeded by
   ``(seed, g)`` (``playouts.game_seed``), so a seed gives the same games, and the
@@ -60,9 +61,17 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
     threads = max(1, min(threads, n))
     if float(n) ** depth < SMALL_TREE:
         threads = 1  # starting and joining threads would cost more than they save
-    # Chunks of root moves from a shared counter: a thread that finishes early
-    # takes more, and each chunk is one kernel call.
-    chunk = max(1, n // (4 * threads)) if threads > 1 else n
+    if threads == 1:
+        kernels.perft_children(size, own, enemy, depth, bulk, workspace(depth), codes, flips, 0, n, counts)
+        return counts, codes
+    # One root move at a time from a shared counter, the biggest subtrees first (by the
+    # number of replies, a cheap estimate), so that no thread is left with a big one at
+    # the end while the others wait.
+    replies = np.zeros(n, dtype=np.int64)
+    kernels.perft_children(size, own, enemy, 2, True, workspace(2), codes, flips, 0, n, replies)
+    order = np.argsort(-replies, kind="stable")
+    codes_by_size, flips_by_size = codes[order], flips[order]
+    counts_by_size = np.zeros(n, dtype=np.int64)
     lock = threading.Lock()
     next_index = [0]
 
@@ -70,13 +79,14 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
         work = workspace(depth)
         while True:
             with lock:
-                first = next_index[0]
-                next_index[0] += chunk
-            if first >= n:
+                i = next_index[0]
+                next_index[0] += 1
+            if i >= n:
                 return
-            kernels.perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, min(n, first + chunk), counts)
+            kernels.perft_children(size, own, enemy, depth, bulk, work, codes_by_size, flips_by_size, i, i + 1, counts_by_size)
 
     _run_threads(worker, threads)
+    counts[order] = counts_by_size
     return counts, codes
 
 
