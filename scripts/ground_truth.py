@@ -8,6 +8,7 @@ uniformly random choice.
 
     python -m scripts.ground_truth                       # 1,000 nodes, 0.01 s, 0.2 s
     python -m scripts.ground_truth --positions 100 --budgets 1000n 0.01s
+    python -m scripts.ground_truth --engines mcts mcts:exploration=0.4 --budgets 1000n
 
 Needs the tablebase (``hinge-fast solve --size 4``; ``--tablebase FILE`` elsewhere).
 A budget is a node count (``1000n``: positions searched for alpha-beta, playouts for
@@ -24,7 +25,7 @@ import time
 
 import hinge_fast
 from hinge_fast import Board
-from hinge_fast.search.registry import engine_spec
+from hinge_fast.search.registry import engine_spec, parse_engine_spec
 from hinge_fast.tools.tablebase import Tablebase, probe
 
 PHASES = ((0, 4, "0-4 tokens"), (5, 7, "5-7 tokens"), (8, 10, "8-10 tokens"), (11, 19, "11-19 tokens"))
@@ -78,7 +79,8 @@ def run(args) -> None:
         f"{len(positions)} choice-matters side-4 positions from {games} random games (seed {args.seed}); "
         f"by phase: " + ", ".join(f"{PHASES[i][2]} {n}" for i, n in enumerate(by_phase))
     )
-    header = f"{'engine':<10} {'budget':>7} " + " ".join(f"{p[2]:>13}" for p in PHASES) + f" {'all':>9}"
+    width = max(10, *(len(e) for e in args.engines))
+    header = f"{'engine':<{width}} {'budget':>7} " + " ".join(f"{p[2]:>13}" for p in PHASES) + f" {'all':>9}"
     print(header)
 
     def line(name, budget, hits):
@@ -87,22 +89,24 @@ def run(args) -> None:
             n = by_phase[i]
             cells.append(f"{100 * hits[i] / n:12.1f}%" if n else f"{'-':>13}")
         total = sum(hits) / len(positions)
-        print(f"{name:<10} {budget:>7} " + " ".join(cells) + f" {100 * total:8.1f}%", flush=True)
+        print(f"{name:<{width}} {budget:>7} " + " ".join(cells) + f" {100 * total:8.1f}%", flush=True)
 
     random_hits = [0.0] * len(PHASES)
     for board, _, fraction in positions:
         random_hits[phase_of(board)] += fraction
     line("random", "-", random_hits)
-    for engine in args.engines:
+    for spec in args.engines:
+        engine, options = parse_engine_spec(spec)
         for budget in args.budgets:
             limits = parse_budget(budget)
             # without the tablebase: the engines would otherwise answer from it
-            options = {"tablebase": "off"} if "tablebase" in engine_spec(engine).option_names else {}
+            if "tablebase" in engine_spec(engine).option_names:
+                options = {**options, "tablebase": "off"}
             hits = [0] * len(PHASES)
             for k, (board, winning, _) in enumerate(positions):
                 result = hinge_fast.search(board.copy(), engine=engine, seed=args.seed + k, **limits, **options)
                 hits[phase_of(board)] += result.move in winning
-            line(engine, budget, hits)
+            line(spec, budget, hits)
     print(f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
 
 
@@ -111,7 +115,7 @@ def main(argv=None) -> None:
     parser.add_argument("--positions", type=int, default=300, help="positions to sample (default 300)")
     parser.add_argument("--seed", type=int, default=12, help="seed of the random games and of the searches (default 12)")
     parser.add_argument("--budgets", nargs="+", default=list(DEFAULT_BUDGETS), help="budgets: 1000n (nodes) or 0.01s (time)")
-    parser.add_argument("--engines", nargs="+", default=["alphabeta", "mcts"], help="engines to test")
+    parser.add_argument("--engines", nargs="+", default=["alphabeta", "mcts"], help="engines to test, with options after a colon as in matches (mcts:rave=300)")
     parser.add_argument("--tablebase", default=None, metavar="FILE", help="tablebase file (default: where solve writes it)")
     run(parser.parse_args(argv))
 

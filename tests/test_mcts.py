@@ -195,3 +195,31 @@ def test_bad_options(options):
 def test_tree_layout():
     tree = Tree(10)
     assert tree.parent[0] == -1 and tree.stats[0] == 1 and list(tree.children(0)) == []
+
+
+def test_rave_keeps_amaf_statistics_that_cover_the_real_visits():
+    from hinge_fast.search.mcts import MCTSSearcher
+
+    board = Board(5)
+    on = MCTSSearcher(seed=3, rave=200.0)
+    result = on.go(board, Limits(nodes=1500))
+    assert result.move in board.legal_moves and result.nodes == 1500
+    tree = on.tree
+    used = int(tree.stats[0])
+    # A child's own move counts in its AMAF statistics whenever it is visited, and
+    # AMAF wins are results in [0, 1].
+    assert (tree.amaf_visits[1:used] >= tree.visits[1:used]).all()
+    assert (tree.amaf_wins[1:used] <= tree.amaf_visits[1:used] + 1e-3).all() and (tree.amaf_wins >= 0).all()
+    assert (tree.amaf_visits[1:used] > tree.visits[1:used]).any()  # moves played later count too
+    again = MCTSSearcher(seed=3, rave=200.0).go(board, Limits(nodes=1500))
+    assert [(r.move, r.visits) for r in again.root_moves] == [(r.move, r.visits) for r in result.root_moves]
+
+
+def test_rave_off_leaves_no_amaf_statistics_and_still_finds_tactics():
+    from hinge_fast.search.mcts import MCTSSearcher
+
+    off = MCTSSearcher(seed=3)
+    off.go(Board(5), Limits(nodes=500))
+    assert not off.tree.amaf_visits.any()
+    board = Board.from_fen(WIN_IN_ONE)
+    assert str(search_mcts(board, Limits(nodes=2000), seed=1, rave=100.0).move) == "C5-E6xE3"

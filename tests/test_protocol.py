@@ -210,7 +210,7 @@ def test_options_list_get_set(session):
     threads = all_options()["threads"]
     assert ok(session.handle("options get threads")) == [f"threads;int;{threads.default};{threads.default};1;{threads.high}"]
     assert ok(session.handle("options set engine ALPHABETA")) == ["engine;enum;alphabeta;mcts;alphabeta;mcts"]
-    assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.4;0;100"]
+    assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.25;0;100"]
     assert ok(session.handle("options set root_scores true")) == ["root_scores;bool;true;false;false;true"]
     assert ok(session.handle("options set seed 42"))[0].startswith("seed;int;42;-1;-1;")
     table = session.options["table_mb"].spec

@@ -52,8 +52,9 @@ def test_bad_new_mcts_options_are_errors():
 
 def test_new_options_are_deterministic_under_a_node_limit():
     board = Board(6)
-    a = create_searcher("mcts", seed=4, fpu=0.8, prior_weight=0.5).go(board, Limits(nodes=600))
-    b = create_searcher("mcts", seed=4, fpu=0.8, prior_weight=0.5).go(board, Limits(nodes=600))
+    options = dict(seed=4, fpu=0.8, prior_weight=0.5, exploration=0.4)
+    a = create_searcher("mcts", **options).go(board, Limits(nodes=600))
+    b = create_searcher("mcts", **options).go(board, Limits(nodes=600))
     assert a.move == b.move and [r.visits for r in a.root_moves] == [r.visits for r in b.root_moves]
     # First-play urgency leaves most of the ~60 root moves unvisited at 600 playouts.
     assert sum(r.visits == 0 for r in a.root_moves) > 0

@@ -38,7 +38,13 @@ One iteration (``run_iterations``):
    no swipe (or the coin says so) a uniformly random legal move; up to
    ``playout_plies`` plies; a playout that reaches the cap is scored by the token
    count (more tokens wins, equal counts 0.5).
-4. **Backup** the result along the path, switching perspective at every ply.
+4. **Backup** the result along the path, switching perspective at every ply. With
+   ``rave`` = k > 0 (RAVE, off by default), the children of the nodes on the path
+   also collect all-moves-as-first statistics (``amaf_visits``, ``amaf_wins``): a
+   child counts the result when its move's key (destination cell and kind: placement
+   or swipe) was played later in the iteration by the side that would play it, and
+   selection blends the AMAF rate into the mean with weight
+   ``na / (na + n + n * na / k)`` (Gelly and Silver 2011).
 
 MCTS-Solver (Winands, Bjornsson, Saito 2008): ``proof[n]`` is +1 when the move into
 ``n`` is a proven win for its mover, -1 a proven loss, 0 unknown; ``plies[n]`` the
@@ -52,7 +58,7 @@ shortest, losing ones the longest. A proven root stops the search.
 Memory and the tree budget
 --------------------------
 ``tree_nodes`` (default ``DEFAULT_TREE_NODES`` = 4,000,000, about
-``NODE_BYTES`` (35) * 4e6 = 140 MB; at most ``MAX_TREE_NODES``) caps the tree. The
+``NODE_BYTES`` (43) * 4e6 = 172 MB; at most ``MAX_TREE_NODES``) caps the tree. The
 arrays are allocated once per searcher object (at its first ``go``) with ``np.zeros``, which the operating system
 hands out lazily, so a short search touches only the pages it uses. When an
 expansion does not fit, the tree stops growing for the rest of the search and
@@ -83,11 +89,12 @@ from ..core import kernels  # noqa: F401  (compile notice and stale-cache check,
 from ..core.bits import bb_count, bb_row
 from ..board import Board
 from ..errors import HingeError
-from ..core.movegen import generate_moves, move_target, play, play_with_flip
+from ..core.movegen import generate_moves, move_target, move_to, play, play_with_flip
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NO_CELL
 from .limits import DEFAULT_TIME, Limits
 from .registry import (  # noqa: F401
-    DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_TREE_NODES, MAX_TREE_NODES,
+    DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE, DEFAULT_TREE_NODES,
+    MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -112,7 +119,13 @@ PLAYOUT_PLIES = 3  # plies played in playouts
 TREE_FULL = 4  # 1 once an expansion did not fit
 N_STATS = 5
 
-NODE_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4  # parent, first, count, move, visits, wins, proof, plies, prior
+NODE_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4 + 4 + 4  # parent, first, count, move, visits, wins, proof, plies, prior, amaf
+#: AMAF (RAVE) statistics are keyed by a move's destination cell and kind (placement or
+#: swipe): ``to + AMAF_SWIPE * is_swipe``.
+AMAF_SWIPE = 512
+AMAF_KEYS = 2 * AMAF_SWIPE
+#: Longest playout whose moves are traced for AMAF (longer playouts: the first ones).
+MAX_TRACE = 4096
 
 
 class Tree:
@@ -128,6 +141,10 @@ class Tree:
         self.proof = np.zeros(capacity, dtype=np.int8)
         self.plies = np.zeros(capacity, dtype=np.int16)
         self.prior = np.zeros(capacity, dtype=np.float32)
+        self.amaf_visits = np.zeros(capacity, dtype=np.int32)
+        self.amaf_wins = np.zeros(capacity, dtype=np.float32)
+        self.seen = np.zeros((2, AMAF_KEYS), dtype=np.int64)
+        self.trace = np.zeros(MAX_TRACE, dtype=np.int64)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.path = np.zeros(MAX_TREE_DEPTH + 2, dtype=np.int32)
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
@@ -142,6 +159,7 @@ class Tree:
         for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first):
             array[0] = 0
         self.stats[:] = 0
+        self.seen[:] = 0
         self.parent[0] = -1
         self.stats[NEXT_FREE] = 1
 
@@ -189,7 +207,7 @@ def rng_below(rng, n):
 
 
 @njit(cache=True)
-def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, rng):
+def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, rng, trace):
     """Play random moves from (own, enemy) for at most ``cap`` plies.
 
     Returns ``(result, plies)``: result for the side to move at the start, 1.0 win,
@@ -228,6 +246,8 @@ def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, 
                         choice = i
         if choice < 0:
             choice = rng_below(rng, n)
+        if ply < trace.shape[0]:
+            trace[ply] = moves[choice]
         own, enemy = play_with_flip(own, enemy, moves[choice], bb_row(flips, choice))
         ply += 1
     mine = bb_count(own)
@@ -267,9 +287,9 @@ def settle_proof(node, first, count, proof, plies):
 
 @njit(cache=True, nogil=True)  # nogil: one tree per thread runs in parallel (mcts_threads.py)
 def run_iterations(
-    size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight,
-    parent, first, count, move, visits, wins, proof, plies, prior, stats, path,
-    moves, flips, enemy_groups, group_id, sizes, rng,
+    size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight, rave,
+    parent, first, count, move, visits, wins, proof, plies, prior, amaf_visits, amaf_wins, stats, path,
+    moves, flips, enemy_groups, group_id, sizes, seen, trace, rng,
 ):  # fmt: skip
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
     Returns how many ran (fewer once the root is proven)."""
@@ -328,6 +348,8 @@ def run_iterations(
                         # Prior in [0, 1]: the flipped group's size relative to the
                         # largest flip here (placements 0).
                         prior[c] = s / largest if largest > 0 else 0.0
+                        amaf_visits[c] = 0
+                        amaf_wins[c] = 0.0
                         # A swipe flipping every enemy token eliminates them: won.
                         proof[c] = 1 if s > 0 and s == enemy_count else 0
                         c += 1
@@ -360,8 +382,18 @@ def run_iterations(
                         best = c  # v1: every child once, in prior order, before UCT
                         break
                     value = fpu + prior_weight * prior[c]  # first-play urgency
+                    if rave > 0.0 and amaf_visits[c] > 0:
+                        # RAVE: the AMAF rate (0.5 neutral) shifts the urgency.
+                        value += amaf_wins[c] / amaf_visits[c] - 0.5
                 else:
-                    value = (wins[c] / visits[c] + exploration * math.sqrt(log_n / visits[c])
+                    mean = wins[c] / visits[c]
+                    if rave > 0.0 and amaf_visits[c] > 0:
+                        # RAVE (Gelly and Silver 2011): blend in the AMAF rate with
+                        # weight beta = na / (na + n + n na / rave), fading as n grows.
+                        na = np.float64(amaf_visits[c])
+                        beta = na / (na + visits[c] + visits[c] * na / rave)
+                        mean = (1.0 - beta) * mean + beta * (amaf_wins[c] / na)
+                    value = (mean + exploration * math.sqrt(log_n / visits[c])
                              + prior_weight * prior[c] / (visits[c] + 1))
                 if value > best_value:
                     best_value = value
@@ -375,16 +407,40 @@ def run_iterations(
         if depth > stats[MAX_DEPTH]:
             stats[MAX_DEPTH] = depth
         # Result for the player who moved into `node`.
+        ply = 0
         if proof[node] != 0:
             reward = 1.0 if proof[node] > 0 else 0.0
         else:
-            result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id, rng)
+            result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id, rng, trace)
             stats[PLAYOUT_PLIES] += ply
             if ply == 0 and result == 0.0 and playout_cap > 0:
                 proof[node] = 1
                 plies[node] = 0
                 newly_proven = True
             reward = 1.0 - result
+        if rave > 0.0:
+            # AMAF: every child of a node on the path whose move (by destination cell
+            # and kind) its side to move played later in this iteration, in the tree
+            # or the playout, gets the iteration's result for that side.
+            stamp = stats[PLAYOUTS] + done + 1
+            # reward is for the mover into path[depth]: side (depth + 1) % 2, where
+            # side 0 is the root's side to move.
+            root_result = reward if depth % 2 == 1 else 1.0 - reward
+            for i in range(min(ply, trace.shape[0])):
+                code = trace[i]
+                seen[(depth + i) % 2, move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)] = stamp
+            for d in range(depth, -1, -1):
+                side = d % 2
+                if d < depth:
+                    code = np.int64(move[path[d + 1]])
+                    seen[side, move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)] = stamp
+                n_ = path[d]
+                side_result = root_result if side == 0 else 1.0 - root_result
+                for c in range(first[n_], first[n_] + count[n_]):
+                    code = np.int64(move[c])
+                    if seen[side, move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)] == stamp:
+                        amaf_visits[c] += 1
+                        amaf_wins[c] += side_result
         for d in range(depth, -1, -1):
             n_ = path[d]
             visits[n_] += 1
@@ -412,16 +468,18 @@ def _ensure_compiled():
     if not _compiled:
         board = Board(4)
         tree = Tree(64)
-        _run(tree, board.size, board.own, board.enemy, 1, 8, DEFAULT_EXPLORATION, 0.5, new_rng(0), 0.5, 0.1)
+        _run(tree, board.size, board.own, board.enemy, 1, 8, DEFAULT_EXPLORATION, 0.5, new_rng(0), 0.5, 0.1, 100.0)
         _compiled = True
 
 
-def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0):
+def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0,
+         rave=0.0):
     return int(
         run_iterations(
-            size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight),
+            size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight), float(rave),
             tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies, tree.prior,
-            tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups, tree.group_id, tree.sizes, rng,
+            tree.amaf_visits, tree.amaf_wins, tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups,
+            tree.group_id, tree.sizes, tree.seen, tree.trace, rng,
         )
     )  # fmt: skip
 
@@ -452,12 +510,14 @@ class MCTSSearcher(Searcher):
     name = "mcts"
 
     def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
-                 playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT):
+                 playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
+                 rave=DEFAULT_RAVE):
         super().__init__()
         self.tree_nodes = tree_nodes
         self.exploration = exploration
         self.fpu = fpu
         self.prior_weight = prior_weight
+        self.rave = rave
         self.playout_plies = playout_plies
         self.playout_greed = playout_greed
         self.seed = seed
@@ -495,7 +555,7 @@ class MCTSSearcher(Searcher):
         while True:
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
             done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng,
-                         self.fpu, self.prior_weight)
+                         self.fpu, self.prior_weight, self.rave)
             now = time.perf_counter()
             if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
                 break

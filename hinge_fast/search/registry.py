@@ -44,7 +44,7 @@ DEFAULT_EVALUATOR = "fitted"
 DEFAULT_TREE_NODES = 4_000_000
 MIN_TREE_NODES = 1
 MAX_TREE_NODES = 50_000_000
-DEFAULT_EXPLORATION = 0.4
+DEFAULT_EXPLORATION = 0.25
 MAX_EXPLORATION = 100.0
 DEFAULT_PLAYOUT_GREED = 1.0
 #: First-play urgency: the UCT value of an unvisited child (negative: every child is
@@ -56,6 +56,10 @@ MAX_FPU = 100.0
 #: divided by visits + 1.
 DEFAULT_PRIOR_WEIGHT = 0.2
 MAX_PRIOR_WEIGHT = 100.0
+#: RAVE/AMAF: the equivalence parameter k of the blend weight na / (na + n + n na / k);
+#: 0 turns AMAF off.
+DEFAULT_RAVE = 0.0
+MAX_RAVE = 1e9
 MAX_PLAYOUT_PLIES = 100_000
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
@@ -266,10 +270,10 @@ _ALPHABETA_OPTIONS = _alphabeta_options(DEFAULT_EVALUATOR, DEFAULT_QUIESCENCE)
 _ONE_THREAD = dataclasses.replace(THREADS, default=1)
 
 
-def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS):
+def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS, rave=DEFAULT_RAVE):
     return (
         OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
-                   "MCTS tree capacity, nodes (about 35 bytes each)"),
+                   "MCTS tree capacity, nodes (about 43 bytes each)"),
         OptionSpec("exploration", "float", exploration, 0.0, MAX_EXPLORATION, "UCT exploration constant c"),
         OptionSpec("playout_plies", "int", 0, 0, MAX_PLAYOUT_PLIES,
                    "playout length cap in plies; 0: one per interior cell"),
@@ -279,6 +283,8 @@ def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS
                    "first-play urgency: UCT value of an unvisited child; negative: every child once first, in prior order"),
         OptionSpec("prior_weight", "float", prior_weight, 0.0, MAX_PRIOR_WEIGHT,
                    "progressive bias: weight of the flip-size prior, divided by visits + 1"),
+        OptionSpec("rave", "float", rave, 0.0, MAX_RAVE,
+                   "RAVE: AMAF statistics by destination cell, blended in with weight na / (na + n + n na / rave); 0: off"),
         SEED,
         threads,
     )
@@ -322,7 +328,7 @@ _BASELINES = (
         description="baseline: MCTS as of issue 12's start (plain UCT, every child once first, no bias)",
         progress_unit="playouts",
         honours_depth=False,
-        options=_mcts_options(0.4, 1.0, -1.0, 0.0, threads=_ONE_THREAD),
+        options=_mcts_options(0.4, 1.0, -1.0, 0.0, threads=_ONE_THREAD, rave=0.0),
     ),
 )
 
@@ -365,7 +371,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, seed, threads, tablebase
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, seed, threads, tablebase
 
     The ``tablebase`` option is the Searcher's own (``Searcher.go`` consults the table),
     not given to the searcher class.
