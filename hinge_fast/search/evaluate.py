@@ -271,15 +271,7 @@ def evaluate_fitted(size, own, enemy, moves, flips, their_moves, their_flips, en
     """``evaluate`` with the fitted, phase-blended weights ``weights`` (``fitted_score``)
     in place of the hand-set constants: same terms, verdicts and arguments, plus the
     weights."""
-    terms, n_own, can_eliminate = evaluation_terms(
-        size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id
-    )
-    if n_own == 0:
-        return np.int64(LOST)
-    if can_eliminate:
-        return np.int64(WINNING)
-    score = fitted_score(size, own, enemy, terms, weights)
-    return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
+    return leaf_evaluation(2, size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights)[0]
 
 
 class Evaluator:
