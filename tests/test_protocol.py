@@ -554,3 +554,30 @@ def test_engine_streams_info_lines_through_stdout():
     info = [line for line in out if line.startswith("info ")]
     assert info and all(" score winrate " in line or " score win " in line for line in info)
     assert out[-1] == "ok" and not out[-2].startswith("info")
+
+
+def _documented_options() -> dict[str, list[str]]:
+    """The rows of docs/protocol.md's option table: name -> its cells."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].startswith("`") and cells[0].endswith("`"):
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+def test_the_documented_option_table_matches_the_registry():
+    """Every engine option has a row in docs/protocol.md; its type, and its default and
+    bounds where the row gives them as numbers, are the registry's."""
+    rows = _documented_options()
+    for name, spec in all_options().items():
+        assert name in rows, f"docs/protocol.md lacks option {name}"
+        _, type_, default, bounds, _ = rows[name]
+        assert type_ == spec.type, name
+        if spec.type in ("int", "float") and default.replace(",", "").replace(".", "").lstrip("-").isdigit():
+            assert float(default.replace(",", "")) == float(spec.default), name
+        low_high = bounds.replace(",", "").split(" to ")
+        if spec.type in ("int", "float") and len(low_high) == 2 and all(
+                b.replace(".", "").lstrip("-").isdigit() for b in low_high):
+            assert (float(low_high[0]), float(low_high[1])) == (float(spec.low), float(spec.high)), name

@@ -1,0 +1,93 @@
+"""The README's speed tables, measured in one run (issue 9, item 5).
+
+Usage: python -m scripts.speed_table [--rounds R] [--size S] [--yardstick DIR]
+
+Runs ``hinge-fast bench --json`` (one thread and every core, side by side) and then,
+straight after, ``side_by_side.py`` of the compiled C yardstick on one thread
+(``scripts/hinge-fast-1thread``), and prints both as the Markdown tables of the README,
+headed by the machine, the time and the load average before and after. The yardstick
+lives outside the project (``../shared/yardstick`` by default); without it the second
+table says so and the first is printed alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HINGE_FAST = ROOT / ".venv" / "bin" / "hinge-fast"
+ONE_THREAD = ROOT / "scripts" / "hinge-fast-1thread"
+
+#: A data row of side_by_side.py: workload name, two rates, the ratio.
+_ROW = re.compile(r"^(?P<name>\S.*?)\s+(?P<ours>[\d,]+)\s+(?P<theirs>[\d,]+)\s+(?P<ratio>\d+\.\d+)\s*$")
+
+
+def parse_side_by_side(text: str) -> list[tuple[str, float]]:
+    """The (workload, ratio) rows of side_by_side.py's output, in order."""
+    rows = []
+    for line in text.splitlines():
+        match = _ROW.match(line)
+        if match:
+            rows.append((" ".join(match["name"].split()), float(match["ratio"])))
+    return rows
+
+
+def bench_table(report: dict) -> str:
+    """Markdown rows of ``hinge-fast bench --json``: one thread, every core, the ratio."""
+    threads = report.get("threads", 1)
+    lines = [f"| measure | 1 thread | {threads} threads | speed-up | unit |", "|---|---|---|---|---|"]
+    for f in report["figures"]:
+        many = f.get("rate_threads")
+        many_text = f"{many:,.0f}" if many else ""
+        ratio = f"{many / f['rate']:.2f}x" if many else ""
+        lines.append(f"| {f['name']} | {f['rate']:,.0f} | {many_text} | {ratio} | {f['unit']} |")
+    lines.append(f"| fast / reference (perft, leaves made) | {report['fast_over_reference']:,.0f}x | | | |")
+    return "\n".join(lines)
+
+
+def ratio_table(rows: list[tuple[str, float]]) -> str:
+    lines = ["| workload | hinge-fast / yardstick |", "|---|---|"]
+    lines += [f"| {name} | {ratio:.2f} |" for name, ratio in rows]
+    return "\n".join(lines)
+
+
+def load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of side_by_side.py (default 3)")
+    parser.add_argument("--size", type=int, default=6, help="board side of hinge-fast bench (default 6)")
+    parser.add_argument("--yardstick", type=Path, default=ROOT.parent / "shared" / "yardstick",
+                        help="folder of hinge-yardstick and side_by_side.py (default ../shared/yardstick)")
+    args = parser.parse_args(argv)
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    before = load()
+    bench = subprocess.run([str(HINGE_FAST), "bench", "--json", "--size", str(args.size)],
+                           check=True, capture_output=True, text=True)
+    report = json.loads(bench.stdout)
+    script = args.yardstick / "side_by_side.py"
+    if script.exists():
+        side = subprocess.run([sys.executable, str(script), str(ONE_THREAD), str(args.rounds)],
+                              check=True, capture_output=True, text=True)
+        ratios = ratio_table(parse_side_by_side(side.stdout))
+    else:
+        ratios = f"(no yardstick at {args.yardstick})"
+    print(f"Measured {started} on {report['machine']}; load average {before} before, {load()} after.")
+    print(f"`hinge-fast bench`, side {report['size']}, {report['positions']} mid-game positions:\n")
+    print(bench_table(report))
+    print(f"\n`side_by_side.py scripts/hinge-fast-1thread {args.rounds}`, one thread each, same run:\n")
+    print(ratios)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
