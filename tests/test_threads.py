@@ -65,7 +65,7 @@ def test_a_multi_thread_search_returns_a_legal_move(engine, limits):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_multi_thread_search_respects_its_time_limit(engine):
     result = create_searcher(engine, threads=2, seed=1).go(Board(6), Limits(time=0.3))
-    assert result.move in Board(6).legal_moves and result.seconds < 0.3 * 1.05 + 0.05
+    assert result.move in Board(6).legal_moves and result.seconds < 0.3 * 1.05 + 0.2  # slack for a busy machine; a limit doubled by two threads (0.6 s) still fails
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -180,6 +180,22 @@ def code_distance(code):
 # ----- reachability --------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def _workspace():
+    """One thread's move-generation buffers: moves, flips, enemy groups, group ids."""
+    return (np.empty(MAX_MOVES, dtype=np.int64), np.empty((MAX_MOVES, 4), dtype=np.uint64),
+            np.empty((MAX_GROUPS, 4), dtype=np.uint64), np.zeros(256, dtype=np.int16))
+
+
+@njit(cache=True, inline="always")
+def _children(index, moves, flips, enemy_groups, group_id):
+    """Decode the position of canonical ``index`` and list its moves into the buffers:
+    (own mask, enemy mask, number of moves)."""
+    own, enemy = decode_index(np.int64(index))
+    n = generate_moves(SIZE, _bitboard(own), _bitboard(enemy), moves, flips, enemy_groups, group_id, True)
+    return own, enemy, n
+
+
 @njit(cache=True)
 def expand_layer(reach, queue, queue_len, following, following_len):
     """Breadth-first search of one layer (one total token count) of the move graph.
@@ -191,10 +207,7 @@ def expand_layer(reach, queue, queue_len, following, following_len):
     ``queue``; placements add a token: theirs join ``following`` (the next layer).
     Returns ``(queue_len, following_len)``; single-threaded.
     """
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    flips = np.empty((MAX_MOVES, 4), dtype=np.uint64)
-    enemy_groups = np.empty((MAX_GROUPS, 4), dtype=np.uint64)
-    group_id = np.zeros(256, dtype=np.int16)
+    moves, flips, enemy_groups, group_id = _workspace()
     head = 0
     while head < queue_len:
         index = np.int64(queue[head] >> 1)
@@ -204,8 +217,7 @@ def expand_layer(reach, queue, queue_len, following, following_len):
         if todo == 0:
             continue
         reach[index] = np.uint8(flags | (todo << 2))
-        own, enemy = decode_index(index)
-        n = generate_moves(SIZE, _bitboard(own), _bitboard(enemy), moves, flips, enemy_groups, group_id, True)
+        own, enemy, n = _children(index, moves, flips, enemy_groups, group_id)
         for i in range(n):
             their, ours = play_with_flip(_bitboard(own), _bitboard(enemy), moves[i], bb_row(flips, i))
             child = canonical_index(np.int64(their[0]), np.int64(ours[0]))
@@ -261,13 +273,9 @@ def summarise_layer(values, classes, swipe_count, min_loss, max_win, resolved):
     n_items = len(classes)
     n_chunks = (n_items + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        moves = np.empty(MAX_MOVES, dtype=np.int64)
-        flips = np.empty((MAX_MOVES, 4), dtype=np.uint64)
-        enemy_groups = np.empty((MAX_GROUPS, 4), dtype=np.uint64)
-        group_id = np.zeros(256, dtype=np.int16)
+        moves, flips, enemy_groups, group_id = _workspace()
         for item in range(chunk * CHUNK, min(n_items, (chunk + 1) * CHUNK)):
-            own, enemy = decode_index(np.int64(classes[item]))
-            n = generate_moves(SIZE, _bitboard(own), _bitboard(enemy), moves, flips, enemy_groups, group_id, True)
+            own, enemy, n = _children(classes[item], moves, flips, enemy_groups, group_id)
             loss = NO_LOSS
             win = -1
             swipes = 0
@@ -300,13 +308,9 @@ def list_swipe_children(classes, items, offsets, edges):
     n_items = len(items)
     n_chunks = (n_items + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        moves = np.empty(MAX_MOVES, dtype=np.int64)
-        flips = np.empty((MAX_MOVES, 4), dtype=np.uint64)
-        enemy_groups = np.empty((MAX_GROUPS, 4), dtype=np.uint64)
-        group_id = np.zeros(256, dtype=np.int16)
+        moves, flips, enemy_groups, group_id = _workspace()
         for k in range(chunk * CHUNK, min(n_items, (chunk + 1) * CHUNK)):
-            own, enemy = decode_index(np.int64(classes[items[k]]))
-            n = generate_moves(SIZE, _bitboard(own), _bitboard(enemy), moves, flips, enemy_groups, group_id, True)
+            own, enemy, n = _children(classes[items[k]], moves, flips, enemy_groups, group_id)
             at = offsets[k]
             for i in range(n):
                 if not is_swipe(moves[i]):
@@ -411,14 +415,10 @@ def count_inconsistent(values, classes):
     n_chunks = (n_items + CHUNK - 1) // CHUNK
     bad = np.zeros(n_chunks, dtype=np.int64)
     for chunk in prange(n_chunks):
-        moves = np.empty(MAX_MOVES, dtype=np.int64)
-        flips = np.empty((MAX_MOVES, 4), dtype=np.uint64)
-        enemy_groups = np.empty((MAX_GROUPS, 4), dtype=np.uint64)
-        group_id = np.zeros(256, dtype=np.int16)
+        moves, flips, enemy_groups, group_id = _workspace()
         for item in range(chunk * CHUNK, min(n_items, (chunk + 1) * CHUNK)):
             index = np.int64(classes[item])
-            own, enemy = decode_index(index)
-            n = generate_moves(SIZE, _bitboard(own), _bitboard(enemy), moves, flips, enemy_groups, group_id, True)
+            own, enemy, n = _children(index, moves, flips, enemy_groups, group_id)
             loss = NO_LOSS
             win = -1
             unsolved = False
