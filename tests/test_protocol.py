@@ -206,10 +206,10 @@ def test_options_list_get_set(session):
         fields = line.split(";")
         # name;type;value;default;min;max, an enum listing its choices (two or more) in place of min and max
         assert len(fields) == 6 or fields[1] == "enum" and len(fields) >= 6
-    assert ok(session.handle("options get engine")) == ["engine;enum;mcts;mcts;alphabeta;mcts"]
+    assert ok(session.handle("options get engine")) == ["engine;enum;alphabeta;alphabeta;alphabeta;mcts"]
     threads = all_options()["threads"]
     assert ok(session.handle("options get threads")) == [f"threads;int;{threads.default};{threads.default};1;{threads.high}"]
-    assert ok(session.handle("options set engine ALPHABETA")) == ["engine;enum;alphabeta;mcts;alphabeta;mcts"]
+    assert ok(session.handle("options set engine MCTS")) == ["engine;enum;mcts;alphabeta;alphabeta;mcts"]
     assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.25;0;100"]
     assert ok(session.handle("options set root_scores true")) == ["root_scores;bool;true;false;false;true"]
     assert ok(session.handle("options set seed 42"))[0].startswith("seed;int;42;-1;-1;")
@@ -407,7 +407,7 @@ def test_scripted_session_end_to_end():
     assert rest[2] == ";".join(str(m) for m in moves.legal_moves) and rest[3] == "ok"
     assert rest[4:6] == ["err cannot undo 5 moves: 1 played since newgame", "ok"]
     assert rest[6].startswith("err unknown command 'bogus'") and rest[7] == "ok"
-    assert rest[8:12] == ["engine;enum;mcts;mcts;alphabeta;mcts", "ok", "seed;int;7;-1;-1;9223372036854775807", "ok"]
+    assert rest[8:12] == ["engine;enum;mcts;alphabeta;alphabeta;mcts", "ok", "seed;int;7;-1;-1;9223372036854775807", "ok"]
     assert moves.parse_move(rest[12]) in moves.legal_moves and rest[13] == "ok"
     assert rest[14].startswith("err depth must be from 1") and rest[15] == "ok"
     assert rest[16:] == [f"{EMPTY4};NotStarted", "ok", "err cannot undo 1 move: 0 played since newgame", "ok", "ok"]

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_registry_lists_every_engine_once_with_its_options():
-    assert DEFAULT_ENGINE == "mcts" and set(ENGINES) == {"alphabeta", "mcts"}
+    assert DEFAULT_ENGINE == "alphabeta" and set(ENGINES) == {"alphabeta", "mcts"}
     for name, spec in REGISTRY.items():
         assert spec.name == name and spec.progress_unit in ("nodes", "playouts") and spec.description
         # A baseline (mcts-v1) is its engine's class with pinned options.
@@ -153,7 +153,7 @@ def test_move_and_protocol_agree_on_seed_bounds(capsys):
 def test_move_takes_engine_options(capsys):
     assert main(["move", "--size", "4", "--engine", "alphabeta", "--depth", "2", "-o", "table_mb=1", "--quiet"]) == 0
     capsys.readouterr()
-    assert main(["move", "--size", "4", "--nodes", "5", "-o", "exploration=abc"]) == 2
+    assert main(["move", "--size", "4", "--engine", "mcts", "--nodes", "5", "-o", "exploration=abc"]) == 2
     assert "option exploration must be a number" in capsys.readouterr().err
 
 

@@ -42,7 +42,7 @@ def search(
 ) -> SearchResult:
     """Search ``board`` and return a :class:`SearchResult`.
 
-    ``engine``: a name of the registry (None: ``DEFAULT_ENGINE``, MCTS, or with a
+    ``engine``: a name of the registry (None: ``DEFAULT_ENGINE``, alpha-beta, or with a
     ``depth`` the first engine that honours depths); ``time``
     (seconds), ``nodes``, ``depth``: limits, whichever comes first (none given:
     ``DEFAULT_TIME`` seconds; depth only for engines that honour it); ``seed``: makes
