@@ -110,9 +110,9 @@ def token_walk(size, own, enemy, work, reps):
             x_code = np.int64(work.group_id[x]) >> CODE_SHIFT
             if not can_reach_landing(size, x, landing, x_code):
                 continue
-            vn, vc, one, corner, back, runs = swipe_lanes(size, work.group_id, x)
+            vn, vc, one, corner, back, starts = swipe_lanes(size, work.group_id, x)
             swipes = lane_moves(vn, vc, one, corner, back, x_code)
-            if swipes and (runs < 2 or lift_keeps_connected(size, own, x)):
+            if swipes and lift_keeps_connected(size, own, x, starts):
                 t += swipes
         own = (own[0] ^ (np.uint64(t) & U0), own[1], own[2], own[3])
     return t

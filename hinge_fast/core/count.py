@@ -108,9 +108,9 @@ def count_moves(size, own, enemy, work):
                 x_code = np.int64(cells[x]) >> CODE_SHIFT
                 if not can_reach_landing(size, x, landing, x_code):
                     continue
-                vn, vc, one, corner, back, runs = swipe_lanes(size, cells, x)
+                vn, vc, one, corner, back, starts = swipe_lanes(size, cells, x)
                 swipes = lane_moves(vn, vc, one, corner, back, x_code)
-                if swipes and (runs < 2 or lift_keeps_connected(size, group, x)):
+                if swipes and lift_keeps_connected(size, group, x, starts):
                     work.swipers[n_swipers] = x
                     work.swiper_moves[n_swipers] = swipes
                     n_swipers += 1
@@ -149,7 +149,7 @@ def nth_move(size, own, enemy, k, counted, work):
         k -= work.swiper_moves[j]
         j += 1
     x = work.swipers[j]
-    vn, vc, one, corner, back, runs = swipe_lanes(size, work.group_id, x)
+    vn, vc, one, corner, back, starts = swipe_lanes(size, work.group_id, x)
     x_code = np.int64(work.group_id[x]) >> CODE_SHIFT
     destinations = lane_destinations(size, x, one, corner, back != 0 and (x_code & X_LAND_CODE) != 0)
     f = np.int64(0)
@@ -203,8 +203,8 @@ def swipe_ends(size, own, enemy, work, ends):
         x = bb_lowest(members)
         members = bb_without(members, x)
         x_code = np.int64(cells[x]) >> CODE_SHIFT
-        vn, vc, one, corner, back, runs = swipe_lanes(size, cells, x)
+        vn, vc, one, corner, back, starts = swipe_lanes(size, cells, x)
         destinations = EMPTY
-        if runs < 2 or lift_keeps_connected(size, own, x):
+        if lift_keeps_connected(size, own, x, starts):
             destinations = lane_destinations(size, x, one, corner, back != 0 and (x_code & X_LAND_CODE) != 0)
         bb_store(ends, x, destinations)

@@ -170,11 +170,11 @@ def swipe_lanes(size, cells, x):
     one-step ends ``(a | b) & landing``, onward ends from ``a`` in lane j and from
     ``b`` in lane j-1, and a reversing end when any path takes step 2.
 
-    Returns ``(vn, vc, one, corner, back, runs)``: the lanes, the one-step ends (lanes
-    of ``N``), the onward ends (lanes of ``C``), the paths that take step 2 (a
+    Returns ``(vn, vc, one, corner, back, starts)``: the lanes, the one-step ends
+    (lanes of ``N``), the onward ends (lanes of ``C``), the paths that take step 2 (a
     reversing swipe ends on ``x`` if any does and ``x`` touches an enemy token), and
-    the number of runs of friendly neighbours around ``x`` (rule 4.1 needs a flood
-    fill only for two or more).
+    the first neighbour of each run of friendly neighbours around ``x`` (rule 4.1
+    needs a flood fill only for two or more runs: ``lift_keeps_connected``).
     """
     vn = U64(0)
     vc = U64(0)
@@ -190,8 +190,8 @@ def swipe_lanes(size, cells, x):
     onward_b = b & cont
     corner = ((a & cont) | (onward_b >> U64(8)) | (onward_b << U64(40))) & (vc >> U64(2)) & LANES
     back = (a | b) & cont
-    runs = np.int64(popcount64(f & ~b))
-    return vn, vc, one, corner, back, runs
+    starts = f & ~b
+    return vn, vc, one, corner, back, starts
 
 
 @njit(cache=True, inline='always')
@@ -246,27 +246,55 @@ def can_reach_landing(size, x, landing, x_code):
     return bb_any(bb_and(bb_row(SWIPE_REACH[size], x), landing)) or (x_code & X_LAND_CODE) != 0
 
 
+@njit(cache=True, inline='always')
+def grow_one(size, rest, reached, frontier):
+    """One cell of a flood fill of ``rest``: take the frontier's lowest cell and add
+    its unreached neighbours in ``rest``. Returns ``(reached, frontier)``."""
+    c = bb_lowest(frontier)
+    new = bb_andnot(bb_and(neighbour_mask(size, c), rest), reached)
+    return bb_or(reached, new), bb_or(bb_without(frontier, c), new)
+
+
 @njit(cache=True)
-def lift_keeps_connected(size, group, x):
+def lift_keeps_connected(size, group, x, starts):
     """Rule 4.1: the group ``group`` of ``x`` without ``x`` is still connected (any
     set holding the group as one of its groups will do, e.g. every friendly token).
-    (Growing the fill a whole ring at a time, breadth first, measured slower: up to
-    twice as slow on the side-6 mid-game position.)"""
+
+    ``starts`` (from ``swipe_lanes``) has a lane for each run of friendly neighbours
+    around ``x``; one run stays connected. Otherwise two fills grow in turn, one from
+    each of two runs: most lifts that fail do so because one side is small (the tail
+    of a chain), and that side's fill ends first, without walking the other side.
+    When the fills meet, they go on as one until every neighbour is reached.
+    (Growing a fill a whole ring at a time, breadth first, measured slower.)"""
+    if popcount64(starts) < 2:
+        return True
     rest = bb_without(group, x)
     must_reach = bb_and(neighbour_mask(size, x), rest)
-    if not bb_any(must_reach):
-        return True
-    reached = bb_bit(bb_lowest(must_reach))
-    frontier = reached
-    while bb_any(frontier):
-        c = bb_lowest(frontier)
-        frontier = bb_without(frontier, c)
-        new = bb_andnot(bb_and(neighbour_mask(size, c), rest), reached)
-        reached = bb_or(reached, new)
-        frontier = bb_or(frontier, new)
+    a = bb_bit(SWIPE_RING[size, x, np.int64(lowest_bit_index64(starts)) >> 3])
+    b = bb_bit(SWIPE_RING[size, x, np.int64(lowest_bit_index64(starts & (starts - U64(1)))) >> 3])
+    reached_a = a
+    frontier_a = a
+    reached_b = b
+    frontier_b = b
+    while True:
+        reached_a, frontier_a = grow_one(size, rest, reached_a, frontier_a)
+        if bb_any(bb_and(reached_a, reached_b)):
+            break
+        if not bb_any(frontier_a):
+            return False  # a's side is closed and b is not on it
+        reached_b, frontier_b = grow_one(size, rest, reached_b, frontier_b)
+        if bb_any(bb_and(reached_a, reached_b)):
+            break
+        if not bb_any(frontier_b):
+            return False
+    reached = bb_or(reached_a, reached_b)
+    frontier = bb_or(frontier_a, frontier_b)
+    while True:
         if not bb_any(bb_andnot(must_reach, reached)):
             return True
-    return False
+        if not bb_any(frontier):
+            return False
+        reached, frontier = grow_one(size, rest, reached, frontier)
 
 
 @njit(cache=True)
@@ -312,11 +340,11 @@ def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store
                 x_code = np.int64(group_id[x]) >> CODE_SHIFT
                 if not can_reach_landing(size, x, landing, x_code):
                     continue
-                vn, vc, one, corner, back, runs = swipe_lanes(size, group_id, x)
+                vn, vc, one, corner, back, starts = swipe_lanes(size, group_id, x)
                 reverse = back != 0 and (x_code & X_LAND_CODE) != 0
                 if not (one or corner or reverse):
                     continue
-                if runs >= 2 and not lift_keeps_connected(size, group, x):
+                if not lift_keeps_connected(size, group, x, starts):
                     continue  # rule 4.1: this token cannot swipe at all
                 destinations = lane_destinations(size, x, one, corner, reverse)
                 while bb_any(destinations):
