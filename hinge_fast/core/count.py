@@ -26,6 +26,7 @@ from .bits import (
     bb_has,
     bb_lowest,
     bb_or,
+    bb_pop,
     bb_row,
     bb_store,
     bb_without,
@@ -103,8 +104,7 @@ def count_moves(size, own, enemy, work):
                 continue  # a singleton has no friendly pivot
             members = group
             while bb_any(members):
-                x = bb_lowest(members)
-                members = bb_without(members, x)
+                x, members = bb_pop(members)
                 x_code = np.int64(cells[x]) >> CODE_SHIFT
                 if not can_reach_landing(size, x, landing, x_code):
                     continue
@@ -200,8 +200,7 @@ def swipe_ends(size, own, enemy, work, ends):
     mark_swipe_codes(cells, own, enemy, landing, touch1, touch2, touch3, own_touch, own_touch2)
     members = own
     while bb_any(members):
-        x = bb_lowest(members)
-        members = bb_without(members, x)
+        x, members = bb_pop(members)
         x_code = np.int64(cells[x]) >> CODE_SHIFT
         vn, vc, one, corner, back, starts = swipe_lanes(size, cells, x)
         destinations = EMPTY

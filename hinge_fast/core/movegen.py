@@ -23,6 +23,7 @@ from .bits import (
     bb_has,
     bb_lowest,
     bb_or,
+    bb_pop,
     bb_row,
     bb_store,
     bb_without,
@@ -62,8 +63,7 @@ def group_and_touch(size, stones, cell):
     frontier = group
     touch = EMPTY
     while bb_any(frontier):
-        c = bb_lowest(frontier)
-        frontier = bb_without(frontier, c)
+        c, frontier = bb_pop(frontier)
         near = neighbour_mask(size, c)
         touch = bb_or(touch, near)
         new = bb_andnot(bb_and(near, stones), group)
@@ -93,8 +93,7 @@ def label_enemy_groups(size, enemy, enemy_groups, group_id):
         group = bb_bit(bb_lowest(rest))
         frontier = group
         while bb_any(frontier):
-            cell = bb_lowest(frontier)
-            frontier = bb_without(frontier, cell)
+            cell, frontier = bb_pop(frontier)
             group_id[cell] = n
             near = neighbour_mask(size, cell)
             touched = bb_or(touched, near)
@@ -250,9 +249,9 @@ def can_reach_landing(size, x, landing, x_code):
 def grow_one(size, rest, reached, frontier):
     """One cell of a flood fill of ``rest``: take the frontier's lowest cell and add
     its unreached neighbours in ``rest``. Returns ``(reached, frontier)``."""
-    c = bb_lowest(frontier)
+    c, frontier = bb_pop(frontier)
     new = bb_andnot(bb_and(neighbour_mask(size, c), rest), reached)
-    return bb_or(reached, new), bb_or(bb_without(frontier, c), new)
+    return bb_or(reached, new), bb_or(frontier, new)
 
 
 @njit(cache=True)
@@ -335,8 +334,7 @@ def generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, store
             if bb_count(group) < 2:
                 continue  # a singleton has no friendly pivot
             while bb_any(members):
-                x = bb_lowest(members)
-                members = bb_without(members, x)
+                x, members = bb_pop(members)
                 x_code = np.int64(group_id[x]) >> CODE_SHIFT
                 if not can_reach_landing(size, x, landing, x_code):
                     continue
