@@ -19,10 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+# hinge_fast first: importing it points numba's cache at the per-user folder
+# (hinge_fast.core), which numba reads once, when it is first imported. Importing
+# numba first would write kernel caches inside the package.
+from hinge_fast import Board  # noqa: E402, I001
+
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
-from hinge_fast import Board  # noqa: E402
 from hinge_fast.core import kernels  # noqa: E402
 from hinge_fast.core.bits import EMPTY, bb_and, bb_andnot, bb_any, bb_bit, bb_count, bb_has, bb_lowest, bb_or, bb_row, bb_without  # noqa: E402
 from hinge_fast.core.count import count_moves, label_enemy_groups_touch  # noqa: E402
