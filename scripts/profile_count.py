@@ -6,8 +6,9 @@ machine code (docs/performance.md).
 perf cannot name numba's JIT-compiled functions here (llvmlite is built without
 LLVM's perf listener), so each phase of ``count.count_moves`` is timed alone, on the
 mid-game positions that side_by_side.py uses, 100,000 calls each: labelling the
-enemy groups, the flood fill of the friendly groups, and the per-token swipe walk
-(friendly pattern, lift check, the 12 pivot/turn paths). Then it counts the
+enemy groups, the flood fill of the friendly groups, writing the per-cell swipe codes,
+and the per-token swipe walk (gather of the 12 ring cells' codes into byte lanes, the
+12 pivot/turn paths as lane arithmetic, the lift check). Then it counts the
 instructions and conditional branches of the compiled counter (``inspect_asm``).
 """
 
@@ -18,15 +19,28 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+# hinge_fast first: importing it points numba's cache at the per-user folder
+# (hinge_fast.core), which numba reads once, when it is first imported. Importing
+# numba first would write kernel caches inside the package.
+from hinge_fast import Board  # noqa: E402, I001
+
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
-from hinge_fast import Board  # noqa: E402
 from hinge_fast.core import kernels  # noqa: E402
 from hinge_fast.core.bits import EMPTY, bb_and, bb_andnot, bb_any, bb_bit, bb_count, bb_has, bb_lowest, bb_or, bb_row, bb_without  # noqa: E402
 from hinge_fast.core.count import count_moves, label_enemy_groups_touch  # noqa: E402
-from hinge_fast.core.movegen import friendly_pattern, interior, lift_keeps_connected, neighbour_mask, swipe_destinations  # noqa: E402
-from hinge_fast.core.tables import SWIPE_REACH, workspace  # noqa: E402
+from hinge_fast.core.movegen import (  # noqa: E402
+    CODE_SHIFT,
+    can_reach_landing,
+    interior,
+    label_own_groups,
+    lane_moves,
+    lift_keeps_connected,
+    mark_swipe_codes,
+    swipe_lanes,
+)
+from hinge_fast.core.tables import workspace  # noqa: E402
 
 POSITIONS = {
     "S6 mid": "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g",
@@ -58,48 +72,59 @@ def enemy_labels(size, own, enemy, work, reps):
 def friendly_fill(size, own, enemy, work, reps):
     t = 0
     for _ in range(reps):
-        own_touch = EMPTY
-        rest = own
-        while bb_any(rest):
-            group = bb_bit(bb_lowest(rest))
-            frontier = group
-            while bb_any(frontier):
-                c = bb_lowest(frontier)
-                frontier = bb_without(frontier, c)
-                near = neighbour_mask(size, c)
-                own_touch = bb_or(own_touch, near)
-                new = bb_andnot(bb_and(near, own), group)
-                group = bb_or(group, new)
-                frontier = bb_or(frontier, new)
-            rest = bb_andnot(rest, group)
-            t += 1
+        n, own_touch, own_touch2 = label_own_groups(size, own, work.enemy_groups)
+        t += n
         own = (own[0] ^ (own_touch[0] & U0), own[1], own[2], own[3])
+    return t
+
+
+def prepared(size, own, enemy, work):
+    n, t1, t2, t3 = label_enemy_groups_touch(size, enemy, work.enemy_groups, work.group_touch)
+    landing = bb_and(bb_andnot(interior(size), bb_or(own, enemy)), t1)
+    n_own, own_touch, own_touch2 = label_own_groups(size, own, work.enemy_groups)
+    return landing, t1, t2, t3, own_touch, own_touch2
+
+
+prepared = njit(prepared)
+
+
+@njit
+def swipe_codes(size, own, enemy, work, reps):
+    landing, t1, t2, t3, own_touch, own_touch2 = prepared(size, own, enemy, work)
+    t = 0
+    for _ in range(reps):
+        work.group_id[:] = 0
+        mark_swipe_codes(work.group_id, own, enemy, landing, t1, t2, t3, own_touch, own_touch2)
+        t += work.group_id[3]
+        own = (own[0] ^ (np.uint64(t) & U0), own[1], own[2], own[3])
     return t
 
 
 @njit
 def token_walk(size, own, enemy, work, reps):
-    n, t1, t2, t3 = label_enemy_groups_touch(size, enemy, work.enemy_groups, work.group_touch)
-    landing = bb_and(bb_andnot(interior(size), bb_or(own, enemy)), t1)
+    landing, t1, t2, t3, own_touch, own_touch2 = prepared(size, own, enemy, work)
+    work.group_id[:] = 0
+    mark_swipe_codes(work.group_id, own, enemy, landing, t1, t2, t3, own_touch, own_touch2)
     t = 0
     for _ in range(reps):
         members = own
         while bb_any(members):
             x = bb_lowest(members)
             members = bb_without(members, x)
-            if not bb_any(bb_and(bb_row(SWIPE_REACH[size], x), landing)) and not bb_has(t1, x):
+            x_code = np.int64(work.group_id[x]) >> CODE_SHIFT
+            if not can_reach_landing(size, x, landing, x_code):
                 continue
-            pattern = friendly_pattern(size, own, x)
-            if not lift_keeps_connected(size, own, x, pattern):
-                continue
-            t += bb_count(swipe_destinations(size, own, enemy, own, x, landing, pattern))
+            vn, vc, one, corner, back, starts = swipe_lanes(size, work.group_id, x)
+            swipes = lane_moves(vn, vc, one, corner, back, x_code)
+            if swipes and lift_keeps_connected(size, own, x, starts):
+                t += swipes
         own = (own[0] ^ (np.uint64(t) & U0), own[1], own[2], own[3])
     return t
 
 
 def main(reps=100_000):
     work = workspace(1)
-    phases = (whole_count, enemy_labels, friendly_fill, token_walk)
+    phases = (whole_count, enemy_labels, friendly_fill, swipe_codes, token_walk)
     print(f"{'position':<8} {'phase':<16} {'us/call':>8}")
     for name, fen in POSITIONS.items():
         board = Board.from_fen(fen)

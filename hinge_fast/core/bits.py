@@ -127,3 +127,16 @@ def bb_store(array, i, a):
 def bb_from_array(array):
     """A uint64 ``[4]`` array as a bitboard."""
     return (array[0], array[1], array[2], array[3])
+
+
+@njit(cache=True, inline='always')
+def bb_pop(a):
+    """``(lowest cell, a without it)`` of a non-empty bitboard: one test per word and
+    the cleared word, where ``bb_lowest`` then ``bb_without`` also build the bit."""
+    if a[0]:
+        return np.int64(lowest_bit_index64(a[0])), (a[0] & (a[0] - ONE), a[1], a[2], a[3])
+    if a[1]:
+        return np.int64(64 + lowest_bit_index64(a[1])), (a[0], a[1] & (a[1] - ONE), a[2], a[3])
+    if a[2]:
+        return np.int64(128 + lowest_bit_index64(a[2])), (a[0], a[1], a[2] & (a[2] - ONE), a[3])
+    return np.int64(192 + lowest_bit_index64(a[3])), (a[0], a[1], a[2], a[3] & (a[3] - ONE))

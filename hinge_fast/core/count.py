@@ -26,6 +26,7 @@ from .bits import (
     bb_has,
     bb_lowest,
     bb_or,
+    bb_pop,
     bb_row,
     bb_store,
     bb_without,
@@ -33,17 +34,22 @@ from .bits import (
     popcount64,
 )
 from .movegen import (
+    CODE_SHIFT,
+    X_LAND_CODE,
+    can_reach_landing,
     encode_placement,
     encode_swipe,
-    friendly_pattern,
     group_and_touch,
-    group_of,
     interior,
     is_eliminated,
+    label_own_groups,
+    lane_destinations,
+    lane_moves,
     lift_keeps_connected,
-    swipe_destinations,
+    mark_swipe_codes,
+    swipe_lanes,
 )
-from .tables import SWIPE_REACH
+from .tables import MAX_GROUPS
 
 
 @njit(cache=True, inline='always')
@@ -74,7 +80,10 @@ def count_moves(size, own, enemy, work):
     ``nth_move`` needs to decode one: ``(n, n_groups, placements, landing, touch2,
     touch3)``. Writes the tokens that can swipe and their swipe counts to
     ``work.swipers`` / ``work.swiper_moves`` (in the order ``nth_move`` reads them),
-    the enemy groups to ``work.enemy_groups`` and ``work.group_touch``."""
+    the enemy groups to ``work.enemy_groups`` and ``work.group_touch`` (the friendly
+    groups to its top rows), and the swipe code of each cell to ``work.group_id``
+    (``movegen.mark_swipe_codes``). A token's swipes come from ``movegen.swipe_lanes``:
+    its twelve pivot/turn paths at once, as byte-lane arithmetic."""
     if is_eliminated(own, enemy):
         return np.int64(0), np.int64(0), EMPTY, EMPTY, EMPTY, EMPTY
     n_groups, touch1, touch2, touch3 = label_enemy_groups_touch(size, enemy, work.enemy_groups, work.group_touch)
@@ -82,32 +91,30 @@ def count_moves(size, own, enemy, work):
     empty_interior = bb_andnot(inside, bb_or(own, enemy))
     landing = bb_and(empty_interior, touch1)
     can_swipe = bb_any(landing) or bb_any(bb_and(own, touch1))
-    own_touch = EMPTY
+    n_own, own_touch, own_touch2 = label_own_groups(size, own, work.enemy_groups)
     n = np.int64(0)
-    n_swipers = 0
-    rest = own
-    while bb_any(rest):
-        group, touch = group_and_touch(size, own, bb_lowest(rest))
-        own_touch = bb_or(own_touch, touch)
-        rest = bb_andnot(rest, group)
-        if not can_swipe or bb_count(group) < 2:
-            continue
-        members = group
-        while bb_any(members):
-            x = bb_lowest(members)
-            members = bb_without(members, x)
-            if not bb_any(bb_and(bb_row(SWIPE_REACH[size], x), landing)) and not bb_has(touch1, x):
-                continue
-            pattern = friendly_pattern(size, own, x)
-            if not lift_keeps_connected(size, group, x, pattern):
-                continue
-            destinations = swipe_destinations(size, own, enemy, group, x, landing, pattern)
-            swipes = bb_count(destinations) + bb_count(bb_and(destinations, touch2)) + bb_count(bb_and(destinations, touch3))
-            if swipes:
-                work.swipers[n_swipers] = x
-                work.swiper_moves[n_swipers] = swipes
-                n_swipers += 1
-                n += swipes
+    if can_swipe:
+        cells = work.group_id
+        cells[:] = 0
+        mark_swipe_codes(cells, own, enemy, landing, touch1, touch2, touch3, own_touch, own_touch2)
+        n_swipers = 0
+        for g in range(n_own):
+            group = bb_row(work.enemy_groups, MAX_GROUPS - 1 - g)
+            if bb_count(group) < 2:
+                continue  # a singleton has no friendly pivot
+            members = group
+            while bb_any(members):
+                x, members = bb_pop(members)
+                x_code = np.int64(cells[x]) >> CODE_SHIFT
+                if not can_reach_landing(size, x, landing, x_code):
+                    continue
+                vn, vc, one, corner, back, starts = swipe_lanes(size, cells, x)
+                swipes = lane_moves(vn, vc, one, corner, back, x_code)
+                if swipes and lift_keeps_connected(size, group, x, starts):
+                    work.swipers[n_swipers] = x
+                    work.swiper_moves[n_swipers] = swipes
+                    n_swipers += 1
+                    n += swipes
     placements = bb_and(empty_interior, bb_or(bb_andnot(inside, touch1), own_touch))
     n += bb_count(placements)
     return n, np.int64(n_groups), placements, landing, touch2, touch3
@@ -142,10 +149,10 @@ def nth_move(size, own, enemy, k, counted, work):
         k -= work.swiper_moves[j]
         j += 1
     x = work.swipers[j]
-    group = group_of(size, own, x)
-    pattern = friendly_pattern(size, own, x)
-    destinations = swipe_destinations(size, own, enemy, group, x, landing, pattern)
-    f = bb_lowest(destinations)
+    vn, vc, one, corner, back, starts = swipe_lanes(size, work.group_id, x)
+    x_code = np.int64(work.group_id[x]) >> CODE_SHIFT
+    destinations = lane_destinations(size, x, one, corner, back != 0 and (x_code & X_LAND_CODE) != 0)
+    f = np.int64(0)
     while True:
         f = bb_lowest(destinations)
         destinations = bb_without(destinations, f)
@@ -177,3 +184,26 @@ def moves_by_index(size, own, enemy, work, codes):
     for k in range(n):
         codes[k] = nth_move(size, own, enemy, k, counted, work)[0]
     return n
+
+
+@njit(cache=True)
+def swipe_ends(size, own, enemy, work, ends):
+    """For tests: the cells the swipes of each friendly token ``x`` can end on (rule 4,
+    steps 1 to 4, the lift of 4.1 included), found by ``movegen.swipe_lanes`` from
+    the swipe codes ``count_moves`` writes, into row ``x`` of ``ends`` (uint64
+    ``[MAX_CELLS, NWORDS]``; rows of other cells are left alone)."""
+    n_groups, touch1, touch2, touch3 = label_enemy_groups_touch(size, enemy, work.enemy_groups, work.group_touch)
+    landing = bb_and(bb_andnot(interior(size), bb_or(own, enemy)), touch1)
+    n_own, own_touch, own_touch2 = label_own_groups(size, own, work.enemy_groups)
+    cells = work.group_id
+    cells[:] = 0
+    mark_swipe_codes(cells, own, enemy, landing, touch1, touch2, touch3, own_touch, own_touch2)
+    members = own
+    while bb_any(members):
+        x, members = bb_pop(members)
+        x_code = np.int64(cells[x]) >> CODE_SHIFT
+        vn, vc, one, corner, back, starts = swipe_lanes(size, cells, x)
+        destinations = EMPTY
+        if lift_keeps_connected(size, own, x, starts):
+            destinations = lane_destinations(size, x, one, corner, back != 0 and (x_code & X_LAND_CODE) != 0)
+        bb_store(ends, x, destinations)

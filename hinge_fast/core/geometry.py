@@ -84,6 +84,12 @@ class Geometry:
     the cyclic order around p), the cell after one step and after a second onward
     step (-1 where p is off the board). With ``x = p + D[i]``: ``p + D[i+-1]`` and
     ``p + D[i+-2]`` (rules.md section 4).
+    ``swipe_ring``: int16 ``[n_cells, 12]``; the cells a swipe from x can pass or end
+    on: ``[x, j]`` for j < 6 the neighbour ``N[j] = x + D[j]``, and ``[x, 6 + j]`` the
+    corner cell ``C[j] = x + D[j] + D[j+1]`` two steps away between ``N[j]`` and
+    ``N[j+1]`` (-1 off the board). Around the pivot ``N[k]`` a swipe steps to ``N[k-1]``
+    then onward to ``C[k-1]``, or to ``N[k+1]`` then onward to ``C[k]``: the
+    ``swipe_step1`` and ``swipe_step2`` cells, as lanes of a ring (``movegen.swipe_lanes``).
     ``row_cells``: for each row ``r`` from 0 to 2S-2, the cell indices of that row in
     increasing ``c`` (position strings, drawings).
     """
@@ -132,10 +138,18 @@ class Geometry:
         self.swipe_step1 = step1
         self.swipe_step2 = step2
 
+        ring = np.full((n, 12), -1, dtype=np.int16)
+        for x, (c, r) in enumerate(self.coords):
+            for j, (dc, dr) in enumerate(DIRECTIONS):
+                dc2, dr2 = DIRECTIONS[(j + 1) % 6]
+                ring[x, j] = self.index.get((c + dc, r + dr), -1)
+                ring[x, 6 + j] = self.index.get((c + dc + dc2, r + dr + dr2), -1)
+        self.swipe_ring = ring
+
         self.row_cells = tuple(
             tuple(self.index[(c, r)] for c in range(top + 1) if (c, r) in self.index) for r in range(top + 1)
         )
-        for array in (neighbours, self.neighbour_masks, self.interior_mask, self.edge_mask, step1, step2):
+        for array in (neighbours, self.neighbour_masks, self.interior_mask, self.edge_mask, step1, step2, ring):
             array.setflags(write=False)
 
     def __repr__(self) -> str:

@@ -46,7 +46,7 @@ from .movegen import (  # noqa: F401  (re-exported for the layers above)
 )
 from .perft import perft as perft_kernel  # noqa: F401
 from .perft import make_unmake_loop, perft_children, perft_divide  # noqa: F401
-from .count import count_legal_moves, moves_by_index  # noqa: F401
+from .count import count_legal_moves, moves_by_index, swipe_ends  # noqa: F401
 from .playouts import first_move_counts, random_games  # noqa: F401
 from .tables import TABLES_DIGEST
 

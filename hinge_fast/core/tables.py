@@ -57,6 +57,13 @@ INTERIOR = _stack(lambda g: g.interior_mask, (NWORDS,), np.uint64)
 SWIPE_STEP1 = _stack(lambda g: g.swipe_step1, (_CELLS, 6, 2), np.int16, -1)
 SWIPE_STEP2 = _stack(lambda g: g.swipe_step2, (_CELLS, 6, 2), np.int16, -1)
 
+#: A cell index no board has (S=9 has 217 cells): the kernels' per-cell scratch keeps
+#: it at zero, so a table entry pointing there reads as an empty cell off the board.
+OFF_BOARD = MAX_CELLS - 1
+#: Per side S: ``geometry.swipe_ring`` (a token's six neighbours, then its six corner
+#: cells two steps away), ``OFF_BOARD`` for a cell off the board.
+SWIPE_RING = _stack(lambda g: np.where(g.swipe_ring < 0, OFF_BOARD, g.swipe_ring), (_CELLS, 12), np.int16, OFF_BOARD)
+
 
 def _swipe_reach(geo):
     """Bitboard per cell: the interior cells a swipe from it could end on, itself aside."""
@@ -89,7 +96,7 @@ ZOBRIST = _zobrist_keys()
 
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
-    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_STEP1, SWIPE_STEP2, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST):
+    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_STEP1, SWIPE_STEP2, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
