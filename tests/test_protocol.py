@@ -581,3 +581,10 @@ def test_the_documented_option_table_matches_the_registry():
         if spec.type in ("int", "float") and len(low_high) == 2 and all(
                 b.replace(".", "").lstrip("-").isdigit() for b in low_high):
             assert (float(low_high[0]), float(low_high[1])) == (float(spec.low), float(spec.high)), name
+
+
+def test_an_error_after_a_search_answers_without_the_search_info(session):
+    """The info lines of bestmove belong to its answer only, not to the next one."""
+    session.handle("newgame 4")
+    assert session.handle("bestmove depth 1")[0].startswith("info depth 1 ")
+    assert session.handle("nonsense") == ["err unknown command 'nonsense': try info, newgame, play, validmoves, bestmove, undo, options, perft, quit", "ok"]

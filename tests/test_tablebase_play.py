@@ -227,7 +227,7 @@ def test_analyze_command(small_tb, cli):
     run = cli("analyze", WIN_START, "--tablebase", small_tb, "--top", "3", "--nodes", "100")
     assert run.status == 0
     lines = run.out.splitlines()
-    assert lines[3].startswith("best: D6-D6xE6 win in 3 (mcts, from the side-4 tablebase, ")
+    assert lines[3].startswith("best: D6-D6xE6 win in 3 (alphabeta, from the side-4 tablebase, ")
     assert lines[4:8] == ["top moves:", "  1. D6-D6xE6  win in 3", "  2. B4        loss in 4", "  3. C5        loss in 4"]
     assert lines[8] == "principal variation: D6-D6xE6 B2 C4-C4xB2"
     run = cli("analyze", LOSS_START, "--tablebase", small_tb, "--engine", "alphabeta", "--depth", "2", "--json")

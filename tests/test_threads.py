@@ -158,7 +158,7 @@ def test_threads_reach_the_command_line_the_protocol_and_players(capsys):
     assert "threads must be from 1 to" in capsys.readouterr().err
     options = default_options()
     options["threads"].value = options["threads"].parse("2")
-    assert searcher_options(options) == ("mcts", {**engine_spec("mcts").defaults, "threads": 2})
+    assert searcher_options(options) == ("alphabeta", {**engine_spec("alphabeta").defaults, "threads": 2})
     player = get_player("mcts:threads=2", nodes=200, seed=1)
     assert player.choose(Board(5)) in Board(5).legal_moves
 

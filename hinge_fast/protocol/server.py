@@ -102,10 +102,10 @@ class EngineSession:
         if command == "stop":
             return []  # outside a search there is nothing to stop; it never answers
         handler = getattr(self, f"_cmd_{command}", None)
+        self._pending = []  # info lines of this command only, never of the one before
         try:
             if handler is None:
                 raise HingeError(f"unknown command {shown(words[0])}: try info, newgame, play, validmoves, bestmove, undo, options, perft, quit")
-            self._pending = []
             out = handler(rest)
         except InvalidMove as e:
             out = [f"invalidmove {_one_line(e)}"]
