@@ -223,3 +223,79 @@ def test_rave_off_leaves_no_amaf_statistics_and_still_finds_tactics():
     assert not off.tree.amaf_visits.any()
     board = Board.from_fen(WIN_IN_ONE)
     assert str(search_mcts(board, Limits(nodes=2000), seed=1, rave=100.0).move) == "C5-E6xE3"
+
+
+def test_mast_playout_plays_the_best_rated_placement():
+    """With ``mast`` 1 and no swipe on the board, a playout's first move is the
+    placement whose key has the best MAST mean for the side to move."""
+    import numpy as np
+
+    from hinge_fast.core.tables import MAX_GROUPS, MAX_MOVES
+    from hinge_fast.search.mcts import AMAF_KEYS, new_rng, playout
+
+    board = Board.from_fen("4/5/6/3g3/6/5/4 g")  # one green token: only placements
+    codes = list(board.legal_codes)
+    assert len(codes) > 5 and not any(board.move_from_code(c).is_swipe for c in codes)
+    target = codes[len(codes) // 2]
+    from hinge_fast.core.movegen import move_to
+
+    for side0 in (0, 1):
+        visits = np.zeros((2, AMAF_KEYS))
+        wins = np.zeros((2, AMAF_KEYS))
+        visits[side0, :] = 10.0
+        wins[side0, :] = 2.0
+        wins[side0, move_to(target)] = 9.0  # this placement has won 9 of 10 for the mover
+        wins[1 - side0, move_to(codes[0])] = 10.0  # the other side's statistics do not count
+        trace = np.zeros(64, dtype=np.int64)
+        moves = np.zeros(MAX_MOVES, dtype=np.int64)
+        flips = np.zeros((MAX_MOVES, 4), dtype=np.uint64)
+        groups = np.zeros((MAX_GROUPS, 4), dtype=np.uint64)
+        gid = np.zeros(256, dtype=np.int16)
+        for seed in range(5):
+            playout(board.size, board.own, board.enemy, 1, 1.0, moves, flips, groups, gid, new_rng(seed), trace, 1.0,
+                    side0, visits, wins, 0.0)
+            assert trace[0] == target
+
+
+def test_mast_statistics_count_every_move_and_stay_results():
+    from hinge_fast.search.mcts import MCTSSearcher
+
+    board = Board(5)
+    on = MCTSSearcher(seed=3, mast=0.5)
+    result = on.go(board, Limits(nodes=800))
+    assert result.move in board.legal_moves and result.nodes == 800
+    tree = on.tree
+    assert tree.mast_visits.sum() > 800  # each iteration counts all its moves
+    assert (tree.mast_wins <= tree.mast_visits + 1e-9).all() and (tree.mast_wins >= 0).all()
+    again = MCTSSearcher(seed=3, mast=0.5).go(board, Limits(nodes=800))
+    assert [(r.move, r.visits) for r in again.root_moves] == [(r.move, r.visits) for r in result.root_moves]
+    off = MCTSSearcher(seed=3)
+    off.go(board, Limits(nodes=300))
+    assert not off.tree.mast_visits.any()
+    assert str(search_mcts(Board.from_fen(WIN_IN_ONE), Limits(nodes=2000), seed=1, mast=1.0).move) == "C5-E6xE3"
+
+
+def test_connected_playout_places_next_to_its_own_tokens():
+    """With ``playout_connect`` 1 and no swipe on the board, a playout places its
+    token next to one of the mover's own tokens (of the many legal placements)."""
+    import numpy as np
+
+    from hinge_fast.core.tables import MAX_GROUPS, MAX_MOVES
+    from hinge_fast.search.mcts import AMAF_KEYS, new_rng, playout
+
+    board = Board.from_fen("5/6/7/3g4/9/8/7/6/5 g")  # side 5, one green token, Green to move
+    from hinge_fast.core.movegen import move_to, neighbour_mask
+
+    placed = set()
+    for seed in range(40):
+        trace = np.zeros(8, dtype=np.int64)
+        playout(board.size, board.own, board.enemy, 1, 1.0, np.zeros(MAX_MOVES, dtype=np.int64),
+                np.zeros((MAX_MOVES, 4), dtype=np.uint64), np.zeros((MAX_GROUPS, 4), dtype=np.uint64),
+                np.zeros(256, dtype=np.int16), new_rng(seed), trace, 0.0, 0, np.zeros((2, AMAF_KEYS)),
+                np.zeros((2, AMAF_KEYS)), 1.0)
+        move = board.move_from_code(trace[0])
+        assert not move.is_swipe
+        assert any(int(a) & int(b) for a, b in zip(neighbour_mask(board.size, move_to(trace[0])), board.own)), move
+        placed.add(move)
+    assert len(placed) > 1  # random among the connected placements
+    assert len(board.legal_moves) > 2 * len(placed)

@@ -61,6 +61,12 @@ MAX_PRIOR_WEIGHT = 100.0
 #: 0 turns AMAF off.
 DEFAULT_RAVE = 0.0
 MAX_RAVE = 1e9
+#: MAST playouts: probability, at a playout ply with no greedy swipe, of the move whose
+#: key (destination cell and kind) has the best mean result so far (0: uniform).
+DEFAULT_MAST = 0.0
+#: Connected playouts: probability, at a playout ply that places a token at random, of
+#: a random placement next to one of the mover's tokens (0: uniform).
+DEFAULT_PLAYOUT_CONNECT = 1.0
 MAX_PLAYOUT_PLIES = 100_000
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
@@ -271,7 +277,8 @@ _ALPHABETA_OPTIONS = _alphabeta_options(DEFAULT_EVALUATOR, DEFAULT_QUIESCENCE)
 _ONE_THREAD = dataclasses.replace(THREADS, default=1)
 
 
-def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS, rave=DEFAULT_RAVE):
+def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS, rave=DEFAULT_RAVE,
+                  mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT):
     return (
         OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
                    "MCTS tree capacity, nodes (about 43 bytes each)"),
@@ -286,6 +293,12 @@ def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS
                    "progressive bias: weight of the flip-size prior, divided by visits + 1"),
         OptionSpec("rave", "float", rave, 0.0, MAX_RAVE,
                    "RAVE: AMAF statistics by destination cell, blended in with weight na / (na + n + n na / rave); 0: off"),
+        OptionSpec("mast", "float", mast, 0.0, 1.0,
+                   "MAST playouts: probability of the move with the best mean result by destination cell, "
+                   "instead of a uniformly random one (0: off)"),
+        OptionSpec("playout_connect", "float", playout_connect, 0.0, 1.0,
+                   "playouts: probability of a random placement next to one of the mover's tokens, "
+                   "instead of any random placement (0: off)"),
         SEED,
         threads,
     )
@@ -329,7 +342,8 @@ _BASELINES = (
         description="baseline: MCTS as of issue 12's start (plain UCT, every child once first, no bias)",
         progress_unit="playouts",
         honours_depth=False,
-        options=_mcts_options(0.4, 1.0, -1.0, 0.0, threads=_ONE_THREAD, rave=0.0),
+        options=_mcts_options(0.4, 1.0, -1.0, 0.0, threads=_ONE_THREAD, rave=0.0, mast=0.0,
+                              playout_connect=0.0),
     ),
 )
 
@@ -372,7 +386,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, seed, threads, tablebase
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, mast, playout_connect, seed, threads, tablebase
 
     The ``tablebase`` option is the Searcher's own (``Searcher.go`` consults the table),
     not given to the searcher class.
