@@ -253,7 +253,11 @@ def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
     expected, whole_games = uninterrupted
     path, status = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"])
     assert status == 130
-    assert 4 <= len(games_by_round(path)) < 16
+    # Two workers can finish the rest of these short games in the moment between the
+    # bar's "4/16" and the signal (seen once on a fresh clone), so every count from 4 up
+    # is allowed here; the serial test above checks a stop in the middle. What must hold
+    # either way: no finished game is lost, and resuming gives the uninterrupted match.
+    assert 4 <= len(games_by_round(path)) <= 16
     assert main(MATCH + ["--games", "16", "--resume", str(path), "--concurrency", "2"]) == 0
     assert summary(capsys.readouterr().out) == expected
     assert games_by_round(path) == whole_games
