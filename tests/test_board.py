@@ -40,16 +40,26 @@ def test_interior_first_in_column_row_order():
     assert geo.parse_cell("C4") == geo.index[(2, 3)]
 
 
-def test_swipe_tables_turn_around_the_pivot():
-    geo = geometry(6)
-    x = geo.parse_cell("E5")
-    for k in range(6):
-        p = geo.neighbours[x, k]
-        for s in range(2):
-            y1, y2 = geo.swipe_step1[x, k, s], geo.swipe_step2[x, k, s]
-            assert y1 in geo.neighbours[p] and y2 in geo.neighbours[p]
-            assert y1 in geo.neighbours[x]  # one step keeps touching the start
-            assert y2 not in geo.neighbours[x] and y2 != x
+@pytest.mark.parametrize("size", [4, 6, 9])
+def test_swipe_ring_turns_around_the_pivot(size):
+    """Around the pivot N[k] a swipe steps to N[k-1] then C[k-1], or to N[k+1] then
+    C[k] (geometry.swipe_ring): rules.md section 4's p + D[i+-1] and p + D[i+-2]."""
+    geo = geometry(size)
+    for x in range(geo.n_interior):
+        c, r = geo.coords[x]
+        ring = geo.swipe_ring[x]
+        for k in range(6):
+            p = ring[k]
+            pc, pr = geo.coords[p]
+            i = DIRECTIONS.index((c - pc, r - pr))  # x = p + D[i]
+            for turn, y1, y2 in ((-1, ring[(k - 1) % 6], ring[6 + (k - 1) % 6]), (1, ring[(k + 1) % 6], ring[6 + k])):
+                for steps, y in ((1, y1), (2, y2)):
+                    dc, dr = DIRECTIONS[(i - steps * turn) % 6]
+                    assert geo.index.get((pc + dc, pr + dr), -1) == y
+                assert y1 in geo.neighbours[x] and y1 in geo.neighbours[p]
+                if y2 >= 0:
+                    assert y2 in geo.neighbours[p] and y2 in geo.neighbours[y1]
+                    assert y2 not in geo.neighbours[x] and y2 != x
 
 
 @pytest.mark.parametrize("text", ["", "Z1", "C", "C0", "A9", "L1", "C4x", "C44", 4])

@@ -79,17 +79,13 @@ class Geometry:
     or -1 off the board
     ``neighbour_masks``: uint64 ``[n_cells, NWORDS]``, bitboard of each cell's neighbours
     ``interior_mask``, ``edge_mask``: uint64 ``[NWORDS]``
-    ``swipe_step1``, ``swipe_step2``: int16 ``[n_cells, 6, 2]``; for a token on cell x
-    turning around the pivot ``p = neighbours[x, k]`` in sense ``s`` (0: +1, 1: -1 in
-    the cyclic order around p), the cell after one step and after a second onward
-    step (-1 where p is off the board). With ``x = p + D[i]``: ``p + D[i+-1]`` and
-    ``p + D[i+-2]`` (rules.md section 4).
     ``swipe_ring``: int16 ``[n_cells, 12]``; the cells a swipe from x can pass or end
     on: ``[x, j]`` for j < 6 the neighbour ``N[j] = x + D[j]``, and ``[x, 6 + j]`` the
     corner cell ``C[j] = x + D[j] + D[j+1]`` two steps away between ``N[j]`` and
     ``N[j+1]`` (-1 off the board). Around the pivot ``N[k]`` a swipe steps to ``N[k-1]``
-    then onward to ``C[k-1]``, or to ``N[k+1]`` then onward to ``C[k]``: the
-    ``swipe_step1`` and ``swipe_step2`` cells, as lanes of a ring (``movegen.swipe_lanes``).
+    then onward to ``C[k-1]``, or to ``N[k+1]`` then onward to ``C[k]`` (rules.md
+    section 4: with ``x = p + D[i]``, ``p + D[i+-1]`` then ``p + D[i+-2]``), which
+    ``movegen.swipe_lanes`` reads as lanes of a ring.
     ``row_cells``: for each row ``r`` from 0 to 2S-2, the cell indices of that row in
     increasing ``c`` (position strings, drawings).
     """
@@ -123,21 +119,6 @@ class Geometry:
         self.interior_mask = self.mask_of(range(self.n_interior))
         self.edge_mask = self.mask_of(range(self.n_interior, n))
 
-        step1 = np.full((n, 6, 2), -1, dtype=np.int16)
-        step2 = np.full((n, 6, 2), -1, dtype=np.int16)
-        for x, (c, r) in enumerate(self.coords):
-            for k, (dc, dr) in enumerate(DIRECTIONS):
-                pc, pr = c + dc, r + dr
-                if (pc, pr) not in self.index:
-                    continue
-                i = (k + 3) % 6  # x = p + D[i]
-                for s, turn in enumerate((1, -1)):
-                    for steps, table in ((1, step1), (2, step2)):
-                        dc2, dr2 = DIRECTIONS[(i + steps * turn) % 6]
-                        table[x, k, s] = self.index.get((pc + dc2, pr + dr2), -1)
-        self.swipe_step1 = step1
-        self.swipe_step2 = step2
-
         ring = np.full((n, 12), -1, dtype=np.int16)
         for x, (c, r) in enumerate(self.coords):
             for j, (dc, dr) in enumerate(DIRECTIONS):
@@ -149,7 +130,7 @@ class Geometry:
         self.row_cells = tuple(
             tuple(self.index[(c, r)] for c in range(top + 1) if (c, r) in self.index) for r in range(top + 1)
         )
-        for array in (neighbours, self.neighbour_masks, self.interior_mask, self.edge_mask, step1, step2, ring):
+        for array in (neighbours, self.neighbour_masks, self.interior_mask, self.edge_mask, ring):
             array.setflags(write=False)
 
     def __repr__(self) -> str:

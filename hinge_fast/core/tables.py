@@ -53,9 +53,6 @@ NEIGHBOURS = _stack(lambda g: g.neighbours, (_CELLS, 6), np.int16, -1)
 NEIGHBOUR_MASKS = _stack(lambda g: g.neighbour_masks, (_CELLS, NWORDS), np.uint64)
 #: Per side S: bitboard of the interior cells.
 INTERIOR = _stack(lambda g: g.interior_mask, (NWORDS,), np.uint64)
-#: Per side S: ``geometry.swipe_step1`` and ``swipe_step2``.
-SWIPE_STEP1 = _stack(lambda g: g.swipe_step1, (_CELLS, 6, 2), np.int16, -1)
-SWIPE_STEP2 = _stack(lambda g: g.swipe_step2, (_CELLS, 6, 2), np.int16, -1)
 
 #: A cell index no board has (S=9 has 217 cells): the kernels' per-cell scratch keeps
 #: it at zero, so a table entry pointing there reads as an empty cell off the board.
@@ -69,7 +66,7 @@ def _swipe_reach(geo):
     """Bitboard per cell: the interior cells a swipe from it could end on, itself aside."""
     reach = np.zeros((geo.n_cells, NWORDS), dtype=np.uint64)
     for x in range(geo.n_interior):
-        cells = {int(c) for t in (geo.swipe_step1, geo.swipe_step2) for c in t[x].ravel() if 0 <= c < geo.n_interior}
+        cells = {int(c) for c in geo.swipe_ring[x] if 0 <= c < geo.n_interior}
         reach[x] = geo.mask_of(cells)
     return reach
 
@@ -96,7 +93,7 @@ ZOBRIST = _zobrist_keys()
 
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
-    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_STEP1, SWIPE_STEP2, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST):
+    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
