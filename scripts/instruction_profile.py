@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -117,6 +118,9 @@ def main(argv=None) -> int:
     parser.add_argument("--ours-only", action="store_true",
                         help="measure hinge-fast alone (its counts do not depend on the load: compare a change with the last run)")
     args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("instruction_profile: valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
+        return 2
     programs = [("hinge-fast", str(HINGE_FAST), False)]
     if not args.ours_only:
         programs.append(("yardstick", str(args.yardstick / "hinge-yardstick"), True))

@@ -34,3 +34,11 @@ def test_start_up_cancels_out_and_the_rest_is_shared_by_the_counted_positions():
 def test_a_run_without_a_summary_is_refused():
     with pytest.raises(ValueError, match="no mispredicts"):
         parse_cachegrind(LOW.replace("Mispredicts", "Mispredicted"))
+
+
+def test_without_valgrind_it_says_so_and_exits_2(monkeypatch, capsys):
+    import scripts.instruction_profile as profile
+
+    monkeypatch.setattr(profile.shutil, "which", lambda name: None)
+    assert profile.main(["--ours-only"]) == 2
+    assert "valgrind is not installed" in capsys.readouterr().err
