@@ -162,7 +162,17 @@ ROOT_DONE = 11  # root moves finished in this depth
 EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
 QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
 QUIESCENCE_PLIES = 14  # most plies of quiescence
-STATE_SLOTS = 15
+LMR = 15  # 1: late move reductions
+STATE_SLOTS = 16
+
+#: Late move reductions: at a node this deep or deeper, the quiet moves after the first
+#: LMR_FULL_MOVES are searched LMR_REDUCTION[depth, index] plies shallower first.
+LMR_MIN_DEPTH = 3
+LMR_FULL_MOVES = 3
+#: The reduction's scale: round(LMR_BASE + ln(depth) ln(index + 1) / LMR_DIVISOR), as
+#: in Stockfish-like engines.
+LMR_BASE = 0.25
+LMR_DIVISOR = 2.25
 
 # Transposition table bounds.
 UPPER = 1
@@ -378,6 +388,16 @@ def note_elimination(buf, ply, moves, flips, enemy_count):
         i += 1
 
 
+@njit(cache=True)
+def late_move_reduction(depth, index):
+    """Plies a quiet move at ``index`` (0-based) of a node of ``depth`` is reduced by
+    (late move reductions), leaving at least one ply."""
+    if depth < LMR_MIN_DEPTH or index < LMR_FULL_MOVES:
+        return np.int64(0)
+    r = np.int64(LMR_BASE + np.log(depth) * np.log(index + 1) / LMR_DIVISOR + 0.5)
+    return max(np.int64(0), min(r, depth - 2))
+
+
 @njit(cache=True, nogil=True)
 def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
     """Score of the position for the side to move (``colour``: 0 green, 1 blue),
@@ -491,6 +511,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     order[i] = buf.history[move & 0x3FFFF]
 
     full_window = root and state[ROOT_FULL_WINDOW] != 0
+    lmr = state[LMR] != 0 and depth >= LMR_MIN_DEPTH
     original_alpha = alpha
     best = -INFINITE
     if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
@@ -520,7 +541,21 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         if i == 0 or full_window:
             score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
         else:
-            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf, keys, data)
+            reduction = np.int64(0)
+            if (lmr and not root and move != table_move and move != killer1 and move != killer2
+                    and not (is_swipe(move) and bb_count(flipped) >= 2)):
+                reduction = late_move_reduction(depth, i)
+            if reduction > 0:
+                # Late move reduction: a shallower null-window search first; a move that
+                # beats alpha there is searched again at the full depth.
+                score = -negamax(size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1, -alpha - 1,
+                                 -alpha, buf, keys, data)
+                if score > alpha and not state[ABORTED]:
+                    score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha,
+                                     buf, keys, data)
+            else:
+                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf,
+                                 keys, data)
             exact = False
             if alpha < score < beta:
                 score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
@@ -731,8 +766,9 @@ class AlphaBetaSearcher(Searcher):
     name = "alphabeta"
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
-                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES):
+                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False):
         super().__init__()
+        self.lmr = bool(lmr)
         self.quiescence = int(quiescence)
         self.quiescence_plies = min(int(quiescence_plies), MAX_QUIESCENCE_PLIES)
         self.threads = int(threads)
@@ -813,6 +849,7 @@ def _search(searcher, board, limits, progress, start):
     state[EVALUATOR] = searcher.evaluator.kernel_id
     state[QUIESCENCE] = searcher.quiescence
     state[QUIESCENCE_PLIES] = searcher.quiescence_plies
+    state[LMR] = 1 if searcher.lmr else 0
     weights = searcher.evaluator.weights
     buf.weights[: len(weights)] = weights
 
@@ -1015,7 +1052,7 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES):
+            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES, LMR):
                 hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root
