@@ -14,9 +14,15 @@ How it works
   ``negamax`` at the root per depth, so ``progress`` can be called between depths. Depth 1
   always completes, whatever the limits, so a search always returns a legal move.
 * **Negamax with principal variation search** (a null window after the first move,
-  re-searched when it fails high). No pruning or reduction depends on move order, so
-  the score of a fixed-depth search is exactly the depth-limited minimax value with
-  or without the table (see the transposition table below).
+  re-searched when it fails high). Without late move reductions no pruning or
+  reduction depends on move order, so the score of a fixed-depth search is exactly
+  the depth-limited minimax value with or without the table (see the transposition
+  table below).
+* **Late move reductions** (option ``lmr``; off in ``alphabeta-v1``): at a node of
+  depth ``LMR_MIN_DEPTH`` or more other than the root, a quiet move (not the table's
+  move, not a killer, not a swipe flipping two tokens or more) after the first
+  ``LMR_FULL_MOVES`` is searched first with a null window ``late_move_reduction``
+  plies shallower, and again at the full depth when it beats alpha.
 * **Quiescence** (option ``quiescence`` = k > 0; 0 in ``alphabeta-v1``): at depth 0
   the evaluation is a stand-pat score and, below beta, the swipes that flip k tokens
   or more (the moves the evaluation has just generated) are searched on, largest flip
