@@ -393,3 +393,29 @@ def test_late_move_reductions_are_an_option_of_alphabeta_only():
     assert create_searcher("alphabeta-v1").lmr is False
     with pytest.raises(HingeError, match="lmr"):
         create_searcher("alphabeta-v1", lmr=True)
+
+
+def test_flip_extension_searches_big_frontier_flips_a_ply_deeper():
+    """A flip extension past every swipe's reach changes nothing, node for node; a
+    reachable one only adds nodes at a fixed depth (a frontier big flip gets a full ply
+    of replies), and the tactics above are still found."""
+    more = 0
+    for board in midgame_positions(6, 4, seed=28):
+        plain = search_alphabeta(board, Limits(depth=3), threads=1)
+        unreachable = search_alphabeta(board, Limits(depth=3), threads=1, flip_extension=1000)
+        assert (plain.move, plain.score, plain.nodes, plain.pv) == (
+            unreachable.move, unreachable.score, unreachable.nodes, unreachable.pv)
+        extended = search_alphabeta(board, Limits(depth=3), threads=1, flip_extension=2)
+        assert extended.move in board.legal_moves and extended.depth == 3
+        more += extended.nodes > plain.nodes
+    assert more >= 2
+    for fen in ELIMINATION_IN_ONE:
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=3), threads=1, flip_extension=2)
+        assert str(result.move) in ref_eliminations(reference.parse_position(fen)) and result.mate == 1
+    for fen in QUIET_WIN_IN_THREE:
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=3), threads=1, flip_extension=2)
+        assert str(result.move) in ref_forced_wins_in_three(reference.parse_position(fen))
+        assert result.score_text == "win in 3"
+    from hinge_fast.search.registry import engine_spec
+
+    assert "flip_extension" not in engine_spec("alphabeta-v1").option_names

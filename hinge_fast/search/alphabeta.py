@@ -29,6 +29,10 @@ How it works
   first, at most ``quiescence_plies`` plies past the depth. Below depth 0 nothing is
   stored in the table and no killer or history is updated; depth-0 results are stored
   with their true bound, so fixed-depth scores stay the same with and without the table.
+* **Flip extension** (option ``flip_extension`` = k > 0; 0 in ``alphabeta-v1``): at a
+  node of depth 1, a swipe flipping k tokens or more is searched to depth 1 rather
+  than 0 (a full ply of replies before the quiescence), on lines up to twice the
+  iteration's depth (``ITERATION_DEPTH``) and never past ``MAX_DEPTH`` plies.
 * **Scores** are centi-tokens from the side to move (``evaluate.py``). A position
   whose side to move has no legal move (eliminated or stuck) is lost: ``-(WIN -
   ply)``, so the search prefers the fastest win and the slowest loss. A swipe that
@@ -169,7 +173,9 @@ EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
 QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
 QUIESCENCE_PLIES = 14  # most plies of quiescence
 LMR = 15  # 1: late move reductions
-STATE_SLOTS = 16
+FLIP_EXTENSION = 16  # least flip (tokens) of a frontier swipe extended by a ply; 0: none
+ITERATION_DEPTH = 17  # the depth of the iteration under way (set at the root)
+STATE_SLOTS = 18
 
 #: Late move reductions: at a node this deep or deeper, the quiet moves after the first
 #: LMR_FULL_MOVES are searched LMR_REDUCTION[depth, index] plies shallower first.
@@ -422,6 +428,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     if out_of_budget(state):
         return np.int64(0)
     root = ply == 0
+    if root:
+        state[ITERATION_DEPTH] = depth
     moves = buf.moves[ply]
     flips = buf.flips[ply]
     order = buf.order[ply]
@@ -518,6 +526,10 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
 
     full_window = root and state[ROOT_FULL_WINDOW] != 0
     lmr = state[LMR] != 0 and depth >= LMR_MIN_DEPTH
+    # Flip extension: at the frontier (depth 1), a swipe flipping this many tokens or more
+    # gets a full ply of replies instead of the quiescence, on lines up to twice the
+    # iteration's depth.
+    extend_flip = state[FLIP_EXTENSION] if depth == 1 and not root and ply < min(2 * state[ITERATION_DEPTH], MAX_DEPTH) else 0
     original_alpha = alpha
     best = -INFINITE
     if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
@@ -544,8 +556,11 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         buf.line[line_index] = child
         before = state[NODES]
         exact = True
+        child_depth = depth - 1
+        if extend_flip > 0 and is_swipe(move) and bb_count(flipped) >= extend_flip:
+            child_depth = depth
         if i == 0 or full_window:
-            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
+            score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys, data)
         else:
             reduction = np.int64(0)
             if (lmr and not root and move != table_move and move != killer1 and move != killer2
@@ -560,11 +575,12 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha,
                                      buf, keys, data)
             else:
-                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf,
+                score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -alpha - 1, -alpha, buf,
                                  keys, data)
             exact = False
             if alpha < score < beta:
-                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
+                score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys,
+                                 data)
                 exact = True
         if state[ABORTED]:
             return np.int64(0)
@@ -772,8 +788,9 @@ class AlphaBetaSearcher(Searcher):
     name = "alphabeta"
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
-                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False):
+                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False, flip_extension=0):
         super().__init__()
+        self.flip_extension = int(flip_extension)
         self.lmr = bool(lmr)
         self.quiescence = int(quiescence)
         self.quiescence_plies = min(int(quiescence_plies), MAX_QUIESCENCE_PLIES)
@@ -856,6 +873,7 @@ def _search(searcher, board, limits, progress, start):
     state[QUIESCENCE] = searcher.quiescence
     state[QUIESCENCE_PLIES] = searcher.quiescence_plies
     state[LMR] = 1 if searcher.lmr else 0
+    state[FLIP_EXTENSION] = searcher.flip_extension
     weights = searcher.evaluator.weights
     buf.weights[: len(weights)] = weights
 
@@ -1058,7 +1076,8 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES, LMR):
+            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES, LMR,
+                         FLIP_EXTENSION):
                 hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root

@@ -42,6 +42,9 @@ DEFAULT_QUIESCENCE_PLIES = 4
 MAX_QUIESCENCE_PLIES = 16
 #: Alpha-beta's late move reductions (off in alphabeta-v1).
 DEFAULT_LMR = False
+#: Alpha-beta's flip extension: the least flip (tokens) of a last-ply swipe searched a
+#: ply deeper (0: none, as alphabeta-v1).
+DEFAULT_FLIP_EXTENSION = 0
 #: Alpha-beta's default leaf evaluation (alphabeta-v1 keeps ``classic``).
 DEFAULT_EVALUATOR = "fitted"
 DEFAULT_TREE_NODES = 4_000_000
@@ -271,6 +274,9 @@ def _alphabeta_options(evaluator, quiescence=None, threads=THREADS):
             OptionSpec("lmr", "bool", DEFAULT_LMR,
                        help="late move reductions: quiet moves late in the order searched shallower first "
                        "(off: every fixed-depth score is the exact depth-limited minimax value)"),
+            OptionSpec("flip_extension", "int", DEFAULT_FLIP_EXTENSION, 0, MAX_QUIESCENCE,
+                       "flip extension: at the last ply of the depth, a swipe flipping at least this many tokens "
+                       "is searched a ply deeper (0: none)"),
         )
     return options + (SEED, threads)
 
