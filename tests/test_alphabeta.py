@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hinge_fast import Board, reference
+from hinge_fast import Board, HingeError, reference
 from hinge_fast.search import Limits
 from hinge_fast.search import alphabeta
 from hinge_fast.search import Score
@@ -131,19 +131,19 @@ def test_the_table_never_changes_a_fixed_depth_result(size, depth):
     the depth needed, and nothing prunes by move order, so the root score is the
     depth-limited minimax value with or without the table; and with ``root_scores``
     every root move's score is too. The best move may differ, but only among moves
-    of the best score."""
+    of the best score. (Late move reductions depend on move order: off here.)"""
     for board in midgame_positions(size, 4, seed=100 + size + depth):
-        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, root_scores=True)
+        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, root_scores=True, lmr=False)
         exact = {rm.move: rm.score for rm in plain.root_moves}
         assert None not in exact.values() and len(exact) == len(board.legal_moves)
         best = max(exact.values())
         assert plain.score == best and exact[plain.move] == best
-        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1)
+        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, lmr=False)
         assert with_table.score == best
         assert exact[with_table.move] == best
-        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0)
+        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0, lmr=False)
         assert pvs_without.score == best and exact[pvs_without.move] == best
-        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, root_scores=True)
+        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, root_scores=True, lmr=False)
         assert {rm.move: rm.score for rm in all_with_table.root_moves} == exact
 
 
@@ -345,3 +345,77 @@ def test_alphabeta_defaults_are_the_measured_ones_and_the_baseline_keeps_its_own
         create_searcher("alphabeta", quiescence=-1)
     with pytest.raises(HingeError, match="quiescence"):
         create_searcher("alphabeta-v1", quiescence=2)
+
+
+@pytest.mark.parametrize("depth", [4, 5])
+def test_late_move_reductions_keep_the_forced_tactics(depth):
+    """Reductions only ever shorten quiet moves late in the order, and a reduced move
+    that beats alpha is searched again at full depth: every tactic above (checked
+    against the reference rules) is still found, and proven scores stay proven."""
+    for fen in ELIMINATION_IN_ONE:
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, lmr=True)
+        assert str(result.move) in ref_eliminations(reference.parse_position(fen)) and result.mate == 1
+    for fen in ALLOWS_ELIMINATION:
+        pos = reference.parse_position(fen)
+        safe = {name for name, child in ref_children(pos).items()
+                if reference.outcome(child) is None and not ref_eliminations(child)}
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, lmr=True)
+        assert str(result.move) in safe
+    for fen in QUIET_WIN_IN_THREE:
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, lmr=True)
+        assert str(result.move) in ref_forced_wins_in_three(reference.parse_position(fen))
+        assert result.score_text == "win in 3"
+
+
+def test_late_move_reductions_search_fewer_nodes_and_change_nothing_below_depth_4():
+    """A reduction needs a node of depth 3 or more below the root (the root itself is
+    never reduced): up to depth 3 the search is the same node for node; deeper it
+    visits fewer nodes on most positions, and its move is legal."""
+    fewer = 0
+    for board in midgame_positions(6, 4, seed=27):
+        for depth in (1, 3):
+            on = search_alphabeta(board, Limits(depth=depth), threads=1, lmr=True)
+            off = search_alphabeta(board, Limits(depth=depth), threads=1, lmr=False)
+            assert (on.move, on.score, on.nodes, on.pv) == (off.move, off.score, off.nodes, off.pv)
+        on = search_alphabeta(board, Limits(depth=5), threads=1, lmr=True)
+        off = search_alphabeta(board, Limits(depth=5), threads=1, lmr=False)
+        assert on.move in board.legal_moves and on.depth == 5
+        fewer += on.nodes < off.nodes
+    assert fewer >= 3
+
+
+def test_late_move_reductions_are_an_option_of_alphabeta_only():
+    from hinge_fast.search import create_searcher
+    from hinge_fast.search.registry import engine_spec
+
+    assert "lmr" in engine_spec("alphabeta").option_names
+    assert "lmr" not in engine_spec("alphabeta-v1").option_names
+    assert create_searcher("alphabeta-v1").lmr is False
+    with pytest.raises(HingeError, match="lmr"):
+        create_searcher("alphabeta-v1", lmr=True)
+
+
+def test_flip_extension_searches_big_frontier_flips_a_ply_deeper():
+    """A flip extension past every swipe's reach changes nothing, node for node; a
+    reachable one only adds nodes at a fixed depth (a frontier big flip gets a full ply
+    of replies), and the tactics above are still found."""
+    more = 0
+    for board in midgame_positions(6, 4, seed=28):
+        plain = search_alphabeta(board, Limits(depth=3), threads=1)
+        unreachable = search_alphabeta(board, Limits(depth=3), threads=1, flip_extension=1000)
+        assert (plain.move, plain.score, plain.nodes, plain.pv) == (
+            unreachable.move, unreachable.score, unreachable.nodes, unreachable.pv)
+        extended = search_alphabeta(board, Limits(depth=3), threads=1, flip_extension=2)
+        assert extended.move in board.legal_moves and extended.depth == 3
+        more += extended.nodes > plain.nodes
+    assert more >= 2
+    for fen in ELIMINATION_IN_ONE:
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=3), threads=1, flip_extension=2)
+        assert str(result.move) in ref_eliminations(reference.parse_position(fen)) and result.mate == 1
+    for fen in QUIET_WIN_IN_THREE:
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=3), threads=1, flip_extension=2)
+        assert str(result.move) in ref_forced_wins_in_three(reference.parse_position(fen))
+        assert result.score_text == "win in 3"
+    from hinge_fast.search.registry import engine_spec
+
+    assert "flip_extension" not in engine_spec("alphabeta-v1").option_names

@@ -14,15 +14,25 @@ How it works
   ``negamax`` at the root per depth, so ``progress`` can be called between depths. Depth 1
   always completes, whatever the limits, so a search always returns a legal move.
 * **Negamax with principal variation search** (a null window after the first move,
-  re-searched when it fails high). No pruning or reduction depends on move order, so
-  the score of a fixed-depth search is exactly the depth-limited minimax value with
-  or without the table (see the transposition table below).
+  re-searched when it fails high). Without late move reductions no pruning or
+  reduction depends on move order, so the score of a fixed-depth search is exactly
+  the depth-limited minimax value with or without the table (see the transposition
+  table below).
+* **Late move reductions** (option ``lmr``; off in ``alphabeta-v1``): at a node of
+  depth ``LMR_MIN_DEPTH`` or more other than the root, a quiet move (not the table's
+  move, not a killer, not a swipe flipping two tokens or more) after the first
+  ``LMR_FULL_MOVES`` is searched first with a null window ``late_move_reduction``
+  plies shallower, and again at the full depth when it beats alpha.
 * **Quiescence** (option ``quiescence`` = k > 0; 0 in ``alphabeta-v1``): at depth 0
   the evaluation is a stand-pat score and, below beta, the swipes that flip k tokens
   or more (the moves the evaluation has just generated) are searched on, largest flip
   first, at most ``quiescence_plies`` plies past the depth. Below depth 0 nothing is
   stored in the table and no killer or history is updated; depth-0 results are stored
   with their true bound, so fixed-depth scores stay the same with and without the table.
+* **Flip extension** (option ``flip_extension`` = k > 0; 0 in ``alphabeta-v1``): at a
+  node of depth 1, a swipe flipping k tokens or more is searched to depth 1 rather
+  than 0 (a full ply of replies before the quiescence), on lines up to twice the
+  iteration's depth (``ITERATION_DEPTH``) and never past ``MAX_DEPTH`` plies.
 * **Scores** are centi-tokens from the side to move (``evaluate.py``). A position
   whose side to move has no legal move (eliminated or stuck) is lost: ``-(WIN -
   ply)``, so the search prefers the fastest win and the slowest loss. A swipe that
@@ -162,7 +172,19 @@ ROOT_DONE = 11  # root moves finished in this depth
 EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
 QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
 QUIESCENCE_PLIES = 14  # most plies of quiescence
-STATE_SLOTS = 15
+LMR = 15  # 1: late move reductions
+FLIP_EXTENSION = 16  # least flip (tokens) of a frontier swipe extended by a ply; 0: none
+ITERATION_DEPTH = 17  # the depth of the iteration under way (set at the root)
+STATE_SLOTS = 18
+
+#: Late move reductions: at a node this deep or deeper, the quiet moves after the first
+#: LMR_FULL_MOVES are searched LMR_REDUCTION[depth, index] plies shallower first.
+LMR_MIN_DEPTH = 3
+LMR_FULL_MOVES = 3
+#: The reduction's scale: round(LMR_BASE + ln(depth) ln(index + 1) / LMR_DIVISOR), as
+#: in Stockfish-like engines.
+LMR_BASE = 0.25
+LMR_DIVISOR = 2.25
 
 # Transposition table bounds.
 UPPER = 1
@@ -378,6 +400,16 @@ def note_elimination(buf, ply, moves, flips, enemy_count):
         i += 1
 
 
+@njit(cache=True)
+def late_move_reduction(depth, index):
+    """Plies a quiet move at ``index`` (0-based) of a node of ``depth`` is reduced by
+    (late move reductions), leaving at least one ply."""
+    if depth < LMR_MIN_DEPTH or index < LMR_FULL_MOVES:
+        return np.int64(0)
+    r = np.int64(LMR_BASE + np.log(depth) * np.log(index + 1) / LMR_DIVISOR + 0.5)
+    return max(np.int64(0), min(r, depth - 2))
+
+
 @njit(cache=True, nogil=True)
 def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
     """Score of the position for the side to move (``colour``: 0 green, 1 blue),
@@ -396,6 +428,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     if out_of_budget(state):
         return np.int64(0)
     root = ply == 0
+    if root:
+        state[ITERATION_DEPTH] = depth
     moves = buf.moves[ply]
     flips = buf.flips[ply]
     order = buf.order[ply]
@@ -491,6 +525,11 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     order[i] = buf.history[move & 0x3FFFF]
 
     full_window = root and state[ROOT_FULL_WINDOW] != 0
+    lmr = state[LMR] != 0 and depth >= LMR_MIN_DEPTH
+    # Flip extension: at the frontier (depth 1), a swipe flipping this many tokens or more
+    # gets a full ply of replies instead of the quiescence, on lines up to twice the
+    # iteration's depth.
+    extend_flip = state[FLIP_EXTENSION] if depth == 1 and not root and ply < min(2 * state[ITERATION_DEPTH], MAX_DEPTH) else 0
     original_alpha = alpha
     best = -INFINITE
     if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
@@ -517,13 +556,31 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         buf.line[line_index] = child
         before = state[NODES]
         exact = True
+        child_depth = depth - 1
+        if extend_flip > 0 and is_swipe(move) and bb_count(flipped) >= extend_flip:
+            child_depth = depth
         if i == 0 or full_window:
-            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
+            score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys, data)
         else:
-            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf, keys, data)
+            reduction = np.int64(0)
+            if (lmr and not root and move != table_move and move != killer1 and move != killer2
+                    and not (is_swipe(move) and bb_count(flipped) >= 2)):
+                reduction = late_move_reduction(depth, i)
+            if reduction > 0:
+                # Late move reduction: a shallower null-window search first; a move that
+                # beats alpha there is searched again at the full depth.
+                score = -negamax(size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1, -alpha - 1,
+                                 -alpha, buf, keys, data)
+                if score > alpha and not state[ABORTED]:
+                    score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha,
+                                     buf, keys, data)
+            else:
+                score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -alpha - 1, -alpha, buf,
+                                 keys, data)
             exact = False
             if alpha < score < beta:
-                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
+                score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys,
+                                 data)
                 exact = True
         if state[ABORTED]:
             return np.int64(0)
@@ -731,8 +788,10 @@ class AlphaBetaSearcher(Searcher):
     name = "alphabeta"
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
-                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES):
+                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False, flip_extension=0):
         super().__init__()
+        self.flip_extension = int(flip_extension)
+        self.lmr = bool(lmr)
         self.quiescence = int(quiescence)
         self.quiescence_plies = min(int(quiescence_plies), MAX_QUIESCENCE_PLIES)
         self.threads = int(threads)
@@ -813,6 +872,8 @@ def _search(searcher, board, limits, progress, start):
     state[EVALUATOR] = searcher.evaluator.kernel_id
     state[QUIESCENCE] = searcher.quiescence
     state[QUIESCENCE_PLIES] = searcher.quiescence_plies
+    state[LMR] = 1 if searcher.lmr else 0
+    state[FLIP_EXTENSION] = searcher.flip_extension
     weights = searcher.evaluator.weights
     buf.weights[: len(weights)] = weights
 
@@ -1015,7 +1076,8 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES):
+            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES, LMR,
+                         FLIP_EXTENSION):
                 hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root

@@ -40,6 +40,11 @@ DEFAULT_QUIESCENCE = 2
 MAX_QUIESCENCE = 1000
 DEFAULT_QUIESCENCE_PLIES = 4
 MAX_QUIESCENCE_PLIES = 16
+#: Alpha-beta's late move reductions (off in alphabeta-v1).
+DEFAULT_LMR = False
+#: Alpha-beta's flip extension: the least flip (tokens) of a last-ply swipe searched a
+#: ply deeper (0: none, as alphabeta-v1).
+DEFAULT_FLIP_EXTENSION = 0
 #: Alpha-beta's default leaf evaluation (alphabeta-v1 keeps ``classic``).
 DEFAULT_EVALUATOR = "fitted"
 DEFAULT_TREE_NODES = 4_000_000
@@ -266,6 +271,12 @@ def _alphabeta_options(evaluator, quiescence=None, threads=THREADS):
                        "quiescence: past the depth, search the swipes that flip at least this many tokens (0: none)"),
             OptionSpec("quiescence_plies", "int", DEFAULT_QUIESCENCE_PLIES, 0, MAX_QUIESCENCE_PLIES,
                        "most plies of quiescence past the depth"),
+            OptionSpec("lmr", "bool", DEFAULT_LMR,
+                       help="late move reductions: quiet moves late in the order searched shallower first "
+                       "(off: every fixed-depth score is the exact depth-limited minimax value)"),
+            OptionSpec("flip_extension", "int", DEFAULT_FLIP_EXTENSION, 0, MAX_QUIESCENCE,
+                       "flip extension: at the last ply of the depth, a swipe flipping at least this many tokens "
+                       "is searched a ply deeper (0: none)"),
         )
     return options + (SEED, threads)
 
