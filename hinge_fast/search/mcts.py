@@ -59,8 +59,8 @@ Memory and the tree budget
 --------------------------
 ``tree_nodes`` (default ``DEFAULT_TREE_NODES`` = 4,000,000, about
 ``NODE_BYTES`` (43) * 4e6 = 172 MB; at most ``MAX_TREE_NODES``) caps the tree. The
-arrays are allocated once per searcher object (at its first ``go``) with ``np.zeros``, which the operating system
-hands out lazily, so a short search touches only the pages it uses. When an
+arrays are allocated once per searcher object (at its first ``go``) with ``np.empty`` (every node's fields
+are written when it is handed out), so a short search touches only the pages it uses. When an
 expansion does not fit, the tree stops growing for the rest of the search and
 playouts go on from the leaves it has: memory never grows past the budget and the
 statistics of the existing nodes keep improving. The root's children are always
@@ -132,17 +132,22 @@ class Tree:
     """The preallocated arrays of one search tree (see the module docstring)."""
 
     def __init__(self, capacity: int):
-        self.parent = np.zeros(capacity, dtype=np.int32)
-        self.first = np.zeros(capacity, dtype=np.int32)
-        self.count = np.zeros(capacity, dtype=np.int32)
-        self.move = np.zeros(capacity, dtype=np.int32)
-        self.visits = np.zeros(capacity, dtype=np.int32)
-        self.wins = np.zeros(capacity, dtype=np.float64)
-        self.proof = np.zeros(capacity, dtype=np.int8)
-        self.plies = np.zeros(capacity, dtype=np.int16)
-        self.prior = np.zeros(capacity, dtype=np.float32)
-        self.amaf_visits = np.zeros(capacity, dtype=np.int32)
-        self.amaf_wins = np.zeros(capacity, dtype=np.float32)
+        # np.empty, not np.zeros: every field of a node is written when it is handed out
+        # (the root's by reset, a child's at its parent's expansion). np.zeros would cost
+        # a memset of the whole budget whenever the allocator reuses freed heap memory
+        # (tens of milliseconds for the default budget, measured in a searcher's second
+        # thread), where np.empty touches only the pages the search uses.
+        self.parent = np.empty(capacity, dtype=np.int32)
+        self.first = np.empty(capacity, dtype=np.int32)
+        self.count = np.empty(capacity, dtype=np.int32)
+        self.move = np.empty(capacity, dtype=np.int32)
+        self.visits = np.empty(capacity, dtype=np.int32)
+        self.wins = np.empty(capacity, dtype=np.float64)
+        self.proof = np.empty(capacity, dtype=np.int8)
+        self.plies = np.empty(capacity, dtype=np.int16)
+        self.prior = np.empty(capacity, dtype=np.float32)
+        self.amaf_visits = np.empty(capacity, dtype=np.int32)
+        self.amaf_wins = np.empty(capacity, dtype=np.float32)
         self.seen = np.zeros((2, AMAF_KEYS), dtype=np.int64)
         self.mast_visits = np.zeros((2, AMAF_KEYS), dtype=np.float64)
         self.mast_wins = np.zeros((2, AMAF_KEYS), dtype=np.float64)
@@ -158,7 +163,8 @@ class Tree:
 
     def reset(self) -> None:
         """Make the tree a lone unvisited root (children are written when expanded)."""
-        for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first):
+        for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first, self.move, self.prior,
+                      self.amaf_visits, self.amaf_wins):
             array[0] = 0
         self.stats[:] = 0
         self.seen[:] = 0
