@@ -60,7 +60,8 @@ children the best lower bound ``wins/visits - choice_lcb / sqrt(visits)``
 (``lower_bound``; ``choice_lcb`` 0, as in ``mcts-v1``: the most visited), else the
 longest proven loss. The most visited child lags when its mean falls late (a
 refutation found deep in its subtree): on side 4 the lower bound picks a winning move
-more often (docs/search-mcts.md, fifth session).
+more often, but on side 9 at 0.05 s it lost, so it is off by default
+(docs/search-mcts.md, fifth session).
 
 Memory and the tree budget
 --------------------------

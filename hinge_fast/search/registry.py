@@ -69,9 +69,9 @@ DEFAULT_MAST = 0.0
 DEFAULT_PLAYOUT_CONNECT = 1.0
 #: Final move choice: the unproven root move with the best lower bound
 #: ``wins / visits - choice_lcb / sqrt(visits)`` (0: the most visited, as mcts-v1).
-#: 0.5 since issue 12's fifth session: the most visited move lags when a move's mean
-#: falls late (side-4 ground truth, docs/search-mcts.md).
-DEFAULT_CHOICE_LCB = 0.5
+#: Off by default: 0.5 picks a winning side-4 move more often (the most visited move
+#: lags when its mean falls late) but lost on side 9 at 0.05 s (docs/search-mcts.md).
+DEFAULT_CHOICE_LCB = 0.0
 MAX_CHOICE_LCB = 100.0
 MAX_PLAYOUT_PLIES = 100_000
 #: ``seed`` -1: a fresh random seed for each search.
