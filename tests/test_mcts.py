@@ -299,3 +299,50 @@ def test_connected_playout_places_next_to_its_own_tokens():
         placed.add(move)
     assert len(placed) > 1  # random among the connected placements
     assert len(board.legal_moves) > 2 * len(placed)
+
+
+# Green to move (side 4), choice-matters position #183 of scripts/ground_truth.py: by
+# the side-4 tablebase, D4 loses in 16 and these 13 moves win. At 16,000 playouts
+# (seed 195) the most visited move is D4, whose mean fell late; the winning E5 has
+# fewer visits and a far better mean.
+LAGGING = "4/5/6/1g3b1/6/5/4 g"
+LAGGING_WINS = {"B3", "C2", "C3", "C4", "C5", "D3", "D5", "E5", "E6", "D2", "F6", "B2", "D6"}
+
+
+def test_choice_lcb_picks_the_best_lower_bound():
+    """``choice_lcb`` ranks the unproven root moves by mean - choice_lcb / sqrt(visits):
+    it finds the winning move where the most visited loses; 0 keeps the most visited."""
+    import math
+
+    from hinge_fast.search.mcts import MCTSSearcher, lower_bound
+
+    board = Board.from_fen(LAGGING)
+    plain = MCTSSearcher(seed=195, choice_lcb=0.0)
+    most_visited = plain.go(board, Limits(nodes=16000))
+    assert str(most_visited.move) == "D4" and "D4" not in LAGGING_WINS
+    assert most_visited.root_moves[0].visits == max(r.visits for r in most_visited.root_moves)
+    lcb = MCTSSearcher(seed=195, choice_lcb=0.5)
+    chosen = lcb.go(board, Limits(nodes=16000))
+    # the same tree (the option changes only the final choice)
+    assert [(r.move, r.visits) for r in sorted(chosen.root_moves, key=lambda r: str(r.move))] == [
+        (r.move, r.visits) for r in sorted(most_visited.root_moves, key=lambda r: str(r.move))]
+    assert str(chosen.move) in LAGGING_WINS
+    tree = lcb.tree
+    bounds = {board.move_from_code(tree.move[c]): lower_bound(float(tree.wins[c]), int(tree.visits[c]), 0.5)
+              for c in tree.children(0) if tree.proof[c] == 0}
+    assert bounds[chosen.move] == max(bounds.values())
+    assert [r.move for r in chosen.root_moves[:3]] == sorted(bounds, key=bounds.get, reverse=True)[:3]
+    assert lower_bound(3.0, 4, 1.0) == 0.25 and lower_bound(1.0, 0, 1.0) == -math.inf
+
+
+def test_choice_lcb_with_threads_ranks_the_merged_statistics():
+    from hinge_fast.search import create_searcher
+    from hinge_fast.search.mcts import lower_bound
+
+    board = Board.from_fen(LAGGING)
+    result = create_searcher("mcts", threads=2, seed=195, choice_lcb=0.5, tablebase="off").go(board, Limits(nodes=4000))
+    ranked = [r for r in result.root_moves if r.score is not None and r.score.mate is None]
+    bounds = [lower_bound(r.score.win_rate * r.visits, r.visits, 0.5) for r in ranked]
+    assert all(a >= b - 1e-12 for a, b in zip(bounds, bounds[1:]))
+    assert len(ranked) > 5
+    assert result.move == ranked[0].move

@@ -55,12 +55,20 @@ travel up: one child proven won for its mover makes the parent proven lost for t
 parent's mover; all children proven lost makes it proven won. Winning lines are the
 shortest, losing ones the longest. A proven root stops the search.
 
+The move played (``_ranked``): a proven win (the shortest), else among the unproven
+children the best lower bound ``wins/visits - choice_lcb / sqrt(visits)``
+(``lower_bound``; ``choice_lcb`` 0, as in ``mcts-v1``: the most visited), else the
+longest proven loss. The most visited child lags when its mean falls late (a
+refutation found deep in its subtree): on side 4 the lower bound picks a winning move
+more often, but on side 9 at 0.05 s it lost, so it is off by default
+(docs/search-mcts.md, fifth session).
+
 Memory and the tree budget
 --------------------------
 ``tree_nodes`` (default ``DEFAULT_TREE_NODES`` = 4,000,000, about
 ``NODE_BYTES`` (43) * 4e6 = 172 MB; at most ``MAX_TREE_NODES``) caps the tree. The
-arrays are allocated once per searcher object (at its first ``go``) with ``np.zeros``, which the operating system
-hands out lazily, so a short search touches only the pages it uses. When an
+arrays are allocated once per searcher object (at its first ``go``) with ``np.empty`` (every node's fields
+are written when it is handed out), so a short search touches only the pages it uses. When an
 expansion does not fit, the tree stops growing for the rest of the search and
 playouts go on from the leaves it has: memory never grows past the budget and the
 statistics of the existing nodes keep improving. The root's children are always
@@ -93,7 +101,7 @@ from ..core.movegen import generate_moves, move_target, move_to, play, play_with
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
 from .limits import DEFAULT_TIME, Limits
 from .registry import (  # noqa: F401
-    DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
+    DEFAULT_CHOICE_LCB, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
     DEFAULT_TREE_NODES, MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
@@ -132,17 +140,22 @@ class Tree:
     """The preallocated arrays of one search tree (see the module docstring)."""
 
     def __init__(self, capacity: int):
-        self.parent = np.zeros(capacity, dtype=np.int32)
-        self.first = np.zeros(capacity, dtype=np.int32)
-        self.count = np.zeros(capacity, dtype=np.int32)
-        self.move = np.zeros(capacity, dtype=np.int32)
-        self.visits = np.zeros(capacity, dtype=np.int32)
-        self.wins = np.zeros(capacity, dtype=np.float64)
-        self.proof = np.zeros(capacity, dtype=np.int8)
-        self.plies = np.zeros(capacity, dtype=np.int16)
-        self.prior = np.zeros(capacity, dtype=np.float32)
-        self.amaf_visits = np.zeros(capacity, dtype=np.int32)
-        self.amaf_wins = np.zeros(capacity, dtype=np.float32)
+        # np.empty, not np.zeros: every field of a node is written when it is handed out
+        # (the root's by reset, a child's at its parent's expansion). np.zeros would cost
+        # a memset of the whole budget whenever the allocator reuses freed heap memory
+        # (tens of milliseconds for the default budget, measured in a searcher's second
+        # thread), where np.empty touches only the pages the search uses.
+        self.parent = np.empty(capacity, dtype=np.int32)
+        self.first = np.empty(capacity, dtype=np.int32)
+        self.count = np.empty(capacity, dtype=np.int32)
+        self.move = np.empty(capacity, dtype=np.int32)
+        self.visits = np.empty(capacity, dtype=np.int32)
+        self.wins = np.empty(capacity, dtype=np.float64)
+        self.proof = np.empty(capacity, dtype=np.int8)
+        self.plies = np.empty(capacity, dtype=np.int16)
+        self.prior = np.empty(capacity, dtype=np.float32)
+        self.amaf_visits = np.empty(capacity, dtype=np.int32)
+        self.amaf_wins = np.empty(capacity, dtype=np.float32)
         self.seen = np.zeros((2, AMAF_KEYS), dtype=np.int64)
         self.mast_visits = np.zeros((2, AMAF_KEYS), dtype=np.float64)
         self.mast_wins = np.zeros((2, AMAF_KEYS), dtype=np.float64)
@@ -158,7 +171,8 @@ class Tree:
 
     def reset(self) -> None:
         """Make the tree a lone unvisited root (children are written when expanded)."""
-        for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first):
+        for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first, self.move, self.prior,
+                      self.amaf_visits, self.amaf_wins):
             array[0] = 0
         self.stats[:] = 0
         self.seen[:] = 0
@@ -582,8 +596,10 @@ class MCTSSearcher(Searcher):
 
     def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
                  playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
-                 rave=DEFAULT_RAVE, mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT):
+                 rave=DEFAULT_RAVE, mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT,
+                 choice_lcb=DEFAULT_CHOICE_LCB):
         super().__init__()
+        self.choice_lcb = choice_lcb
         self.playout_connect = playout_connect
         self.mast = mast
         self.tree_nodes = tree_nodes
@@ -643,9 +659,9 @@ class MCTSSearcher(Searcher):
                 rate = done / max(now - started, 1e-6)
                 chunk = max(1, int(rate * CHUNK_SECONDS))
             if progress is not None and now >= next_report:
-                progress(_result(board, tree, now - started))
+                progress(_result(board, tree, now - started, self.choice_lcb))
                 next_report = now + PROGRESS_SECONDS
-        return _result(board, tree, time.perf_counter() - started)
+        return _result(board, tree, time.perf_counter() - started, self.choice_lcb)
 
 
 def search_mcts(board: Board, limits: Limits, seed: int | None = None, progress=None, **options) -> SearchResult:
@@ -678,9 +694,22 @@ def _mate(tree, c):
     return length if tree.proof[c] > 0 else -length
 
 
-def _ranked(tree, node) -> list[int]:
-    """Children of ``node``, best first: proven wins (shortest first), then by visits
-    and win rate, then unproven, then proven losses (longest first)."""
+def lower_bound(wins: float, visits: int, choice_lcb: float) -> float:
+    """The final choice's value of an unproven move: ``wins / visits - choice_lcb /
+    sqrt(visits)`` (a lower confidence bound on its mean; no visit: -inf).
+
+    >>> lower_bound(30.0, 100, 0.5), lower_bound(0.0, 0, 0.5)
+    (0.25, -inf)
+    """
+    if visits <= 0:
+        return -math.inf
+    return wins / visits - choice_lcb / math.sqrt(visits)
+
+
+def _ranked(tree, node, choice_lcb: float = 0.0) -> list[int]:
+    """Children of ``node``, best first: proven wins (shortest first), then unproven
+    by visits and win rate (``choice_lcb`` > 0: by ``lower_bound`` first), then proven
+    losses (longest first)."""
 
     def key(c):
         proof = int(tree.proof[c])
@@ -690,14 +719,16 @@ def _ranked(tree, node) -> list[int]:
             return (0, int(tree.plies[c]), int(tree.move[c]), 0.0)
         if proof < 0:
             return (2, -int(tree.plies[c]), -visits, -rate)
+        if choice_lcb > 0.0:
+            return (1, -lower_bound(float(tree.wins[c]), visits, choice_lcb), -visits, -rate)
         return (1, 0, -visits, -rate)
 
     return sorted(tree.children(node), key=key)
 
 
-def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
+def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0) -> SearchResult:
     decode = board.move_from_code
-    ranked = _ranked(tree, 0)
+    ranked = _ranked(tree, 0, choice_lcb)
     root_moves = []
     for c in ranked:
         visits = int(tree.visits[c])
@@ -714,7 +745,7 @@ def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
         pv.append(decode(tree.move[node]))
         if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
             break
-        node = _ranked(tree, node)[0]
+        node = _ranked(tree, node, choice_lcb)[0]
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             break
     top = root_moves[0]

@@ -44,7 +44,7 @@ import threading
 import time
 
 from .limits import DEFAULT_TIME, Limits
-from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, _ensure_compiled, _ranked, new_rng
+from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, _ensure_compiled, _ranked, lower_bound, new_rng
 from .registry import DEFAULT_TREE_NODES
 from .result import RootMove, SearchResult
 from .score import Score
@@ -84,6 +84,7 @@ class MCTSThreadsSearcher(Searcher):
         for searcher in self.searchers:
             searcher._stop = self._stop  # one stop event: stop() reaches every thread at once
         self.seed = seed
+        self.choice_lcb = float(options.get("choice_lcb", 0.0))
 
     @property
     def seed(self) -> int:
@@ -129,7 +130,8 @@ class MCTSThreadsSearcher(Searcher):
                 self._stop.set()
 
         def on_progress(_interim):
-            progress(merged_result(board, [s.tree for s in active if s.tree is not None], time.perf_counter() - started))
+            progress(merged_result(board, [s.tree for s in active if s.tree is not None], time.perf_counter() - started,
+                                   self.choice_lcb))
 
         helpers = [threading.Thread(target=run, args=(k,), name=f"hinge-fast mcts {k}", daemon=True)
                    for k in range(1, count)]
@@ -151,11 +153,12 @@ class MCTSThreadsSearcher(Searcher):
                 t.join()
         if errors:
             raise errors[0]
-        return merged_result(board, [s.tree for s in active], time.perf_counter() - started)
+        return merged_result(board, [s.tree for s in active], time.perf_counter() - started, self.choice_lcb)
 
 
-def merged_result(board, trees, seconds: float) -> SearchResult:
-    """One SearchResult from the root statistics of ``trees`` (all searched ``board``)."""
+def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0) -> SearchResult:
+    """One SearchResult from the root statistics of ``trees`` (all searched ``board``);
+    unproven moves ranked as ``mcts._ranked`` ranks them with ``choice_lcb``."""
     decode = board.move_from_code
     stats: dict[int, list] = {}  # move code -> [visits, wins, proof, plies]
     order: list[int] = []
@@ -181,6 +184,8 @@ def merged_result(board, trees, seconds: float) -> SearchResult:
             return (0, plies, 0, 0.0)
         if proof < 0:
             return (2, -plies, -visits, -rate)
+        if choice_lcb > 0.0:
+            return (1, -lower_bound(wins, visits, choice_lcb), -visits, -rate)
         return (1, 0, -visits, -rate)
 
     ranked = sorted(order, key=key)
@@ -201,7 +206,7 @@ def merged_result(board, trees, seconds: float) -> SearchResult:
         pv.append(decode(tree.move[node]))
         if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
             break
-        node = _ranked(tree, node)[0]
+        node = _ranked(tree, node, choice_lcb)[0]
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             break
     top = root_moves[0]

@@ -72,6 +72,12 @@ DEFAULT_MAST = 0.0
 #: Connected playouts: probability, at a playout ply that places a token at random, of
 #: a random placement next to one of the mover's tokens (0: uniform).
 DEFAULT_PLAYOUT_CONNECT = 1.0
+#: Final move choice: the unproven root move with the best lower bound
+#: ``wins / visits - choice_lcb / sqrt(visits)`` (0: the most visited, as mcts-v1).
+#: Off by default: 0.5 picks a winning side-4 move more often (the most visited move
+#: lags when its mean falls late) but lost on side 9 at 0.05 s (docs/search-mcts.md).
+DEFAULT_CHOICE_LCB = 0.0
+MAX_CHOICE_LCB = 100.0
 MAX_PLAYOUT_PLIES = 100_000
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
@@ -289,7 +295,7 @@ _ONE_THREAD = dataclasses.replace(THREADS, default=1)
 
 
 def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS, rave=DEFAULT_RAVE,
-                  mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT):
+                  mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT, choice_lcb=DEFAULT_CHOICE_LCB):
     return (
         OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
                    "MCTS tree capacity, nodes (about 43 bytes each)"),
@@ -310,6 +316,9 @@ def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS
         OptionSpec("playout_connect", "float", playout_connect, 0.0, 1.0,
                    "playouts: probability of a random placement next to one of the mover's tokens, "
                    "instead of any random placement (0: off)"),
+        OptionSpec("choice_lcb", "float", choice_lcb, 0.0, MAX_CHOICE_LCB,
+                   "final move: the best mean - choice_lcb / sqrt(visits) among unproven moves "
+                   "(0: the most visited)"),
         SEED,
         threads,
     )
@@ -354,7 +363,7 @@ _BASELINES = (
         progress_unit="playouts",
         honours_depth=False,
         options=_mcts_options(0.4, 1.0, -1.0, 0.0, threads=_ONE_THREAD, rave=0.0, mast=0.0,
-                              playout_connect=0.0),
+                              playout_connect=0.0, choice_lcb=0.0),
     ),
 )
 
@@ -397,7 +406,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, mast, playout_connect, seed, threads, tablebase
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, mast, playout_connect, choice_lcb, seed, threads, tablebase
 
     The ``tablebase`` option is the Searcher's own (``Searcher.go`` consults the table),
     not given to the searcher class.
