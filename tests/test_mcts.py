@@ -216,11 +216,12 @@ def test_rave_keeps_amaf_statistics_that_cover_the_real_visits():
 
 
 def test_rave_off_leaves_no_amaf_statistics_and_still_finds_tactics():
-    from hinge_fast.search.mcts import MCTSSearcher
+    from hinge_fast.search.mcts import NEXT_FREE, MCTSSearcher
 
     off = MCTSSearcher(seed=3)
     off.go(Board(5), Limits(nodes=500))
-    assert not off.tree.amaf_visits.any()
+    used = off.tree.stats[NEXT_FREE]  # the tree's arrays past its nodes are uninitialised (np.empty)
+    assert used > 100 and not off.tree.amaf_visits[:used].any()
     board = Board.from_fen(WIN_IN_ONE)
     assert str(search_mcts(board, Limits(nodes=2000), seed=1, rave=100.0).move) == "C5-E6xE3"
 
