@@ -209,7 +209,7 @@ def test_rave_keeps_amaf_statistics_that_cover_the_real_visits():
     # A child's own move counts in its AMAF statistics whenever it is visited, and
     # AMAF wins are results in [0, 1].
     assert (tree.amaf_visits[1:used] >= tree.visits[1:used]).all()
-    assert (tree.amaf_wins[1:used] <= tree.amaf_visits[1:used] + 1e-3).all() and (tree.amaf_wins >= 0).all()
+    assert (tree.amaf_wins[1:used] <= tree.amaf_visits[1:used] + 1e-3).all() and (tree.amaf_wins[:used] >= 0).all()
     assert (tree.amaf_visits[1:used] > tree.visits[1:used]).any()  # moves played later count too
     again = MCTSSearcher(seed=3, rave=200.0).go(board, Limits(nodes=1500))
     assert [(r.move, r.visits) for r in again.root_moves] == [(r.move, r.visits) for r in result.root_moves]
