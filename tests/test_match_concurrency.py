@@ -9,11 +9,13 @@ import io
 import os
 import pty
 import re
+import select
 import signal
 import struct
 import subprocess
 import sys
 import termios
+from pathlib import Path
 
 import pytest
 
@@ -218,9 +220,14 @@ def _interrupted(tmp_path, sig, extra=()):
             assert chunk, f"the match ended before 4 games were counted: {seen!r}"
             seen = seen[-200:] + chunk
         os.killpg(proc.pid, sig)
-        while _read(master):  # let it write what it has to say on its way out
-            pass
         status = proc.wait(timeout=120)
+        # Read what it said on its way out, to the end: the end comes once every process
+        # holding the terminal is gone, the match's worker processes and fork server too.
+        while True:
+            ready, _, _ = select.select([master], [], [], 60)
+            assert ready, "a process of the interrupted match outlived it (it still holds the terminal)"
+            if not _read(master):
+                break
     finally:
         os.close(master)
         if proc.poll() is None:
@@ -308,3 +315,36 @@ def test_stats_command_concurrency(capsys):
     assert main(argv + ["--concurrency", "2"]) == 0
     two = __import__("json").loads(capsys.readouterr().out)
     assert _without_time(one) == _without_time(two)
+
+
+def worker_pid(_job) -> int:
+    return os.getpid()
+
+
+def test_pool_workers_end_when_the_process_that_made_them_ends(tmp_path):
+    """A pool owner that ends without closing its pool (as one stopped by Ctrl-C at the
+    wrong moment may) takes its worker processes with it."""
+    script = (
+        "import os, sys\n"
+        "from hinge_fast.tools.executor import Executor\n"
+        "from tests.test_match_concurrency import worker_pid\n"
+        "ex = Executor(concurrency=2)\n"
+        "pids = {pid for _, pid in ex.run(worker_pid, range(8))}\n"
+        "print(' '.join(map(str, pids)), flush=True)\n"
+        "os._exit(0)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 0, run.stderr
+    pids = [int(p) for p in run.stdout.split()]
+    assert pids and os.getpid() not in pids
+    for pid in pids:
+        try:
+            watched = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue  # already gone
+        try:
+            ready, _, _ = select.select([watched], [], [], 60)
+            assert ready, f"worker {pid} outlived the process that made its pool"
+        finally:
+            os.close(watched)

@@ -37,7 +37,9 @@ started are dropped. The pool or the actors are made on first use and kept for l
 from __future__ import annotations
 
 import os
+import select
 import signal
+import threading
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import HingeError
@@ -58,10 +60,31 @@ def load_kernels() -> None:
     from . import players  # noqa: F401
 
 
-def _worker_start() -> None:
+def _worker_start(owner: int) -> None:
     # Ctrl-C goes to the whole process group: the parent decides what happens.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with(owner)
     load_kernels()
+
+
+def _end_with(owner: int) -> None:
+    """End this worker process when the process ``owner`` (the one that made the pool)
+    ends. A pool worker waits for its next job on a queue whose write end it holds
+    itself, so it never sees the owner go: an owner stopped by Ctrl-C before its pool
+    told the workers to stop (seen once in a test: an interrupted ``match --concurrency
+    2`` left both workers and the fork server behind) would otherwise leave them
+    waiting forever. A thread blocks on a pidfd of the owner (Linux 5.3+; elsewhere
+    nothing is done) and exits the process when it becomes readable."""
+    try:
+        watched = os.pidfd_open(owner)
+    except (AttributeError, OSError):
+        return
+
+    def wait_then_exit():
+        select.select([watched], [], [])
+        os._exit(1)
+
+    threading.Thread(target=wait_then_exit, name="end-with-owner", daemon=True).start()
 
 
 def cores() -> int:
@@ -176,7 +199,8 @@ class Executor:
                 context.set_forkserver_preload(["hinge_fast.tools.executor", "hinge_fast.core.kernels", "hinge_fast.search", "hinge_fast.tools.match"])
             else:
                 context = multiprocessing.get_context()
-            self._pool = cf.ProcessPoolExecutor(max_workers=self.concurrency, mp_context=context, initializer=_worker_start)
+            self._pool = cf.ProcessPoolExecutor(max_workers=self.concurrency, mp_context=context, initializer=_worker_start,
+                                                     initargs=(os.getpid(),))
         pending: dict = {}
         todo = iter(enumerate(jobs))
         limit = QUEUE_PER_WORKER * self.workers
