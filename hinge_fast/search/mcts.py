@@ -224,6 +224,21 @@ def rng_below(rng, n):
     return np.int64((rng_next(rng) >> U64(1)) % U64(n))
 
 
+@njit(cache=True, inline='always')
+def move_key(code):
+    """A move's AMAF and MAST key: its destination cell, plus ``AMAF_SWIPE`` for a swipe."""
+    return move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)
+
+
+@njit(cache=True, inline='always')
+def mast_count(mast_visits, mast_wins, side, code, root_result):
+    """MAST: count an iteration's result (``root_result``, for the root's side to
+    move, side 0) for the move ``code`` played by ``side``."""
+    key = move_key(code)
+    mast_visits[side, key] += 1.0
+    mast_wins[side, key] += root_result if side == 0 else 1.0 - root_result
+
+
 @njit(cache=True)
 def connected_placement(size, own, n, moves, rng):
     """Index of a uniformly random placement among ``moves[:n]`` next to one of the
@@ -301,7 +316,7 @@ def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, 
             ties = 0
             for i in range(n):
                 code = moves[i]
-                key = move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)
+                key = move_key(code)
                 rate = (mast_wins[side, key] + 0.5) / (mast_visits[side, key] + 1.0)
                 if rate > best_rate:
                     best_rate = rate
@@ -496,17 +511,17 @@ def run_iterations(
             root_result = reward if depth % 2 == 1 else 1.0 - reward
             for i in range(min(ply, trace.shape[0])):
                 code = trace[i]
-                seen[(depth + i) % 2, move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)] = stamp
+                seen[(depth + i) % 2, move_key(code)] = stamp
             for d in range(depth, -1, -1):
                 side = d % 2
                 if d < depth:
                     code = np.int64(move[path[d + 1]])
-                    seen[side, move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)] = stamp
+                    seen[side, move_key(code)] = stamp
                 n_ = path[d]
                 side_result = root_result if side == 0 else 1.0 - root_result
                 for c in range(first[n_], first[n_] + count[n_]):
                     code = np.int64(move[c])
-                    if seen[side, move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)] == stamp:
+                    if seen[side, move_key(code)] == stamp:
                         amaf_visits[c] += 1
                         amaf_wins[c] += side_result
         if mast > 0.0:
@@ -514,17 +529,9 @@ def run_iterations(
             # for its mover under its key (destination cell and kind).
             root_result = reward if depth % 2 == 1 else 1.0 - reward
             for i in range(min(ply, trace.shape[0])):
-                code = trace[i]
-                side = (depth + i) % 2
-                key = move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)
-                mast_visits[side, key] += 1.0
-                mast_wins[side, key] += root_result if side == 0 else 1.0 - root_result
+                mast_count(mast_visits, mast_wins, (depth + i) % 2, trace[i], root_result)
             for d in range(depth):
-                code = np.int64(move[path[d + 1]])
-                side = d % 2
-                key = move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)
-                mast_visits[side, key] += 1.0
-                mast_wins[side, key] += root_result if side == 0 else 1.0 - root_result
+                mast_count(mast_visits, mast_wins, d % 2, np.int64(move[path[d + 1]]), root_result)
         for d in range(depth, -1, -1):
             n_ = path[d]
             visits[n_] += 1
@@ -706,22 +713,27 @@ def lower_bound(wins: float, visits: int, choice_lcb: float) -> float:
     return wins / visits - choice_lcb / math.sqrt(visits)
 
 
+def rank_key(proof: int, plies: int, visits: int, wins: float, choice_lcb: float, tie: int = 0) -> tuple:
+    """Sort key of a move, best first: proven wins (shortest first, then ``tie``), then
+    unproven by visits and win rate (``choice_lcb`` > 0: by ``lower_bound`` first),
+    then proven losses (longest first)."""
+    rate = wins / visits if visits else 0.0
+    if proof > 0:
+        return (0, plies, tie, 0.0)
+    if proof < 0:
+        return (2, -plies, -visits, -rate)
+    if choice_lcb > 0.0:
+        return (1, -lower_bound(wins, visits, choice_lcb), -visits, -rate)
+    return (1, 0, -visits, -rate)
+
+
 def _ranked(tree, node, choice_lcb: float = 0.0) -> list[int]:
-    """Children of ``node``, best first: proven wins (shortest first), then unproven
-    by visits and win rate (``choice_lcb`` > 0: by ``lower_bound`` first), then proven
-    losses (longest first)."""
+    """Children of ``node``, best first (``rank_key``); equal proven wins by move code,
+    independent of the children's shuffled order."""
 
     def key(c):
-        proof = int(tree.proof[c])
-        visits = int(tree.visits[c])
-        rate = tree.wins[c] / visits if visits else 0.0
-        if proof > 0:  # equal wins by move code: independent of the children's shuffled order
-            return (0, int(tree.plies[c]), int(tree.move[c]), 0.0)
-        if proof < 0:
-            return (2, -int(tree.plies[c]), -visits, -rate)
-        if choice_lcb > 0.0:
-            return (1, -lower_bound(float(tree.wins[c]), visits, choice_lcb), -visits, -rate)
-        return (1, 0, -visits, -rate)
+        return rank_key(int(tree.proof[c]), int(tree.plies[c]), int(tree.visits[c]), float(tree.wins[c]), choice_lcb,
+                        int(tree.move[c]))
 
     return sorted(tree.children(node), key=key)
 
