@@ -44,7 +44,7 @@ import threading
 import time
 
 from .limits import DEFAULT_TIME, Limits
-from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, _ensure_compiled, _ranked, lower_bound, new_rng
+from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, _ensure_compiled, _ranked, new_rng, rank_key
 from .registry import DEFAULT_TREE_NODES
 from .result import RootMove, SearchResult
 from .score import Score
@@ -179,14 +179,7 @@ def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0) -> Sear
 
     def key(code):
         visits, wins, proof, plies = stats[code]
-        rate = wins / visits if visits else 0.0
-        if proof > 0:
-            return (0, plies, 0, 0.0)
-        if proof < 0:
-            return (2, -plies, -visits, -rate)
-        if choice_lcb > 0.0:
-            return (1, -lower_bound(wins, visits, choice_lcb), -visits, -rate)
-        return (1, 0, -visits, -rate)
+        return rank_key(proof, plies, visits, wins, choice_lcb)
 
     ranked = sorted(order, key=key)
     root_moves = []
