@@ -199,8 +199,8 @@ class Executor:
                 context.set_forkserver_preload(["hinge_fast.tools.executor", "hinge_fast.core.kernels", "hinge_fast.search", "hinge_fast.tools.match"])
             else:
                 context = multiprocessing.get_context()
-            self._pool = cf.ProcessPoolExecutor(max_workers=self.concurrency, mp_context=context, initializer=_worker_start,
-                                                     initargs=(os.getpid(),))
+            self._pool = cf.ProcessPoolExecutor(max_workers=self.concurrency, mp_context=context,
+                                                initializer=_worker_start, initargs=(os.getpid(),))
         pending: dict = {}
         todo = iter(enumerate(jobs))
         limit = QUEUE_PER_WORKER * self.workers
