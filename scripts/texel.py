@@ -21,6 +21,12 @@ printed as the two tuples of ``evaluate.py``.
 Half the games (by game, so that positions of one game stay together) are held out to
 report the loss of the fit beside the hand-set ``classic`` weights.
 
+With ``generate --leaves`` each position is replaced by the leaf of its depth-1 search
+(the principal variation played out: the root move and the quiescence's flips), where the
+search applies the evaluation, labelled with the game's result for the leaf's side to
+move; ``evaluate.py``'s ``leaf-fitted`` weights come from such a fit (``fit --unit
+fitted``: in the fitted evaluation's centi-tokens).
+
 ``check`` samples side-4 positions from random games and compares each evaluation's
 sign with the exact result of the side-4 tablebase (win or loss for the side to
 move): agreement rate and logistic loss, by phase. It measures how well a fit to
@@ -69,6 +75,7 @@ def generate(args) -> None:
     if name == "alphabeta":
         options.setdefault("threads", 1)  # deterministic under a node limit
     searcher = create_searcher(name, **options)
+    probe = create_searcher(name, **options) if args.leaves else None
     limits = Limits(nodes=args.nodes)
     rows, phases, results, game_ids, sizes = [], [], [], [], []
     started = time.monotonic()
@@ -82,9 +89,16 @@ def generate(args) -> None:
             board.push(rng.choice(board.legal_moves))
         kept = []
         while not board.is_game_over() and len(board.move_stack) < args.max_plies:
-            f = features(board)
+            at = board
+            if args.leaves:
+                # Where the search applies the evaluation: the end of a depth-1 search's
+                # principal variation (the root move and the quiescence's flips).
+                at = board.copy()
+                for move in probe.go(board, Limits(depth=1)).pv:
+                    at.push(move)
+            f = None if at.is_game_over() else features(at)
             if f is not None:
-                kept.append((f, int(board.turn)))
+                kept.append((f, int(at.turn)))
             board.push(searcher.go(board, limits).move)
         outcome = board.outcome()
         if outcome is None or outcome.winner is None:
@@ -151,16 +165,21 @@ def fit(args) -> None:
     w = fit_weights(x[train], y[train], args.l2)
     held_out = logistic_loss(w, x[test], y[test])[0]
     classic_loss, _ = best_scale(classic_vector(), x[test], y[test])
+    fitted = np.array(FITTED_OPENING + FITTED_END, dtype=np.float64)
+    fitted_loss, _ = best_scale(fitted, x[test], y[test])
     base = logistic_loss(np.zeros(x.shape[1]), x[test], y[test])[0]
-    print(f"held-out logistic loss: fitted {held_out:.4f}, classic (best scale) {classic_loss:.4f}, constant {base:.4f}")
+    print(f"held-out logistic loss: this fit {held_out:.4f}, evaluate.py's fitted (best scale) {fitted_loss:.4f}, "
+          f"classic (best scale) {classic_loss:.4f}, constant {base:.4f}")
     accuracy = np.mean((x[test] @ w > 0) == (y[test] > 0.5))
-    print(f"held-out sign agreement with the result: fitted {accuracy:.3f}")
+    fitted_accuracy = np.mean((x[test] @ fitted > 0) == (y[test] > 0.5))
+    print(f"held-out sign agreement with the result: this fit {accuracy:.3f}, evaluate.py's fitted {fitted_accuracy:.3f}")
     w_all = fit_weights(x, y, args.l2)
-    # Centi-tokens as the classic evaluation means them: its best scale (log-odds per
-    # centi-token) on all the positions converts the fitted log-odds.
-    _, k = best_scale(classic_vector(), x, y)
+    # Centi-tokens as the classic (or with --unit fitted, the fitted) evaluation means
+    # them: its best scale (log-odds per centi-token) on all the positions converts the
+    # fitted log-odds.
+    _, k = best_scale(fitted if args.unit == "fitted" else classic_vector(), x, y)
     centi = w_all / k
-    print(f"all positions: the classic evaluation's 1 centi-token = {k:.5f} log-odds, the unit of the weights below")
+    print(f"all positions: the {args.unit} evaluation's 1 centi-token = {k:.5f} log-odds, the unit of the weights below")
     for name, a, b in zip(FITTED_TERMS, centi[:K], centi[K:]):
         print(f"  {name:<11} opening {a:8.1f}  end {b:8.1f}")
     print("FITTED_OPENING = (" + ", ".join(f"{v:.0f}" for v in centi[:K]) + ")")
@@ -215,9 +234,13 @@ def main(argv=None) -> None:
     g.add_argument("--games", type=int, default=10**9)
     g.add_argument("--max-plies", type=int, default=400)
     g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--leaves", action="store_true",
+                   help="keep the leaf of each position's depth-1 search (its PV played out), not the position")
     f = sub.add_parser("fit", help="fit the weights")
     f.add_argument("data")
     f.add_argument("--l2", type=float, default=1e-6)
+    f.add_argument("--unit", choices=("classic", "fitted"), default="classic",
+                   help="print the weights in the centi-tokens of this evaluation (its best scale on the data)")
     c = sub.add_parser("check", help="side 4 against the tablebase")
     c.add_argument("--positions", type=int, default=3000)
     c.add_argument("--seed", type=int, default=4)

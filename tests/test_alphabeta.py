@@ -338,7 +338,8 @@ def test_alphabeta_defaults_are_the_measured_ones_and_the_baseline_keeps_its_own
     from hinge_fast.search.registry import engine_spec
 
     new, v1 = engine_spec("alphabeta").defaults, engine_spec("alphabeta-v1").defaults
-    assert (new["evaluator"], new["quiescence"]) == ("fitted", 2)
+    assert (new["evaluator"], new["quiescence"]) == ("leaf-fitted", 2)
+    assert (new["lmr"], new["flip_extension"], new["null_move"], new["full_time"]) == (False, 0, 0, False)
     assert v1["evaluator"] == "classic" and "quiescence" not in v1 and v1["threads"] == 1
     assert create_searcher("alphabeta-v1").quiescence == 0
     with pytest.raises(HingeError, match="quiescence"):
@@ -419,3 +420,107 @@ def test_flip_extension_searches_big_frontier_flips_a_ply_deeper():
     from hinge_fast.search.registry import engine_spec
 
     assert "flip_extension" not in engine_spec("alphabeta-v1").option_names
+
+
+@pytest.mark.parametrize("depth", [4, 5])
+def test_null_move_pruning_keeps_the_forced_tactics(depth):
+    """A null move is tried only at null-window nodes whose evaluation reaches beta,
+    never when beta is a proven score, and its proven wins are not believed: every
+    tactic above (checked against the reference rules) is still found."""
+    for fen in ELIMINATION_IN_ONE:
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, null_move=2)
+        assert str(result.move) in ref_eliminations(reference.parse_position(fen)) and result.mate == 1
+    for fen in ALLOWS_ELIMINATION:
+        pos = reference.parse_position(fen)
+        safe = {name for name, child in ref_children(pos).items()
+                if reference.outcome(child) is None and not ref_eliminations(child)}
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, null_move=2)
+        assert str(result.move) in safe
+    for fen in QUIET_WIN_IN_THREE:
+        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, null_move=2)
+        assert str(result.move) in ref_forced_wins_in_three(reference.parse_position(fen))
+        assert result.score_text == "win in 3"
+
+
+def test_null_move_pruning_searches_fewer_nodes_and_changes_nothing_below_depth_4():
+    """A null move needs a node of depth 3 or more below the root: up to depth 3 the
+    search is the same node for node; deeper it visits fewer nodes on most positions,
+    and a larger reduction fewer still."""
+    fewer = 0
+    for board in midgame_positions(6, 4, seed=29):
+        for depth in (1, 3):
+            on = search_alphabeta(board, Limits(depth=depth), threads=1, null_move=2)
+            off = search_alphabeta(board, Limits(depth=depth), threads=1, null_move=0)
+            assert (on.move, on.score, on.nodes, on.pv) == (off.move, off.score, off.nodes, off.pv)
+        on = search_alphabeta(board, Limits(depth=5), threads=1, null_move=2)
+        off = search_alphabeta(board, Limits(depth=5), threads=1, null_move=0)
+        assert on.move in board.legal_moves and on.depth == 5
+        fewer += on.nodes < off.nodes
+    assert fewer >= 3
+
+
+def test_null_move_pruning_is_an_option_of_alphabeta_only():
+    from hinge_fast.search import create_searcher
+    from hinge_fast.search.registry import engine_spec
+
+    assert "null_move" in engine_spec("alphabeta").option_names
+    assert "null_move" not in engine_spec("alphabeta-v1").option_names
+    assert create_searcher("alphabeta-v1").null_move == 0
+    for bad in (-1, 9, "x"):
+        with pytest.raises(HingeError, match="null_move"):
+            create_searcher("alphabeta", null_move=bad)
+    with pytest.raises(HingeError, match="null_move"):
+        create_searcher("alphabeta-v1", null_move=2)
+
+
+def test_full_time_starts_a_depth_whenever_time_is_left():
+    """By default no depth starts past half the time or when it surely cannot finish;
+    with ``full_time`` one starts while any time is left. It changes nothing under a
+    node or depth limit."""
+    from hinge_fast.search import create_searcher
+    from hinge_fast.search.alphabeta import starts_next_depth
+    from hinge_fast.search.registry import engine_spec
+
+    assert starts_next_depth(40, 10, 100) and not starts_next_depth(60, 1, 100)
+    assert not starts_next_depth(40, 40, 100)  # 40 + 2 * 40 > 100: it could not finish
+    assert starts_next_depth(60, 1, 100, full_time=True) and starts_next_depth(40, 40, 100, full_time=True)
+    assert not starts_next_depth(100, 1, 100, full_time=True)
+    for board in midgame_positions(6, 2, seed=30):
+        for limits in (Limits(nodes=3000), Limits(depth=3)):
+            on = search_alphabeta(board, limits, threads=1, full_time=True)
+            off = search_alphabeta(board, limits, threads=1)
+            assert (on.move, on.score, on.nodes, on.pv, on.depth) == (off.move, off.score, off.nodes, off.pv, off.depth)
+    assert "full_time" not in engine_spec("alphabeta-v1").option_names
+    assert create_searcher("alphabeta-v1").full_time is False
+    with pytest.raises(HingeError, match="full_time"):
+        create_searcher("alphabeta", full_time="maybe")
+    with pytest.raises(HingeError, match="full_time"):
+        create_searcher("alphabeta-v1", full_time=True)
+
+
+def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and_the_default():
+    """``leaf-fitted`` is the fitted kernel with LEAF_FITTED_* weights: each term times
+    its phase-blended weight, plus tempo (recomputed here from the raw terms); it scores
+    positions differently from ``fitted``, and the default searcher uses it."""
+    from hinge_fast.search.evaluate import (LEAF_FITTED_END, LEAF_FITTED_OPENING, _arguments, evaluation_terms,
+                                            get_evaluator)
+
+    leaf, fitted = get_evaluator("leaf-fitted"), get_evaluator("fitted")
+    assert leaf.kernel_id == fitted.kernel_id == 2 and leaf is get_evaluator("LEAF-FITTED")
+    differ = 0
+    for board in midgame_positions(6, 6, seed=31):
+        terms, n_own, can_eliminate = evaluation_terms(*_arguments(board))
+        if n_own == 0 or can_eliminate:
+            continue
+        cells = 3 * (board.size - 1) * (board.size - 2) + 1
+        phase = sum(board.token_count(c) for c in (board.turn, board.turn.other)) / cells
+        expected = sum(t * (o * (1 - phase) + e * phase)
+                       for t, o, e in zip(list(terms) + [1], LEAF_FITTED_OPENING, LEAF_FITTED_END))
+        assert leaf(board) == round(expected)
+        differ += leaf(board) != fitted(board)
+        default = search_alphabeta(board, Limits(depth=2), threads=1)
+        explicit = search_alphabeta(board, Limits(depth=2), threads=1, evaluator="leaf-fitted")
+        assert (default.move, default.score, default.nodes) == (explicit.move, explicit.score, explicit.nodes)
+    assert differ >= 3
+    with pytest.raises(HingeError, match="evaluator"):
+        search_alphabeta(midgame_positions(6, 1, seed=31)[0], Limits(depth=1), evaluator="leaf")

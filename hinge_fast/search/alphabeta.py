@@ -33,6 +33,15 @@ How it works
   node of depth 1, a swipe flipping k tokens or more is searched to depth 1 rather
   than 0 (a full ply of replies before the quiescence), on lines up to twice the
   iteration's depth (``ITERATION_DEPTH``) and never past ``MAX_DEPTH`` plies.
+* **Null-move pruning** (option ``null_move`` = R > 0; 0 in ``alphabeta-v1``): at a
+  null-window node of depth ``NULL_MIN_DEPTH`` or more (not the root, not right after
+  another null move, beta not a proven score, the side to move with at least
+  ``NULL_MIN_TOKENS`` tokens) whose evaluation reaches beta, the side to move passes and
+  the opponent is searched R plies shallower; if it still fails high, the node returns
+  that lower bound (a proven win found that way is cut to beta: nobody may pass).
+* **Time use** (option ``full_time``; off in ``alphabeta-v1``): under a time limit a new
+  depth is started whenever time is left (``starts_next_depth``), not only while it can
+  finish, since an unfinished depth searches the previous best move first.
 * **Scores** are centi-tokens from the side to move (``evaluate.py``). A position
   whose side to move has no legal move (eliminated or stuck) is lost: ``-(WIN -
   ply)``, so the search prefers the fastest win and the slowest loss. A swipe that
@@ -175,7 +184,8 @@ QUIESCENCE_PLIES = 14  # most plies of quiescence
 LMR = 15  # 1: late move reductions
 FLIP_EXTENSION = 16  # least flip (tokens) of a frontier swipe extended by a ply; 0: none
 ITERATION_DEPTH = 17  # the depth of the iteration under way (set at the root)
-STATE_SLOTS = 18
+NULL_MOVE = 18  # null-move pruning: the reduction R of the null move's search; 0: none
+STATE_SLOTS = 19
 
 #: Late move reductions: at a node this deep or deeper, the quiet moves after the first
 #: LMR_FULL_MOVES are searched LMR_REDUCTION[depth, index] plies shallower first.
@@ -185,6 +195,10 @@ LMR_FULL_MOVES = 3
 #: in Stockfish-like engines.
 LMR_BASE = 0.25
 LMR_DIVISOR = 2.25
+#: Null-move pruning: only at nodes this deep or deeper, whose side to move has at
+#: least NULL_MIN_TOKENS tokens.
+NULL_MIN_DEPTH = 3
+NULL_MIN_TOKENS = 3
 
 # Transposition table bounds.
 UPPER = 1
@@ -237,6 +251,7 @@ class SearchBuffers(NamedTuple):
     root_info: np.ndarray  # int64 [3, MAX_MOVES]: per root move: score, exact (0/1), nodes
     state: np.ndarray  # int64 [STATE_SLOTS]
     weights: np.ndarray  # float64 [MAX_WEIGHTS]: the evaluator's weights (fitted evaluation)
+    null_moves: np.ndarray  # int64 [PLIES]: 1 while the move searched at that ply is a null move
 
 
 def _touched(array: np.ndarray) -> np.ndarray:
@@ -267,6 +282,7 @@ def _new_buffers() -> SearchBuffers:
         root_info=np.zeros((3, MAX_MOVES), dtype=np.int64),
         state=np.zeros(STATE_SLOTS, dtype=np.int64),
         weights=np.zeros(MAX_WEIGHTS, dtype=np.float64),
+        null_moves=np.zeros(PLIES, dtype=np.int64),
     )
 
 
@@ -458,6 +474,30 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     break
 
         n = -1
+        if (state[NULL_MOVE] > 0 and depth >= NULL_MIN_DEPTH and beta - alpha == 1 and buf.null_moves[ply - 1] == 0
+                and abs(beta) < MATE_BOUND and bb_count(own) >= NULL_MIN_TOKENS):
+            # Null-move pruning: at a null-window node whose evaluation is at least beta,
+            # let the opponent move twice (a search R plies shallower); if that still
+            # fails high, so would a real move (having the move is worth something).
+            static, _ = leaf_evaluation(
+                state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
+                buf.enemy_groups, buf.group_id, buf.weights
+            )
+            if static >= beta and static != WINNING:
+                child = key ^ ZOBRIST[size, 2, 0]
+                buf.line[state[HISTORY_LENGTH] + ply + 1] = child
+                buf.null_moves[ply] = 1
+                score = -negamax(size, 1 - colour, enemy, own, child, depth - 1 - state[NULL_MOVE], ply + 1, -beta,
+                                 -beta + 1, buf, keys, data)
+                buf.null_moves[ply] = 0
+                if state[ABORTED]:
+                    return np.int64(0)
+                if score >= beta:
+                    if score >= MATE_BOUND:
+                        score = beta  # not a proven win: the opponent did not really pass
+                    if state[TABLE_ON]:
+                        table_store(keys, data, key, 0, LOWER, depth, generation, score, ply)
+                    return score
         if depth <= 0:
             score, n = leaf_evaluation(
                 state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
@@ -788,8 +828,11 @@ class AlphaBetaSearcher(Searcher):
     name = "alphabeta"
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
-                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False, flip_extension=0):
+                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False, flip_extension=0,
+                 null_move=0, full_time=False):
         super().__init__()
+        self.full_time = bool(full_time)
+        self.null_move = int(null_move)
         self.flip_extension = int(flip_extension)
         self.lmr = bool(lmr)
         self.quiescence = int(quiescence)
@@ -874,6 +917,8 @@ def _search(searcher, board, limits, progress, start):
     state[QUIESCENCE_PLIES] = searcher.quiescence_plies
     state[LMR] = 1 if searcher.lmr else 0
     state[FLIP_EXTENSION] = searcher.flip_extension
+    state[NULL_MOVE] = searcher.null_move
+    buf.null_moves.fill(0)
     weights = searcher.evaluator.weights
     buf.weights[: len(weights)] = weights
 
@@ -981,13 +1026,8 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
                 break  # a result proven within the horizon cannot change with depth
             if state[NODES] >= state[NODE_LIMIT]:
                 break
-            depth_ns = now - depth_started
-            if budget_ns:
-                used = now - start
-                # A depth costs at least twice the one before it (measured: 2 to 10 times);
-                # one that surely cannot finish in the time left is not started.
-                if used > SOFT_TIME_FRACTION * budget_ns or used + MIN_DEPTH_GROWTH * depth_ns > budget_ns:
-                    break
+            if budget_ns and not starts_next_depth(now - start, now - depth_started, budget_ns, searcher.full_time):
+                break
             depth_started = now
             # Next depth: best move first, then the others by the effort they took (with
             # exact scores for every move, simply by score).
@@ -1015,6 +1055,25 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
     result.seconds = seconds
     result.nps = result.nodes / seconds if seconds > 0 else 0.0
     return result
+
+
+def starts_next_depth(used_ns, depth_ns, budget_ns, full_time=False) -> bool:
+    """Whether a time-limited search starts another depth, ``used_ns`` into a budget of
+    ``budget_ns``, the last depth having taken ``depth_ns``.
+
+    By default no depth is started once ``SOFT_TIME_FRACTION`` of the budget is used, or
+    when it surely cannot finish (a depth costs at least ``MIN_DEPTH_GROWTH`` times the
+    one before it: measured 2 to 10 times). With ``full_time`` (the ``full_time`` option)
+    one is started whenever time is left: an unfinished depth searches the previous best
+    move first, and a move it finds better is played, so the rest of a fixed time per
+    move is used rather than thrown away.
+
+    >>> starts_next_depth(60, 30, 100), starts_next_depth(60, 30, 100, full_time=True)
+    (False, True)
+    """
+    if full_time:
+        return used_ns < budget_ns
+    return used_ns <= SOFT_TIME_FRACTION * budget_ns and used_ns + MIN_DEPTH_GROWTH * depth_ns <= budget_ns
 
 
 def _lazy_result(board, root_moves, best_index, best, pv_codes, nodes, seconds, depth, root_score, root_exact,
@@ -1077,9 +1136,10 @@ class _LazySMP:
             hs = hbuf.state
             hs[:] = 0
             for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES, LMR,
-                         FLIP_EXTENSION):
+                         FLIP_EXTENSION, NULL_MOVE):
                 hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
+            hbuf.null_moves.fill(0)
             hs[ROOT_COUNT] = n_root
             hs[CAN_ABORT] = 1
             hs[NODE_LIMIT] = _node_share(limits.nodes, searcher.threads, h)

@@ -220,6 +220,12 @@ FITTED_TERMS = TERMS + ("tempo",)
 FITTED_OPENING = (-616, -193, 121, -12, -51, 1175, -333, 538, -21, 1)
 FITTED_END = (942, -224, 405, -252, 386, 3375, -2763, -837, 244, 482)
 
+#: The same model fitted at the search's leaves (``leaf-fitted``): each position of the
+#: self-play games replaced by the leaf of its depth-1 search's principal variation (the
+#: root move and the quiescence's flips), where the search applies the evaluation.
+LEAF_FITTED_OPENING = (-355, -80, 47, -81, 10, 2567, -1165, 239, -61, 487)
+LEAF_FITTED_END = (821, -500, 559, -255, 432, 2322, -2120, -839, 358, 739)
+
 
 @njit(cache=True)
 def fitted_score(size, own, enemy, terms, weights):
@@ -318,6 +324,8 @@ EVALUATOR_BY_NAME = {
     "material": Evaluator("material", 1, evaluate_material, "token difference only"),
     "fitted": Evaluator("fitted", 2, evaluate_fitted, "the terms above plus tempo, weights fitted to self-play "
                         "results and blended by phase", FITTED_OPENING + FITTED_END),
+    "leaf-fitted": Evaluator("leaf-fitted", 2, evaluate_fitted, "the fitted evaluation's model fitted at the "
+                             "leaves of depth-1 searches", LEAF_FITTED_OPENING + LEAF_FITTED_END),
 }
 
 

@@ -16,8 +16,9 @@ all read it; nothing else branches on an engine's name.
 The default engine is alpha-beta: with the issue-12 defaults (the fitted evaluation
 and a quiescence search: docs/search-alphabeta.md) it beats MCTS at 0.2 s a move, +223
 (+130 to +359) in 60 games on side 6 and 40-0 on side 9 (README, "How fast, how
-strong"). Until then MCTS was the default. ``alphabeta-v1`` keeps the engine as it was
-(classic evaluation, no quiescence, one thread).
+strong"). Until then MCTS was the default. Since session 6 its evaluation is fitted at
+the search's leaves (``leaf-fitted``, about +200 Elo over ``fitted``). ``alphabeta-v1``
+keeps the engine as it was (classic evaluation, no quiescence, one thread).
 """
 
 from __future__ import annotations
@@ -45,8 +46,15 @@ DEFAULT_LMR = False
 #: Alpha-beta's flip extension: the least flip (tokens) of a last-ply swipe searched a
 #: ply deeper (0: none, as alphabeta-v1).
 DEFAULT_FLIP_EXTENSION = 0
+#: Alpha-beta's null-move pruning: the reduction R of the null move's search (0: none,
+#: as alphabeta-v1).
+DEFAULT_NULL_MOVE = 0
+MAX_NULL_MOVE = 8
+#: Alpha-beta's time use: start a new depth whenever time is left (off: not past half
+#: the time, nor one that cannot finish, as alphabeta-v1).
+DEFAULT_FULL_TIME = False
 #: Alpha-beta's default leaf evaluation (alphabeta-v1 keeps ``classic``).
-DEFAULT_EVALUATOR = "fitted"
+DEFAULT_EVALUATOR = "leaf-fitted"
 DEFAULT_TREE_NODES = 4_000_000
 MIN_TREE_NODES = 1
 MAX_TREE_NODES = 50_000_000
@@ -106,7 +114,7 @@ def default_threads() -> int:
 #: The default of the ``threads`` option: every core the process may use.
 DEFAULT_THREADS = min(MAX_THREADS, default_threads())
 #: The evaluations alpha-beta can use (``search/evaluate.py``).
-EVALUATORS = ("classic", "material", "fitted")
+EVALUATORS = ("classic", "material", "fitted", "leaf-fitted")
 
 
 @dataclass(frozen=True)
@@ -283,6 +291,13 @@ def _alphabeta_options(evaluator, quiescence=None, threads=THREADS):
             OptionSpec("flip_extension", "int", DEFAULT_FLIP_EXTENSION, 0, MAX_QUIESCENCE,
                        "flip extension: at the last ply of the depth, a swipe flipping at least this many tokens "
                        "is searched a ply deeper (0: none)"),
+            OptionSpec("null_move", "int", DEFAULT_NULL_MOVE, 0, MAX_NULL_MOVE,
+                       "null-move pruning: at a null-window node of depth 3 or more whose evaluation reaches beta, "
+                       "the opponent moves twice in a search this many plies shallower, and a fail high there "
+                       "cuts off (0: none)"),
+            OptionSpec("full_time", "bool", DEFAULT_FULL_TIME,
+                       help="under a time limit, start a new depth whenever time is left (an unfinished depth can "
+                       "still find a better move); off: not once half the time is used, nor one that cannot finish"),
         )
     return options + (SEED, threads)
 
