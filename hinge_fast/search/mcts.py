@@ -57,11 +57,13 @@ shortest, losing ones the longest. A proven root stops the search.
 
 The move played (``_ranked``): a proven win (the shortest), else among the unproven
 children the best lower bound ``wins/visits - choice_lcb / sqrt(visits)``
-(``lower_bound``; ``choice_lcb`` 0, as in ``mcts-v1``: the most visited), else the
-longest proven loss. The most visited child lags when its mean falls late (a
-refutation found deep in its subtree): on side 4 the lower bound picks a winning move
-more often, but on side 9 at 0.05 s it lost, so it is off by default
-(docs/search-mcts.md, fifth session).
+(``lower_bound``; ``choice_lcb`` 0, as in ``mcts-v1``: the most visited), taken only
+among those with at least ``choice_share`` times the most visited one's visits
+(``choice_floor``; 0: all of them), else the longest proven loss. The most visited
+child lags when its mean falls late (a refutation found deep in its subtree): on side 4
+the lower bound picks a winning move more often, but on side 9 at 0.05 s it lost alone
+(it played moves with few visits and a lucky mean), so it is off by default
+(docs/search-mcts.md, fifth and sixth sessions).
 
 Memory and the tree budget
 --------------------------
@@ -101,7 +103,7 @@ from ..core.movegen import generate_moves, move_target, move_to, play, play_with
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
 from .limits import DEFAULT_TIME, Limits
 from .registry import (  # noqa: F401
-    DEFAULT_CHOICE_LCB, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
+    DEFAULT_CHOICE_LCB, DEFAULT_CHOICE_SHARE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
     DEFAULT_TREE_NODES, MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
@@ -604,9 +606,10 @@ class MCTSSearcher(Searcher):
     def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
                  playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
                  rave=DEFAULT_RAVE, mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT,
-                 choice_lcb=DEFAULT_CHOICE_LCB):
+                 choice_lcb=DEFAULT_CHOICE_LCB, choice_share=DEFAULT_CHOICE_SHARE):
         super().__init__()
         self.choice_lcb = choice_lcb
+        self.choice_share = choice_share
         self.playout_connect = playout_connect
         self.mast = mast
         self.tree_nodes = tree_nodes
@@ -666,9 +669,9 @@ class MCTSSearcher(Searcher):
                 rate = done / max(now - started, 1e-6)
                 chunk = max(1, int(rate * CHUNK_SECONDS))
             if progress is not None and now >= next_report:
-                progress(_result(board, tree, now - started, self.choice_lcb))
+                progress(_result(board, tree, now - started, self.choice_lcb, self.choice_share))
                 next_report = now + PROGRESS_SECONDS
-        return _result(board, tree, time.perf_counter() - started, self.choice_lcb)
+        return _result(board, tree, time.perf_counter() - started, self.choice_lcb, self.choice_share)
 
 
 def search_mcts(board: Board, limits: Limits, seed: int | None = None, progress=None, **options) -> SearchResult:
@@ -713,34 +716,51 @@ def lower_bound(wins: float, visits: int, choice_lcb: float) -> float:
     return wins / visits - choice_lcb / math.sqrt(visits)
 
 
-def rank_key(proof: int, plies: int, visits: int, wins: float, choice_lcb: float, tie: int = 0) -> tuple:
+def choice_floor(visits, share: float) -> float:
+    """The fewest visits an unproven move needs for the lower-bound choice: ``share``
+    times the most visits among ``visits`` (the unproven moves' counts; 0 when none).
+
+    >>> choice_floor([400, 150, 210, 3], 0.5)
+    200.0
+    """
+    return share * max(visits, default=0)
+
+
+def rank_key(proof: int, plies: int, visits: int, wins: float, choice_lcb: float, tie: int = 0,
+             floor: float = 0.0) -> tuple:
     """Sort key of a move, best first: proven wins (shortest first, then ``tie``), then
-    unproven by visits and win rate (``choice_lcb`` > 0: by ``lower_bound`` first),
-    then proven losses (longest first)."""
+    unproven by visits and win rate (``choice_lcb`` > 0: the moves with at least
+    ``floor`` visits by ``lower_bound`` first, then the others by visits), then proven
+    losses (longest first)."""
     rate = wins / visits if visits else 0.0
     if proof > 0:
-        return (0, plies, tie, 0.0)
+        return (0, plies, tie, 0.0, 0.0)
     if proof < 0:
-        return (2, -plies, -visits, -rate)
+        return (2, -plies, -visits, -rate, 0.0)
     if choice_lcb > 0.0:
-        return (1, -lower_bound(wins, visits, choice_lcb), -visits, -rate)
-    return (1, 0, -visits, -rate)
+        if visits < floor:
+            return (1, 1, 0.0, -visits, -rate)
+        return (1, 0, -lower_bound(wins, visits, choice_lcb), -visits, -rate)
+    return (1, 0, 0.0, -visits, -rate)
 
 
-def _ranked(tree, node, choice_lcb: float = 0.0) -> list[int]:
-    """Children of ``node``, best first (``rank_key``); equal proven wins by move code,
-    independent of the children's shuffled order."""
+def _ranked(tree, node, choice_lcb: float = 0.0, choice_share: float = 0.0) -> list[int]:
+    """Children of ``node``, best first (``rank_key``, the lower bound among the
+    unproven children with at least ``choice_floor`` visits); equal proven wins by move
+    code, independent of the children's shuffled order."""
+    children = tree.children(node)
+    floor = choice_floor([int(tree.visits[c]) for c in children if tree.proof[c] == 0], choice_share)
 
     def key(c):
         return rank_key(int(tree.proof[c]), int(tree.plies[c]), int(tree.visits[c]), float(tree.wins[c]), choice_lcb,
-                        int(tree.move[c]))
+                        int(tree.move[c]), floor)
 
-    return sorted(tree.children(node), key=key)
+    return sorted(children, key=key)
 
 
-def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0) -> SearchResult:
+def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0, choice_share: float = 0.0) -> SearchResult:
     decode = board.move_from_code
-    ranked = _ranked(tree, 0, choice_lcb)
+    ranked = _ranked(tree, 0, choice_lcb, choice_share)
     root_moves = []
     for c in ranked:
         visits = int(tree.visits[c])
@@ -757,7 +777,7 @@ def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0) -
         pv.append(decode(tree.move[node]))
         if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
             break
-        node = _ranked(tree, node, choice_lcb)[0]
+        node = _ranked(tree, node, choice_lcb, choice_share)[0]
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             break
     top = root_moves[0]
