@@ -186,7 +186,8 @@ def test_search_entry_point_dispatches_to_mcts():
 @pytest.mark.parametrize(
     "options",
     [{"tree_nodes": 0}, {"tree_nodes": 10**12}, {"tree_nodes": 1.5}, {"exploration": -1}, {"playout_plies": -1}, {"table_mb": 16},
-     {"choice_share": -0.1}, {"choice_share": 1.5}, {"choice_share": "half"}],
+     {"choice_share": -0.1}, {"choice_share": 1.5}, {"choice_share": "half"},
+     {"virtual_visits": -1}, {"virtual_visits": 1e9}, {"virtual_visits": "some"}],
 )
 def test_bad_options(options):
     with pytest.raises(HingeError):
@@ -405,3 +406,30 @@ def test_choice_share_with_threads_uses_the_merged_visits():
     assert result.root_moves[:len(eligible)] == eligible  # the eligible moves first
     assert all(a >= b - 1e-12 for a, b in zip(bounds, bounds[1:]))
     assert result.move == eligible[0].move
+
+
+# Blue to move (side 4), choice-matters position #174 of scripts/ground_truth.py: by the
+# tablebase D5 is the only winning move (win in 15). With the plain mean its first six
+# playouts lose and it is starved at 3,000 playouts (seed 186).
+STARVED = "4/2b2/6/3g3/6/3g1/4 b"
+
+
+def test_virtual_visits_keep_a_move_with_a_bad_start_in_the_search():
+    """``virtual_visits``: a child's mean in selection counts that many visits at 50%
+    besides its real ones, so a few early losses do not starve it; 0 is the plain mean
+    (the same tree as before the option), and seeded searches still repeat."""
+    from hinge_fast.search import create_searcher
+
+    board = Board.from_fen(STARVED)
+
+    def visits(**options):
+        result = create_searcher("mcts", threads=1, seed=186, tablebase="off", **options).go(board, Limits(nodes=3000))
+        return {str(r.move): r.visits for r in result.root_moves}, str(result.move)
+
+    plain, played = visits()
+    assert plain["D5"] <= 10 and played != "D5"
+    assert visits(virtual_visits=0.0) == (plain, played)
+    smoothed, _ = visits(virtual_visits=2.0)
+    assert smoothed["D5"] >= 200
+    assert min(smoothed.values()) > min(plain.values())  # the root's visits spread more
+    assert visits(virtual_visits=2.0) == (smoothed, _)

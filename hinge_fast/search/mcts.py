@@ -27,7 +27,10 @@ One iteration (``run_iterations``):
    of equal prior are shuffled at expansion so that none is favoured by the
    generation order. With ``fpu`` negative (``mcts-v1``) unvisited children come first,
    in prior order (swipes flipping the largest group first, then placements).
-   Children proven lost are never chosen.
+   Children proven lost are never chosen. With ``virtual_visits`` = v > 0 the mean is
+   ``(wins + v / 2) / (visits + v)``: v virtual visits at 50%, so that a move whose
+   first few playouts lost is not starved by a small ``c`` (off by default; 0, the
+   plain mean, as in ``mcts-v1``).
 2. **Expand** a leaf that has been visited before (the root always): generate its
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
@@ -104,7 +107,7 @@ from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
 from .limits import DEFAULT_TIME, Limits
 from .registry import (  # noqa: F401
     DEFAULT_CHOICE_LCB, DEFAULT_CHOICE_SHARE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
-    DEFAULT_TREE_NODES, MAX_TREE_NODES,
+    DEFAULT_TREE_NODES, DEFAULT_VIRTUAL_VISITS, MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -374,6 +377,7 @@ def run_iterations(
     size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight, rave,
     parent, first, count, move, visits, wins, proof, plies, prior, amaf_visits, amaf_wins, stats, path,
     moves, flips, enemy_groups, group_id, sizes, seen, trace, rng, mast, mast_visits, mast_wins, connect,
+    virtual_visits,
 ):  # fmt: skip
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
     Returns how many ran (fewer once the root is proven)."""
@@ -470,7 +474,9 @@ def run_iterations(
                         # RAVE: the AMAF rate (0.5 neutral) shifts the urgency.
                         value += amaf_wins[c] / amaf_visits[c] - 0.5
                 else:
-                    mean = wins[c] / visits[c]
+                    # virtual_visits > 0: the mean counts that many visits at 50% besides
+                    # the real ones, so that a move's first few results do not decide it.
+                    mean = (wins[c] + 0.5 * virtual_visits) / (visits[c] + virtual_visits)
                     if rave > 0.0 and amaf_visits[c] > 0:
                         # RAVE (Gelly and Silver 2011): blend in the AMAF rate with
                         # weight beta = na / (na + n + n na / rave), fading as n grows.
@@ -566,14 +572,14 @@ def _ensure_compiled():
 
 
 def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0,
-         rave=0.0, mast=0.0, connect=0.0):
+         rave=0.0, mast=0.0, connect=0.0, virtual_visits=0.0):
     return int(
         run_iterations(
             size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight), float(rave),
             tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies, tree.prior,
             tree.amaf_visits, tree.amaf_wins, tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups,
             tree.group_id, tree.sizes, tree.seen, tree.trace, rng, float(mast), tree.mast_visits, tree.mast_wins,
-            float(connect),
+            float(connect), float(virtual_visits),
         )
     )  # fmt: skip
 
@@ -606,11 +612,13 @@ class MCTSSearcher(Searcher):
     def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
                  playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
                  rave=DEFAULT_RAVE, mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT,
+                 virtual_visits=DEFAULT_VIRTUAL_VISITS,
                  choice_lcb=DEFAULT_CHOICE_LCB, choice_share=DEFAULT_CHOICE_SHARE):
         super().__init__()
         self.choice_lcb = choice_lcb
         self.choice_share = choice_share
         self.playout_connect = playout_connect
+        self.virtual_visits = virtual_visits
         self.mast = mast
         self.tree_nodes = tree_nodes
         self.exploration = exploration
@@ -655,7 +663,7 @@ class MCTSSearcher(Searcher):
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
             done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng,
                          self.fpu, self.prior_weight, self.rave, self.mast,
-                         self.playout_connect)
+                         self.playout_connect, self.virtual_visits)
             now = time.perf_counter()
             if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
                 break
