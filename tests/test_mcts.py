@@ -185,7 +185,9 @@ def test_search_entry_point_dispatches_to_mcts():
 
 @pytest.mark.parametrize(
     "options",
-    [{"tree_nodes": 0}, {"tree_nodes": 10**12}, {"tree_nodes": 1.5}, {"exploration": -1}, {"playout_plies": -1}, {"table_mb": 16}],
+    [{"tree_nodes": 0}, {"tree_nodes": 10**12}, {"tree_nodes": 1.5}, {"exploration": -1}, {"playout_plies": -1}, {"table_mb": 16},
+     {"choice_share": -0.1}, {"choice_share": 1.5}, {"choice_share": "half"},
+     {"virtual_visits": -1}, {"virtual_visits": 1e9}, {"virtual_visits": "some"}],
 )
 def test_bad_options(options):
     with pytest.raises(HingeError):
@@ -347,3 +349,87 @@ def test_choice_lcb_with_threads_ranks_the_merged_statistics():
     assert all(a >= b - 1e-12 for a, b in zip(bounds, bounds[1:]))
     assert len(ranked) > 5
     assert result.move == ranked[0].move
+
+
+def _bounds_among_well_visited(tree, board, choice_lcb, share):
+    """Lower bounds of the root's unproven moves with at least ``share`` of the most
+    visited one's visits, by move, and that floor."""
+    from hinge_fast.search.mcts import lower_bound
+
+    unproven = [c for c in tree.children(0) if tree.proof[c] == 0]
+    floor = share * max(int(tree.visits[c]) for c in unproven)
+    return {board.move_from_code(tree.move[c]): lower_bound(float(tree.wins[c]), int(tree.visits[c]), choice_lcb)
+            for c in unproven if tree.visits[c] >= floor}, floor
+
+
+def test_choice_share_keeps_the_lower_bound_to_well_visited_moves():
+    """``choice_share``: the lower bound picks only among the unproven moves with at least
+    that share of the most visited move's visits. On the empty side-6 board at 300
+    playouts (seed 33) the bound alone plays a move with fewer than half the top visits;
+    with ``choice_share`` 0.5 the move played has at least half and the best bound of
+    those. The tree is the same (the option changes only the final choice)."""
+    from hinge_fast.search.mcts import MCTSSearcher, choice_floor
+
+    board = Board(6)
+    alone = MCTSSearcher(seed=33, choice_lcb=0.5).go(board, Limits(nodes=300))
+    top = max(r.visits for r in alone.root_moves)
+    assert alone.root_moves[0].visits < top / 2
+    searcher = MCTSSearcher(seed=33, choice_lcb=0.5, choice_share=0.5)
+    shared = searcher.go(board, Limits(nodes=300))
+    assert sorted((str(r.move), r.visits) for r in shared.root_moves) == sorted(
+        (str(r.move), r.visits) for r in alone.root_moves)
+    bounds, floor = _bounds_among_well_visited(searcher.tree, board, 0.5, 0.5)
+    assert shared.root_moves[0].visits >= floor == top / 2
+    assert bounds[shared.move] == max(bounds.values())
+    # the moves under the floor follow, by visits
+    under = [r.visits for r in shared.root_moves[len(bounds):] if r.score is not None and r.score.mate is None]
+    assert under == sorted(under, reverse=True) and all(v < floor for v in under)
+    # share 1: only the most visited qualify; share 0: the bound alone
+    assert MCTSSearcher(seed=33, choice_lcb=0.5, choice_share=1.0).go(board, Limits(nodes=300)).root_moves[0].visits == top
+    assert MCTSSearcher(seed=33, choice_lcb=0.5, choice_share=0.0).go(board, Limits(nodes=300)).move == alone.move
+    # without choice_lcb the share changes nothing: the most visited
+    assert MCTSSearcher(seed=33, choice_share=0.5).go(board, Limits(nodes=300)).root_moves[0].visits == top
+    assert choice_floor([400, 150, 210], 0.5) == 200.0 and choice_floor([], 0.5) == 0.0
+
+
+def test_choice_share_with_threads_uses_the_merged_visits():
+    from hinge_fast.search import create_searcher
+    from hinge_fast.search.mcts import lower_bound
+
+    board = Board(6)
+    result = create_searcher("mcts", threads=2, seed=33, choice_lcb=0.5, choice_share=0.5, tablebase="off").go(
+        board, Limits(nodes=600))
+    unproven = [r for r in result.root_moves if r.score is not None and r.score.mate is None]
+    floor = 0.5 * max(r.visits for r in unproven)
+    eligible = [r for r in unproven if r.visits >= floor]
+    bounds = [lower_bound(r.score.win_rate * r.visits, r.visits, 0.5) for r in eligible]
+    assert result.root_moves[:len(eligible)] == eligible  # the eligible moves first
+    assert all(a >= b - 1e-12 for a, b in zip(bounds, bounds[1:]))
+    assert result.move == eligible[0].move
+
+
+# Blue to move (side 4), choice-matters position #174 of scripts/ground_truth.py: by the
+# tablebase D5 is the only winning move (win in 15). With the plain mean its first six
+# playouts lose and it is starved at 3,000 playouts (seed 186).
+STARVED = "4/2b2/6/3g3/6/3g1/4 b"
+
+
+def test_virtual_visits_keep_a_move_with_a_bad_start_in_the_search():
+    """``virtual_visits``: a child's mean in selection counts that many visits at 50%
+    besides its real ones, so a few early losses do not starve it; 0 is the plain mean
+    (the same tree as before the option), and seeded searches still repeat."""
+    from hinge_fast.search import create_searcher
+
+    board = Board.from_fen(STARVED)
+
+    def visits(**options):
+        result = create_searcher("mcts", threads=1, seed=186, tablebase="off", **options).go(board, Limits(nodes=3000))
+        return {str(r.move): r.visits for r in result.root_moves}, str(result.move)
+
+    plain, played = visits()
+    assert plain["D5"] <= 10 and played != "D5"
+    assert visits(virtual_visits=0.0) == (plain, played)
+    smoothed, _ = visits(virtual_visits=2.0)
+    assert smoothed["D5"] >= 200
+    assert min(smoothed.values()) > min(plain.values())  # the root's visits spread more
+    assert visits(virtual_visits=2.0) == (smoothed, _)

@@ -28,6 +28,8 @@ def test_baselines_are_registered_apart_from_the_listed_engines():
     assert set(REGISTRY) == set(ENGINES) | set(BASELINE_ENGINES)
     v1 = engine_spec("mcts-v1").defaults
     assert (v1["exploration"], v1["playout_greed"], v1["fpu"], v1["prior_weight"]) == (0.4, 1.0, -1.0, 0.0)
+    assert (v1["choice_lcb"], v1["choice_share"]) == (0.0, 0.0)  # the most visited move
+    assert v1["virtual_visits"] == 0.0  # the plain mean
     assert engine_spec("mcts-v1").searcher == engine_spec("mcts").searcher  # same class, pinned options
 
 

@@ -27,7 +27,10 @@ One iteration (``run_iterations``):
    of equal prior are shuffled at expansion so that none is favoured by the
    generation order. With ``fpu`` negative (``mcts-v1``) unvisited children come first,
    in prior order (swipes flipping the largest group first, then placements).
-   Children proven lost are never chosen.
+   Children proven lost are never chosen. With ``virtual_visits`` = v > 0 the mean is
+   ``(wins + v / 2) / (visits + v)``: v virtual visits at 50%, so that a move whose
+   first few playouts lost is not starved by a small ``c`` (off by default; 0, the
+   plain mean, as in ``mcts-v1``).
 2. **Expand** a leaf that has been visited before (the root always): generate its
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
@@ -57,11 +60,13 @@ shortest, losing ones the longest. A proven root stops the search.
 
 The move played (``_ranked``): a proven win (the shortest), else among the unproven
 children the best lower bound ``wins/visits - choice_lcb / sqrt(visits)``
-(``lower_bound``; ``choice_lcb`` 0, as in ``mcts-v1``: the most visited), else the
-longest proven loss. The most visited child lags when its mean falls late (a
-refutation found deep in its subtree): on side 4 the lower bound picks a winning move
-more often, but on side 9 at 0.05 s it lost, so it is off by default
-(docs/search-mcts.md, fifth session).
+(``lower_bound``; ``choice_lcb`` 0, as in ``mcts-v1``: the most visited), taken only
+among those with at least ``choice_share`` times the most visited one's visits
+(``choice_floor``; 0: all of them), else the longest proven loss. The most visited
+child lags when its mean falls late (a refutation found deep in its subtree): on side 4
+the lower bound picks a winning move more often, but on side 9 at 0.05 s it lost alone
+(it played moves with few visits and a lucky mean), so it is off by default
+(docs/search-mcts.md, fifth and sixth sessions).
 
 Memory and the tree budget
 --------------------------
@@ -101,8 +106,8 @@ from ..core.movegen import generate_moves, move_target, move_to, play, play_with
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
 from .limits import DEFAULT_TIME, Limits
 from .registry import (  # noqa: F401
-    DEFAULT_CHOICE_LCB, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
-    DEFAULT_TREE_NODES, MAX_TREE_NODES,
+    DEFAULT_CHOICE_LCB, DEFAULT_CHOICE_SHARE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
+    DEFAULT_TREE_NODES, DEFAULT_VIRTUAL_VISITS, MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -372,6 +377,7 @@ def run_iterations(
     size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight, rave,
     parent, first, count, move, visits, wins, proof, plies, prior, amaf_visits, amaf_wins, stats, path,
     moves, flips, enemy_groups, group_id, sizes, seen, trace, rng, mast, mast_visits, mast_wins, connect,
+    virtual_visits,
 ):  # fmt: skip
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
     Returns how many ran (fewer once the root is proven)."""
@@ -468,7 +474,9 @@ def run_iterations(
                         # RAVE: the AMAF rate (0.5 neutral) shifts the urgency.
                         value += amaf_wins[c] / amaf_visits[c] - 0.5
                 else:
-                    mean = wins[c] / visits[c]
+                    # virtual_visits > 0: the mean counts that many visits at 50% besides
+                    # the real ones, so that a move's first few results do not decide it.
+                    mean = (wins[c] + 0.5 * virtual_visits) / (visits[c] + virtual_visits)
                     if rave > 0.0 and amaf_visits[c] > 0:
                         # RAVE (Gelly and Silver 2011): blend in the AMAF rate with
                         # weight beta = na / (na + n + n na / rave), fading as n grows.
@@ -564,14 +572,14 @@ def _ensure_compiled():
 
 
 def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0,
-         rave=0.0, mast=0.0, connect=0.0):
+         rave=0.0, mast=0.0, connect=0.0, virtual_visits=0.0):
     return int(
         run_iterations(
             size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight), float(rave),
             tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies, tree.prior,
             tree.amaf_visits, tree.amaf_wins, tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups,
             tree.group_id, tree.sizes, tree.seen, tree.trace, rng, float(mast), tree.mast_visits, tree.mast_wins,
-            float(connect),
+            float(connect), float(virtual_visits),
         )
     )  # fmt: skip
 
@@ -604,10 +612,13 @@ class MCTSSearcher(Searcher):
     def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
                  playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
                  rave=DEFAULT_RAVE, mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT,
-                 choice_lcb=DEFAULT_CHOICE_LCB):
+                 virtual_visits=DEFAULT_VIRTUAL_VISITS,
+                 choice_lcb=DEFAULT_CHOICE_LCB, choice_share=DEFAULT_CHOICE_SHARE):
         super().__init__()
         self.choice_lcb = choice_lcb
+        self.choice_share = choice_share
         self.playout_connect = playout_connect
+        self.virtual_visits = virtual_visits
         self.mast = mast
         self.tree_nodes = tree_nodes
         self.exploration = exploration
@@ -652,7 +663,7 @@ class MCTSSearcher(Searcher):
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
             done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng,
                          self.fpu, self.prior_weight, self.rave, self.mast,
-                         self.playout_connect)
+                         self.playout_connect, self.virtual_visits)
             now = time.perf_counter()
             if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
                 break
@@ -666,9 +677,9 @@ class MCTSSearcher(Searcher):
                 rate = done / max(now - started, 1e-6)
                 chunk = max(1, int(rate * CHUNK_SECONDS))
             if progress is not None and now >= next_report:
-                progress(_result(board, tree, now - started, self.choice_lcb))
+                progress(_result(board, tree, now - started, self.choice_lcb, self.choice_share))
                 next_report = now + PROGRESS_SECONDS
-        return _result(board, tree, time.perf_counter() - started, self.choice_lcb)
+        return _result(board, tree, time.perf_counter() - started, self.choice_lcb, self.choice_share)
 
 
 def search_mcts(board: Board, limits: Limits, seed: int | None = None, progress=None, **options) -> SearchResult:
@@ -713,34 +724,51 @@ def lower_bound(wins: float, visits: int, choice_lcb: float) -> float:
     return wins / visits - choice_lcb / math.sqrt(visits)
 
 
-def rank_key(proof: int, plies: int, visits: int, wins: float, choice_lcb: float, tie: int = 0) -> tuple:
+def choice_floor(visits, share: float) -> float:
+    """The fewest visits an unproven move needs for the lower-bound choice: ``share``
+    times the most visits among ``visits`` (the unproven moves' counts; 0 when none).
+
+    >>> choice_floor([400, 150, 210, 3], 0.5)
+    200.0
+    """
+    return share * max(visits, default=0)
+
+
+def rank_key(proof: int, plies: int, visits: int, wins: float, choice_lcb: float, tie: int = 0,
+             floor: float = 0.0) -> tuple:
     """Sort key of a move, best first: proven wins (shortest first, then ``tie``), then
-    unproven by visits and win rate (``choice_lcb`` > 0: by ``lower_bound`` first),
-    then proven losses (longest first)."""
+    unproven by visits and win rate (``choice_lcb`` > 0: the moves with at least
+    ``floor`` visits by ``lower_bound`` first, then the others by visits), then proven
+    losses (longest first)."""
     rate = wins / visits if visits else 0.0
     if proof > 0:
-        return (0, plies, tie, 0.0)
+        return (0, plies, tie, 0.0, 0.0)
     if proof < 0:
-        return (2, -plies, -visits, -rate)
+        return (2, -plies, -visits, -rate, 0.0)
     if choice_lcb > 0.0:
-        return (1, -lower_bound(wins, visits, choice_lcb), -visits, -rate)
-    return (1, 0, -visits, -rate)
+        if visits < floor:
+            return (1, 1, 0.0, -visits, -rate)
+        return (1, 0, -lower_bound(wins, visits, choice_lcb), -visits, -rate)
+    return (1, 0, 0.0, -visits, -rate)
 
 
-def _ranked(tree, node, choice_lcb: float = 0.0) -> list[int]:
-    """Children of ``node``, best first (``rank_key``); equal proven wins by move code,
-    independent of the children's shuffled order."""
+def _ranked(tree, node, choice_lcb: float = 0.0, choice_share: float = 0.0) -> list[int]:
+    """Children of ``node``, best first (``rank_key``, the lower bound among the
+    unproven children with at least ``choice_floor`` visits); equal proven wins by move
+    code, independent of the children's shuffled order."""
+    children = tree.children(node)
+    floor = choice_floor([int(tree.visits[c]) for c in children if tree.proof[c] == 0], choice_share)
 
     def key(c):
         return rank_key(int(tree.proof[c]), int(tree.plies[c]), int(tree.visits[c]), float(tree.wins[c]), choice_lcb,
-                        int(tree.move[c]))
+                        int(tree.move[c]), floor)
 
-    return sorted(tree.children(node), key=key)
+    return sorted(children, key=key)
 
 
-def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0) -> SearchResult:
+def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0, choice_share: float = 0.0) -> SearchResult:
     decode = board.move_from_code
-    ranked = _ranked(tree, 0, choice_lcb)
+    ranked = _ranked(tree, 0, choice_lcb, choice_share)
     root_moves = []
     for c in ranked:
         visits = int(tree.visits[c])
@@ -757,7 +785,7 @@ def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0) -
         pv.append(decode(tree.move[node]))
         if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
             break
-        node = _ranked(tree, node, choice_lcb)[0]
+        node = _ranked(tree, node, choice_lcb, choice_share)[0]
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             break
     top = root_moves[0]

@@ -44,7 +44,7 @@ import threading
 import time
 
 from .limits import DEFAULT_TIME, Limits
-from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, _ensure_compiled, _ranked, new_rng, rank_key
+from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, _ensure_compiled, _ranked, choice_floor, new_rng, rank_key
 from .registry import DEFAULT_TREE_NODES
 from .result import RootMove, SearchResult
 from .score import Score
@@ -85,6 +85,7 @@ class MCTSThreadsSearcher(Searcher):
             searcher._stop = self._stop  # one stop event: stop() reaches every thread at once
         self.seed = seed
         self.choice_lcb = float(options.get("choice_lcb", 0.0))
+        self.choice_share = float(options.get("choice_share", 0.0))
 
     @property
     def seed(self) -> int:
@@ -131,7 +132,7 @@ class MCTSThreadsSearcher(Searcher):
 
         def on_progress(_interim):
             progress(merged_result(board, [s.tree for s in active if s.tree is not None], time.perf_counter() - started,
-                                   self.choice_lcb))
+                                   self.choice_lcb, self.choice_share))
 
         helpers = [threading.Thread(target=run, args=(k,), name=f"hinge-fast mcts {k}", daemon=True)
                    for k in range(1, count)]
@@ -153,12 +154,13 @@ class MCTSThreadsSearcher(Searcher):
                 t.join()
         if errors:
             raise errors[0]
-        return merged_result(board, [s.tree for s in active], time.perf_counter() - started, self.choice_lcb)
+        return merged_result(board, [s.tree for s in active], time.perf_counter() - started, self.choice_lcb, self.choice_share)
 
 
-def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0) -> SearchResult:
+def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0, choice_share: float = 0.0) -> SearchResult:
     """One SearchResult from the root statistics of ``trees`` (all searched ``board``);
-    unproven moves ranked as ``mcts._ranked`` ranks them with ``choice_lcb``."""
+    unproven moves ranked as ``mcts._ranked`` ranks them with ``choice_lcb`` and
+    ``choice_share`` (the floor from the merged visits)."""
     decode = board.move_from_code
     stats: dict[int, list] = {}  # move code -> [visits, wins, proof, plies]
     order: list[int] = []
@@ -177,9 +179,11 @@ def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0) -> Sear
             elif proof < 0 and entry[2] == 0 or proof < 0 and entry[2] < 0 and plies > entry[3]:
                 entry[2], entry[3] = -1, plies
 
+    floor = choice_floor([entry[0] for entry in stats.values() if entry[2] == 0], choice_share)
+
     def key(code):
         visits, wins, proof, plies = stats[code]
-        return rank_key(proof, plies, visits, wins, choice_lcb)
+        return rank_key(proof, plies, visits, wins, choice_lcb, floor=floor)
 
     ranked = sorted(order, key=key)
     root_moves = []
@@ -199,7 +203,7 @@ def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0) -> Sear
         pv.append(decode(tree.move[node]))
         if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
             break
-        node = _ranked(tree, node, choice_lcb)[0]
+        node = _ranked(tree, node, choice_lcb, choice_share)[0]
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             break
     top = root_moves[0]

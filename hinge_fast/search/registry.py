@@ -86,6 +86,14 @@ DEFAULT_PLAYOUT_CONNECT = 1.0
 #: lags when its mean falls late) but lost on side 9 at 0.05 s (docs/search-mcts.md).
 DEFAULT_CHOICE_LCB = 0.0
 MAX_CHOICE_LCB = 100.0
+#: The lower bound of ``choice_lcb`` is taken only among the unproven moves with at least
+#: ``choice_share`` times the most visited one's visits (the others follow by visits):
+#: a move with few visits and a lucky mean is not played (0: every unproven move).
+DEFAULT_CHOICE_SHARE = 0.0
+#: Selection: each child's mean counts this many virtual visits at 50% besides its real
+#: ones (0: the plain mean).
+DEFAULT_VIRTUAL_VISITS = 0.0
+MAX_VIRTUAL_VISITS = 1000.0
 MAX_PLAYOUT_PLIES = 100_000
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
@@ -310,7 +318,8 @@ _ONE_THREAD = dataclasses.replace(THREADS, default=1)
 
 
 def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS, rave=DEFAULT_RAVE,
-                  mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT, choice_lcb=DEFAULT_CHOICE_LCB):
+                  mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT, choice_lcb=DEFAULT_CHOICE_LCB,
+                  choice_share=DEFAULT_CHOICE_SHARE, virtual_visits=DEFAULT_VIRTUAL_VISITS):
     return (
         OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
                    "MCTS tree capacity, nodes (about 43 bytes each)"),
@@ -334,6 +343,12 @@ def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS
         OptionSpec("choice_lcb", "float", choice_lcb, 0.0, MAX_CHOICE_LCB,
                    "final move: the best mean - choice_lcb / sqrt(visits) among unproven moves "
                    "(0: the most visited)"),
+        OptionSpec("choice_share", "float", choice_share, 0.0, 1.0,
+                   "final move: choice_lcb's bound only among unproven moves with at least this share of "
+                   "the most visited move's visits (0: all)"),
+        OptionSpec("virtual_visits", "float", virtual_visits, 0.0, MAX_VIRTUAL_VISITS,
+                   "selection: a child's mean counts this many virtual visits at 50% besides its real ones "
+                   "(0: the plain mean)"),
         SEED,
         threads,
     )
@@ -378,7 +393,7 @@ _BASELINES = (
         progress_unit="playouts",
         honours_depth=False,
         options=_mcts_options(0.4, 1.0, -1.0, 0.0, threads=_ONE_THREAD, rave=0.0, mast=0.0,
-                              playout_connect=0.0, choice_lcb=0.0),
+                              playout_connect=0.0, choice_lcb=0.0, choice_share=0.0, virtual_visits=0.0),
     ),
 )
 
@@ -421,7 +436,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, mast, playout_connect, choice_lcb, seed, threads, tablebase
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, mast, playout_connect, choice_lcb, choice_share, virtual_visits, seed, threads, tablebase
 
     The ``tablebase`` option is the Searcher's own (``Searcher.go`` consults the table),
     not given to the searcher class.
