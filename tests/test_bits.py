@@ -6,7 +6,9 @@ import random
 import numpy as np
 import pytest
 
-from hinge_fast.core.bits import bb_count, bb_lowest, bb_pop
+from numba import njit
+
+from hinge_fast.core.bits import bb_count, bb_lowest, bb_pop, highest_bit_index64
 
 
 def as_words(cells):
@@ -34,3 +36,17 @@ def test_pop_takes_the_lowest_cell_and_keeps_the_others(cells):
     assert lowest == bb_lowest(words) == min(cells)
     assert tuple(int(w) for w in rest) == tuple(int(w) for w in as_words(set(cells) - {min(cells)}))
     assert bb_count(tuple(np.uint64(w) for w in rest)) == len(cells) - 1
+
+
+@njit
+def highest(word):
+    return highest_bit_index64(word)
+
+
+def test_highest_bit_index_of_every_single_bit_and_random_words():
+    for b in range(64):
+        assert highest(np.uint64(1) << np.uint64(b)) == b
+    rng = random.Random(5)
+    for _ in range(200):
+        word = rng.getrandbits(rng.randrange(1, 65)) | 1
+        assert highest(np.uint64(word)) == word.bit_length() - 1

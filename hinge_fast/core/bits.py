@@ -40,6 +40,19 @@ def lowest_bit_index64(typingctx, word):
     return word(word), codegen
 
 
+@intrinsic
+def highest_bit_index64(typingctx, word):
+    """Index of the highest set bit of a non-zero uint64 (63 minus LLVM ``ctlz``)."""
+    if not isinstance(word, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(zeros.type, 63), zeros)
+
+    return word(word), codegen
+
+
 @njit(cache=True)
 def bb_and(a, b):
     return (a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3])

@@ -6,6 +6,16 @@ from numba import njit
 from .bits import bb_row, bb_store
 from .count import count_moves
 from .movegen import generate_moves, play_with_flip
+from .shiftcount import SHIFT_MAX_SIZE, shift_count
+
+
+@njit(cache=True, inline='always')
+def count_leaf(size, own, enemy, work):
+    """The number of legal moves, for bulk perft's last ply: ``shiftcount.shift_count``
+    on the sides it covers (every token at once), else ``count.count_moves``."""
+    if size <= SHIFT_MAX_SIZE:
+        return shift_count(size, own, enemy)
+    return count_moves(size, own, enemy, work)[0]
 
 
 @njit(cache=True, nogil=True)
@@ -13,7 +23,7 @@ def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
     With ``bulk``, the last ply counts the legal moves without listing them
-    (``count.count_moves``); without,
+    (``count_leaf``); without,
     every leaf move is really played (the children are folded into
     ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
     ``depth`` plies of buffers.
@@ -34,7 +44,7 @@ def perft(size, own, enemy, depth, bulk, work):
     bb_store(stack[0], 1, enemy)
     last = depth - 1
     if bulk and last == 0:
-        return count_moves(size, own, enemy, work)[0]
+        return count_leaf(size, own, enemy, work)
     count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, True)
     total = np.int64(0)
     checksum = np.uint64(0)
@@ -51,7 +61,7 @@ def perft(size, own, enemy, depth, bulk, work):
             checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3]
             total += 1
         elif bulk and ply + 1 == last:
-            total += count_moves(size, their, ours, work)[0]
+            total += count_leaf(size, their, ours, work)
         else:
             ply += 1
             bb_store(stack[ply], 0, their)

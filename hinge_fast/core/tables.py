@@ -78,6 +78,71 @@ N_CELLS = _stack(lambda g: np.array(g.n_cells), (), np.int64)
 N_INTERIOR = _stack(lambda g: np.array(g.n_interior), (), np.int64)
 
 
+#: The shift layout of ``shiftcount.py``, for the sides up to ``SHIFT_MAX_SIZE``: cell
+#: ``(c, r)`` is bit ``c * W + r`` (``W = 2S - 1``) of two words, 121 bits for S = 6, so
+#: every neighbour is a fixed shift (``+W``, ``+W+1``, ``+1``, ``-W``, ``-W-1``, ``-1``
+#: for the directions of rules.md). No spare cells are needed: a shift from a cell at
+#: the top or bottom of its column wraps into the next column only where the hex-hex
+#: has no cell (its corners at ``(0, 2S-2)`` and ``(2S-2, 0)`` are off the board), which
+#: ``_shift_layout`` checks for every interior cell and every offset a count reads.
+SHIFT_MAX_SIZE = 6
+#: Most interior columns of a side up to ``SHIFT_MAX_SIZE``.
+_SHIFT_COLUMNS = 2 * SHIFT_MAX_SIZE - 3
+
+
+def _shift_layout(geo):
+    """``(interior mask, column masks, column shifts)`` of the shift layout for side
+    ``geo.size``: the interior cells of column c (``c = 1 .. 2S-3``) are one run of
+    bits of the bitboard's word 0 (interior cells come first, by ``(c, r)``) and one
+    run in the shift layout; ``(word0 & mask[k]) << shift[k]`` moves column k over."""
+    size = geo.size
+    width = 2 * size - 1
+    interior = np.zeros(2, dtype=np.uint64)
+    masks = np.zeros(_SHIFT_COLUMNS, dtype=np.uint64)
+    shifts = np.zeros(_SHIFT_COLUMNS, dtype=np.uint64)
+    assert geo.n_interior <= 64, "the interior must fit in word 0"
+    for i in range(geo.n_interior):
+        c, r = geo.coords[i]
+        bit = c * width + r
+        interior[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+        masks[c - 1] |= np.uint64(1) << np.uint64(i)
+        shift = bit - i
+        assert 0 < shift < 64 and shifts[c - 1] in (0, shift)
+        shifts[c - 1] = shift
+    # Every offset a count reads from an interior cell: the six neighbours exactly (no
+    # wrap), the six corner cells exactly or, past the top or bottom row, a bit that
+    # holds no interior cell (a count reads only interior cells at a corner).
+    at_bit = {c * width + r: (c, r) for (c, r) in geo.coords}
+    inside = set(geo.coords[: geo.n_interior])
+    offsets = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (2, 1), (1, 2), (-1, 1), (-2, -1), (-1, -2), (1, -1))
+    for c, r in inside:
+        for k, (dc, dr) in enumerate(offsets):
+            read = at_bit.get((c + dc) * width + r + dr)
+            if k < 6 or (c + dc, r + dr) in geo.index:
+                assert read == (c + dc, r + dr)
+            else:
+                assert read not in inside
+    assert width * width <= 128
+    return interior, masks, shifts
+
+
+def _shift_tables():
+    interior = np.zeros((_ROWS, 2), dtype=np.uint64)
+    masks = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.uint64)
+    shifts = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.uint64)
+    for size in range(MIN_SIZE, SHIFT_MAX_SIZE + 1):
+        interior[size], masks[size], shifts[size] = _shift_layout(geometry(size))
+    for table in (interior, masks, shifts):
+        table.setflags(write=False)
+    return interior, masks, shifts
+
+
+#: Per side S up to ``SHIFT_MAX_SIZE``: the interior cells in the shift layout (two
+#: words), and for each interior column its bits in word 0 of a bitboard and the shift
+#: that moves them to the shift layout.
+SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS = _shift_tables()
+
+
 def _zobrist_keys():
     rng = np.random.Generator(np.random.PCG64(0x48696E6765))
     keys = rng.integers(0, 2**63, size=(_ROWS, 3, _CELLS), dtype=np.uint64)
@@ -93,7 +158,8 @@ ZOBRIST = _zobrist_keys()
 
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
-    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST):
+    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST,
+                  SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
 

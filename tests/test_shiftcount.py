@@ -1,0 +1,102 @@
+"""The shift-layout counter (``shiftcount.shift_count``: every token's swipes at once,
+bulk perft's last ply on sides 4 to 6) against the reference and ``count.count_moves``.
+
+The counts must be the reference's number of distinct legal moves on random positions
+from random play and from random fillings, and equal ``count_moves`` on many more; a
+hand-made position has a token whose swipes the lift (rule 4.1) forbids.
+"""
+
+import random
+
+import numpy as np
+import pytest
+
+from hinge_fast import Board
+from hinge_fast import reference as ref
+from hinge_fast.core import kernels
+from hinge_fast.core.geometry import geometry
+from hinge_fast.core.shiftcount import shift_count, to_shift_layout
+from hinge_fast.core.tables import NWORDS, SHIFT_MAX_SIZE, workspace
+from hinge_fast.tools.positions import random_filling
+
+SIZES = range(4, SHIFT_MAX_SIZE + 1)
+
+
+def fen_of(size: int, tokens: dict, turn: str = "g") -> str:
+    """A position string with ``tokens`` ({(c, r): 'g' or 'b'}) on the board."""
+    rows = []
+    for r in range(2 * size - 2, -1, -1):
+        row, empty = "", 0
+        for c in range(max(0, r - size + 1), min(2 * size - 2, r + size - 1) + 1):
+            if (c, r) in tokens:
+                row += (str(empty) if empty else "") + tokens[(c, r)]
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + " " + turn
+
+
+def game_positions(size: int, seed: int):
+    rng = random.Random(seed)
+    board = Board(size)
+    while board.legal_moves and len(board.move_stack) < 200:
+        yield board
+        board.push(rng.choice(board.legal_moves))
+    yield board
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_each_interior_cell_goes_to_bit_c_times_w_plus_r(size):
+    geo = geometry(size)
+    width = 2 * size - 1
+    for i in range(geo.n_interior):
+        bits = np.zeros(NWORDS, dtype=np.uint64)
+        bits[0] = np.uint64(1) << np.uint64(i)
+        lo, hi = to_shift_layout(size, tuple(bits))
+        c, r = geo.coords[i]
+        assert int(lo) | int(hi) << 64 == 1 << (c * width + r), geo.names[i]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_counts_are_the_reference_move_counts(size):
+    boards = [b for seed in range(3) for b in list(game_positions(size, 70 * size + seed))[::4]]
+    boards += [random_filling(size, seed=7300 * size + seed) for seed in range(30)]
+    swipes = 0
+    for board in boards:
+        legal = ref.legal_moves(ref.parse_position(board.fen()))
+        assert shift_count(size, board.own, board.enemy) == len(legal), board.fen()
+        swipes += sum(1 for m in legal if "-" in ref.move_name(m))
+    assert swipes > 50  # the positions have swipes to count, not only placements
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_counts_equal_count_moves_on_many_positions(size):
+    work = workspace(1)
+    boards = [b for seed in range(20) for b in game_positions(size, 500 * size + seed)]
+    boards += [random_filling(size, seed=8100 * size + seed) for seed in range(200)]
+    for board in boards:
+        expected = kernels.count_legal_moves(size, board.own, board.enemy, work)
+        assert shift_count(size, board.own, board.enemy) == expected, board.fen()
+
+
+def test_a_token_that_would_split_its_group_has_no_swipe():
+    # Green's chain C3-D4-E5 touches Blue's D3: D4 could swipe but is the chain's only
+    # link, so rule 4.1 forbids every swipe of it.
+    fen = fen_of(4, {(2, 2): "g", (3, 3): "g", (4, 4): "g", (3, 2): "b"})
+    pos = ref.parse_position(fen)
+    assert ref.swipe_final_cells(pos, (3, 3)) == set()
+    board = Board.from_fen(fen)
+    assert shift_count(4, board.own, board.enemy) == len(ref.legal_moves(pos))
+
+
+def test_no_move_when_the_side_to_move_was_eliminated():
+    board = Board.from_fen(fen_of(4, {(2, 2): "b", (3, 3): "b"}))
+    assert shift_count(4, board.own, board.enemy) == 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_bulk_perft_counts_what_made_perft_makes(size):
+    for board in list(game_positions(size, 40 + size))[6::12][:4]:
+        bulk, made = (int(kernels.perft_kernel(size, board.own, board.enemy, 3, b, workspace(4))) for b in (True, False))
+        assert bulk == made, board.fen()
