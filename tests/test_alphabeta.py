@@ -385,15 +385,21 @@ def test_late_move_reductions_search_fewer_nodes_and_change_nothing_below_depth_
     assert fewer >= 3
 
 
-def test_late_move_reductions_are_an_option_of_alphabeta_only():
+@pytest.mark.parametrize("name, pinned, on, bad", [("lmr", False, True, ()), ("null_move", 0, 2, (-1, 9, "x"))])
+def test_search_options_of_alphabeta_only(name, pinned, on, bad):
+    """Late move reductions and null-move pruning: options of alphabeta, refused by the
+    fixed baseline alphabeta-v1 (which keeps them off), bad values refused by name."""
     from hinge_fast.search import create_searcher
     from hinge_fast.search.registry import engine_spec
 
-    assert "lmr" in engine_spec("alphabeta").option_names
-    assert "lmr" not in engine_spec("alphabeta-v1").option_names
-    assert create_searcher("alphabeta-v1").lmr is False
-    with pytest.raises(HingeError, match="lmr"):
-        create_searcher("alphabeta-v1", lmr=True)
+    assert name in engine_spec("alphabeta").option_names
+    assert name not in engine_spec("alphabeta-v1").option_names
+    assert getattr(create_searcher("alphabeta-v1"), name) == pinned
+    for value in bad:
+        with pytest.raises(HingeError, match=name):
+            create_searcher("alphabeta", **{name: value})
+    with pytest.raises(HingeError, match=name):
+        create_searcher("alphabeta-v1", **{name: on})
 
 
 def test_flip_extension_searches_big_frontier_flips_a_ply_deeper():
@@ -457,20 +463,6 @@ def test_null_move_pruning_searches_fewer_nodes_and_changes_nothing_below_depth_
         assert on.move in board.legal_moves and on.depth == 5
         fewer += on.nodes < off.nodes
     assert fewer >= 3
-
-
-def test_null_move_pruning_is_an_option_of_alphabeta_only():
-    from hinge_fast.search import create_searcher
-    from hinge_fast.search.registry import engine_spec
-
-    assert "null_move" in engine_spec("alphabeta").option_names
-    assert "null_move" not in engine_spec("alphabeta-v1").option_names
-    assert create_searcher("alphabeta-v1").null_move == 0
-    for bad in (-1, 9, "x"):
-        with pytest.raises(HingeError, match="null_move"):
-            create_searcher("alphabeta", null_move=bad)
-    with pytest.raises(HingeError, match="null_move"):
-        create_searcher("alphabeta-v1", null_move=2)
 
 
 def test_full_time_starts_a_depth_whenever_time_is_left():
