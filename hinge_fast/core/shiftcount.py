@@ -31,8 +31,9 @@ Each end gives one move per enemy group next to it (rule 4.5): with ``touch2`` a
 needs a flood fill only for the tokens whose friendly neighbours form two or more
 runs around them, and only if they have an end at all.
 
-The groups are grown a whole ring a round: the six shifts of the group, ANDed with
-the tokens. The count equals ``count.count_moves`` on every position (the tests
+The groups' touch counts (the cells next to one, two, three groups) take the lone
+tokens all at once, direction by direction, and grow the other groups a whole ring a
+round (``dilate``: four shifts, ANDed with the tokens). The count equals ``count.count_moves`` on every position (the tests
 compare them), so bulk perft takes it for these sides.
 """
 
@@ -135,8 +136,8 @@ def to_shift_layout(size, bits):
 
 @njit(cache=True)
 def add_to_counter(t1, t2, t3, near):
-    """Count ``near`` into the cells' counters of groups next to them (at least one,
-    two, three)."""
+    """Add the set ``near`` to a counter per cell that stops at three: ``t1``, ``t2``,
+    ``t3`` are the cells counted at least once, twice, three times."""
     return s_or(t1, near), s_or(t2, s_and(t1, near)), s_or(t3, s_and(t2, near))
 
 
@@ -286,17 +287,13 @@ def swipes(w, tokens, own, stop, landing, land2, land3, touch1, touch2, touch3):
     moves = m0 + m1 + m2 + m3 + m4 + m5 + ends_moves(reverse, touch2, touch3)
     ends = s_or(s_or(s_or(s_or(e0, e1), s_or(e2, e3)), s_or(e4, e5)), reverse)
     # Two runs or more: a run starts at two of the six neighbours.
-    runs1 = s0
-    runs2 = s_and(runs1, s1)
-    runs1 = s_or(runs1, s1)
-    runs2 = s_or(runs2, s_and(runs1, s2))
-    runs1 = s_or(runs1, s2)
-    runs2 = s_or(runs2, s_and(runs1, s3))
-    runs1 = s_or(runs1, s3)
-    runs2 = s_or(runs2, s_and(runs1, s4))
-    runs1 = s_or(runs1, s4)
-    runs2 = s_or(runs2, s_and(runs1, s5))
-    return moves, ends, runs2
+    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s0)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s1)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s2)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s3)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s4)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s5)
+    return moves, ends, r2
 
 
 @njit(cache=True)

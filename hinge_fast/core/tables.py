@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .geometry import MAX_SIZE, MIN_SIZE, NWORDS, geometry
+from .geometry import DIRECTIONS, MAX_SIZE, MIN_SIZE, NWORDS, geometry
 from .movecode import NO_CELL as _NO_CELL
 
 #: Room for one bit per cell: the bitboard width, more than the cells of the largest
@@ -114,7 +114,8 @@ def _shift_layout(geo):
     # holds no interior cell (a count reads only interior cells at a corner).
     at_bit = {c * width + r: (c, r) for (c, r) in geo.coords}
     inside = set(geo.coords[: geo.n_interior])
-    offsets = ((1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1), (2, 1), (1, 2), (-1, 1), (-2, -1), (-1, -2), (1, -1))
+    corners = tuple((dc + ec, dr + er) for (dc, dr), (ec, er) in zip(DIRECTIONS, DIRECTIONS[1:] + DIRECTIONS[:1]))
+    offsets = DIRECTIONS + corners
     for c, r in inside:
         for k, (dc, dr) in enumerate(offsets):
             read = at_bit.get((c + dc) * width + r + dr)
