@@ -6,8 +6,6 @@ from random play and from random fillings, and equal ``count_moves`` on many mor
 hand-made position has a token whose swipes the lift (rule 4.1) forbids.
 """
 
-import random
-
 import numpy as np
 import pytest
 
@@ -18,32 +16,15 @@ from hinge_fast.core.geometry import geometry
 from hinge_fast.core.shiftcount import shift_count, to_shift_layout
 from hinge_fast.core.tables import NWORDS, SHIFT_MAX_SIZE, workspace
 from hinge_fast.tools.positions import random_filling
+from tests.test_swipe_lanes import game_positions
 
 SIZES = range(4, SHIFT_MAX_SIZE + 1)
 
 
-def fen_of(size: int, tokens: dict, turn: str = "g") -> str:
-    """A position string with ``tokens`` ({(c, r): 'g' or 'b'}) on the board."""
-    rows = []
-    for r in range(2 * size - 2, -1, -1):
-        row, empty = "", 0
-        for c in range(max(0, r - size + 1), min(2 * size - 2, r + size - 1) + 1):
-            if (c, r) in tokens:
-                row += (str(empty) if empty else "") + tokens[(c, r)]
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + " " + turn
-
-
-def game_positions(size: int, seed: int):
-    rng = random.Random(seed)
-    board = Board(size)
-    while board.legal_moves and len(board.move_stack) < 200:
-        yield board
-        board.push(rng.choice(board.legal_moves))
-    yield board
+def played(size: int, seed: int) -> list:
+    """Every position of a random game (copies: ``game_positions`` yields one board as
+    it plays on)."""
+    return [board.copy() for board in game_positions(size, seed, every=1)]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -60,7 +41,7 @@ def test_each_interior_cell_goes_to_bit_c_times_w_plus_r(size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_counts_are_the_reference_move_counts(size):
-    boards = [b for seed in range(3) for b in list(game_positions(size, 70 * size + seed))[::4]]
+    boards = [b for seed in range(3) for b in played(size, 70 * size + seed)[::4]]
     boards += [random_filling(size, seed=7300 * size + seed) for seed in range(30)]
     swipes = 0
     for board in boards:
@@ -73,7 +54,7 @@ def test_counts_are_the_reference_move_counts(size):
 @pytest.mark.parametrize("size", SIZES)
 def test_counts_equal_count_moves_on_many_positions(size):
     work = workspace(1)
-    boards = [b for seed in range(20) for b in game_positions(size, 500 * size + seed)]
+    boards = [b for seed in range(20) for b in played(size, 500 * size + seed)]
     boards += [random_filling(size, seed=8100 * size + seed) for seed in range(200)]
     for board in boards:
         expected = kernels.count_legal_moves(size, board.own, board.enemy, work)
@@ -83,20 +64,19 @@ def test_counts_equal_count_moves_on_many_positions(size):
 def test_a_token_that_would_split_its_group_has_no_swipe():
     # Green's chain C3-D4-E5 touches Blue's D3: D4 could swipe but is the chain's only
     # link, so rule 4.1 forbids every swipe of it.
-    fen = fen_of(4, {(2, 2): "g", (3, 3): "g", (4, 4): "g", (3, 2): "b"})
-    pos = ref.parse_position(fen)
+    pos = ref.RefPosition(4, {(2, 2): "g", (3, 3): "g", (4, 4): "g", (3, 2): "b"}, "g")
     assert ref.swipe_final_cells(pos, (3, 3)) == set()
-    board = Board.from_fen(fen)
+    board = Board.from_fen(ref.format_position(pos))
     assert shift_count(4, board.own, board.enemy) == len(ref.legal_moves(pos))
 
 
 def test_no_move_when_the_side_to_move_was_eliminated():
-    board = Board.from_fen(fen_of(4, {(2, 2): "b", (3, 3): "b"}))
+    board = Board.from_fen(ref.format_position(ref.RefPosition(4, {(2, 2): "b", (3, 3): "b"}, "g")))
     assert shift_count(4, board.own, board.enemy) == 0
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_bulk_perft_counts_what_made_perft_makes(size):
-    for board in list(game_positions(size, 40 + size))[6::12][:4]:
+    for board in played(size, 40 + size)[6::12][:4]:
         bulk, made = (int(kernels.perft_kernel(size, board.own, board.enemy, 3, b, workspace(4))) for b in (True, False))
         assert bulk == made, board.fen()
