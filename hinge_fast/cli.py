@@ -14,6 +14,7 @@ import os
 import importlib
 import pkgutil
 import sys
+import time
 
 from . import __version__
 from .errors import HingeError
@@ -62,7 +63,19 @@ def compile_the_rest() -> None:
     sys.stdout.flush()
     from .tools.warmup import warm_up
 
-    warm_up()
+    print(
+        "hinge-fast: compiling the other kernels too, so that later commands start at once "
+        "(Ctrl-C skips it)",
+        file=sys.stderr,
+        flush=True,
+    )
+    started = time.perf_counter()
+    try:
+        warm_up()
+    except KeyboardInterrupt:
+        print("hinge-fast: skipped; the next command compiles what it needs", file=sys.stderr, flush=True)
+        return
+    print(f"hinge-fast: kernels compiled in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
