@@ -67,7 +67,8 @@ U64 = np.uint64
 ONE = U64(1)
 ZERO = (U64(0), U64(0))
 #: Rows of the scratch array ``work`` (``new_work``): ``E[0..12]`` (the tokens with an end
-#: at each offset), then the tied largest groups from ``GROUPS_ROW``.
+#: at each offset; then their end cells ``F[0..12]``), then the tied largest groups from
+#: ``GROUPS_ROW``.
 END_SETS = 13
 GROUPS_ROW = 16
 WORK_ROWS = GROUPS_ROW + 64
@@ -191,9 +192,9 @@ def row_set(work, row):
 
 @njit(cache=True)
 def swipe_end_sets(w, own, enemy, t1, landing, work):
-    """Write the end sets ``E[0..12]`` of the friendly tokens' legal swipes to
-    ``work[0..12]`` (tokens the lift forbids taken out). Returns the union of their
-    end cells (empty: no swipe)."""
+    """Write the end cells ``F[k]`` of the end sets ``E[k]`` of the friendly tokens'
+    legal swipes (tokens the lift forbids taken out) to ``work[0..12]``. Returns their
+    union (empty: no swipe)."""
     own_t1, own_t2, _ = group_touches(own, w)
     # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
     # (next to two friendly groups), nor from a one-step end.
@@ -222,9 +223,9 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
             stuck = s_or(stuck, x)
     reached = ZERO
     for k in range(END_SETS):
-        e = s_andnot(row_set(work, k), stuck)
-        store(work, k, e)
-        reached = s_or(reached, end_cells(e, k, w))
+        f = end_cells(s_andnot(row_set(work, k), stuck), k, w)
+        store(work, k, f)
+        reached = s_or(reached, f)
     return reached
 
 
@@ -253,12 +254,13 @@ def cell_index(size, a):
 
 
 @njit(cache=True)
-def group_swipes(w, near, work):
+def group_swipes(near, work):
     """The number of swipes ending next to a group that touches the cells ``near``
-    (its dilation): one per (token, end) of the end sets."""
+    (its dilation): one per (token, end) of the end sets, whose end cells are in
+    ``work[0..12]``."""
     n = np.int64(0)
     for k in range(END_SETS):
-        n += s_count(s_and(end_cells(row_set(work, k), k, w), near))
+        n += s_count(s_and(row_set(work, k), near))
     return n
 
 
@@ -288,14 +290,14 @@ def choose_swipe(w, enemy, reached, work, rng):
             tied = 0
             total = 0
         store(work, GROUPS_ROW + tied, group)
-        total += group_swipes(w, near, work)
+        total += group_swipes(near, work)
         tied += 1
     r = rng_below(rng, total)
     for t in range(tied):
         group = row_set(work, GROUPS_ROW + t)
         near = dilate(group, w)
         for k in range(END_SETS):
-            cells = s_and(end_cells(row_set(work, k), k, w), near)
+            cells = s_and(row_set(work, k), near)
             c = s_count(cells)
             if r < c:
                 f = nth_bit(cells, r)
