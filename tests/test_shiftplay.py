@@ -173,3 +173,49 @@ def test_draws_cover_every_tied_option_evenly():
         assert set(seen) == allowed, fen
         share = n / len(allowed)
         assert all(0.7 * share < count < 1.3 * share for count in seen.values()), (fen, seen)
+
+
+def test_the_random_numbers_are_the_searchers_generator():
+    """``shiftplay.rng_below`` steps the searcher's state as ``mcts.rng_below`` does."""
+    from hinge_fast.core.shiftplay import rng_below
+    from hinge_fast.search import mcts
+
+    a, b = new_rng(99), new_rng(99)
+    assert [rng_below(a, n) for n in (1, 2, 7, 1000, 3)] == [mcts.rng_below(b, n) for n in (1, 2, 7, 1000, 3)]
+    assert a[0] == b[0]
+
+
+def test_mcts_v1_has_no_shift_playouts_and_mcts_uses_them_only_for_their_policy():
+    from hinge_fast.errors import HingeError
+    from hinge_fast.search import create_searcher
+    from hinge_fast.search.mcts import uses_shift_playouts
+    from hinge_fast.search.registry import engine_spec
+
+    assert engine_spec("mcts").defaults["shift_playouts"] is True
+    assert "shift_playouts" not in engine_spec("mcts-v1").option_names
+    with pytest.raises(HingeError, match="unknown option 'shift_playouts' of engine mcts-v1"):
+        create_searcher("mcts-v1", shift_playouts=True)
+    # mcts-v1 with the default policy's options still plays the move-list playouts.
+    v1 = create_searcher("mcts-v1", playout_connect=1.0)
+    assert not v1.searchers[0].shift_playouts
+    assert create_searcher("mcts").searchers[0].shift_playouts
+    assert uses_shift_playouts(4, True, 1.0, 1.0, 0.0) and uses_shift_playouts(6, True, 1.0, 1.0, 0.0)
+    for args in ((7, True, 1.0, 1.0, 0.0), (6, False, 1.0, 1.0, 0.0), (6, True, 0.5, 1.0, 0.0),
+                 (6, True, 1.0, 0.0, 0.0), (6, True, 1.0, 1.0, 0.5)):
+        assert not uses_shift_playouts(*args), args
+
+
+def test_the_option_changes_the_playouts_not_the_search_contract():
+    """Same seed and node limit: with ``shift_playouts`` off the search is the old one
+    (the move-list playouts) and repeats; on, it repeats too and plays a legal move."""
+    from hinge_fast.search import Limits, create_searcher
+
+    board = Board.from_fen("5/1bb1g1/1b2g2/2bbg3/2b1b4/4bg2/3g1g1/6/5 b")
+    runs = {}
+    for shift in (False, True):
+        first, again = (create_searcher("mcts", threads=1, seed=4, shift_playouts=shift, tablebase="off")
+                        .go(board, Limits(nodes=600)) for _ in range(2))
+        assert [(r.move, r.visits) for r in first.root_moves] == [(r.move, r.visits) for r in again.root_moves]
+        assert first.move in board.legal_moves and first.nodes == 600
+        runs[shift] = [(r.move, r.visits) for r in first.root_moves]
+    assert runs[False] != runs[True]
