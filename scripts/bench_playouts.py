@@ -14,11 +14,11 @@ import argparse
 import random
 import time
 
+from hinge_fast import Board  # first: it sets numba's cache folder before numba is imported
+from hinge_fast.core.shiftplay import new_work, shift_playout
+
 import numpy as np
 from numba import njit
-
-from hinge_fast import Board
-from hinge_fast.core.shiftplay import new_work, shift_playout
 from hinge_fast.core.tables import MAX_GROUPS, MAX_MOVES
 from hinge_fast.search.mcts import AMAF_KEYS, default_playout_plies, new_rng, playout
 
