@@ -40,7 +40,10 @@ One iteration (``run_iterations``):
    the swipe flipping the largest enemy group (ties at random), and when there is
    no swipe (or the coin says so) a uniformly random legal move; up to
    ``playout_plies`` plies; a playout that reaches the cap is scored by the token
-   count (more tokens wins, equal counts 0.5).
+   count (more tokens wins, equal counts 0.5). With the default policy on sides 4 to
+   6 (option ``shift_playouts``, on in ``mcts``, absent from ``mcts-v1``),
+   ``core/shiftplay.shift_playout`` plays the same policy without listing the moves,
+   every token's swipes at once in the shift layout.
 4. **Backup** the result along the path, switching perspective at every ply. With
    ``rave`` = k > 0 (RAVE, off by default), the children of the nodes on the path
    also collect all-moves-as-first statistics (``amaf_visits``, ``amaf_wins``): a
@@ -103,6 +106,7 @@ from ..core.bits import bb_and, bb_any, bb_count, bb_row
 from ..board import Board
 from ..errors import HingeError
 from ..core.movegen import generate_moves, move_target, move_to, play, play_with_flip
+from ..core.shiftplay import SHIFT_MAX_SIZE, new_work, shift_playout
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
 from .limits import DEFAULT_TIME, Limits
 from .registry import (  # noqa: F401
@@ -165,6 +169,7 @@ class Tree:
         self.mast_visits = np.zeros((2, AMAF_KEYS), dtype=np.float64)
         self.mast_wins = np.zeros((2, AMAF_KEYS), dtype=np.float64)
         self.trace = np.zeros(MAX_TRACE, dtype=np.int64)
+        self.work = new_work()
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.path = np.zeros(MAX_TREE_DEPTH + 2, dtype=np.int32)
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
@@ -377,10 +382,12 @@ def run_iterations(
     size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight, rave,
     parent, first, count, move, visits, wins, proof, plies, prior, amaf_visits, amaf_wins, stats, path,
     moves, flips, enemy_groups, group_id, sizes, seen, trace, rng, mast, mast_visits, mast_wins, connect,
-    virtual_visits,
+    virtual_visits, shift, work,
 ):  # fmt: skip
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
-    Returns how many ran (fewer once the root is proven)."""
+    Returns how many ran (fewer once the root is proven). ``shift``: the playouts are
+    ``shiftplay.shift_playout``'s (``work`` its scratch), which the caller allows only
+    for the policy it plays (``uses_shift_playouts``)."""
     capacity = parent.shape[0]
     done = 0
     for _ in range(iterations):
@@ -501,8 +508,11 @@ def run_iterations(
         if proof[node] != 0:
             reward = 1.0 if proof[node] > 0 else 0.0
         else:
-            result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id, rng, trace,
-                                  mast, depth % 2, mast_visits, mast_wins, connect)
+            if shift:
+                result, ply = shift_playout(size, own, enemy, playout_cap, rng, trace, work)
+            else:
+                result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id, rng,
+                                      trace, mast, depth % 2, mast_visits, mast_wins, connect)
             stats[PLAYOUT_PLIES] += ply
             if ply == 0 and result == 0.0 and playout_cap > 0:
                 proof[node] = 1
@@ -572,16 +582,28 @@ def _ensure_compiled():
 
 
 def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0,
-         rave=0.0, mast=0.0, connect=0.0, virtual_visits=0.0):
+         rave=0.0, mast=0.0, connect=0.0, virtual_visits=0.0, shift=False):
     return int(
         run_iterations(
             size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight), float(rave),
             tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies, tree.prior,
             tree.amaf_visits, tree.amaf_wins, tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups,
             tree.group_id, tree.sizes, tree.seen, tree.trace, rng, float(mast), tree.mast_visits, tree.mast_wins,
-            float(connect), float(virtual_visits),
+            float(connect), float(virtual_visits), bool(shift), tree.work,
         )
     )  # fmt: skip
+
+
+def uses_shift_playouts(size: int, shift_playouts: bool, greed: float, connect: float, mast: float) -> bool:
+    """Whether a search plays its playouts with ``shiftplay.shift_playout``: the option
+    ``shift_playouts`` is on, the side is at most ``SHIFT_MAX_SIZE`` (6) and the policy
+    is the one it plays (``playout_greed`` 1, ``playout_connect`` 1, no MAST, the
+    defaults); else ``playout``, whose distribution of moves is the same for that policy.
+
+    >>> uses_shift_playouts(6, True, 1.0, 1.0, 0.0), uses_shift_playouts(7, True, 1.0, 1.0, 0.0)
+    (True, False)
+    """
+    return bool(shift_playouts) and size <= SHIFT_MAX_SIZE and greed == 1.0 and connect == 1.0 and mast == 0.0
 
 
 def default_playout_plies(size: int) -> int:
@@ -599,7 +621,10 @@ class MCTSSearcher(Searcher):
     constant c; ``playout_plies``: playout cap (0: ``default_playout_plies``);
     ``playout_greed``: probability per playout ply of the largest-flip swipe;
     ``seed``: each ``go`` starts the generator from it (-1: from fresh entropy), so the
-    same seed and node limit give the same result.
+    same seed and node limit give the same result; ``shift_playouts``: on sides 4 to 6
+    the default policy's playouts in the shift layout (``uses_shift_playouts``; off
+    here and in ``mcts-v1``, which does not have the option, on in the registry's
+    ``mcts``).
 
     >>> from hinge_fast import Board
     >>> r = MCTSSearcher(seed=7).go(Board(), Limits(nodes=2000))
@@ -613,8 +638,9 @@ class MCTSSearcher(Searcher):
                  playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
                  rave=DEFAULT_RAVE, mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT,
                  virtual_visits=DEFAULT_VIRTUAL_VISITS,
-                 choice_lcb=DEFAULT_CHOICE_LCB, choice_share=DEFAULT_CHOICE_SHARE):
+                 choice_lcb=DEFAULT_CHOICE_LCB, choice_share=DEFAULT_CHOICE_SHARE, shift_playouts=False):
         super().__init__()
+        self.shift_playouts = bool(shift_playouts)
         self.choice_lcb = choice_lcb
         self.choice_share = choice_share
         self.playout_connect = playout_connect
@@ -654,6 +680,7 @@ class MCTSSearcher(Searcher):
             return SearchResult(None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", [])
         tree = self._tree_for(n_root)
         own, enemy = board.own, board.enemy
+        shift = uses_shift_playouts(board.size, self.shift_playouts, self.playout_greed, self.playout_connect, self.mast)
 
         deadline = None if time_limit is None else started + time_limit
         done = 0
@@ -663,7 +690,7 @@ class MCTSSearcher(Searcher):
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
             done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng,
                          self.fpu, self.prior_weight, self.rave, self.mast,
-                         self.playout_connect, self.virtual_visits)
+                         self.playout_connect, self.virtual_visits, shift)
             now = time.perf_counter()
             if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
                 break

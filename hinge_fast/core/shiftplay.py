@@ -1,0 +1,361 @@
+"""MCTS playouts in the shift layout (sides 4 to 6): the default playout policy without
+listing the moves.
+
+``search/mcts.py``'s ``playout`` calls ``movegen.generate_moves`` every ply: every
+legal move with its flipped group, then one is chosen. Here the position stays in the
+shift layout of ``shiftcount.py`` (cell ``(c, r)`` is bit ``c * W + r`` of two words,
+each direction one fixed shift) for the whole playout, and each ply computes only what
+the policy needs, as sets of cells:
+
+1. ``t1 = dilate(enemy)``, the cells next to an enemy token: landing cells are the
+   empty interior ones in it.
+2. The swipe ends of every friendly token at once, as ``shiftcount.py`` counts them,
+   but kept apart by offset: ``E[j]`` (j < 6) the tokens with a one-step end on
+   ``N[j]``, ``E[6 + j]`` those with an onward end on ``C[j]``, ``E[12]`` those with a
+   reversing end on themselves; tokens that the lift (rule 4.1) forbids are taken out.
+   Each set moved by its offset is the set of end cells ``F[k]``; a swipe is a token, an
+   end and an enemy group next to the end, and for one token its thirteen offsets are
+   thirteen distinct cells, so the swipes ending next to a group ``g`` number
+   ``sum_k |F[k] & dilate(g)|``, each (token, end) once, as in ``generate_moves``.
+3. The groups a swipe can flip are the enemy groups with a token next to an end: only
+   those are flood-filled. The policy takes the largest (a group holding every enemy
+   token is an elimination, so "an eliminating swipe is always played" comes with it)
+   and, over the tied largest groups, draws one of their swipes uniformly: the same
+   distribution as the old playout's reservoir sampling over the listed swipes.
+4. No swipe: a placement next to one of the mover's tokens (``empty & adjacent(own)``)
+   uniformly, if any; else a uniformly random placement (``empty & ~t1``: an empty cell
+   next to no enemy token, since none is next to a friendly one); none: the mover loses.
+
+This is ``playout_greed`` 1, ``playout_connect`` 1 and no MAST, the ``mcts`` defaults;
+``mcts.py`` uses it when those options hold and the side is at most
+``tables.SHIFT_MAX_SIZE`` (option ``shift_playouts``). The random stream is the
+searcher's (``rng``, xorshift64* as ``mcts.rng_next``), drawn in another order than the
+old playout's, so single playouts differ while the distribution of moves is the same.
+The moves played are written to ``trace`` as move codes (``movecode.py``) for RAVE/AMAF;
+``tests/test_shiftplay.py`` replays them through ``reference.py``.
+"""
+
+import numpy as np
+from numba import njit
+
+from . import kernels
+from .bits import lowest_bit_index64, popcount64
+from .geometry import MIN_SIZE, geometry
+from .movegen import encode_placement, encode_swipe
+from .shiftcount import (
+    add_to_counter,
+    adjacent,
+    at,
+    at_corner,
+    dilate,
+    down,
+    group_touches,
+    lift_keeps_connected,
+    s_and,
+    s_andnot,
+    s_any,
+    s_count,
+    s_eq,
+    s_lowest,
+    s_or,
+    to_shift_layout,
+    up,
+)
+from .tables import SHIFT_INTERIOR, SHIFT_MAX_SIZE
+
+U64 = np.uint64
+ONE = U64(1)
+ZERO = (U64(0), U64(0))
+#: Rows of the scratch array ``work`` (``new_work``): ``E[0..12]`` (the tokens with an end
+#: at each offset; then their end cells ``F[0..12]``), then the tied largest groups from
+#: ``GROUPS_ROW``.
+END_SETS = 13
+GROUPS_ROW = 16
+WORK_ROWS = GROUPS_ROW + 64
+
+
+def _cell_of_bit():
+    """``CELL_OF_BIT[size, b]``: the cell index (``geometry.py``) of shift-layout bit b
+    (-1: no interior cell)."""
+    table = np.full((SHIFT_MAX_SIZE + 1, 128), -1, dtype=np.int16)
+    for size in range(MIN_SIZE, SHIFT_MAX_SIZE + 1):
+        geo = geometry(size)
+        width = 2 * size - 1
+        for i in range(geo.n_interior):
+            c, r = geo.coords[i]
+            table[size, c * width + r] = i
+    table.setflags(write=False)
+    return table
+
+
+CELL_OF_BIT = _cell_of_bit()
+
+
+def new_work() -> np.ndarray:
+    """The scratch array of ``shift_playout``."""
+    return np.zeros((WORK_ROWS, 2), dtype=np.uint64)
+
+
+@njit(cache=True)
+def rng_below(rng, n):
+    """A uniform whole number in [0, n): xorshift64* on ``rng[0]``, the generator of
+    ``mcts.rng_next`` (the same state; ``core`` cannot import from ``search``)."""
+    x = rng[0]
+    x ^= x >> U64(12)
+    x ^= x << U64(25)
+    x ^= x >> U64(27)
+    rng[0] = x
+    return np.int64(((x * U64(0x2545F4914F6CDD1D)) >> U64(1)) % U64(n))
+
+
+@njit(cache=True)
+def step(a, j, w):
+    """Every cell of ``a`` moved by ``D[j]`` (the inverse of ``shiftcount.at``)."""
+    if j == 0:
+        return up(a, w)
+    if j == 1:
+        return up(a, w + ONE)
+    if j == 2:
+        return up(a, ONE)
+    if j == 3:
+        return down(a, w)
+    if j == 4:
+        return down(a, w + ONE)
+    return down(a, ONE)
+
+
+@njit(cache=True)
+def step_corner(a, j, w):
+    """Every cell of ``a`` moved by ``D[j] + D[j + 1]`` (the inverse of
+    ``shiftcount.at_corner``; the cells must land inside the two words)."""
+    if j == 0:
+        return up(a, w + w + ONE)
+    if j == 1:
+        return up(a, w + U64(2))
+    if j == 2:
+        return down(a, w - ONE)
+    if j == 3:
+        return down(a, w + w + ONE)
+    if j == 4:
+        return down(a, w + U64(2))
+    return up(a, w - ONE)
+
+
+@njit(cache=True)
+def end_cells(a, k, w):
+    """The end cells of the tokens ``a`` of end set ``E[k]``."""
+    if k < 6:
+        return step(a, k, w)
+    if k < 12:
+        return step_corner(a, k - 6, w)
+    return a
+
+
+@njit(cache=True)
+def start_cells(a, k, w):
+    """The tokens whose end of set ``E[k]`` is in ``a`` (the inverse of ``end_cells``)."""
+    if k < 6:
+        return at(a, k, w)
+    if k < 12:
+        return at_corner(a, k - 6, w)
+    return a
+
+
+@njit(cache=True)
+def direction_ends(j, w, own, stop, landing):
+    """The friendly tokens with a one-step end on ``N[j]``, with an onward end on
+    ``C[j]``, whose first step to ``N[j]`` goes on, and whose run of friendly
+    neighbours starts at ``N[j]``: ``shiftcount.direction`` with the end sets kept."""
+    before = at(own, (j + 5) % 6, w)
+    here = at(own, j, w)
+    after = at(own, (j + 1) % 6, w)
+    pivot = s_and(own, s_or(after, before))
+    pivot_next = s_and(own, s_or(at(own, (j + 2) % 6, w), here))
+    goes_on = s_andnot(pivot, at(stop, j, w))
+    goes_on_next = s_andnot(pivot_next, at(stop, (j + 1) % 6, w))
+    one = s_and(pivot, at(landing, j, w))
+    through = s_or(s_and(goes_on, after), s_and(goes_on_next, here))
+    corner = s_and(through, at_corner(landing, j, w))
+    return one, corner, goes_on, s_and(own, s_andnot(here, before))
+
+
+@njit(cache=True)
+def store(work, row, a):
+    work[row, 0] = a[0]
+    work[row, 1] = a[1]
+
+
+@njit(cache=True)
+def row_set(work, row):
+    return (work[row, 0], work[row, 1])
+
+
+@njit(cache=True)
+def swipe_end_sets(w, own, enemy, t1, landing, work):
+    """Write the end cells ``F[k]`` of the end sets ``E[k]`` of the friendly tokens'
+    legal swipes (tokens the lift forbids taken out) to ``work[0..12]``. Returns their
+    union (empty: no swipe)."""
+    own_t1, own_t2, _ = group_touches(own, w)
+    # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
+    # (next to two friendly groups), nor from a one-step end.
+    stop = s_or(s_or(enemy, s_andnot(own_t2, own)), landing)
+    back = ZERO
+    ends = ZERO
+    r1, r2, r3 = ZERO, ZERO, ZERO
+    for j in range(6):
+        one, corner, goes_on, start = direction_ends(j, w, own, stop, landing)
+        store(work, j, one)
+        store(work, 6 + j, corner)
+        back = s_or(back, goes_on)
+        ends = s_or(ends, s_or(one, corner))
+        r1, r2, r3 = add_to_counter(r1, r2, r3, start)
+    reverse = s_and(back, t1)  # back on x, emptied by the lift: x must touch an enemy
+    store(work, 12, reverse)
+    ends = s_or(ends, reverse)
+    # Rule 4.1: a token whose friendly neighbours form two runs or more may hold its
+    # group together; then it cannot swipe.
+    check = s_and(r2, ends)
+    stuck = ZERO
+    while s_any(check):
+        x = s_lowest(check)
+        check = s_andnot(check, x)
+        if not lift_keeps_connected(own, x, w):
+            stuck = s_or(stuck, x)
+    reached = ZERO
+    for k in range(END_SETS):
+        f = end_cells(s_andnot(row_set(work, k), stuck), k, w)
+        store(work, k, f)
+        reached = s_or(reached, f)
+    return reached
+
+
+@njit(cache=True)
+def nth_bit(a, n):
+    """The ``n``-th lowest cell (from 0) of the set ``a``, as a set."""
+    lo = a[0]
+    c = np.int64(popcount64(lo))
+    if n >= c:
+        n -= c
+        word = a[1]
+        for _ in range(n):
+            word &= word - ONE
+        return (U64(0), word & (~word + ONE))
+    for _ in range(n):
+        lo &= lo - ONE
+    return (lo & (~lo + ONE), U64(0))
+
+
+@njit(cache=True)
+def cell_index(size, a):
+    """The cell index of a one-cell set."""
+    if a[0]:
+        return np.int64(CELL_OF_BIT[size, lowest_bit_index64(a[0])])
+    return np.int64(CELL_OF_BIT[size, 64 + lowest_bit_index64(a[1])])
+
+
+@njit(cache=True)
+def group_swipes(near, work):
+    """The number of swipes ending next to a group that touches the cells ``near``
+    (its dilation): one per (token, end) of the end sets, whose end cells are in
+    ``work[0..12]``."""
+    n = np.int64(0)
+    for k in range(END_SETS):
+        n += s_count(s_and(row_set(work, k), near))
+    return n
+
+
+@njit(cache=True)
+def choose_swipe(w, enemy, reached, work, rng):
+    """The policy's swipe: among the enemy groups next to an end cell (``reached``),
+    those of the largest size, and among all their swipes one uniformly. Returns
+    ``(token, end, group)`` as sets."""
+    flippable = s_and(enemy, adjacent(reached, w))
+    largest = 0
+    tied = 0
+    total = np.int64(0)
+    while s_any(flippable):
+        group = s_lowest(flippable)
+        while True:
+            near = dilate(group, w)
+            grown = s_and(near, enemy)
+            if s_eq(grown, group):
+                break
+            group = grown
+        flippable = s_andnot(flippable, group)
+        size = s_count(group)
+        if size < largest:
+            continue
+        if size > largest:
+            largest = size
+            tied = 0
+            total = 0
+        store(work, GROUPS_ROW + tied, group)
+        total += group_swipes(near, work)
+        tied += 1
+    r = rng_below(rng, total)
+    for t in range(tied):
+        group = row_set(work, GROUPS_ROW + t)
+        near = dilate(group, w)
+        for k in range(END_SETS):
+            cells = s_and(row_set(work, k), near)
+            c = s_count(cells)
+            if r < c:
+                f = nth_bit(cells, r)
+                return start_cells(f, k, w), f, group
+            r -= c
+    return ZERO, ZERO, ZERO  # cannot happen: total counts these very swipes
+
+
+@njit(cache=True)
+def shift_playout(size, own_bits, enemy_bits, cap, rng, trace, work):
+    """Play the default policy (module docstring) from the position ``(own_bits,
+    enemy_bits)`` (bitboards of ``geometry.py``'s layout, side to move first) for at
+    most ``cap`` plies, as ``mcts.playout`` with ``playout_greed`` 1, ``playout_connect``
+    1 and no MAST. Returns ``(result, plies)``: result for the side to move at the start,
+    1.0 win, 0.0 loss, and at the cap 1.0/0.0/0.5 as it has more/fewer/as many tokens
+    (``plies == 0`` with result 0: the start position is lost). The moves played go to
+    ``trace[:plies]`` (as far as it reaches); ``work`` is ``new_work()``'s scratch."""
+    w = U64(2 * size - 1)
+    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    own = to_shift_layout(size, own_bits)
+    enemy = to_shift_layout(size, enemy_bits)
+    ply = 0
+    while ply < cap:
+        if not s_any(own) and s_count(enemy) >= 2:
+            return (0.0 if ply % 2 == 0 else 1.0), ply  # rule 6: eliminated
+        t1 = dilate(enemy, w)
+        empty = s_andnot(inside, s_or(own, enemy))
+        landing = s_and(empty, t1)
+        reached = ZERO
+        if s_any(s_and(own, adjacent(own, w))) and (s_any(landing) or s_any(s_and(own, t1))):
+            reached = swipe_end_sets(w, own, enemy, t1, landing, work)
+        if s_any(reached):
+            x, f, group = choose_swipe(w, enemy, reached, work, rng)
+            if ply < trace.shape[0]:
+                trace[ply] = encode_swipe(cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group)))
+            mover = s_or(s_or(s_andnot(own, x), f), group)
+            own, enemy = s_andnot(enemy, group), mover
+        else:
+            # Rule 3: next to a friendly token is always legal; else next to no enemy.
+            cells = s_and(empty, adjacent(own, w))
+            if not s_any(cells):
+                cells = s_andnot(empty, t1)
+                if not s_any(cells):
+                    return (0.0 if ply % 2 == 0 else 1.0), ply  # no legal move: lost
+            cell = nth_bit(cells, rng_below(rng, s_count(cells)))
+            if ply < trace.shape[0]:
+                trace[ply] = encode_placement(cell_index(size, cell))
+            own, enemy = enemy, s_or(own, cell)
+        ply += 1
+    mine = s_count(own)
+    theirs = s_count(enemy)
+    result = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+    if ply % 2 == 1:
+        result = 1.0 - result
+    return result, ply
+
+
+kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))
+
+
+__all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout"]

@@ -1,0 +1,100 @@
+"""The MCTS playout kernels alone, without the tree: ``mcts.playout`` (the move list) and
+``shiftplay.shift_playout`` (the shift layout), the default policy, interleaved.
+
+Usage: python -m scripts.bench_playouts [--sizes 4 6] [--games 6] [--runs 3]
+
+For each side: playouts from every position of ``--games`` seeded random games (finished
+ones left out) and from the empty board, each kernel in a compiled loop, ``--runs``
+times in turn; prints the best run's plies and playouts per second of CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from hinge_fast import Board  # first: it sets numba's cache folder before numba is imported
+from hinge_fast.core.shiftplay import new_work, shift_playout
+
+import numpy as np
+from numba import njit
+from hinge_fast.core.tables import MAX_GROUPS, MAX_MOVES
+from hinge_fast.search.mcts import AMAF_KEYS, default_playout_plies, new_rng, playout
+
+
+@njit
+def old_loop(size, owns, enemies, cap, repeat, rng, trace, moves, flips, groups, gid, mv, mw):
+    plies = 0
+    for _ in range(repeat):
+        for i in range(owns.shape[0]):
+            own = (owns[i, 0], owns[i, 1], owns[i, 2], owns[i, 3])
+            enemy = (enemies[i, 0], enemies[i, 1], enemies[i, 2], enemies[i, 3])
+            plies += playout(size, own, enemy, cap, 1.0, moves, flips, groups, gid, rng, trace, 0.0, 0, mv, mw, 1.0)[1]
+    return plies
+
+
+@njit
+def new_loop(size, owns, enemies, cap, repeat, rng, trace, work):
+    plies = 0
+    for _ in range(repeat):
+        for i in range(owns.shape[0]):
+            own = (owns[i, 0], owns[i, 1], owns[i, 2], owns[i, 3])
+            enemy = (enemies[i, 0], enemies[i, 1], enemies[i, 2], enemies[i, 3])
+            plies += shift_playout(size, own, enemy, cap, rng, trace, work)[1]
+    return plies
+
+
+def bench(size: int, boards: list[Board], repeat: int, runs: int) -> dict:
+    owns = np.array([b.own for b in boards], dtype=np.uint64)
+    enemies = np.array([b.enemy for b in boards], dtype=np.uint64)
+    cap = default_playout_plies(size)
+    trace = np.zeros(4096, dtype=np.int64)
+    scratch = (np.zeros(MAX_MOVES, dtype=np.int64), np.zeros((MAX_MOVES, 4), dtype=np.uint64),
+               np.zeros((MAX_GROUPS, 4), dtype=np.uint64), np.zeros(256, dtype=np.int16),
+               np.zeros((2, AMAF_KEYS)), np.zeros((2, AMAF_KEYS)))
+    work = new_work()
+    kernels = {
+        "playout": lambda r, n: old_loop(size, owns, enemies, cap, n, r, trace, *scratch),
+        "shift_playout": lambda r, n: new_loop(size, owns, enemies, cap, n, r, trace, work),
+    }
+    for run in kernels.values():
+        run(new_rng(0), 1)  # compile
+    best = {name: (float("inf"), 0) for name in kernels}
+    for _ in range(runs):
+        for name, run in kernels.items():
+            started = time.process_time()
+            plies = run(new_rng(1), repeat)
+            seconds = time.process_time() - started
+            if seconds < best[name][0]:
+                best[name] = (seconds, plies)
+    playouts = repeat * len(boards)
+    return {name: (plies / seconds, playouts / seconds, plies / playouts) for name, (seconds, plies) in best.items()}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m scripts.bench_playouts", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[4, 6])
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for size in args.sizes:
+        rng = random.Random(args.seed)
+        played = []
+        for _ in range(args.games):
+            board = Board(size)
+            while not board.is_game_over():
+                played.append(board.copy())
+                board.push(rng.choice(board.legal_moves))
+        for label, boards, repeat in (("empty board", [Board(size)], 20000 if size == 4 else 5000),
+                                      (f"{len(played)} game positions", played, 200 if size == 4 else 20)):
+            rates = bench(size, boards, repeat, args.runs)
+            old, new = rates["playout"], rates["shift_playout"]
+            print(f"side {size}, {label}: playout {old[0]:,.0f} plies/s ({old[1]:,.0f} playouts/s, {old[2]:.1f} plies), "
+                  f"shift_playout {new[0]:,.0f} plies/s ({new[1]:,.0f} playouts/s, {new[2]:.1f} plies): "
+                  f"{new[0] / old[0]:.2f}x the plies a second")
+
+
+if __name__ == "__main__":
+    main()
