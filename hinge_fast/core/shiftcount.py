@@ -42,10 +42,11 @@ from numba import njit
 
 from .bits import highest_bit_index64, popcount64
 from .movegen import is_eliminated
-from .tables import SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_INTERIOR, SHIFT_MAX_SIZE
+from .tables import SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE, SHIFT_INTERIOR, SHIFT_MAX_SIZE
 
 U64 = np.uint64
 ZERO = (U64(0), U64(0))
+ALL = (~U64(0), ~U64(0))
 ONE = U64(1)
 B64 = U64(64)
 
@@ -141,19 +142,30 @@ def add_to_counter(t1, t2, t3, near):
     return s_or(t1, near), s_or(t2, s_and(t1, near)), s_or(t3, s_and(t2, near))
 
 
+@njit(cache=True)
+def far_from(stones, j, w):
+    """The cells ``x`` whose neighbour ``N[j]`` has a neighbour in ``stones`` two steps
+    from ``x``: ``x + 2 D[j]``, ``C[j]`` or ``C[j - 1]``."""
+    return s_and(at(stones, j, w), s_or(at_double(stones, j, w),
+                                        s_or(at_corner(stones, j, w), at_corner(stones, (j + 5) % 6, w))))
+
+
 @njit(cache=True, inline='always')
 def group_touches(stones, w):
     """The cells next to at least one, two and three groups of ``stones`` (a group's
-    own cells may count as next to it). The lone tokens are counted all at once,
-    direction by direction; the other groups are grown one by one, a ring a round."""
-    lone = s_andnot(stones, adjacent(stones, w))
-    t1, t2, t3 = add_to_counter(ZERO, ZERO, ZERO, at(lone, 0, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 1, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 2, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 3, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 4, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 5, w))
-    rest = s_andnot(stones, lone)
+    own cells may count as next to it; the counts are exact on the other cells).
+
+    A group with a token next to all its other tokens (a centre: lone tokens, every
+    group of two or three, most of four) cannot close a ring round a cell with one
+    more cell, so around any cell its tokens form one run at most: for those groups
+    the counts are the runs of their tokens around each cell, all at once. The other
+    groups are grown one by one, a ring a round, and added to the counter."""
+    far = s_or(s_or(far_from(stones, 0, w), far_from(stones, 1, w)), far_from(stones, 2, w))
+    far = s_or(far, s_or(s_or(far_from(stones, 3, w), far_from(stones, 4, w)), far_from(stones, 5, w)))
+    centres = s_andnot(stones, far)
+    star = s_and(stones, dilate(centres, w))
+    t1, t2, t3 = run_counter(star, w)
+    rest = s_andnot(stones, star)
     while s_any(rest):
         group = s_lowest(rest)
         while True:
@@ -202,6 +214,23 @@ def at_corner(a, j, w):
 
 
 @njit(cache=True)
+def at_double(a, j, w):
+    """The cells ``x`` whose cell two steps on, ``x + 2 D[j]``, is in ``a``; as for
+    ``at_corner``, ``a`` must hold interior cells only."""
+    if j == 0:
+        return down(a, w + w)
+    if j == 1:
+        return down(a, w + w + U64(2))
+    if j == 2:
+        return down(a, U64(2))
+    if j == 3:
+        return up(a, w + w)
+    if j == 4:
+        return up(a, w + w + U64(2))
+    return up(a, U64(2))
+
+
+@njit(cache=True)
 def ends_moves(ends, touch2, touch3):
     """Moves of a set of ends (rule 4.5): one per enemy group next to each."""
     return s_count(ends) + s_count(s_and(ends, touch2)) + s_count(s_and(ends, touch3))
@@ -243,6 +272,38 @@ def lift_keeps_connected(own, x, w):
         grown = s_and(dilate(reached, w), rest)
         if s_eq(grown, reached):
             return False
+        reached = grown
+
+
+@njit(cache=True)
+def run_counter(a, w):
+    """The cells around which the cells of ``a`` form at least one, two, three runs (a
+    run: neighbours ``N[j] .. N[k]`` in ``a``, ``N[j-1]`` and ``N[k+1]`` not; six
+    neighbours in ``a`` make no run): a run starts at ``N[j]`` where ``N[j]`` is in
+    ``a`` and ``N[j-1]`` is not."""
+    a0 = at(a, 0, w)
+    a1 = at(a, 1, w)
+    a2 = at(a, 2, w)
+    a3 = at(a, 3, w)
+    a4 = at(a, 4, w)
+    a5 = at(a, 5, w)
+    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s_andnot(a0, a5))
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a1, a0))
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a2, a1))
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a3, a2))
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a4, a3))
+    return add_to_counter(r1, r2, r3, s_andnot(a5, a4))
+
+
+@njit(cache=True)
+def open_to_edge(free, edge, w):
+    """The cells of ``free`` joined to ``edge`` through ``free`` (a flood, a ring a
+    round: one loop for the whole board)."""
+    reached = s_and(edge, free)
+    while True:
+        grown = s_and(dilate(reached, w), free)
+        if s_eq(grown, reached):
+            return reached
         reached = grown
 
 
@@ -325,11 +386,22 @@ def shift_count(size, own_bits, enemy_bits):
     # link between them; such a token with an end loses all its moves if it is.
     check = s_and(runs2, ends)
     stuck = ZERO
-    while s_any(check):
-        x = s_lowest(check)
-        check = s_andnot(check, x)
-        if not lift_keeps_connected(own, x, w):
-            stuck = s_or(stuck, x)
+    if s_any(check):
+        # The runs of x's friendly neighbours stay joined without x only if its gaps
+        # (the runs of other neighbours) lie in as many distinct regions of the
+        # non-friendly cells; so two gaps open to the edge (one region) split the
+        # group. One flood gives the cells open to the edge, off-board cells count as
+        # open; a fill per token is left for the few with less than two open gaps.
+        outside = s_or(open_to_edge(s_andnot(inside, own), (SHIFT_EDGE[size, 0], SHIFT_EDGE[size, 1]), w),
+                       s_andnot(ALL, inside))
+        open2 = run_counter(outside, w)[1]
+        stuck = s_and(check, open2)
+        unsure = s_andnot(check, open2)
+        while s_any(unsure):
+            x = s_lowest(unsure)
+            unsure = s_andnot(unsure, x)
+            if not lift_keeps_connected(own, x, w):
+                stuck = s_or(stuck, x)
     if s_any(stuck):  # the count is a sum over the tokens: take theirs away
         moves -= swipes(w, stuck, own, stop, landing, land2, land3, touch1, touch2, touch3)[0]
     return n + moves
