@@ -27,13 +27,20 @@ the pivot ``N[j-1]`` it goes to ``N[j]`` too, and onward to ``C[j-1]``. So with
 
 Each end gives one move per enemy group next to it (rule 4.5): with ``touch2`` and
 ``touch3`` the cells next to two and three enemy groups, an end set E gives
-``|E| + |E & touch2| + |E & touch3|`` moves, as in ``count.py``. Rule 4.1 (the lift)
-needs a flood fill only for the tokens whose friendly neighbours form two or more
-runs around them, and only if they have an end at all.
+``|E| + |E & touch2| + |E & touch3|`` moves, as in ``count.py``.
 
-The groups' touch counts (the cells next to one, two, three groups) take the lone
-tokens all at once, direction by direction, and grow the other groups a whole ring a
-round (``dilate``: four shifts, ANDed with the tokens). The count equals ``count.count_moves`` on every position (the tests
+Rule 4.1 (the lift) is settled before the swipes, for all tokens at once
+(``lift_stuck``): a token whose friendly neighbours form two runs or more splits its
+group when two of its gaps (runs of other neighbours) lie in one region of the
+non-friendly cells, which one flood of the cells open to the board's edge shows for
+nearly every token; a fill per token is left for the rare others. The swipes are then
+counted for the tokens that may move.
+
+The groups' touch counts (the cells next to one, two, three groups) are, for the
+groups with a centre (a token next to all the others: lone tokens, every group of
+two or three, most of four), the runs of their tokens around each cell, all at
+once; the other groups are grown a whole ring a round (``dilate``: four shifts,
+ANDed with the tokens). The count equals ``count.count_moves`` on every position (the tests
 compare them), so bulk perft takes it for these sides.
 """
 
@@ -312,8 +319,7 @@ def direction(j, w, tokens, own, stop, landing, land2, land3):
     """The swipes of ``tokens`` whose first step goes to ``N[j]`` and that end there, or
     that go on to ``C[j]`` through ``N[j]`` or ``N[j + 1]``. ``j`` is a constant at every
     call (the six are written out), so each ``at`` is one shift. Returns ``(moves, the
-    tokens with an end, the tokens whose first step to N[j] goes on, the tokens with a
-    run of friendly neighbours starting at N[j])``."""
+    tokens whose first step to N[j] goes on)``."""
     before = at(own, (j + 5) % 6, w)
     here = at(own, j, w)
     after = at(own, (j + 1) % 6, w)
@@ -328,33 +334,50 @@ def direction(j, w, tokens, own, stop, landing, land2, land3):
     moves = (s_count(one) + s_count(s_and(one, at(land2, j, w))) + s_count(s_and(one, at(land3, j, w)))
              + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w)))
              + s_count(s_and(corner, at_corner(land3, j, w))))
-    return moves, s_or(one, corner), goes_on, s_and(tokens, s_andnot(here, before))
+    return moves, goes_on
 
 
 @njit(cache=True, inline='always')
 def swipes(w, tokens, own, stop, landing, land2, land3, touch1, touch2, touch3):
-    """The swipes of ``tokens`` (friendly tokens) before the lift check (rule 4.1):
-    ``(moves, the tokens with an end, the tokens whose friendly neighbours form two
-    runs or more)``."""
-    m0, e0, g0, s0 = direction(0, w, tokens, own, stop, landing, land2, land3)
-    m1, e1, g1, s1 = direction(1, w, tokens, own, stop, landing, land2, land3)
-    m2, e2, g2, s2 = direction(2, w, tokens, own, stop, landing, land2, land3)
-    m3, e3, g3, s3 = direction(3, w, tokens, own, stop, landing, land2, land3)
-    m4, e4, g4, s4 = direction(4, w, tokens, own, stop, landing, land2, land3)
-    m5, e5, g5, s5 = direction(5, w, tokens, own, stop, landing, land2, land3)
+    """The number of swipes of ``tokens`` (friendly tokens) if the lift (rule 4.1)
+    allows them all."""
+    m0, g0 = direction(0, w, tokens, own, stop, landing, land2, land3)
+    m1, g1 = direction(1, w, tokens, own, stop, landing, land2, land3)
+    m2, g2 = direction(2, w, tokens, own, stop, landing, land2, land3)
+    m3, g3 = direction(3, w, tokens, own, stop, landing, land2, land3)
+    m4, g4 = direction(4, w, tokens, own, stop, landing, land2, land3)
+    m5, g5 = direction(5, w, tokens, own, stop, landing, land2, land3)
     # A reversing swipe ends on x itself: x is empty then, and must touch an enemy token.
     back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
     reverse = s_and(back, touch1)
-    moves = m0 + m1 + m2 + m3 + m4 + m5 + ends_moves(reverse, touch2, touch3)
-    ends = s_or(s_or(s_or(s_or(e0, e1), s_or(e2, e3)), s_or(e4, e5)), reverse)
-    # Two runs or more: a run starts at two of the six neighbours.
-    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s0)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s1)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s2)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s3)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s4)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s5)
-    return moves, ends, r2
+    return m0 + m1 + m2 + m3 + m4 + m5 + ends_moves(reverse, touch2, touch3)
+
+
+@njit(cache=True)
+def lift_stuck(size, own, w):
+    """The friendly tokens whose lift would split their group (rule 4.1). A token
+    whose friendly neighbours form one run (or none) never does. With two runs or
+    more, the runs stay joined without x only if x's gaps (the runs of its other
+    neighbours) lie in as many distinct regions of the non-friendly cells (an
+    Euler-characteristic count: each link between two runs closes a ring round a
+    gap), so two gaps open to the edge, one region, split the group. One flood gives
+    the cells open to the edge (off-board cells are open); a fill per token is left
+    for the few with fewer than two open gaps."""
+    runs2 = s_and(own, run_counter(own, w)[1])
+    if not s_any(runs2):
+        return ZERO
+    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    outside = s_or(open_to_edge(s_andnot(inside, own), (SHIFT_EDGE[size, 0], SHIFT_EDGE[size, 1]), w),
+                   s_andnot(ALL, inside))
+    open2 = run_counter(outside, w)[1]
+    stuck = s_and(runs2, open2)
+    unsure = s_andnot(runs2, open2)
+    while s_any(unsure):
+        x = s_lowest(unsure)
+        unsure = s_andnot(unsure, x)
+        if not lift_keeps_connected(own, x, w):
+            stuck = s_or(stuck, x)
+    return stuck
 
 
 @njit(cache=True)
@@ -381,29 +404,9 @@ def shift_count(size, own_bits, enemy_bits):
     stop = s_or(s_or(enemy, s_andnot(own_touch2, own)), landing)
     land2 = s_and(landing, touch2)
     land3 = s_and(landing, touch3)
-    moves, ends, runs2 = swipes(w, own, own, stop, landing, land2, land3, touch1, touch2, touch3)
-    # Rule 4.1: a token whose friendly neighbours form two runs or more may be the only
-    # link between them; such a token with an end loses all its moves if it is.
-    check = s_and(runs2, ends)
-    stuck = ZERO
-    if s_any(check):
-        # The runs of x's friendly neighbours stay joined without x only if its gaps
-        # (the runs of other neighbours) lie in as many distinct regions of the
-        # non-friendly cells; so two gaps open to the edge (one region) split the
-        # group. One flood gives the cells open to the edge, off-board cells count as
-        # open; a fill per token is left for the few with less than two open gaps.
-        outside = s_or(open_to_edge(s_andnot(inside, own), (SHIFT_EDGE[size, 0], SHIFT_EDGE[size, 1]), w),
-                       s_andnot(ALL, inside))
-        open2 = run_counter(outside, w)[1]
-        stuck = s_and(check, open2)
-        unsure = s_andnot(check, open2)
-        while s_any(unsure):
-            x = s_lowest(unsure)
-            unsure = s_andnot(unsure, x)
-            if not lift_keeps_connected(own, x, w):
-                stuck = s_or(stuck, x)
-    if s_any(stuck):  # the count is a sum over the tokens: take theirs away
-        moves -= swipes(w, stuck, own, stop, landing, land2, land3, touch1, touch2, touch3)[0]
+    # Rule 4.1: a token whose lift splits its group has no swipe at all.
+    movers = s_andnot(own, lift_stuck(size, own, w))
+    moves = swipes(w, movers, own, stop, landing, land2, land3, touch1, touch2, touch3)
     return n + moves
 
 
