@@ -8,7 +8,8 @@ order, so that consecutive positions differ as they do in perft), then times, in
 turn, ``shiftcount.shift_count`` and ``count.count_moves`` over all of them (ns a
 position, best of ROUNDS), after checking that they agree. With BASELINE.py (another
 version of shiftcount.py, its relative imports written ``from hinge_fast.core.``), its
-``shift_count`` is timed in turn too: an A/B in one process.
+``shift_count`` is timed in turn too, alone and as bulk perft's last ply: an A/B in
+one process.
 """
 
 import sys
@@ -84,6 +85,43 @@ def make_timer(count):
     return timer
 
 
+def make_perft(count):
+    """Bulk perft (as ``perft.perft``: listed moves, played, the last ply counted) with
+    ``count`` at the last ply."""
+    @njit
+    def bulk_perft(size, own, enemy, depth, work):
+        moves = work.moves
+        flips = work.flips
+        stack = np.empty((depth, 2, 4), dtype=np.uint64)
+        n_moves = np.zeros(depth, dtype=np.int64)
+        nxt = np.zeros(depth, dtype=np.int64)
+        bb_store(stack[0], 0, own)
+        bb_store(stack[0], 1, enemy)
+        n_moves[0] = generate_moves(size, own, enemy, moves[0], flips[0], work.enemy_groups, work.group_id, True)
+        total = 0
+        ply = 0
+        last = depth - 1
+        while ply >= 0:
+            i = nxt[ply]
+            if i >= n_moves[ply]:
+                ply -= 1
+                continue
+            nxt[ply] = i + 1
+            their, ours = play_with_flip(bb_row(stack[ply], 0), bb_row(stack[ply], 1), moves[ply, i],
+                                         bb_row(flips[ply], i))
+            if ply + 1 == last:
+                total += count(size, their, ours)
+            else:
+                ply += 1
+                bb_store(stack[ply], 0, their)
+                bb_store(stack[ply], 1, ours)
+                n_moves[ply] = generate_moves(size, their, ours, moves[ply], flips[ply], work.enemy_groups,
+                                              work.group_id, True)
+                nxt[ply] = 0
+        return total
+    return bulk_perft
+
+
 @njit
 def time_count(size, positions, work):
     t = 0
@@ -114,6 +152,10 @@ def main():
         baseline = make_timer(module.shift_count)
         assert baseline(size, positions) == a
         best["baseline"] = 1e9
+        perfts = {"perft, shift_count": make_perft(shift_count), "perft, baseline": make_perft(module.shift_count)}
+        for name, f in perfts.items():
+            assert f(size, board.own, board.enemy, depth, work) == a
+            best[name] = 1e9
     perft(size, board.own, board.enemy, depth, True, work)
     for _ in range(rounds):
         t = time.perf_counter()
@@ -129,6 +171,10 @@ def main():
             t = time.perf_counter()
             baseline(size, positions)
             best["baseline"] = min(best["baseline"], time.perf_counter() - t)
+            for name, f in perfts.items():
+                t = time.perf_counter()
+                f(size, board.own, board.enemy, depth, work)
+                best[name] = min(best[name], time.perf_counter() - t)
     for name, s in best.items():
         print(f"{name:12s} {s * 1e9 / n:7.1f} ns a position")
 
