@@ -138,13 +138,33 @@ def test_a_group_closing_a_ring_with_one_cell_touches_it_once():
 
 
 def test_a_token_on_a_ring_may_swipe_and_one_on_a_chain_may_not():
-    # Green's ring round E5 (rule 4.1): a ring token's lift leaves the ring joined (its
-    # two gaps lie in different regions, inside and outside), so it keeps its swipes;
-    # the tail token D2 ... is the chain's only link and keeps none.
+    # Green's ring round E5 (rule 4.1): the ring token F5's lift leaves the ring joined
+    # (its two gaps lie in different regions, inside and outside), so it keeps its
+    # swipes; D3, between the ring and the tail C2, is their only link and keeps none.
     ring = [(5, 4), (5, 5), (4, 5), (3, 4), (3, 3), (4, 3)]
     tokens = {cell: "g" for cell in ring} | {(3, 2): "g", (2, 1): "g", (6, 4): "b", (2, 2): "b"}
     pos = ref.RefPosition(6, tokens, "g")
     board = Board.from_fen(ref.format_position(pos))
     assert ref.swipe_final_cells(pos, (5, 4))
     assert ref.swipe_final_cells(pos, (3, 2)) == set()
+    assert shift_count(6, board.own, board.enemy) == len(ref.legal_moves(pos))
+
+
+def hex_distance(a, b) -> int:
+    dc, dr = b[0] - a[0], b[1] - a[1]
+    return max(abs(dc), abs(dr)) if dc * dr >= 0 else abs(dc) + abs(dr)
+
+
+def test_a_chain_inside_a_ring_splits_although_its_gaps_are_enclosed():
+    # Green's ring of 18 tokens three steps round the centre F6 encloses the chain
+    # G6-F6-E6. F6's two gaps lie in one region (the ring's inside), which is not open
+    # to the edge: the flood cannot settle it, the fill must, and lifting F6 splits the
+    # chain, so F6 has no swipe although Blue's F8 gives it ends.
+    centre = (5, 5)
+    ring = [c for c in ref.cells(6) if hex_distance(c, centre) == 3]
+    tokens = {cell: "g" for cell in ring} | {(6, 5): "g", (5, 5): "g", (4, 5): "g", (5, 7): "b"}
+    pos = ref.RefPosition(6, tokens, "g")
+    board = Board.from_fen(ref.format_position(pos))
+    assert ref.swipe_final_cells(pos, centre) == set()
+    assert any(ref.swipe_final_cells(pos, cell) for cell in ((6, 5), (4, 5)))
     assert shift_count(6, board.own, board.enemy) == len(ref.legal_moves(pos))
