@@ -60,7 +60,7 @@ def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
     With ``bulk``, the last ply counts the legal moves without listing them
-    (``count_leaf``); without,
+    (``count_leaf``; on sides 4 to 6 the whole walk is ``bulk_perft_shift``'s); without,
     every leaf move is really played (the children are folded into
     ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
     ``depth`` plies of buffers.
