@@ -13,7 +13,7 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels
 from hinge_fast.core.geometry import geometry
-from hinge_fast.core.shiftcount import shift_count, to_shift_layout
+from hinge_fast.core.shiftcount import group_touches, shift_count, to_shift_layout
 from hinge_fast.core.tables import NWORDS, SHIFT_MAX_SIZE, workspace
 from hinge_fast.tools.positions import random_filling
 from tests.test_swipe_lanes import game_positions
@@ -80,3 +80,91 @@ def test_bulk_perft_counts_what_made_perft_makes(size):
     for board in played(size, 40 + size)[6::12][:4]:
         bulk, made = (int(kernels.perft_kernel(size, board.own, board.enemy, 3, b, workspace(4))) for b in (True, False))
         assert bulk == made, board.fen()
+
+
+def shift_bit(size: int, name: str) -> int:
+    """The shift-layout bit of the cell named ``name``."""
+    geo = geometry(size)
+    c, r = geo.coords[geo.names.index(name)]
+    return c * (2 * size - 1) + r
+
+
+def as_int(pair) -> int:
+    return int(pair[0]) | int(pair[1]) << 64
+
+
+def layout(size: int, stones) -> tuple:
+    """``stones`` in the shift layout, as numpy words (numba returns Python ints)."""
+    return tuple(np.uint64(word) for word in to_shift_layout(size, stones))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_group_touch_counts_are_the_reference_groups_next_to_each_cell(size):
+    # Exact on every interior cell without a token of the colour counted: the lone
+    # tokens and centred groups counted by runs, the others grown, must give the
+    # reference's number of distinct groups next to the cell (capped at three).
+    w = np.uint64(2 * size - 1)
+    boards = [b for seed in range(3) for b in played(size, 90 * size + seed)[::3]]
+    boards += [random_filling(size, seed=5100 * size + seed) for seed in range(60)]
+    checked = 0
+    for board in boards:
+        pos = ref.parse_position(board.fen())
+        me = pos.to_move
+        for stones, colour in ((board.enemy, ref.other(me)), (board.own, me)):
+            t1, t2, t3 = (as_int(t) for t in group_touches(layout(size, stones), w))
+            for cell in ref.cells(size):
+                if not ref.is_interior(size, cell) or pos.tokens.get(cell) == colour:
+                    continue
+                n = len(ref.enemy_groups_touching(size, pos.tokens, cell, ref.other(colour)))
+                bit = shift_bit(size, ref.cell_name(cell))
+                got = sum((t >> bit) & 1 for t in (t1, t2, t3))
+                assert got == min(n, 3), (board.fen(), ref.cell_name(cell), colour)
+                checked += n >= 2
+    assert checked > 100  # cells next to two groups or more were checked
+
+
+def test_a_group_closing_a_ring_with_one_cell_touches_it_once():
+    # Blue's five tokens round E5 leave E4 open: E4 touches Blue's group on two sides
+    # (two runs), still one group, so one move per swipe ending there.
+    ring = [(5, 4), (5, 5), (4, 5), (3, 4), (3, 3)]
+    tokens = {cell: "b" for cell in ring} | {(5, 3): "g", (6, 3): "g", (2, 2): "g", (2, 3): "g"}
+    pos = ref.RefPosition(6, tokens, "g")
+    board = Board.from_fen(ref.format_position(pos))
+    w = np.uint64(11)
+    t1, t2, _ = (as_int(t) for t in group_touches(layout(6, board.enemy), w))
+    x = shift_bit(6, ref.cell_name((4, 3)))
+    assert (t1 >> x) & 1 == 1 and (t2 >> x) & 1 == 0
+    assert shift_count(6, board.own, board.enemy) == len(ref.legal_moves(pos))
+
+
+def test_a_token_on_a_ring_may_swipe_and_one_on_a_chain_may_not():
+    # Green's ring round E5 (rule 4.1): the ring token F5's lift leaves the ring joined
+    # (its two gaps lie in different regions, inside and outside), so it keeps its
+    # swipes; D3, between the ring and the tail C2, is their only link and keeps none.
+    ring = [(5, 4), (5, 5), (4, 5), (3, 4), (3, 3), (4, 3)]
+    tokens = {cell: "g" for cell in ring} | {(3, 2): "g", (2, 1): "g", (6, 4): "b", (2, 2): "b"}
+    pos = ref.RefPosition(6, tokens, "g")
+    board = Board.from_fen(ref.format_position(pos))
+    assert ref.swipe_final_cells(pos, (5, 4))
+    assert ref.swipe_final_cells(pos, (3, 2)) == set()
+    assert shift_count(6, board.own, board.enemy) == len(ref.legal_moves(pos))
+
+
+def hex_distance(a, b) -> int:
+    dc, dr = b[0] - a[0], b[1] - a[1]
+    return max(abs(dc), abs(dr)) if dc * dr >= 0 else abs(dc) + abs(dr)
+
+
+def test_a_chain_inside_a_ring_splits_although_its_gaps_are_enclosed():
+    # Green's ring of 18 tokens three steps round the centre F6 encloses the chain
+    # G6-F6-E6. F6's two gaps lie in one region (the ring's inside), which is not open
+    # to the edge: the flood cannot settle it, the fill must, and lifting F6 splits the
+    # chain, so F6 has no swipe although Blue's F8 gives it ends.
+    centre = (5, 5)
+    ring = [c for c in ref.cells(6) if hex_distance(c, centre) == 3]
+    tokens = {cell: "g" for cell in ring} | {(6, 5): "g", (5, 5): "g", (4, 5): "g", (5, 7): "b"}
+    pos = ref.RefPosition(6, tokens, "g")
+    board = Board.from_fen(ref.format_position(pos))
+    assert ref.swipe_final_cells(pos, centre) == set()
+    assert any(ref.swipe_final_cells(pos, cell) for cell in ((6, 5), (4, 5)))
+    assert shift_count(6, board.own, board.enemy) == len(ref.legal_moves(pos))

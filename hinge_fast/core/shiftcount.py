@@ -27,13 +27,20 @@ the pivot ``N[j-1]`` it goes to ``N[j]`` too, and onward to ``C[j-1]``. So with
 
 Each end gives one move per enemy group next to it (rule 4.5): with ``touch2`` and
 ``touch3`` the cells next to two and three enemy groups, an end set E gives
-``|E| + |E & touch2| + |E & touch3|`` moves, as in ``count.py``. Rule 4.1 (the lift)
-needs a flood fill only for the tokens whose friendly neighbours form two or more
-runs around them, and only if they have an end at all.
+``|E| + |E & touch2| + |E & touch3|`` moves, as in ``count.py``.
 
-The groups' touch counts (the cells next to one, two, three groups) take the lone
-tokens all at once, direction by direction, and grow the other groups a whole ring a
-round (``dilate``: four shifts, ANDed with the tokens). The count equals ``count.count_moves`` on every position (the tests
+Rule 4.1 (the lift) is settled before the swipes, for all tokens at once
+(``lift_stuck``): a token whose friendly neighbours form two runs or more splits its
+group when two of its gaps (runs of other neighbours) lie in one region of the
+non-friendly cells, which one flood of the cells open to the board's edge shows for
+nearly every token; a fill per token is left for the rare others. The swipes are then
+counted for the tokens that may move.
+
+The groups' touch counts (the cells next to one, two, three groups) are, for the
+groups with a centre (a token next to all the others: lone tokens, every group of
+two or three, most of four), the runs of their tokens around each cell, all at
+once; the other groups are grown a whole ring a round (``dilate``: four shifts,
+ANDed with the tokens). The count equals ``count.count_moves`` on every position (the tests
 compare them), so bulk perft takes it for these sides.
 """
 
@@ -42,10 +49,11 @@ from numba import njit
 
 from .bits import highest_bit_index64, popcount64
 from .movegen import is_eliminated
-from .tables import SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_INTERIOR, SHIFT_MAX_SIZE
+from .tables import SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE, SHIFT_INTERIOR, SHIFT_MAX_SIZE
 
 U64 = np.uint64
 ZERO = (U64(0), U64(0))
+ALL = (~U64(0), ~U64(0))
 ONE = U64(1)
 B64 = U64(64)
 
@@ -141,19 +149,30 @@ def add_to_counter(t1, t2, t3, near):
     return s_or(t1, near), s_or(t2, s_and(t1, near)), s_or(t3, s_and(t2, near))
 
 
+@njit(cache=True)
+def far_from(stones, j, w):
+    """The cells ``x`` whose neighbour ``N[j]`` has a neighbour in ``stones`` two steps
+    from ``x``: ``x + 2 D[j]``, ``C[j]`` or ``C[j - 1]``."""
+    return s_and(at(stones, j, w), s_or(at_double(stones, j, w),
+                                        s_or(at_corner(stones, j, w), at_corner(stones, (j + 5) % 6, w))))
+
+
 @njit(cache=True, inline='always')
 def group_touches(stones, w):
     """The cells next to at least one, two and three groups of ``stones`` (a group's
-    own cells may count as next to it). The lone tokens are counted all at once,
-    direction by direction; the other groups are grown one by one, a ring a round."""
-    lone = s_andnot(stones, adjacent(stones, w))
-    t1, t2, t3 = add_to_counter(ZERO, ZERO, ZERO, at(lone, 0, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 1, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 2, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 3, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 4, w))
-    t1, t2, t3 = add_to_counter(t1, t2, t3, at(lone, 5, w))
-    rest = s_andnot(stones, lone)
+    own cells may count as next to it; the counts are exact on the other cells).
+
+    A group with a token next to all its other tokens (a centre: lone tokens, every
+    group of two or three, most of four) cannot close a ring round a cell with one
+    more cell, so around any cell its tokens form one run at most: for those groups
+    the counts are the runs of their tokens around each cell, all at once. The other
+    groups are grown one by one, a ring a round, and added to the counter."""
+    far = s_or(s_or(far_from(stones, 0, w), far_from(stones, 1, w)), far_from(stones, 2, w))
+    far = s_or(far, s_or(s_or(far_from(stones, 3, w), far_from(stones, 4, w)), far_from(stones, 5, w)))
+    centres = s_andnot(stones, far)
+    star = s_and(stones, dilate(centres, w))
+    t1, t2, t3 = run_counter(star, w)
+    rest = s_andnot(stones, star)
     while s_any(rest):
         group = s_lowest(rest)
         while True:
@@ -202,6 +221,23 @@ def at_corner(a, j, w):
 
 
 @njit(cache=True)
+def at_double(a, j, w):
+    """The cells ``x`` whose cell two steps on, ``x + 2 D[j]``, is in ``a``; as for
+    ``at_corner``, ``a`` must hold interior cells only."""
+    if j == 0:
+        return down(a, w + w)
+    if j == 1:
+        return down(a, w + w + U64(2))
+    if j == 2:
+        return down(a, U64(2))
+    if j == 3:
+        return up(a, w + w)
+    if j == 4:
+        return up(a, w + w + U64(2))
+    return up(a, U64(2))
+
+
+@njit(cache=True)
 def ends_moves(ends, touch2, touch3):
     """Moves of a set of ends (rule 4.5): one per enemy group next to each."""
     return s_count(ends) + s_count(s_and(ends, touch2)) + s_count(s_and(ends, touch3))
@@ -246,13 +282,44 @@ def lift_keeps_connected(own, x, w):
         reached = grown
 
 
+@njit(cache=True)
+def run_counter(a, w):
+    """The cells around which the cells of ``a`` form at least one, two, three runs (a
+    run: neighbours ``N[j] .. N[k]`` in ``a``, ``N[j-1]`` and ``N[k+1]`` not; six
+    neighbours in ``a`` make no run): a run starts at ``N[j]`` where ``N[j]`` is in
+    ``a`` and ``N[j-1]`` is not."""
+    a0 = at(a, 0, w)
+    a1 = at(a, 1, w)
+    a2 = at(a, 2, w)
+    a3 = at(a, 3, w)
+    a4 = at(a, 4, w)
+    a5 = at(a, 5, w)
+    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s_andnot(a0, a5))
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a1, a0))
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a2, a1))
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a3, a2))
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a4, a3))
+    return add_to_counter(r1, r2, r3, s_andnot(a5, a4))
+
+
+@njit(cache=True)
+def open_to_edge(free, edge, w):
+    """The cells of ``free`` joined to ``edge`` through ``free`` (a flood, a ring a
+    round: one loop for the whole board)."""
+    reached = s_and(edge, free)
+    while True:
+        grown = s_and(dilate(reached, w), free)
+        if s_eq(grown, reached):
+            return reached
+        reached = grown
+
+
 @njit(cache=True, inline='always')
 def direction(j, w, tokens, own, stop, landing, land2, land3):
     """The swipes of ``tokens`` whose first step goes to ``N[j]`` and that end there, or
     that go on to ``C[j]`` through ``N[j]`` or ``N[j + 1]``. ``j`` is a constant at every
     call (the six are written out), so each ``at`` is one shift. Returns ``(moves, the
-    tokens with an end, the tokens whose first step to N[j] goes on, the tokens with a
-    run of friendly neighbours starting at N[j])``."""
+    tokens whose first step to N[j] goes on)``."""
     before = at(own, (j + 5) % 6, w)
     here = at(own, j, w)
     after = at(own, (j + 1) % 6, w)
@@ -267,33 +334,50 @@ def direction(j, w, tokens, own, stop, landing, land2, land3):
     moves = (s_count(one) + s_count(s_and(one, at(land2, j, w))) + s_count(s_and(one, at(land3, j, w)))
              + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w)))
              + s_count(s_and(corner, at_corner(land3, j, w))))
-    return moves, s_or(one, corner), goes_on, s_and(tokens, s_andnot(here, before))
+    return moves, goes_on
 
 
 @njit(cache=True, inline='always')
 def swipes(w, tokens, own, stop, landing, land2, land3, touch1, touch2, touch3):
-    """The swipes of ``tokens`` (friendly tokens) before the lift check (rule 4.1):
-    ``(moves, the tokens with an end, the tokens whose friendly neighbours form two
-    runs or more)``."""
-    m0, e0, g0, s0 = direction(0, w, tokens, own, stop, landing, land2, land3)
-    m1, e1, g1, s1 = direction(1, w, tokens, own, stop, landing, land2, land3)
-    m2, e2, g2, s2 = direction(2, w, tokens, own, stop, landing, land2, land3)
-    m3, e3, g3, s3 = direction(3, w, tokens, own, stop, landing, land2, land3)
-    m4, e4, g4, s4 = direction(4, w, tokens, own, stop, landing, land2, land3)
-    m5, e5, g5, s5 = direction(5, w, tokens, own, stop, landing, land2, land3)
+    """The number of swipes of ``tokens`` (friendly tokens) if the lift (rule 4.1)
+    allows them all."""
+    m0, g0 = direction(0, w, tokens, own, stop, landing, land2, land3)
+    m1, g1 = direction(1, w, tokens, own, stop, landing, land2, land3)
+    m2, g2 = direction(2, w, tokens, own, stop, landing, land2, land3)
+    m3, g3 = direction(3, w, tokens, own, stop, landing, land2, land3)
+    m4, g4 = direction(4, w, tokens, own, stop, landing, land2, land3)
+    m5, g5 = direction(5, w, tokens, own, stop, landing, land2, land3)
     # A reversing swipe ends on x itself: x is empty then, and must touch an enemy token.
     back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
     reverse = s_and(back, touch1)
-    moves = m0 + m1 + m2 + m3 + m4 + m5 + ends_moves(reverse, touch2, touch3)
-    ends = s_or(s_or(s_or(s_or(e0, e1), s_or(e2, e3)), s_or(e4, e5)), reverse)
-    # Two runs or more: a run starts at two of the six neighbours.
-    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s0)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s1)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s2)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s3)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s4)
-    r1, r2, r3 = add_to_counter(r1, r2, r3, s5)
-    return moves, ends, r2
+    return m0 + m1 + m2 + m3 + m4 + m5 + ends_moves(reverse, touch2, touch3)
+
+
+@njit(cache=True)
+def lift_stuck(size, own, w):
+    """The friendly tokens whose lift would split their group (rule 4.1). A token
+    whose friendly neighbours form one run (or none) never does. With two runs or
+    more, the runs stay joined without x only if x's gaps (the runs of its other
+    neighbours) lie in as many distinct regions of the non-friendly cells (an
+    Euler-characteristic count: each link between two runs closes a ring round a
+    gap), so two gaps open to the edge, one region, split the group. One flood gives
+    the cells open to the edge (off-board cells are open); a fill per token is left
+    for the few with fewer than two open gaps."""
+    runs2 = s_and(own, run_counter(own, w)[1])
+    if not s_any(runs2):
+        return ZERO
+    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    outside = s_or(open_to_edge(s_andnot(inside, own), (SHIFT_EDGE[size, 0], SHIFT_EDGE[size, 1]), w),
+                   s_andnot(ALL, inside))
+    open2 = run_counter(outside, w)[1]
+    stuck = s_and(runs2, open2)
+    unsure = s_andnot(runs2, open2)
+    while s_any(unsure):
+        x = s_lowest(unsure)
+        unsure = s_andnot(unsure, x)
+        if not lift_keeps_connected(own, x, w):
+            stuck = s_or(stuck, x)
+    return stuck
 
 
 @njit(cache=True)
@@ -320,18 +404,9 @@ def shift_count(size, own_bits, enemy_bits):
     stop = s_or(s_or(enemy, s_andnot(own_touch2, own)), landing)
     land2 = s_and(landing, touch2)
     land3 = s_and(landing, touch3)
-    moves, ends, runs2 = swipes(w, own, own, stop, landing, land2, land3, touch1, touch2, touch3)
-    # Rule 4.1: a token whose friendly neighbours form two runs or more may be the only
-    # link between them; such a token with an end loses all its moves if it is.
-    check = s_and(runs2, ends)
-    stuck = ZERO
-    while s_any(check):
-        x = s_lowest(check)
-        check = s_andnot(check, x)
-        if not lift_keeps_connected(own, x, w):
-            stuck = s_or(stuck, x)
-    if s_any(stuck):  # the count is a sum over the tokens: take theirs away
-        moves -= swipes(w, stuck, own, stop, landing, land2, land3, touch1, touch2, touch3)[0]
+    # Rule 4.1: a token whose lift splits its group has no swipe at all.
+    movers = s_andnot(own, lift_stuck(size, own, w))
+    moves = swipes(w, movers, own, stop, landing, land2, land3, touch1, touch2, touch3)
     return n + moves
 
 

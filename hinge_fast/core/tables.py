@@ -110,12 +110,14 @@ def _shift_layout(geo):
         assert 0 < shift < 64 and shifts[c - 1] in (0, shift)
         shifts[c - 1] = shift
     # Every offset a count reads from an interior cell: the six neighbours exactly (no
-    # wrap), the six corner cells exactly or, past the top or bottom row, a bit that
-    # holds no interior cell (a count reads only interior cells at a corner).
+    # wrap), the six corner cells and the six cells two steps straight on exactly or,
+    # past the top or bottom row, a bit that holds no interior cell (a count reads
+    # only interior cells there).
     at_bit = {c * width + r: (c, r) for (c, r) in geo.coords}
     inside = set(geo.coords[: geo.n_interior])
     corners = tuple((dc + ec, dr + er) for (dc, dr), (ec, er) in zip(DIRECTIONS, DIRECTIONS[1:] + DIRECTIONS[:1]))
-    offsets = DIRECTIONS + corners
+    doubles = tuple((2 * dc, 2 * dr) for dc, dr in DIRECTIONS)  # two steps straight on
+    offsets = DIRECTIONS + corners + doubles
     for c, r in inside:
         for k, (dc, dr) in enumerate(offsets):
             read = at_bit.get((c + dc) * width + r + dr)
@@ -124,24 +126,32 @@ def _shift_layout(geo):
             else:
                 assert read not in inside
     assert width * width <= 128
-    return interior, masks, shifts
+    # The edge: the interior cells with a neighbour that is not interior.
+    edge = np.zeros(2, dtype=np.uint64)
+    for c, r in inside:
+        if any((c + dc, r + dr) not in inside for dc, dr in DIRECTIONS):
+            bit = c * width + r
+            edge[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+    return interior, masks, shifts, edge
 
 
 def _shift_tables():
     interior = np.zeros((_ROWS, 2), dtype=np.uint64)
     masks = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.uint64)
     shifts = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.uint64)
+    edge = np.zeros((_ROWS, 2), dtype=np.uint64)
     for size in range(MIN_SIZE, SHIFT_MAX_SIZE + 1):
-        interior[size], masks[size], shifts[size] = _shift_layout(geometry(size))
-    for table in (interior, masks, shifts):
+        interior[size], masks[size], shifts[size], edge[size] = _shift_layout(geometry(size))
+    for table in (interior, masks, shifts, edge):
         table.setflags(write=False)
-    return interior, masks, shifts
+    return interior, masks, shifts, edge
 
 
 #: Per side S up to ``SHIFT_MAX_SIZE``: the interior cells in the shift layout (two
-#: words), and for each interior column its bits in word 0 of a bitboard and the shift
-#: that moves them to the shift layout.
-SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS = _shift_tables()
+#: words), for each interior column its bits in word 0 of a bitboard and the shift
+#: that moves them to the shift layout, and the edge (the interior cells next to a
+#: cell off the interior: a flood from there reaches what is open to the outside).
+SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE = _shift_tables()
 
 
 def _zobrist_keys():
@@ -160,7 +170,7 @@ ZOBRIST = _zobrist_keys()
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
     for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST,
-                  SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS):
+                  SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
