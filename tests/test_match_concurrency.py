@@ -200,13 +200,13 @@ def uninterrupted(tmp_path_factory):
     return summary(out.getvalue()), games_by_round(whole)
 
 
-def _interrupted(tmp_path, sig, extra=()):
-    """Start a 16-game match saving to a file, stop it with ``sig`` once its progress
+def _interrupted(tmp_path, sig, extra=(), match=MATCH, games=16):
+    """Start a match of ``games`` games (16) saving to a file, stop it with ``sig`` once its progress
     bar says 4 games are done, and return the file and the exit status. stderr is a
     pseudo-terminal, so that the bar is drawn; it is read as it comes (no sleeping).
     A game is in the file before the bar counts it."""
     path = tmp_path / f"cut-{sig}.hgn"
-    argv = [sys.executable, "-m", "hinge_fast.cli"] + MATCH + ["--games", "16", "--out", str(path), *extra]
+    argv = [sys.executable, "-m", "hinge_fast.cli"] + match + ["--games", str(games), "--out", str(path), *extra]
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a width to draw the bar in
     # Its own process group, signalled as a whole, as a terminal's Ctrl-C does: the
@@ -215,7 +215,7 @@ def _interrupted(tmp_path, sig, extra=()):
     os.close(slave)
     try:
         seen = ""
-        while not any(int(n) >= 4 for n in re.findall(r"\b(\d+)/16\b", seen)):
+        while not any(int(n) >= 4 for n in re.findall(rf"\b(\d+)/{games}\b", seen)):
             chunk = _read(master)
             assert chunk, f"the match ended before 4 games were counted: {seen!r}"
             seen = seen[-200:] + chunk
@@ -256,16 +256,22 @@ def test_interrupted_match_resumes_to_the_same_result(tmp_path, capsys, uninterr
     assert games_by_round(path) == whole_games
 
 
-def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
-    expected, whole_games = uninterrupted
-    path, status = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"])
+#: Two workers finished the rest of MATCH's 16 short games in the moment between the
+#: bar's "4/16" and the signal on a loaded machine, so the concurrent interruption plays
+#: 48 games ten times as long (about 0.1 s each when idle): 44 left at the signal.
+LONGER_MATCH = ["match", "mcts", "greedy", "--nodes", "600", "--size", "5", "--seed", "7"]
+LONGER_GAMES = 48
+
+
+def test_interrupted_concurrent_match_resumes(tmp_path, capsys):
+    whole = tmp_path / "whole.hgn"
+    games = str(LONGER_GAMES)
+    assert main(LONGER_MATCH + ["--games", games, "--out", str(whole), "--concurrency", "2"]) == 0
+    expected, whole_games = summary(capsys.readouterr().out), games_by_round(whole)
+    path, status = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"], match=LONGER_MATCH, games=LONGER_GAMES)
     assert status == 130
-    # Two workers can finish the rest of these short games in the moment between the
-    # bar's "4/16" and the signal (seen once on a fresh clone), so every count from 4 up
-    # is allowed here; the serial test above checks a stop in the middle. What must hold
-    # either way: no finished game is lost, and resuming gives the uninterrupted match.
-    assert 4 <= len(games_by_round(path)) <= 16
-    assert main(MATCH + ["--games", "16", "--resume", str(path), "--concurrency", "2"]) == 0
+    assert 4 <= len(games_by_round(path)) < LONGER_GAMES  # stopped in the middle, no finished game lost
+    assert main(LONGER_MATCH + ["--games", games, "--resume", str(path), "--concurrency", "2"]) == 0
     assert summary(capsys.readouterr().out) == expected
     assert games_by_round(path) == whole_games
 
