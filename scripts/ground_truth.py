@@ -102,6 +102,9 @@ def run(args) -> None:
             # without the tablebase: the engines would otherwise answer from it
             if "tablebase" in engine_spec(engine).option_names:
                 options = {**options, "tablebase": "off"}
+            # one search first, not counted: the process's first search loads the kernels
+            # from numba's cache and allocates the tables, which a time budget would pay
+            hinge_fast.search(Board(4), engine=engine, seed=args.seed, **limits, **options)
             hits = [0] * len(PHASES)
             for k, (board, winning, _) in enumerate(positions):
                 result = hinge_fast.search(board.copy(), engine=engine, seed=args.seed + k, **limits, **options)
