@@ -62,6 +62,9 @@ def test_a_command_that_compiled_compiles_the_rest_once(cli, monkeypatch):
     assert "compiling the other kernels too" in run.err and "kernels compiled in" in run.err  # the wait is said
     run = cli("perft", "1", "--size", "4")
     assert run.status == 0 and calls == [1] and "compiling" not in run.err
+    monkeypatch.setattr(cli_module, "_COMPILED_ALL", False)
+    run = cli("warmup")  # it compiles everything itself: no second round, no second message
+    assert run.status == 0 and calls == [1, 1] and "other kernels" not in run.err
 
 
 def test_ctrl_c_while_compiling_the_rest_keeps_the_command_status(cli, monkeypatch):

@@ -123,6 +123,7 @@ def test_playout_from_a_finished_game():
 
 def test_perft_threads_agree(monkeypatch):
     monkeypatch.setattr(parallel, "SMALL_TREE", 0)  # threads even for this small tree
+    monkeypatch.setattr(parallel, "SMALL_BULK_TREE", 0)
     board = Board.from_fen("6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g")
     own, enemy = board.own, board.enemy
     for bulk in (True, False):

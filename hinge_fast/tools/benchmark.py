@@ -221,7 +221,7 @@ def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | No
     search_seconds = 0.2 if quick else 1.0
     steps = [
         ("perft, leaves made", lambda: perft_rate(positions, 3 if quick else 4, bulk=False, repeat=repeat, threads=threads)),
-        ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 4, bulk=True, repeat=repeat, threads=threads)),
+        ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 5, bulk=True, repeat=repeat, threads=threads)),
         ("make/unmake", lambda: make_unmake_rate(positions, rounds=200 if quick else 2000, repeat=repeat)),
         ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat, threads=threads)),
         ("reference perft", lambda: reference_perft_rate(positions[:2] if quick else positions, 2)),
