@@ -73,9 +73,9 @@ def compile_the_rest() -> None:
     try:
         warm_up()
     except KeyboardInterrupt:
-        print("hinge-fast: skipped; the next command compiles what it needs", file=sys.stderr, flush=True)
+        print("hinge-fast: compiling skipped; the next command compiles what it needs", file=sys.stderr, flush=True)
         return
-    print(f"hinge-fast: kernels compiled in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    print(f"hinge-fast: compiling done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -59,7 +59,7 @@ def test_a_command_that_compiled_compiles_the_rest_once(cli, monkeypatch):
     monkeypatch.setattr(kernels.COMPILE_NOTICE, "said", True)
     run = cli("moves", "--size", "4")
     assert run.status == 0 and calls == [1]
-    assert "compiling the other kernels too" in run.err and "kernels compiled in" in run.err  # the wait is said
+    assert "compiling the other kernels too" in run.err and "compiling done in" in run.err  # the wait is said
     run = cli("perft", "1", "--size", "4")
     assert run.status == 0 and calls == [1] and "compiling" not in run.err
     monkeypatch.setattr(cli_module, "_COMPILED_ALL", False)
@@ -81,7 +81,7 @@ def test_ctrl_c_while_compiling_the_rest_keeps_the_command_status(cli, monkeypat
     monkeypatch.setattr(kernels.COMPILE_NOTICE, "said", True)
     run = cli("moves", "--size", "4")
     assert run.status == 0 and run.out.split()[0] == "B2"
-    assert "skipped; the next command compiles what it needs" in run.err
+    assert "compiling skipped; the next command compiles what it needs" in run.err
     monkeypatch.setattr(cli_module, "_COMPILED_ALL", False)
     run = cli("moves", "--size", "99")  # a user mistake: status 2 stands too
     assert run.status == 2 and "skipped" in run.err
