@@ -48,7 +48,6 @@ from .shiftcount import (
     at,
     at_corner,
     dilate,
-    down,
     group_touches,
     lift_keeps_connected,
     s_and,
@@ -59,7 +58,6 @@ from .shiftcount import (
     s_lowest,
     s_or,
     to_shift_layout,
-    up,
 )
 from .tables import SHIFT_INTERIOR, SHIFT_MAX_SIZE
 
@@ -110,35 +108,17 @@ def rng_below(rng, n):
 
 @njit(cache=True)
 def step(a, j, w):
-    """Every cell of ``a`` moved by ``D[j]`` (the inverse of ``shiftcount.at``)."""
-    if j == 0:
-        return up(a, w)
-    if j == 1:
-        return up(a, w + ONE)
-    if j == 2:
-        return up(a, ONE)
-    if j == 3:
-        return down(a, w)
-    if j == 4:
-        return down(a, w + ONE)
-    return down(a, ONE)
+    """Every cell of ``a`` moved by ``D[j]`` (the inverse of ``shiftcount.at``):
+    ``D[j + 3] = -D[j]``, so this is ``at`` of the opposite direction."""
+    return at(a, (j + 3) % 6, w)
 
 
 @njit(cache=True)
 def step_corner(a, j, w):
     """Every cell of ``a`` moved by ``D[j] + D[j + 1]`` (the inverse of
-    ``shiftcount.at_corner``; the cells must land inside the two words)."""
-    if j == 0:
-        return up(a, w + w + ONE)
-    if j == 1:
-        return up(a, w + U64(2))
-    if j == 2:
-        return down(a, w - ONE)
-    if j == 3:
-        return down(a, w + w + ONE)
-    if j == 4:
-        return down(a, w + U64(2))
-    return up(a, w - ONE)
+    ``shiftcount.at_corner``; the cells must land inside the two words):
+    ``at_corner`` of the opposite corner, ``D[j + 3] + D[j + 4]``."""
+    return at_corner(a, (j + 3) % 6, w)
 
 
 @njit(cache=True)
