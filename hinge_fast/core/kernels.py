@@ -78,7 +78,7 @@ class _CompileNotice(event.Listener):
             self.started = time.perf_counter()
             print(
                 "hinge-fast: compiling the numba kernels, first run only: all of them, once "
-                "(a minute or two); later runs load them from the cache",
+                "(a few minutes); later runs load them from the cache",
                 file=sys.stderr,
                 flush=True,
             )
