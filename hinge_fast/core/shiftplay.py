@@ -95,15 +95,22 @@ def new_work() -> np.ndarray:
 
 
 @njit(cache=True)
-def rng_below(rng, n):
-    """A uniform whole number in [0, n): xorshift64* on ``rng[0]``, the generator of
-    ``mcts.rng_next`` (the same state; ``core`` cannot import from ``search``)."""
+def rng_next(rng):
+    """xorshift64* (Vigna): the next 64 random bits of the state ``rng[0]``. The MCTS
+    searcher's generator too (``search/mcts.py`` imports it from here, below it), so a
+    playout here steps the searcher's state as its own playouts do."""
     x = rng[0]
     x ^= x >> U64(12)
     x ^= x << U64(25)
     x ^= x >> U64(27)
     rng[0] = x
-    return np.int64(((x * U64(0x2545F4914F6CDD1D)) >> U64(1)) % U64(n))
+    return x * U64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True)
+def rng_below(rng, n):
+    """A uniform whole number in [0, n) (n small: the modulo bias is below 2**-50)."""
+    return np.int64((rng_next(rng) >> U64(1)) % U64(n))
 
 
 @njit(cache=True)

@@ -106,7 +106,7 @@ from ..core.bits import bb_and, bb_any, bb_count, bb_row
 from ..board import Board
 from ..errors import HingeError
 from ..core.movegen import generate_moves, move_target, move_to, play, play_with_flip
-from ..core.shiftplay import SHIFT_MAX_SIZE, new_work, shift_playout
+from ..core.shiftplay import SHIFT_MAX_SIZE, new_work, rng_below, rng_next, shift_playout
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
 from .limits import DEFAULT_TIME, Limits
 from .registry import (  # noqa: F401
@@ -201,8 +201,9 @@ U64 = np.uint64
 
 
 def new_rng(seed: int) -> np.ndarray:
-    """A generator state for ``rng_next``: one uint64 word, from ``seed`` through
-    splitmix64 (so that nearby seeds give unrelated streams, and never the state 0).
+    """A generator state for ``rng_next`` (xorshift64*, in ``core/shiftplay.py``): one
+    uint64 word, from ``seed`` through splitmix64 (so that nearby seeds give unrelated
+    streams, and never the state 0).
     Each searcher has its own, so searchers in one process never share a stream."""
     z = (int(seed) + 0x9E3779B97F4A7C15) % 2**64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
@@ -212,26 +213,9 @@ def new_rng(seed: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def rng_next(rng):
-    """xorshift64* (Vigna): the next 64 random bits of the state ``rng[0]``."""
-    x = rng[0]
-    x ^= x >> U64(12)
-    x ^= x << U64(25)
-    x ^= x >> U64(27)
-    rng[0] = x
-    return x * U64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
 def rng_random(rng):
     """A uniform float in [0, 1)."""
     return np.float64(rng_next(rng) >> U64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
-def rng_below(rng, n):
-    """A uniform whole number in [0, n) (n small: the modulo bias is below 2**-50)."""
-    return np.int64((rng_next(rng) >> U64(1)) % U64(n))
 
 
 @njit(cache=True, inline='always')
