@@ -190,35 +190,43 @@ def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
     assert sorted(games_by_round(path)) == [1, 2, 3, 4, 5, 6]
 
 
+#: The interrupted matches: 48 games of 600-node MCTS (about 0.1 s each when idle), so
+#: that 44 are left when the bar says 4 are done. With 16 games of 60 nodes, the match
+#: finished in the moment between the bar's "4/16" and the signal on a loaded machine.
+LONGER_MATCH = ["match", "mcts", "greedy", "--nodes", "600", "--size", "5", "--seed", "7"]
+LONGER_GAMES = 48
+
+
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory):
-    """(summary, games) of the 16-game match played straight through."""
+    """(summary, games) of LONGER_MATCH played straight through."""
     whole = tmp_path_factory.mktemp("whole") / "whole.hgn"
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert main(MATCH + ["--games", "16", "--out", str(whole)]) == 0
+        assert main(LONGER_MATCH + ["--games", str(LONGER_GAMES), "--out", str(whole)]) == 0
     return summary(out.getvalue()), games_by_round(whole)
 
 
-def _interrupted(tmp_path, sig, extra=(), match=MATCH, games=16):
-    """Start a match of ``games`` games (16) saving to a file, stop it with ``sig`` once its progress
-    bar says 4 games are done, and return the file and the exit status. stderr is a
-    pseudo-terminal, so that the bar is drawn; it is read as it comes (no sleeping).
-    A game is in the file before the bar counts it."""
+def _interrupted(tmp_path, sig, extra=()):
+    """Start LONGER_MATCH saving to a file, stop it with ``sig`` once its progress bar
+    says 4 games are done, and return the file, the exit status and all it wrote on
+    stderr. stderr is a pseudo-terminal, so that the bar is drawn; it is read as it
+    comes (no sleeping). A game is in the file before the bar counts it."""
     path = tmp_path / f"cut-{sig}.hgn"
-    argv = [sys.executable, "-m", "hinge_fast.cli"] + match + ["--games", str(games), "--out", str(path), *extra]
+    games = LONGER_GAMES
+    argv = [sys.executable, "-m", "hinge_fast.cli"] + LONGER_MATCH + ["--games", str(games), "--out", str(path), *extra]
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a width to draw the bar in
     # Its own process group, signalled as a whole, as a terminal's Ctrl-C does: the
     # worker processes of --concurrency hold the terminal too.
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, start_new_session=True)
     os.close(slave)
+    said = ""
     try:
-        seen = ""
-        while not any(int(n) >= 4 for n in re.findall(rf"\b(\d+)/{games}\b", seen)):
+        while not any(int(n) >= 4 for n in re.findall(rf"\b(\d+)/{games}\b", said[-300:])):
             chunk = _read(master)
-            assert chunk, f"the match ended before 4 games were counted: {seen!r}"
-            seen = seen[-200:] + chunk
+            assert chunk, f"the match ended before 4 games were counted: {said!r}"
+            said += chunk
         os.killpg(proc.pid, sig)
         status = proc.wait(timeout=120)
         # Read what it said on its way out, to the end: the end comes once every process
@@ -226,13 +234,15 @@ def _interrupted(tmp_path, sig, extra=(), match=MATCH, games=16):
         while True:
             ready, _, _ = select.select([master], [], [], 60)
             assert ready, "a process of the interrupted match outlived it (it still holds the terminal)"
-            if not _read(master):
+            chunk = _read(master)
+            if not chunk:
                 break
+            said += chunk
     finally:
         os.close(master)
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    return path, status
+    return path, status, said
 
 
 def _read(fd) -> str:
@@ -245,32 +255,23 @@ def _read(fd) -> str:
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_interrupted_match_resumes_to_the_same_result(tmp_path, capsys, uninterrupted, sig):
     expected, whole_games = uninterrupted
-    path, status = _interrupted(tmp_path, sig)
-    assert status == (-signal.SIGKILL if sig == signal.SIGKILL else 130)
+    path, status, said = _interrupted(tmp_path, sig)
+    assert status == (-signal.SIGKILL if sig == signal.SIGKILL else 130), said[-2000:]
     kept = games_by_round(path)
-    assert 4 <= len(kept) < 16  # stopped in the middle
-    assert main(MATCH + ["--games", "16", "--resume", str(path)]) == 0
+    assert 4 <= len(kept) < LONGER_GAMES, said[-2000:]  # stopped in the middle
+    assert main(LONGER_MATCH + ["--games", str(LONGER_GAMES), "--resume", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"resuming: {len(kept)} games already in" in out
     assert summary(out) == expected
     assert games_by_round(path) == whole_games
 
 
-#: Two workers finished the rest of MATCH's 16 short games in the moment between the
-#: bar's "4/16" and the signal on a loaded machine, so the concurrent interruption plays
-#: 48 games ten times as long (about 0.1 s each when idle): 44 left at the signal.
-LONGER_MATCH = ["match", "mcts", "greedy", "--nodes", "600", "--size", "5", "--seed", "7"]
-LONGER_GAMES = 48
-
-
-def test_interrupted_concurrent_match_resumes(tmp_path, capsys):
-    whole = tmp_path / "whole.hgn"
+def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
+    expected, whole_games = uninterrupted
     games = str(LONGER_GAMES)
-    assert main(LONGER_MATCH + ["--games", games, "--out", str(whole), "--concurrency", "2"]) == 0
-    expected, whole_games = summary(capsys.readouterr().out), games_by_round(whole)
-    path, status = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"], match=LONGER_MATCH, games=LONGER_GAMES)
-    assert status == 130
-    assert 4 <= len(games_by_round(path)) < LONGER_GAMES  # stopped in the middle, no finished game lost
+    path, status, said = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"])
+    assert status == 130, said[-2000:]
+    assert 4 <= len(games_by_round(path)) < LONGER_GAMES, said[-2000:]  # stopped in the middle, no finished game lost
     assert main(LONGER_MATCH + ["--games", games, "--resume", str(path), "--concurrency", "2"]) == 0
     assert summary(capsys.readouterr().out) == expected
     assert games_by_round(path) == whole_games
