@@ -38,7 +38,6 @@ The moves played are written to ``trace`` as move codes (``movecode.py``) for RA
 import numpy as np
 from numba import njit
 
-from . import kernels
 from .bits import lowest_bit_index64, popcount64
 from .geometry import MIN_SIZE, geometry
 from .movegen import encode_placement, encode_swipe
@@ -50,6 +49,7 @@ from .shiftcount import (
     dilate,
     group_touches,
     lift_keeps_connected,
+    run_counter,
     s_and,
     s_andnot,
     s_any,
@@ -342,7 +342,128 @@ def shift_playout(size, own_bits, enemy_bits, cap, rng, trace, work):
     return result, ply
 
 
-kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))
+# ----- uniform playouts (``playouts.shift_game``) ----------------------------------------------
+# Uniform over the distinct legal moves (rules.md section 5): count them, draw an index,
+# decode only that move. ``kernels.py`` registers this module (it may not import
+# ``kernels``: ``playouts.py``, which ``kernels`` imports, imports it).
 
 
-__all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout"]
+@njit(cache=True, inline='always')
+def uniform_count(w, inside, own, enemy, work):
+    """The number of distinct legal moves of ``own`` (the side to move, not eliminated),
+    in the shift layout, and what ``uniform_nth`` needs to decode one: ``(n,
+    placements, touch2)``, the swipes' end cells ``F[0..12]`` in ``work``
+    (``swipe_end_sets``).
+
+    A swipe is a (token, end, enemy group next to the end), and the thirteen end cells
+    of one token are distinct, so end set ``F[k]`` holds ``|F[k]| + |F[k] & touch2|``
+    swipes (``touch2``: the cells next to two enemy groups or more). No end is next to
+    three groups: three groups round a cell take every other neighbour, so any two
+    neighbours next to each other hold an enemy token, and every swipe has two such
+    non-enemy cells next to its end (the pivot and the token's cell or the cell it
+    passes: rules 4.2 to 4.4). Two groups' tokens are never neighbours, so the cells
+    next to two groups lie among those round which the enemy tokens form two runs or
+    more (``run_counter``): ``group_touches`` runs only when an end is one of those."""
+    empty = s_andnot(inside, s_or(own, enemy))
+    t1 = dilate(enemy, w)
+    near_own = adjacent(own, w)
+    # Rule 3: next to no enemy token, or next to a friendly one.
+    placements = s_and(empty, s_or(s_andnot(inside, t1), near_own))
+    n = s_count(placements)
+    touch2 = ZERO
+    landing = s_and(empty, t1)
+    if s_any(s_and(own, near_own)) and (s_any(landing) or s_any(s_and(own, t1))):
+        reached = swipe_end_sets(w, own, enemy, t1, landing, work)
+        if s_any(reached):
+            if s_any(s_and(reached, run_counter(enemy, w)[1])):
+                touch2 = group_touches(enemy, w)[1]
+            for k in range(END_SETS):
+                ends = row_set(work, k)
+                n += s_count(ends) + s_count(s_and(ends, touch2))
+    return n, placements, touch2
+
+
+@njit(cache=True)
+def nth_group(w, enemy, f, i):
+    """The ``i``-th (from 0) enemy group next to the cell ``f``, the groups in the order
+    of their lowest cell next to ``f``."""
+    near = s_and(enemy, adjacent(f, w))
+    while True:
+        group = s_lowest(near)
+        while True:
+            grown = s_and(dilate(group, w), enemy)
+            if s_eq(grown, group):
+                break
+            group = grown
+        if i == 0:
+            return group
+        i -= 1
+        near = s_andnot(near, group)
+
+
+@njit(cache=True, inline='always')
+def uniform_nth(w, enemy, k, placements, touch2, work):
+    """Move number ``k`` (``0 <= k < n``) of the position ``uniform_count`` counted:
+    ``(token, end, flipped group)`` as sets (a placement: no token, its cell, no
+    group). Placements come first, in bit order; then the end sets ``F[0..12]`` in turn,
+    each as two layers: its cells (with the first group next to each), then its cells
+    next to two groups (with the second group)."""
+    n_place = s_count(placements)
+    if k < n_place:
+        return ZERO, nth_bit(placements, k), ZERO
+    r = k - n_place
+    for e in range(END_SETS):
+        ends = row_set(work, e)
+        c = s_count(ends)
+        if r < c:
+            f = nth_bit(ends, r)
+            return start_cells(f, e, w), f, nth_group(w, enemy, f, 0)
+        r -= c
+        cells = s_and(ends, touch2)
+        c = s_count(cells)
+        if r < c:
+            f = nth_bit(cells, r)
+            return start_cells(f, e, w), f, nth_group(w, enemy, f, 1)
+        r -= c
+    return ZERO, ZERO, ZERO  # not reached for 0 <= k < n
+
+
+@njit(cache=True, inline='always')
+def uniform_play(own, enemy, x, f, group):
+    """The position after the move ``(x, f, group)`` of ``uniform_nth``, the side to
+    move first: a swipe moves ``x`` to ``f`` and flips ``group``; a placement adds ``f``."""
+    if s_any(group):
+        return s_andnot(enemy, group), s_or(s_or(s_andnot(own, x), f), group)
+    return enemy, s_or(own, f)
+
+
+@njit(cache=True)
+def uniform_code(size, x, f, group):
+    """The move code (``movecode.py``) of ``uniform_nth``'s move."""
+    if s_any(group):
+        return encode_swipe(cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group)))
+    return encode_placement(cell_index(size, f))
+
+
+@njit(cache=True)
+def uniform_moves(size, own_bits, enemy_bits, codes, groups):
+    """For tests: decode every index ``0 .. n-1`` of ``uniform_count`` into ``codes``
+    (move codes) and ``groups`` (the flipped group in the shift layout, two words; 0 for
+    a placement); returns n (0: eliminated)."""
+    w = U64(2 * size - 1)
+    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    own = to_shift_layout(size, own_bits)
+    enemy = to_shift_layout(size, enemy_bits)
+    if not s_any(own) and s_count(enemy) >= 2:
+        return np.int64(0)
+    work = np.zeros((END_SETS, 2), dtype=np.uint64)
+    n, placements, touch2 = uniform_count(w, inside, own, enemy, work)
+    for k in range(n):
+        x, f, group = uniform_nth(w, enemy, k, placements, touch2, work)
+        codes[k] = uniform_code(size, x, f, group)
+        groups[k, 0] = group[0]
+        groups[k, 1] = group[1]
+    return n
+
+
+__all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout", "uniform_count", "uniform_moves", "uniform_nth", "uniform_play"]
