@@ -148,11 +148,13 @@ def start_cells(a, k, w):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def direction_ends(j, w, own, stop, landing):
     """The friendly tokens with a one-step end on ``N[j]``, with an onward end on
     ``C[j]``, whose first step to ``N[j]`` goes on, and whose run of friendly
-    neighbours starts at ``N[j]``: ``shiftcount.direction`` with the end sets kept."""
+    neighbours starts at ``N[j]``: ``shiftcount.direction`` with the end sets kept.
+    Inlined, and called with ``j`` a constant (the six calls written out), so that each
+    ``at`` is one shift."""
     before = at(own, (j + 5) % 6, w)
     here = at(own, j, w)
     after = at(own, (j + 1) % 6, w)
@@ -177,30 +179,47 @@ def row_set(work, row):
     return (work[row, 0], work[row, 1])
 
 
+@njit(cache=True, inline='always')
+def end_set(work, k, tokens, stuck, w):
+    """Store the end cells of end set ``E[k]`` (``tokens``, the stuck ones taken out) to
+    ``work[k]`` and return them (``k`` a constant at every call)."""
+    f = end_cells(s_andnot(tokens, stuck), k, w)
+    store(work, k, f)
+    return f
+
+
 @njit(cache=True)
 def swipe_end_sets(w, own, enemy, t1, landing, work):
     """Write the end cells ``F[k]`` of the end sets ``E[k]`` of the friendly tokens'
     legal swipes (tokens the lift forbids taken out) to ``work[0..12]``. Returns their
-    union (empty: no swipe)."""
-    own_t1, own_t2, _ = group_touches(own, w)
+    union (empty: no swipe). The six directions and thirteen sets are written out, so
+    that every shift is by a constant offset (a loop over them took twice the time)."""
     # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
-    # (next to two friendly groups), nor from a one-step end.
-    stop = s_or(s_or(enemy, s_andnot(own_t2, own)), landing)
-    back = ZERO
-    ends = ZERO
-    r1, r2, r3 = ZERO, ZERO, ZERO
-    for j in range(6):
-        one, corner, goes_on, start = direction_ends(j, w, own, stop, landing)
-        store(work, j, one)
-        store(work, 6 + j, corner)
-        back = s_or(back, goes_on)
-        ends = s_or(ends, s_or(one, corner))
-        r1, r2, r3 = add_to_counter(r1, r2, r3, start)
+    # (next to two friendly groups), nor from a one-step end. A cell next to two groups
+    # has two runs of friendly neighbours or more (two groups' tokens are never
+    # neighbours): without such cells, no group fill.
+    merging = s_andnot(run_counter(own, w)[1], own)
+    if s_any(merging):
+        merging = s_andnot(group_touches(own, w)[1], own)
+    stop = s_or(s_or(enemy, merging), landing)
+    o0, c0, g0, s0 = direction_ends(0, w, own, stop, landing)
+    o1, c1, g1, s1 = direction_ends(1, w, own, stop, landing)
+    o2, c2, g2, s2 = direction_ends(2, w, own, stop, landing)
+    o3, c3, g3, s3 = direction_ends(3, w, own, stop, landing)
+    o4, c4, g4, s4 = direction_ends(4, w, own, stop, landing)
+    o5, c5, g5, s5 = direction_ends(5, w, own, stop, landing)
+    back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
     reverse = s_and(back, t1)  # back on x, emptied by the lift: x must touch an enemy
-    store(work, 12, reverse)
-    ends = s_or(ends, reverse)
+    ends = s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5))
+    ends = s_or(s_or(ends, reverse), s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
     # Rule 4.1: a token whose friendly neighbours form two runs or more may hold its
     # group together; then it cannot swipe.
+    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s0)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s1)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s2)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s3)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s4)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s5)
     check = s_and(r2, ends)
     stuck = ZERO
     while s_any(check):
@@ -208,12 +227,13 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
         check = s_andnot(check, x)
         if not lift_keeps_connected(own, x, w):
             stuck = s_or(stuck, x)
-    reached = ZERO
-    for k in range(END_SETS):
-        f = end_cells(s_andnot(row_set(work, k), stuck), k, w)
-        store(work, k, f)
-        reached = s_or(reached, f)
-    return reached
+    reached = s_or(s_or(end_set(work, 0, o0, stuck, w), end_set(work, 1, o1, stuck, w)),
+                   s_or(end_set(work, 2, o2, stuck, w), end_set(work, 3, o3, stuck, w)))
+    reached = s_or(reached, s_or(end_set(work, 4, o4, stuck, w), end_set(work, 5, o5, stuck, w)))
+    reached = s_or(reached, s_or(s_or(end_set(work, 6, c0, stuck, w), end_set(work, 7, c1, stuck, w)),
+                                 s_or(end_set(work, 8, c2, stuck, w), end_set(work, 9, c3, stuck, w))))
+    reached = s_or(reached, s_or(end_set(work, 10, c4, stuck, w), end_set(work, 11, c5, stuck, w)))
+    return s_or(reached, end_set(work, 12, reverse, stuck, w))
 
 
 @njit(cache=True)
