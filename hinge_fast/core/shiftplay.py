@@ -236,20 +236,35 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     return s_or(reached, end_set(work, 12, reverse, stuck, w))
 
 
+#: Masks of the low half of every 32-, 16-, 8-, 4-, 2- and 1-bit block of a word.
+HALVES = (U64(0x00000000FFFFFFFF), U64(0x0000FFFF0000FFFF), U64(0x00FF00FF00FF00FF),
+          U64(0x0F0F0F0F0F0F0F0F), U64(0x3333333333333333), U64(0x5555555555555555))
+
+
+@njit(cache=True, inline='always')
+def nth_in_word(word, n):
+    """The ``n``-th lowest set bit (from 0, ``n < popcount(word)``) of ``word``, as a
+    one-bit word: six halvings, each keeping the half of the remaining block that holds
+    it (the low half when it has more than ``n`` bits, else the high half, ``n`` less
+    the low half's bits), in place of a loop of up to 63 steps."""
+    for mask in HALVES:
+        low = word & mask
+        c = np.int64(popcount64(low))
+        if n >= c:
+            n -= c
+            word ^= low
+        else:
+            word = low
+    return word
+
+
 @njit(cache=True)
 def nth_bit(a, n):
     """The ``n``-th lowest cell (from 0) of the set ``a``, as a set."""
-    lo = a[0]
-    c = np.int64(popcount64(lo))
+    c = np.int64(popcount64(a[0]))
     if n >= c:
-        n -= c
-        word = a[1]
-        for _ in range(n):
-            word &= word - ONE
-        return (U64(0), word & (~word + ONE))
-    for _ in range(n):
-        lo &= lo - ONE
-    return (lo & (~lo + ONE), U64(0))
+        return (U64(0), nth_in_word(a[1], n - c))
+    return (nth_in_word(a[0], n), U64(0))
 
 
 @njit(cache=True)
