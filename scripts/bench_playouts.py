@@ -1,11 +1,23 @@
-"""The MCTS playout kernels alone, without the tree: ``mcts.playout`` (the move list) and
-``shiftplay.shift_playout`` (the shift layout), the default policy, interleaved.
+"""The playout kernels alone. Two benchmarks:
 
-Usage: python -m scripts.bench_playouts [--sizes 4 6] [--games 6] [--runs 3]
+* the MCTS playout kernels, without the tree: ``mcts.playout`` (the move list) and
+  ``shiftplay.shift_playout`` (the shift layout), the default policy, interleaved.
 
-For each side: playouts from every position of ``--games`` seeded random games (finished
-ones left out) and from the empty board, each kernel in a compiled loop, ``--runs``
-times in turn; prints the best run's plies and playouts per second of CPU time.
+  Usage: python -m scripts.bench_playouts [--sizes 4 6] [--games 6] [--runs 3]
+
+  For each side: playouts from every position of ``--games`` seeded random games
+  (finished ones left out) and from the empty board, each kernel in a compiled loop,
+  ``--runs`` times in turn; prints the best run's plies and playouts per second of CPU
+  time.
+
+* ``--uniform``: the uniformly random games of ``hinge-fast playouts`` on one thread,
+  ``playouts.bitboard_random_games`` (count_moves/nth_move, the kernel of sides 7 to 9,
+  and of every side before the shift kernel) against ``playouts.shift_random_games``
+  (the shift layout, sides 4 to 6), on the empty side-4, 5 and 6 boards and a side-6
+  mid-game position, seed 1, ``--runs`` runs each in turn (default 1 with --uniform);
+  prints games and plies per second of CPU time, each run.
+
+  Usage: python -m scripts.bench_playouts --uniform [--runs 1]
 """
 
 from __future__ import annotations
@@ -72,13 +84,54 @@ def bench(size: int, boards: list[Board], repeat: int, runs: int) -> dict:
     return {name: (plies / seconds, playouts / seconds, plies / playouts) for name, (seconds, plies) in best.items()}
 
 
+S6_MID = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+UNIFORM_WORKLOADS = (("side 4 empty", Board(4), 40000), ("side 5 empty", Board(5), 20000),
+                     ("side 6 empty", Board(6), 20000), ("side 6 mid-game", Board.from_fen(S6_MID), 40000))
+
+
+def uniform(runs: int) -> None:
+    """Games per CPU second of the two uniform playout kernels (module docstring)."""
+    from hinge_fast.core.playouts import bitboard_random_games, shift_random_games
+    from hinge_fast.core.tables import workspace
+
+    work = workspace(1)
+
+    def play(kernel, board, games):
+        plies = np.zeros(games, dtype=np.int64)
+        winner = np.zeros(games, dtype=np.int8)
+        ended = np.zeros(games, dtype=np.int8)
+        if kernel == "old":
+            return bitboard_random_games(board.size, board.own, board.enemy, 0, games, 10_000, 1, work, plies, winner, ended)
+        return shift_random_games(board.size, board.own, board.enemy, 0, games, 10_000, 1, plies, winner, ended)
+
+    for label, board, games in UNIFORM_WORKLOADS:
+        for kernel in ("old", "new"):
+            play(kernel, board, 2)  # load or compile
+        for _ in range(runs):
+            rates = {}
+            for kernel in ("old", "new"):
+                started = time.process_time()
+                plies = play(kernel, board, games)
+                seconds = time.process_time() - started
+                rates[kernel] = (games / seconds, plies / seconds, plies / games)
+            old, new = rates["old"], rates["new"]
+            print(f"{label}, {games} games: count_moves kernel {old[0]:,.0f} games/s ({old[1]:,.0f} plies/s), "
+                  f"shift kernel {new[0]:,.0f} games/s ({new[1]:,.0f} plies/s), mean {new[2]:.1f} plies: "
+                  f"{new[0] / old[0]:.2f}x")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scripts.bench_playouts", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 6])
     parser.add_argument("--games", type=int, default=6)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--uniform", action="store_true", help="the uniform playouts of hinge-fast playouts")
     args = parser.parse_args(argv)
+    if args.uniform:
+        uniform(args.runs or 1)
+        return
+    args.runs = args.runs or 3
     for size in args.sizes:
         rng = random.Random(args.seed)
         played = []

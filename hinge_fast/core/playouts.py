@@ -1,10 +1,23 @@
 """Uniformly random playouts: the kernel behind ``hinge-fast playouts``.
 
 A move is drawn by counting the legal moves, drawing an index and decoding only
-that move (``count.py``): no move list is written. Each game draws its moves uniformly over the distinct legal moves (rules.md section
-5) from its own random stream, seeded from ``(seed, game index)`` alone. So a game's
-moves do not depend on which thread plays it or on the games before it: the same
-seed gives the same games with any number of threads.
+that move: no move list is written. Each game draws its moves uniformly over the
+distinct legal moves (rules.md section 5) from its own random stream, seeded from
+``(seed, game index)`` alone. So a game's moves do not depend on which thread plays
+it or on the games before it: the same seed gives the same games with any number of
+threads.
+
+Two kernels, by side (``random_games`` picks):
+
+* sides 4 to 6 (``tables.SHIFT_MAX_SIZE``): ``shift_game``, the whole game in the shift
+  layout of ``shiftcount.py`` (two words, cell ``(c, r)`` at bit ``c * W + r``), every
+  friendly token's swipe ends found at once as thirteen sets of cells
+  (``shiftplay.uniform_count``, ``uniform_nth``, ``uniform_play``);
+* sides 7 to 9: ``bitboard_random_games``, ``count.count_moves`` and ``count.nth_move``
+  on the four-word bitboards, a token at a time.
+
+Both draw uniformly over the same moves, but number them differently, so a seed gives
+other games on sides 4 to 6 than before the shift kernel.
 """
 
 import numpy as np
@@ -12,6 +25,9 @@ from numba import njit
 
 from .count import count_moves, nth_move
 from .movegen import is_eliminated, play_with_flip
+from .shiftcount import s_any, s_count, to_shift_layout
+from .shiftplay import END_SETS, uniform_code, uniform_count, uniform_nth, uniform_play
+from .tables import SHIFT_INTERIOR, SHIFT_MAX_SIZE
 
 #: How a game ended (``ended`` output of ``random_games``).
 ELIMINATION = 0  # a swipe took the last token of the side to move
@@ -69,8 +85,72 @@ def random_games(size, own, enemy, first_game, games, max_plies, seed, work, pli
     For game ``first_game + i`` writes to index ``i`` of the outputs: the number of
     plies, the winner (0: the side to move at the start, 1: the other side, -1: none)
     and how it ended (``ELIMINATION``, ``NO_LEGAL_MOVE``, ``PLY_CAP``). A side with no
-    legal move loses (rules.md section 6). Returns the total number of plies.
+    legal move loses (rules.md section 6). Returns the total number of plies. Sides up
+    to ``SHIFT_MAX_SIZE`` play in the shift layout (``shift_random_games``; ``work`` is
+    not used), the others with ``bitboard_random_games``.
     """
+    if size <= SHIFT_MAX_SIZE:
+        return shift_random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out)
+    return bitboard_random_games(size, own, enemy, first_game, games, max_plies, seed, work, plies_out, winner_out, ended_out)
+
+
+@njit(cache=True, nogil=True)
+def shift_game(size, own_bits, enemy_bits, state, max_plies, work, trace):
+    """One game of uniformly random legal moves in the shift layout (sides 4 to 6) from
+    the random state ``state``: ``(plies, winner, ended)`` as ``random_games`` writes
+    them. The moves played go to ``trace`` as move codes, as far as it reaches (length
+    0: none); ``work`` is ``END_SETS`` rows of two words.
+
+    Each ply: ``uniform_count`` counts the moves (placements, then each end set's
+    (token, end, group) swipes), ``draw_below`` draws an index, ``uniform_nth`` decodes
+    that one move and ``uniform_play`` plays it; the position stays in the shift layout."""
+    w = np.uint64(2 * size - 1)
+    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    a = to_shift_layout(size, own_bits)
+    b = to_shift_layout(size, enemy_bits)
+    ply = 0
+    while ply < max_plies:
+        if not s_any(a) and s_count(b) >= 2:
+            return ply, 1 - (ply & 1), ELIMINATION  # rule 6: the side to move lost
+        n, placements, touch2 = uniform_count(w, inside, a, b, work)
+        if n == 0:
+            return ply, 1 - (ply & 1), NO_LEGAL_MOVE
+        state, k = draw_below(state, n)
+        x, f, group = uniform_nth(w, b, k, placements, touch2, work)
+        if ply < trace.shape[0]:
+            trace[ply] = uniform_code(size, x, f, group)
+        a, b = uniform_play(a, b, x, f, group)
+        ply += 1
+    return ply, -1, PLY_CAP
+
+
+@njit(cache=True, nogil=True)
+def shift_random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out):
+    """``random_games`` on sides 4 to 6, each game by ``shift_game``."""
+    work = np.zeros((END_SETS, 2), dtype=np.uint64)
+    trace = np.zeros(0, dtype=np.int64)
+    total = np.int64(0)
+    for i in range(games):
+        ply, winner, ended = shift_game(size, own, enemy, game_seed(seed, first_game + i), max_plies, work, trace)
+        plies_out[i] = ply
+        winner_out[i] = winner
+        ended_out[i] = ended
+        total += ply
+    return total
+
+
+@njit(cache=True)
+def shift_game_trace(size, own, enemy, game, max_plies, seed, trace):
+    """For tests: game ``game`` of ``seed`` as ``shift_random_games`` plays it, its moves
+    written to ``trace``: ``(plies, winner, ended)``."""
+    work = np.zeros((END_SETS, 2), dtype=np.uint64)
+    return shift_game(size, own, enemy, game_seed(seed, game), max_plies, work, trace)
+
+
+@njit(cache=True, nogil=True)
+def bitboard_random_games(size, own, enemy, first_game, games, max_plies, seed, work, plies_out, winner_out, ended_out):
+    """``random_games`` with ``count.count_moves`` and ``count.nth_move`` on the
+    four-word bitboards, a token at a time (sides 7 to 9; any side, for comparison)."""
     total = np.int64(0)
     for i in range(games):
         state = game_seed(seed, first_game + i)
@@ -101,8 +181,9 @@ def random_games(size, own, enemy, first_game, games, max_plies, seed, work, pli
 def first_move_counts(size, own, enemy, games, seed, work, counts):
     """How often each move index is drawn as the first move of games ``0 ..
     games-1``, the draw ``random_games`` makes (tests of uniformity): adds to
-    ``counts[k]`` for the move ``count.nth_move`` decodes from index ``k``. Returns the
-    number of legal moves."""
+    ``counts[k]`` for index ``k`` (the move ``count.nth_move``, or on sides up to
+    ``SHIFT_MAX_SIZE`` ``shiftplay.uniform_nth``, decodes from it: the count is the same).
+    Returns the number of legal moves."""
     counted = count_moves(size, own, enemy, work)
     n = counted[0]
     for i in range(games):

@@ -38,7 +38,6 @@ The moves played are written to ``trace`` as move codes (``movecode.py``) for RA
 import numpy as np
 from numba import njit
 
-from . import kernels
 from .bits import lowest_bit_index64, popcount64
 from .geometry import MIN_SIZE, geometry
 from .movegen import encode_placement, encode_swipe
@@ -50,6 +49,7 @@ from .shiftcount import (
     dilate,
     group_touches,
     lift_keeps_connected,
+    run_counter,
     s_and,
     s_andnot,
     s_any,
@@ -148,11 +148,13 @@ def start_cells(a, k, w):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def direction_ends(j, w, own, stop, landing):
     """The friendly tokens with a one-step end on ``N[j]``, with an onward end on
     ``C[j]``, whose first step to ``N[j]`` goes on, and whose run of friendly
-    neighbours starts at ``N[j]``: ``shiftcount.direction`` with the end sets kept."""
+    neighbours starts at ``N[j]``: ``shiftcount.direction`` with the end sets kept.
+    Inlined, and called with ``j`` a constant (the six calls written out), so that each
+    ``at`` is one shift."""
     before = at(own, (j + 5) % 6, w)
     here = at(own, j, w)
     after = at(own, (j + 1) % 6, w)
@@ -177,30 +179,47 @@ def row_set(work, row):
     return (work[row, 0], work[row, 1])
 
 
+@njit(cache=True, inline='always')
+def end_set(work, k, tokens, stuck, w):
+    """Store the end cells of end set ``E[k]`` (``tokens``, the stuck ones taken out) to
+    ``work[k]`` and return them (``k`` a constant at every call)."""
+    f = end_cells(s_andnot(tokens, stuck), k, w)
+    store(work, k, f)
+    return f
+
+
 @njit(cache=True)
 def swipe_end_sets(w, own, enemy, t1, landing, work):
     """Write the end cells ``F[k]`` of the end sets ``E[k]`` of the friendly tokens'
     legal swipes (tokens the lift forbids taken out) to ``work[0..12]``. Returns their
-    union (empty: no swipe)."""
-    own_t1, own_t2, _ = group_touches(own, w)
+    union (empty: no swipe). The six directions and thirteen sets are written out, so
+    that every shift is by a constant offset (a loop over them took twice the time)."""
     # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
-    # (next to two friendly groups), nor from a one-step end.
-    stop = s_or(s_or(enemy, s_andnot(own_t2, own)), landing)
-    back = ZERO
-    ends = ZERO
-    r1, r2, r3 = ZERO, ZERO, ZERO
-    for j in range(6):
-        one, corner, goes_on, start = direction_ends(j, w, own, stop, landing)
-        store(work, j, one)
-        store(work, 6 + j, corner)
-        back = s_or(back, goes_on)
-        ends = s_or(ends, s_or(one, corner))
-        r1, r2, r3 = add_to_counter(r1, r2, r3, start)
+    # (next to two friendly groups), nor from a one-step end. A cell next to two groups
+    # has two runs of friendly neighbours or more (two groups' tokens are never
+    # neighbours): without such cells, no group fill.
+    merging = s_andnot(run_counter(own, w)[1], own)
+    if s_any(merging):
+        merging = s_andnot(group_touches(own, w)[1], own)
+    stop = s_or(s_or(enemy, merging), landing)
+    o0, c0, g0, s0 = direction_ends(0, w, own, stop, landing)
+    o1, c1, g1, s1 = direction_ends(1, w, own, stop, landing)
+    o2, c2, g2, s2 = direction_ends(2, w, own, stop, landing)
+    o3, c3, g3, s3 = direction_ends(3, w, own, stop, landing)
+    o4, c4, g4, s4 = direction_ends(4, w, own, stop, landing)
+    o5, c5, g5, s5 = direction_ends(5, w, own, stop, landing)
+    back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
     reverse = s_and(back, t1)  # back on x, emptied by the lift: x must touch an enemy
-    store(work, 12, reverse)
-    ends = s_or(ends, reverse)
+    ends = s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5))
+    ends = s_or(s_or(ends, reverse), s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
     # Rule 4.1: a token whose friendly neighbours form two runs or more may hold its
     # group together; then it cannot swipe.
+    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s0)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s1)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s2)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s3)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s4)
+    r1, r2, r3 = add_to_counter(r1, r2, r3, s5)
     check = s_and(r2, ends)
     stuck = ZERO
     while s_any(check):
@@ -208,28 +227,44 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
         check = s_andnot(check, x)
         if not lift_keeps_connected(own, x, w):
             stuck = s_or(stuck, x)
-    reached = ZERO
-    for k in range(END_SETS):
-        f = end_cells(s_andnot(row_set(work, k), stuck), k, w)
-        store(work, k, f)
-        reached = s_or(reached, f)
-    return reached
+    reached = s_or(s_or(end_set(work, 0, o0, stuck, w), end_set(work, 1, o1, stuck, w)),
+                   s_or(end_set(work, 2, o2, stuck, w), end_set(work, 3, o3, stuck, w)))
+    reached = s_or(reached, s_or(end_set(work, 4, o4, stuck, w), end_set(work, 5, o5, stuck, w)))
+    reached = s_or(reached, s_or(s_or(end_set(work, 6, c0, stuck, w), end_set(work, 7, c1, stuck, w)),
+                                 s_or(end_set(work, 8, c2, stuck, w), end_set(work, 9, c3, stuck, w))))
+    reached = s_or(reached, s_or(end_set(work, 10, c4, stuck, w), end_set(work, 11, c5, stuck, w)))
+    return s_or(reached, end_set(work, 12, reverse, stuck, w))
+
+
+#: Masks of the low half of every 32-, 16-, 8-, 4-, 2- and 1-bit block of a word.
+HALVES = (U64(0x00000000FFFFFFFF), U64(0x0000FFFF0000FFFF), U64(0x00FF00FF00FF00FF),
+          U64(0x0F0F0F0F0F0F0F0F), U64(0x3333333333333333), U64(0x5555555555555555))
+
+
+@njit(cache=True, inline='always')
+def nth_in_word(word, n):
+    """The ``n``-th lowest set bit (from 0, ``n < popcount(word)``) of ``word``, as a
+    one-bit word: six halvings, each keeping the half of the remaining block that holds
+    it (the low half when it has more than ``n`` bits, else the high half, ``n`` less
+    the low half's bits), in place of a loop of up to 63 steps."""
+    for mask in HALVES:
+        low = word & mask
+        c = np.int64(popcount64(low))
+        if n >= c:
+            n -= c
+            word ^= low
+        else:
+            word = low
+    return word
 
 
 @njit(cache=True)
 def nth_bit(a, n):
     """The ``n``-th lowest cell (from 0) of the set ``a``, as a set."""
-    lo = a[0]
-    c = np.int64(popcount64(lo))
+    c = np.int64(popcount64(a[0]))
     if n >= c:
-        n -= c
-        word = a[1]
-        for _ in range(n):
-            word &= word - ONE
-        return (U64(0), word & (~word + ONE))
-    for _ in range(n):
-        lo &= lo - ONE
-    return (lo & (~lo + ONE), U64(0))
+        return (U64(0), nth_in_word(a[1], n - c))
+    return (nth_in_word(a[0], n), U64(0))
 
 
 @njit(cache=True)
@@ -342,7 +377,128 @@ def shift_playout(size, own_bits, enemy_bits, cap, rng, trace, work):
     return result, ply
 
 
-kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))
+# ----- uniform playouts (``playouts.shift_game``) ----------------------------------------------
+# Uniform over the distinct legal moves (rules.md section 5): count them, draw an index,
+# decode only that move. ``kernels.py`` registers this module (it may not import
+# ``kernels``: ``playouts.py``, which ``kernels`` imports, imports it).
 
 
-__all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout"]
+@njit(cache=True, inline='always')
+def uniform_count(w, inside, own, enemy, work):
+    """The number of distinct legal moves of ``own`` (the side to move, not eliminated),
+    in the shift layout, and what ``uniform_nth`` needs to decode one: ``(n,
+    placements, touch2)``, the swipes' end cells ``F[0..12]`` in ``work``
+    (``swipe_end_sets``).
+
+    A swipe is a (token, end, enemy group next to the end), and the thirteen end cells
+    of one token are distinct, so end set ``F[k]`` holds ``|F[k]| + |F[k] & touch2|``
+    swipes (``touch2``: the cells next to two enemy groups or more). No end is next to
+    three groups: three groups round a cell take every other neighbour, so any two
+    neighbours next to each other hold an enemy token, and every swipe has two such
+    non-enemy cells next to its end (the pivot and the token's cell or the cell it
+    passes: rules 4.2 to 4.4). Two groups' tokens are never neighbours, so the cells
+    next to two groups lie among those round which the enemy tokens form two runs or
+    more (``run_counter``): ``group_touches`` runs only when an end is one of those."""
+    empty = s_andnot(inside, s_or(own, enemy))
+    t1 = dilate(enemy, w)
+    near_own = adjacent(own, w)
+    # Rule 3: next to no enemy token, or next to a friendly one.
+    placements = s_and(empty, s_or(s_andnot(inside, t1), near_own))
+    n = s_count(placements)
+    touch2 = ZERO
+    landing = s_and(empty, t1)
+    if s_any(s_and(own, near_own)) and (s_any(landing) or s_any(s_and(own, t1))):
+        reached = swipe_end_sets(w, own, enemy, t1, landing, work)
+        if s_any(reached):
+            if s_any(s_and(reached, run_counter(enemy, w)[1])):
+                touch2 = group_touches(enemy, w)[1]
+            for k in range(END_SETS):
+                ends = row_set(work, k)
+                n += s_count(ends) + s_count(s_and(ends, touch2))
+    return n, placements, touch2
+
+
+@njit(cache=True)
+def nth_group(w, enemy, f, i):
+    """The ``i``-th (from 0) enemy group next to the cell ``f``, the groups in the order
+    of their lowest cell next to ``f``."""
+    near = s_and(enemy, adjacent(f, w))
+    while True:
+        group = s_lowest(near)
+        while True:
+            grown = s_and(dilate(group, w), enemy)
+            if s_eq(grown, group):
+                break
+            group = grown
+        if i == 0:
+            return group
+        i -= 1
+        near = s_andnot(near, group)
+
+
+@njit(cache=True, inline='always')
+def uniform_nth(w, enemy, k, placements, touch2, work):
+    """Move number ``k`` (``0 <= k < n``) of the position ``uniform_count`` counted:
+    ``(token, end, flipped group)`` as sets (a placement: no token, its cell, no
+    group). Placements come first, in bit order; then the end sets ``F[0..12]`` in turn,
+    each as two layers: its cells (with the first group next to each), then its cells
+    next to two groups (with the second group)."""
+    n_place = s_count(placements)
+    if k < n_place:
+        return ZERO, nth_bit(placements, k), ZERO
+    r = k - n_place
+    for e in range(END_SETS):
+        ends = row_set(work, e)
+        c = s_count(ends)
+        if r < c:
+            f = nth_bit(ends, r)
+            return start_cells(f, e, w), f, nth_group(w, enemy, f, 0)
+        r -= c
+        cells = s_and(ends, touch2)
+        c = s_count(cells)
+        if r < c:
+            f = nth_bit(cells, r)
+            return start_cells(f, e, w), f, nth_group(w, enemy, f, 1)
+        r -= c
+    return ZERO, ZERO, ZERO  # not reached for 0 <= k < n
+
+
+@njit(cache=True, inline='always')
+def uniform_play(own, enemy, x, f, group):
+    """The position after the move ``(x, f, group)`` of ``uniform_nth``, the side to
+    move first: a swipe moves ``x`` to ``f`` and flips ``group``; a placement adds ``f``."""
+    if s_any(group):
+        return s_andnot(enemy, group), s_or(s_or(s_andnot(own, x), f), group)
+    return enemy, s_or(own, f)
+
+
+@njit(cache=True)
+def uniform_code(size, x, f, group):
+    """The move code (``movecode.py``) of ``uniform_nth``'s move."""
+    if s_any(group):
+        return encode_swipe(cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group)))
+    return encode_placement(cell_index(size, f))
+
+
+@njit(cache=True)
+def uniform_moves(size, own_bits, enemy_bits, codes, groups):
+    """For tests: decode every index ``0 .. n-1`` of ``uniform_count`` into ``codes``
+    (move codes) and ``groups`` (the flipped group in the shift layout, two words; 0 for
+    a placement); returns n (0: eliminated)."""
+    w = U64(2 * size - 1)
+    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    own = to_shift_layout(size, own_bits)
+    enemy = to_shift_layout(size, enemy_bits)
+    if not s_any(own) and s_count(enemy) >= 2:
+        return np.int64(0)
+    work = np.zeros((END_SETS, 2), dtype=np.uint64)
+    n, placements, touch2 = uniform_count(w, inside, own, enemy, work)
+    for k in range(n):
+        x, f, group = uniform_nth(w, enemy, k, placements, touch2, work)
+        codes[k] = uniform_code(size, x, f, group)
+        groups[k, 0] = group[0]
+        groups[k, 1] = group[1]
+    return n
+
+
+__all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout", "uniform_count", "uniform_moves", "uniform_nth", "uniform_play"]
