@@ -190,11 +190,13 @@ def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
     assert sorted(games_by_round(path)) == [1, 2, 3, 4, 5, 6]
 
 
-#: The interrupted matches: 48 games of 600-node MCTS (about 0.1 s each when idle), so
-#: that 44 are left when the bar says 4 are done. With 16 games of 60 nodes, the match
-#: finished in the moment between the bar's "4/16" and the signal on a loaded machine.
-LONGER_MATCH = ["match", "mcts", "greedy", "--nodes", "600", "--size", "5", "--seed", "7"]
+#: The interrupted matches: 48 games of 600-node MCTS against 600-node mcts-v1 (about
+#: 60 ms a game when idle), stopped once the bar counts 2 games. A match against greedy
+#: (16 games of 60 nodes, then 48 of 600) finished in the moment between the bar's count
+#: and the signal on a loaded machine: greedy games are short and MCTS proves them early.
+LONGER_MATCH = ["match", "mcts", "mcts-v1", "--nodes", "600", "--size", "5", "--seed", "7"]
 LONGER_GAMES = 48
+STOP_AT = 2
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +211,7 @@ def uninterrupted(tmp_path_factory):
 
 def _interrupted(tmp_path, sig, extra=()):
     """Start LONGER_MATCH saving to a file, stop it with ``sig`` once its progress bar
-    says 4 games are done, and return the file, the exit status and all it wrote on
+    says ``STOP_AT`` games are done, and return the file, the exit status and all it wrote on
     stderr. stderr is a pseudo-terminal, so that the bar is drawn; it is read as it
     comes (no sleeping). A game is in the file before the bar counts it."""
     path = tmp_path / f"cut-{sig}.hgn"
@@ -223,9 +225,9 @@ def _interrupted(tmp_path, sig, extra=()):
     os.close(slave)
     said = ""
     try:
-        while not any(int(n) >= 4 for n in re.findall(rf"\b(\d+)/{games}\b", said[-300:])):
+        while not any(int(n) >= STOP_AT for n in re.findall(rf"\b(\d+)/{games}\b", said[-300:])):
             chunk = _read(master)
-            assert chunk, f"the match ended before 4 games were counted: {said!r}"
+            assert chunk, f"the match ended before {STOP_AT} games were counted: {said!r}"
             said += chunk
         os.killpg(proc.pid, sig)
         status = proc.wait(timeout=120)
@@ -258,7 +260,7 @@ def test_interrupted_match_resumes_to_the_same_result(tmp_path, capsys, uninterr
     path, status, said = _interrupted(tmp_path, sig)
     assert status == (-signal.SIGKILL if sig == signal.SIGKILL else 130), said[-2000:]
     kept = games_by_round(path)
-    assert 4 <= len(kept) < LONGER_GAMES, said[-2000:]  # stopped in the middle
+    assert STOP_AT <= len(kept) < LONGER_GAMES, said[-2000:]  # stopped in the middle
     assert main(LONGER_MATCH + ["--games", str(LONGER_GAMES), "--resume", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"resuming: {len(kept)} games already in" in out
@@ -271,7 +273,7 @@ def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
     games = str(LONGER_GAMES)
     path, status, said = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"])
     assert status == 130, said[-2000:]
-    assert 4 <= len(games_by_round(path)) < LONGER_GAMES, said[-2000:]  # stopped in the middle, no finished game lost
+    assert STOP_AT <= len(games_by_round(path)) < LONGER_GAMES, said[-2000:]  # stopped in the middle, no finished game lost
     assert main(LONGER_MATCH + ["--games", games, "--resume", str(path), "--concurrency", "2"]) == 0
     assert summary(capsys.readouterr().out) == expected
     assert games_by_round(path) == whole_games
