@@ -7,8 +7,8 @@ search with them against the search as it was before them.
   from the empty board) and random fillings of sides 4, 5 and 6, among them positions
   where a side has no move, is eliminated, can eliminate, or has tokens the lift
   (rule 4.1) forbids to swipe;
-* ``leaf_evaluation`` gives the same score with and without ``shift`` for the classic
-  and fitted evaluations;
+* ``leaf_evaluation`` gives the same score and largest flip with and without ``shift``
+  for the classic and fitted evaluations;
 * fixed-depth searches (three option sets: the default, classic without quiescence,
   fitted with quiescence 1, null move and LMR) give the moves, scores, node counts and
   principal variations recorded before the shift terms existed
@@ -121,10 +121,11 @@ def test_leaf_evaluation_with_and_without_shift(name):
     boards += [random_filling(size, seed=1500 + seed) for size in SIZES for seed in range(100)]
     for board in boards:
         args = _arguments(board)
-        old, n_old = leaf_evaluation(evaluator.kernel_id, *args, weights, False)
-        new, n_new = leaf_evaluation(evaluator.kernel_id, *args, weights, True)
-        assert old == new, board.fen()
+        old, n_old, flip_old = leaf_evaluation(evaluator.kernel_id, *args, weights, False)
+        new, n_new, flip_new = leaf_evaluation(evaluator.kernel_id, *args, weights, True)
+        assert (old, flip_old) == (new, flip_new), board.fen()
         assert n_new == -1 and n_old == len(board.legal_moves)
+        assert flip_old == max((sum(int(w).bit_count() for w in row) for row in board.legal_flips), default=0)
         sentinels += old in (LOST, WINNING)
     assert 0 < sentinels < len(boards)
 

@@ -486,7 +486,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
             # Null-move pruning: at a null-window node whose evaluation is at least beta,
             # let the opponent move twice (a search R plies shallower); if that still
             # fails high, so would a real move (having the move is worth something).
-            static, _ = leaf_evaluation(
+            static, _, _ = leaf_evaluation(
                 state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
                 buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0
             )
@@ -506,7 +506,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                         table_store(keys, data, key, 0, LOWER, depth, generation, score, ply)
                     return score
         if depth <= 0:
-            score, n = leaf_evaluation(
+            score, n, largest_flip = leaf_evaluation(
                 state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
                 buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0
             )
@@ -525,9 +525,13 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 # Quiescence: the score stands unless a swipe flipping least_flip tokens
                 # or more (searched on, largest first) beats it. The evaluation left the
                 # side to move's moves in the buffer, swipes first, unless it took its
-                # terms from the shift layout (n < 0): they are listed now.
+                # terms from the shift layout (n < 0): they are listed now, if a swipe
+                # flips enough (largest_flip: the largest group it can flip).
                 if n < 0:
-                    n = list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+                    if largest_flip >= least_flip:
+                        n = list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+                    else:
+                        n = 0
                 m = 0
                 for i in range(n):
                     if not is_swipe(moves[i]):
