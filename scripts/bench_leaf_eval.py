@@ -18,10 +18,10 @@ import argparse
 import random
 import time
 
+from hinge_fast import Board  # first: points numba's cache at the user folder, not the package
+
 import numpy as np
 from numba import njit
-
-from hinge_fast import Board
 from hinge_fast.core.tables import MAX_GROUPS, MAX_MOVES
 from hinge_fast.search import Limits
 from hinge_fast.search.alphabeta import AlphaBetaSearcher
