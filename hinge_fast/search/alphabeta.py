@@ -185,7 +185,8 @@ LMR = 15  # 1: late move reductions
 FLIP_EXTENSION = 16  # least flip (tokens) of a frontier swipe extended by a ply; 0: none
 ITERATION_DEPTH = 17  # the depth of the iteration under way (set at the root)
 NULL_MOVE = 18  # null-move pruning: the reduction R of the null move's search; 0: none
-STATE_SLOTS = 19
+SHIFT_EVAL = 19  # 1: leaf terms from the shift layout on sides 4 to 6 (evaluate.leaf_evaluation's shift)
+STATE_SLOTS = 20
 
 #: Late move reductions: at a node this deep or deeper, the quiet moves after the first
 #: LMR_FULL_MOVES are searched LMR_REDUCTION[depth, index] plies shallower first.
@@ -417,6 +418,12 @@ def note_elimination(buf, ply, moves, flips, enemy_count):
 
 
 @njit(cache=True)
+def list_moves(size, own, enemy, moves, flips, enemy_groups, group_id):
+    """``generate_moves`` with the moves stored (one compiled copy for negamax's leaves)."""
+    return generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
+
+
+@njit(cache=True)
 def late_move_reduction(depth, index):
     """Plies a quiet move at ``index`` (0-based) of a node of ``depth`` is reduced by
     (late move reductions), leaving at least one ply."""
@@ -479,9 +486,9 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
             # Null-move pruning: at a null-window node whose evaluation is at least beta,
             # let the opponent move twice (a search R plies shallower); if that still
             # fails high, so would a real move (having the move is worth something).
-            static, _ = leaf_evaluation(
+            static, _, _ = leaf_evaluation(
                 state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
-                buf.enemy_groups, buf.group_id, buf.weights
+                buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0
             )
             if static >= beta and static != WINNING:
                 child = key ^ ZOBRIST[size, 2, 0]
@@ -499,15 +506,17 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                         table_store(keys, data, key, 0, LOWER, depth, generation, score, ply)
                     return score
         if depth <= 0:
-            score, n = leaf_evaluation(
+            score, n, largest_flip = leaf_evaluation(
                 state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
-                buf.enemy_groups, buf.group_id, buf.weights
+                buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0
             )
             proven = True
             if score == LOST:
                 score = -(WIN - ply)
             elif score == WINNING:
                 score = WIN - ply - 1
+                if n < 0:  # the shift-layout terms list no move
+                    n = list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
                 note_elimination(buf, ply, moves, flips, bb_count(enemy))
             else:
                 proven = False
@@ -515,7 +524,14 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
             if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
                 # Quiescence: the score stands unless a swipe flipping least_flip tokens
                 # or more (searched on, largest first) beats it. The evaluation left the
-                # side to move's moves in the buffer, swipes first.
+                # side to move's moves in the buffer, swipes first, unless it took its
+                # terms from the shift layout (n < 0): they are listed now, if a swipe
+                # flips enough (largest_flip: the largest group it can flip).
+                if n < 0:
+                    if largest_flip >= least_flip:
+                        n = list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+                    else:
+                        n = 0
                 m = 0
                 for i in range(n):
                     if not is_swipe(moves[i]):
@@ -818,7 +834,11 @@ class AlphaBetaSearcher(Searcher):
     registry's ``alphabeta``); ``seed``: accepted and unused (alpha-beta is
     deterministic with one thread: under a node or depth limit the same position gives
     the same result); ``threads``: Lazy SMP helper threads plus this one (module
-    docstring, "Threads"); 1 here, every core through the registry.
+    docstring, "Threads"); 1 here, every core through the registry; ``shift_eval``
+    (not an engine option): on sides 4 to 6 the classic and fitted evaluations take
+    their terms from the shift layout (``search/shifteval.py``, the same values, no
+    move listed at a leaf unless the quiescence searches on); off, from the move lists
+    as on larger sides (for the differential tests and benchmarks).
 
     >>> from hinge_fast import Board
     >>> AlphaBetaSearcher(table_mb=1).go(Board(size=4), Limits(depth=1)).depth
@@ -829,8 +849,9 @@ class AlphaBetaSearcher(Searcher):
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
                  threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False, flip_extension=0,
-                 null_move=0, full_time=False):
+                 null_move=0, full_time=False, shift_eval=True):
         super().__init__()
+        self.shift_eval = bool(shift_eval)
         self.full_time = bool(full_time)
         self.null_move = int(null_move)
         self.flip_extension = int(flip_extension)
@@ -918,6 +939,7 @@ def _search(searcher, board, limits, progress, start):
     state[LMR] = 1 if searcher.lmr else 0
     state[FLIP_EXTENSION] = searcher.flip_extension
     state[NULL_MOVE] = searcher.null_move
+    state[SHIFT_EVAL] = 1 if searcher.shift_eval else 0
     buf.null_moves.fill(0)
     weights = searcher.evaluator.weights
     buf.weights[: len(weights)] = weights
@@ -1136,7 +1158,7 @@ class _LazySMP:
             hs = hbuf.state
             hs[:] = 0
             for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES, LMR,
-                         FLIP_EXTENSION, NULL_MOVE):
+                         FLIP_EXTENSION, NULL_MOVE, SHIFT_EVAL):
                 hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
             hbuf.null_moves.fill(0)

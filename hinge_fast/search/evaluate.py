@@ -2,7 +2,11 @@
 
 Units are centi-tokens: one token more than the opponent, all else equal, is +100.
 ``evaluate`` is a numba kernel called at every leaf of the search, so it is one pass
-of two move generations and two flood fills, with no allocation.
+of two move generations and two flood fills, with no allocation. On sides 4 to 6 the
+search's leaves (``leaf_evaluation`` with ``shift``) take the same terms from the shift
+layout instead (``shifteval.shift_terms``: every token at once, no move listed): 550 ns
+a position on side 4 instead of 1,340, 680 instead of 2,310 on side 6 (the fitted
+evaluation on positions of random games, ``scripts/bench_leaf_eval.py``).
 
 The terms (each a difference "side to move minus opponent" unless said otherwise),
 with the weight constants below:
@@ -56,6 +60,8 @@ from numba import njit
 
 from ..core.bits import bb_andnot, bb_any, bb_count, bb_lowest, bb_or, bb_row
 from ..core.movegen import generate_moves, group_of, is_swipe
+from ..core.tables import SHIFT_MAX_SIZE
+from .shifteval import shift_terms
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
 MATERIAL = 100
@@ -242,34 +248,53 @@ def fitted_score(size, own, enemy, terms, weights):
 
 
 @njit(cache=True)
-def leaf_evaluation(kind, size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights):
-    """``(score, n)``: the evaluation ``kind`` (an Evaluator's ``kernel_id``: 0 classic,
-    1 material, 2 fitted with ``weights``) of the position, as ``evaluate`` and its
-    siblings return it (sentinels included), and the number of the side to move's
-    legal moves it generated into ``moves``/``flips`` (swipes first), which the
-    search's quiescence reuses."""
+def terms_score(kind, size, own, enemy, terms, n_own, can_eliminate, weights):
+    """The score of ``terms`` (``evaluation_terms``' values) by the evaluation ``kind``
+    (0 classic, 2 fitted with ``weights``), sentinels included."""
+    if n_own == 0:
+        return np.int64(LOST)
+    if can_eliminate:
+        return np.int64(WINNING)
+    if kind == 0:
+        return classic_score(terms)
+    score = fitted_score(size, own, enemy, terms, weights)
+    return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
+
+
+@njit(cache=True)
+def leaf_evaluation(kind, size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights,
+                    shift):
+    """``(score, n, flip)``: the evaluation ``kind`` (an Evaluator's ``kernel_id``: 0
+    classic, 1 material, 2 fitted with ``weights``) of the position, as ``evaluate`` and
+    its siblings return it (sentinels included), the number of the side to move's legal
+    moves it listed into ``moves``/``flips`` (swipes first), which the search's
+    quiescence reuses, and the size of the largest enemy group the side to move can
+    flip (0 for the material evaluation).
+
+    With ``shift``, on the sides up to ``SHIFT_MAX_SIZE``, the classic and fitted
+    evaluations take their terms from ``shifteval.shift_terms`` (the same values, no
+    move listed, 2.4 to 3.4 times faster): then ``n`` is -1, and a caller that needs the
+    moves generates them (the quiescence only when ``flip`` reaches its least flip)."""
     if kind == 1:
         n = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
         if n == 0:
-            return np.int64(LOST), n
+            return np.int64(LOST), np.int64(n), np.int64(0)
         enemy_count = bb_count(enemy)
         for i in range(n):
             if not is_swipe(moves[i]):
                 break
             if bb_count(bb_row(flips, i)) == enemy_count:
-                return np.int64(WINNING), n
-        return np.int64(MATERIAL * (bb_count(own) - enemy_count)), n
+                return np.int64(WINNING), np.int64(n), np.int64(0)
+        return np.int64(MATERIAL * (bb_count(own) - enemy_count)), np.int64(n), np.int64(0)
+    if shift and size <= SHIFT_MAX_SIZE:
+        terms, n_own, can_eliminate = shift_terms(size, own, enemy)
+        score = terms_score(kind, size, own, enemy, terms, n_own, can_eliminate, weights)
+        return score, np.int64(-1), np.int64(terms[1])
     terms, n_own, can_eliminate = evaluation_terms(
         size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id
     )
-    if n_own == 0:
-        return np.int64(LOST), n_own
-    if can_eliminate:
-        return np.int64(WINNING), n_own
-    if kind == 0:
-        return classic_score(terms), n_own
-    score = fitted_score(size, own, enemy, terms, weights)
-    return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score))), n_own
+    score = terms_score(kind, size, own, enemy, terms, n_own, can_eliminate, weights)
+    return score, np.int64(n_own), np.int64(terms[1])
 
 
 @njit(cache=True)
@@ -277,7 +302,8 @@ def evaluate_fitted(size, own, enemy, moves, flips, their_moves, their_flips, en
     """``evaluate`` with the fitted, phase-blended weights ``weights`` (``fitted_score``)
     in place of the hand-set constants: same terms, verdicts and arguments, plus the
     weights."""
-    return leaf_evaluation(2, size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights)[0]
+    return leaf_evaluation(2, size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights,
+                           False)[0]
 
 
 class Evaluator:

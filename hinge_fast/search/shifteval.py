@@ -1,0 +1,175 @@
+"""The evaluation's terms in the shift layout of ``core/shiftcount.py`` (sides 4 to 6).
+
+``evaluate.evaluation_terms`` lists both sides' moves (``generate_moves``, flips stored),
+takes the flip statistics over the lists, and fills every group a cell at a time. On the
+sides whose hex-hex fits in 128 bits (``tables.SHIFT_MAX_SIZE``) this module computes
+the same terms from sets of cells, every token at once:
+
+* the groups' touch counts of both colours (``shiftcount.group_touches``), once for
+  both sides' moves;
+* per side, the number of legal moves as ``shiftcount.shift_count`` counts them, and
+  the union of its swipes' end cells (``shiftplay.swipe_end_sets``'s ends, the lift of
+  rule 4.1 applied first as in ``shift_count``);
+* per colour, its groups grown a ring a round (``dilate``): the group count, the lone
+  tokens (no friendly neighbour: no fill), the largest group, and, of the groups with a
+  token next to an end cell of the other side's swipes (exactly the groups those swipes
+  flip, rule 4.5), the largest and their token total.
+
+``shift_terms`` returns what ``evaluation_terms`` returns, without listing a move;
+``tests/test_shifteval.py`` compares them on many thousands of positions.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..core.movegen import is_eliminated
+from ..core.shiftcount import (
+    ZERO,
+    adjacent,
+    at,
+    at_corner,
+    dilate,
+    ends_moves,
+    group_touches,
+    lift_stuck,
+    s_and,
+    s_andnot,
+    s_any,
+    s_count,
+    s_eq,
+    s_lowest,
+    s_or,
+    to_shift_layout,
+)
+from ..core.tables import SHIFT_INTERIOR, SHIFT_MAX_SIZE
+
+U64 = np.uint64
+ONE = U64(1)
+
+
+@njit(cache=True, inline='always')
+def direction_ends(j, w, tokens, own, stop, landing, land2, land3):
+    """``shiftcount.direction`` with the end cells kept: the swipes of ``tokens`` whose
+    first step goes to ``N[j]`` and that end there, or go on to ``C[j]``. ``j`` is a
+    constant at every call. Returns ``(moves, tokens whose first step to N[j] goes on,
+    end cells)``."""
+    before = at(own, (j + 5) % 6, w)
+    here = at(own, j, w)
+    after = at(own, (j + 1) % 6, w)
+    pivot = s_and(tokens, s_or(after, before))
+    pivot_next = s_and(tokens, s_or(at(own, (j + 2) % 6, w), here))
+    goes_on = s_andnot(pivot, at(stop, j, w))
+    goes_on_next = s_andnot(pivot_next, at(stop, (j + 1) % 6, w))
+    one = s_and(pivot, at(landing, j, w))
+    through = s_or(s_and(goes_on, after), s_and(goes_on_next, here))
+    corner = s_and(through, at_corner(landing, j, w))
+    moves = (s_count(one) + s_count(s_and(one, at(land2, j, w))) + s_count(s_and(one, at(land3, j, w)))
+             + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w)))
+             + s_count(s_and(corner, at_corner(land3, j, w))))
+    # The end cells: N[j] = x + D[j] (``at`` of the opposite direction moves by +D[j]),
+    # C[j] = x + D[j] + D[j + 1] (``at_corner`` of the opposite corner).
+    ends = s_or(at(one, (j + 3) % 6, w), at_corner(corner, (j + 3) % 6, w))
+    return moves, goes_on, ends
+
+
+@njit(cache=True)
+def side_moves(size, w, inside, own, enemy, own_t1, own_t2, t1, t2, t3):
+    """``(legal moves, swipe end cells)`` of the side owning ``own`` (not eliminated):
+    ``own_t1``/``own_t2`` its groups' touch counts, ``t1``..``t3`` the enemy's."""
+    empty = s_andnot(inside, s_or(own, enemy))
+    landing = s_and(empty, t1)
+    # Rule 3: an empty interior cell with no enemy neighbour or a friendly neighbour.
+    n = s_count(s_and(empty, s_or(s_andnot(inside, t1), own_t1)))
+    if not s_any(landing) and not s_any(s_and(own, t1)):
+        return n, ZERO  # no swipe can end anywhere
+    stop = s_or(s_or(enemy, s_andnot(own_t2, own)), landing)
+    land2 = s_and(landing, t2)
+    land3 = s_and(landing, t3)
+    movers = s_andnot(own, lift_stuck(size, own, w))
+    m0, g0, e0 = direction_ends(0, w, movers, own, stop, landing, land2, land3)
+    m1, g1, e1 = direction_ends(1, w, movers, own, stop, landing, land2, land3)
+    m2, g2, e2 = direction_ends(2, w, movers, own, stop, landing, land2, land3)
+    m3, g3, e3 = direction_ends(3, w, movers, own, stop, landing, land2, land3)
+    m4, g4, e4 = direction_ends(4, w, movers, own, stop, landing, land2, land3)
+    m5, g5, e5 = direction_ends(5, w, movers, own, stop, landing, land2, land3)
+    back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
+    reverse = s_and(back, t1)  # a reversing swipe ends on x itself, next to an enemy
+    ends = s_or(s_or(s_or(e0, e1), s_or(e2, e3)), s_or(s_or(e4, e5), reverse))
+    return n + m0 + m1 + m2 + m3 + m4 + m5 + ends_moves(reverse, t2, t3), ends
+
+
+@njit(cache=True)
+def colour_stats(stones, ends, w):
+    """``(groups, singletons, largest group, largest flippable group, tokens in the
+    flippable groups)`` of the tokens ``stones``, a group being flippable when it has a
+    token next to a cell of ``ends`` (the other side's swipe end cells)."""
+    seeds = s_and(stones, adjacent(ends, w))
+    alone = s_andnot(stones, adjacent(stones, w))
+    singletons = s_count(alone)
+    groups = singletons
+    largest = np.int64(1) if singletons > 0 else np.int64(0)
+    union = s_count(s_and(alone, seeds))
+    best = np.int64(1) if union > 0 else np.int64(0)
+    rest = s_andnot(stones, alone)
+    while s_any(rest):
+        group = s_lowest(rest)
+        while True:
+            grown = s_and(dilate(group, w), stones)
+            if s_eq(grown, group):
+                break
+            group = grown
+        rest = s_andnot(rest, group)
+        count = s_count(group)
+        groups += 1
+        if count > largest:
+            largest = count
+        if s_any(s_and(group, seeds)):
+            union += count
+            if count > best:
+                best = count
+    return groups, singletons, largest, best, union
+
+
+@njit(cache=True)
+def shift_terms(size, own_bits, enemy_bits):
+    """``evaluate.evaluation_terms`` without listing a move (``size`` up to
+    ``SHIFT_MAX_SIZE``; bitboards of ``geometry.py``'s layout): ``(terms, n_own,
+    can_eliminate)``, the same values."""
+    w = U64(2 * size - 1)
+    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    own = to_shift_layout(size, own_bits)
+    enemy = to_shift_layout(size, enemy_bits)
+    own_t1, own_t2, own_t3 = group_touches(own, w)
+    en_t1, en_t2, en_t3 = group_touches(enemy, w)
+    n_own = np.int64(0)
+    our_ends = ZERO
+    if not is_eliminated(own_bits, enemy_bits):
+        n_own, our_ends = side_moves(size, w, inside, own, enemy, own_t1, own_t2, en_t1, en_t2, en_t3)
+    n_their = np.int64(0)
+    their_ends = ZERO
+    if not is_eliminated(enemy_bits, own_bits):
+        n_their, their_ends = side_moves(size, w, inside, enemy, own, en_t1, en_t2, own_t1, own_t2, own_t3)
+    own_groups, own_singletons, own_largest, their_best, their_total = colour_stats(own, their_ends, w)
+    enemy_groups, enemy_singletons, enemy_largest, our_best, our_total = colour_stats(enemy, our_ends, w)
+    own_count = s_count(own)
+    enemy_count = s_count(enemy)
+    can_eliminate = n_own > 0 and our_best == enemy_count and enemy_count > 0
+    terms = (
+        own_count - enemy_count,
+        our_best,
+        our_total,
+        -their_best,
+        -their_total,
+        own_groups - enemy_groups,
+        own_singletons - enemy_singletons,
+        own_largest - enemy_largest,
+        n_own - n_their,
+    )
+    return terms, n_own, can_eliminate
+
+
+from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
+
+kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))
+
+__all__ = ["SHIFT_MAX_SIZE", "shift_terms"]
