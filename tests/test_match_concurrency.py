@@ -229,6 +229,10 @@ def _interrupted(tmp_path, sig, extra=()):
             chunk = _read(master)
             assert chunk, f"the match ended before {STOP_AT} games were counted: {said!r}"
             said += chunk
+        # The signal state of the match, for a failure's message: a SIGINT that is
+        # blocked or ignored there would let the match run to its end.
+        with open(f"/proc/{proc.pid}/status") as f:
+            said += "\n[" + " ".join(line.strip() for line in f if line.startswith(("SigBlk", "SigIgn", "SigCgt"))) + "]\n"
         os.killpg(proc.pid, sig)
         status = proc.wait(timeout=120)
         # Read what it said on its way out, to the end: the end comes once every process
@@ -247,6 +251,12 @@ def _interrupted(tmp_path, sig, extra=()):
     return path, status, said
 
 
+def _told(said: str) -> str:
+    """What the match wrote besides its progress bar (and the bar's last state)."""
+    lines = [line for line in said.replace("\r", "\n").splitlines() if line.strip() and "game/s" not in line]
+    return "\n".join(lines + said.replace("\r", "\n").splitlines()[-1:])
+
+
 def _read(fd) -> str:
     try:
         return os.read(fd, 4096).decode("utf-8", "replace")
@@ -258,9 +268,9 @@ def _read(fd) -> str:
 def test_interrupted_match_resumes_to_the_same_result(tmp_path, capsys, uninterrupted, sig):
     expected, whole_games = uninterrupted
     path, status, said = _interrupted(tmp_path, sig)
-    assert status == (-signal.SIGKILL if sig == signal.SIGKILL else 130), said[-2000:]
+    assert status == (-signal.SIGKILL if sig == signal.SIGKILL else 130), _told(said)
     kept = games_by_round(path)
-    assert STOP_AT <= len(kept) < LONGER_GAMES, said[-2000:]  # stopped in the middle
+    assert STOP_AT <= len(kept) < LONGER_GAMES, _told(said)  # stopped in the middle
     assert main(LONGER_MATCH + ["--games", str(LONGER_GAMES), "--resume", str(path)]) == 0
     out = capsys.readouterr().out
     assert f"resuming: {len(kept)} games already in" in out
@@ -272,8 +282,8 @@ def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
     expected, whole_games = uninterrupted
     games = str(LONGER_GAMES)
     path, status, said = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"])
-    assert status == 130, said[-2000:]
-    assert STOP_AT <= len(games_by_round(path)) < LONGER_GAMES, said[-2000:]  # stopped in the middle, no finished game lost
+    assert status == 130, _told(said)
+    assert STOP_AT <= len(games_by_round(path)) < LONGER_GAMES, _told(said)  # stopped in the middle, no finished game lost
     assert main(LONGER_MATCH + ["--games", games, "--resume", str(path), "--concurrency", "2"]) == 0
     assert summary(capsys.readouterr().out) == expected
     assert games_by_round(path) == whole_games
