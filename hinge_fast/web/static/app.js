@@ -156,9 +156,19 @@ function select(cell) {
   const swipes = page.state.legal.filter((m) => m.from === cell);
   if (!swipes.length) return say(`the token on ${cell} has no legal swipe`);
   page.selected = cell;
-  polygonOf(cell).classList.add("selected");
-  for (const move of swipes) cellElements(move.to).forEach((e) => e.classList.add("dest"));
+  highlightSelection();
   say(`${cell} picked: click a highlighted cell (${[...new Set(swipes.map((m) => m.to))].join(" ")})`);
+}
+
+// Mark the picked token and its destinations on the board drawn now (again after a
+// running analysis redraws the board).
+function highlightSelection() {
+  const cell = page.selected;
+  if (!cell) return;
+  polygonOf(cell).classList.add("selected");
+  for (const move of page.state.legal.filter((m) => m.from === cell)) {
+    cellElements(move.to).forEach((e) => e.classList.add("dest"));
+  }
 }
 
 function clearSelection() {
@@ -231,6 +241,7 @@ function showAnalysis(data) {
   if (!page.analysis || page.state.position !== page.analysis.position) return;
   page.analysis.svg = data.svg;
   $("#board").innerHTML = data.svg;
+  highlightSelection();  // a token picked while the analysis runs stays picked
   $("#evalfill").style.height = `${(100 * data.green_share).toFixed(1)}%`;
   $("#score").textContent = `${data.best} ${data.score_text}`;
   $("#analysis-info").textContent = `${data.engine}, depth ${data.depth}, ${data.nodes.toLocaleString()} nodes, ${data.seconds.toFixed(1)} s${data.final ? " (done)" : ""}`;
