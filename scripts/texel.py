@@ -4,9 +4,9 @@
     python -m scripts.texel fit /tmp/texel.npz                            # weights for evaluate.py
     python -m scripts.texel check                                         # side 4, tablebase labels
 
-    # side 4's own leaf-fitted weights (search/weights.py, session 8):
-    python -m scripts.texel generate --sizes 4 --leaves --out /tmp/texel4.npz --seconds 300
-    python -m scripts.texel fit /tmp/texel4.npz --unit fitted
+    # side 4's own weights (search/weights.py, session 8; no --leaves: see there):
+    python -m scripts.texel generate --sizes 4 --engine 'alphabeta:evaluator=leaf-fitted-69' --out /tmp/texel4.npz --seconds 150 --seed 8
+    python -m scripts.texel fit /tmp/texel4.npz --l2 1e-3 --unit fitted
 
 ``generate`` plays self-play games (``--engine``, default ``alphabeta-v1``, or an
 engine with options such as ``alphabeta:quiescence=0``, at ``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
@@ -35,7 +35,7 @@ fitted``: in the fitted evaluation's centi-tokens).
 sign with the exact result of the side-4 tablebase (win or loss for the side to
 move): agreement rate and logistic loss, by phase, of the classic, fitted and
 leaf-fitted weights (sides 6-9) and of leaf-fitted's side-4 weights
-(``search/weights.py``). It measures how well a fit to sides 6-9 carries over to a
+(``search/weights.py``, evaluator ``leaf-fitted-4``). It measures how well a fit to sides 6-9 carries over to a
 board it never saw; the tablebase only measures here, it never trains.
 """
 
@@ -51,7 +51,7 @@ import numpy as np
 from hinge_fast import Board, Color
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.registry import parse_engine_spec
-from hinge_fast.search.weights import LEAF_FITTED_BY_SIZE
+from hinge_fast.search.weights import LEAF_FITTED_SIDE4
 from hinge_fast.search.evaluate import (
     FITTED_END,
     FITTED_OPENING,
@@ -221,7 +221,7 @@ def check(args) -> None:
     print(f"{len(y)} side-4 positions from random games (seed {args.seed}); side to move wins {y.mean():.3f}")
     fitted = np.array(FITTED_OPENING + FITTED_END, dtype=np.float64)
     leaf = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
-    leaf4 = np.array(LEAF_FITTED_BY_SIZE[4], dtype=np.float64)
+    leaf4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
     for name, v in (("classic", classic_vector()), ("fitted", fitted), ("leaf-69", leaf), ("leaf-4", leaf4)):
         loss, k = best_scale(v, x, y)
         agree = (x @ v > 0) == (y > 0.5)

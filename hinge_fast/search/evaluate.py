@@ -62,7 +62,7 @@ from ..core.bits import bb_andnot, bb_any, bb_count, bb_lowest, bb_or, bb_row
 from ..core.movegen import generate_moves, group_of, is_swipe
 from ..core.tables import SHIFT_MAX_SIZE
 from .shifteval import shift_terms
-from .weights import LEAF_FITTED_BY_SIZE
+from .weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE4_END, LEAF_FITTED_SIDE4_OPENING
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
 MATERIAL = 100
@@ -358,10 +358,13 @@ EVALUATOR_BY_NAME = {
     "fitted": Evaluator("fitted", 2, evaluate_fitted, "the terms above plus tempo, weights fitted to self-play "
                         "results and blended by phase", FITTED_OPENING + FITTED_END),
     "leaf-fitted": Evaluator("leaf-fitted", 2, evaluate_fitted, "the fitted evaluation's model fitted at the "
-                             "leaves of depth-1 searches; side 4 has its own fit (search/weights.py)",
+                             "leaves of depth-1 searches; per-side weights from search/weights.py if any",
                              LEAF_FITTED_OPENING + LEAF_FITTED_END, LEAF_FITTED_BY_SIZE),
-    "leaf-fitted-69": Evaluator("leaf-fitted-69", 2, evaluate_fitted, "leaf-fitted with its sides 6-9 fit on "
-                                "every side (leaf-fitted before session 8)", LEAF_FITTED_OPENING + LEAF_FITTED_END),
+    "leaf-fitted-69": Evaluator("leaf-fitted-69", 2, evaluate_fitted, "leaf-fitted's sides 6-9 fit on every side",
+                                LEAF_FITTED_OPENING + LEAF_FITTED_END),
+    "leaf-fitted-4": Evaluator("leaf-fitted-4", 2, evaluate_fitted, "leaf-fitted with its side-4 fit on side 4 "
+                               "(search/weights.py)", LEAF_FITTED_OPENING + LEAF_FITTED_END,
+                               {4: LEAF_FITTED_SIDE4_OPENING + LEAF_FITTED_SIDE4_END}),
 }
 
 
