@@ -2,11 +2,15 @@
 
     python -m scripts.texel generate --out /tmp/texel.npz --seconds 900   # self-play, sides 6-9
     python -m scripts.texel fit /tmp/texel.npz                            # weights for evaluate.py
-    python -m scripts.texel check --weights fitted                        # side 4, tablebase labels
+    python -m scripts.texel check                                         # side 4, tablebase labels
+
+    # side 4's own weights (search/weights.py, session 8; no --leaves: see there):
+    python -m scripts.texel generate --sizes 4 --engine 'alphabeta:evaluator=leaf-fitted-69' --out /tmp/texel4.npz --seconds 150 --seed 8
+    python -m scripts.texel fit /tmp/texel4.npz --l2 1e-3 --unit fitted
 
 ``generate`` plays self-play games (``--engine``, default ``alphabeta-v1``, or an
 engine with options such as ``alphabeta:quiescence=0``, at ``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
-differ) on sides 6 to 9 and keeps, for every position after the opening, the raw terms
+differ) on the sides ``--sizes`` (default 6 to 9) and keeps, for every position after the opening, the raw terms
 of the evaluation (``evaluate.evaluation_terms``), the phase (the fraction of interior
 cells filled) and the game's result for the side to move. Positions with a verdict (no
 legal move, or an elimination now) are left out: the search scores them exactly.
@@ -29,8 +33,10 @@ fitted``: in the fitted evaluation's centi-tokens).
 
 ``check`` samples side-4 positions from random games and compares each evaluation's
 sign with the exact result of the side-4 tablebase (win or loss for the side to
-move): agreement rate and logistic loss, by phase. It measures how well a fit to
-sides 6-9 carries over to a board it never saw.
+move): agreement rate and logistic loss, by phase, of the classic, fitted and
+leaf-fitted weights (sides 6-9) and of leaf-fitted's side-4 weights
+(``search/weights.py``, evaluator ``leaf-fitted-4``). It measures how well a fit to sides 6-9 carries over to a
+board it never saw; the tablebase only measures here, it never trains.
 """
 
 from __future__ import annotations
@@ -45,10 +51,13 @@ import numpy as np
 from hinge_fast import Board, Color
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.registry import parse_engine_spec
+from hinge_fast.search.weights import LEAF_FITTED_SIDE4
 from hinge_fast.search.evaluate import (
     FITTED_END,
     FITTED_OPENING,
     FITTED_TERMS,
+    LEAF_FITTED_END,
+    LEAF_FITTED_OPENING,
     TERMS,
     WEIGHTS,
     _arguments,
@@ -211,7 +220,9 @@ def check(args) -> None:
     x = design(terms, phase)
     print(f"{len(y)} side-4 positions from random games (seed {args.seed}); side to move wins {y.mean():.3f}")
     fitted = np.array(FITTED_OPENING + FITTED_END, dtype=np.float64)
-    for name, v in (("classic", classic_vector()), ("fitted", fitted)):
+    leaf = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
+    leaf4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
+    for name, v in (("classic", classic_vector()), ("fitted", fitted), ("leaf-69", leaf), ("leaf-4", leaf4)):
         loss, k = best_scale(v, x, y)
         agree = (x @ v > 0) == (y > 0.5)
         by_phase = []

@@ -516,3 +516,31 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
     assert differ >= 3
     with pytest.raises(HingeError, match="evaluator"):
         search_alphabeta(midgame_positions(6, 1, seed=31)[0], Limits(depth=1), evaluator="leaf")
+
+
+def test_leaf_fitted_4_uses_its_side_4_weights_on_side_4_only():
+    """``leaf-fitted-4`` has its own weights on side 4 (``search/weights.py``, fitted on
+    side-4 self-play) and the sides 6-9 fit elsewhere; ``leaf-fitted-69`` keeps the sides
+    6-9 fit everywhere, and the default ``leaf-fitted`` follows ``LEAF_FITTED_BY_SIZE``.
+    Checked where the search copies the weights into its buffers."""
+    from hinge_fast.search.alphabeta import AlphaBetaSearcher
+    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, _arguments, get_evaluator
+    from hinge_fast.search.weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE4
+
+    side4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
+    old = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
+    assert len(side4) == len(old) and not np.array_equal(side4, old)
+    default4 = np.array(LEAF_FITTED_BY_SIZE.get(4, old), dtype=np.float64)
+    cases = [("leaf-fitted-4", 4, side4), ("leaf-fitted-69", 4, old), ("leaf-fitted", 4, default4)]
+    cases += [(name, s, old) for s in range(5, 10) for name in ("leaf-fitted-4", "leaf-fitted")]
+    for evaluator, size, expected in cases:
+        searcher = AlphaBetaSearcher(table_mb=1, evaluator=evaluator)
+        searcher.go(Board(size=size), Limits(depth=1))
+        assert np.array_equal(searcher.buffers.weights[: len(expected)], expected), (evaluator, size)
+        assert np.array_equal(get_evaluator(evaluator).weights_for(size), expected)
+    board = Board(size=4)
+    board.push(board.legal_moves[0])
+    four, leaf69 = get_evaluator("leaf-fitted-4"), get_evaluator("leaf-fitted-69")
+    assert four(board) == int(four.kernel(*_arguments(board), side4))
+    assert leaf69(board) == int(leaf69.kernel(*_arguments(board), old))
+    assert four(board) != leaf69(board)

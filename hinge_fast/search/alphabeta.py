@@ -941,7 +941,7 @@ def _search(searcher, board, limits, progress, start):
     state[NULL_MOVE] = searcher.null_move
     state[SHIFT_EVAL] = 1 if searcher.shift_eval else 0
     buf.null_moves.fill(0)
-    weights = searcher.evaluator.weights
+    weights = searcher.evaluator.weights_for(board.size)  # side 4 has its own (search/weights.py)
     buf.weights[: len(weights)] = weights
 
     root_moves = codes.copy()

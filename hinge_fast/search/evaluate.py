@@ -62,6 +62,7 @@ from ..core.bits import bb_andnot, bb_any, bb_count, bb_lowest, bb_or, bb_row
 from ..core.movegen import generate_moves, group_of, is_swipe
 from ..core.tables import SHIFT_MAX_SIZE
 from .shifteval import shift_terms
+from .weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE4_END, LEAF_FITTED_SIDE4_OPENING
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
 MATERIAL = 100
@@ -318,19 +319,25 @@ class Evaluator:
     registry's ``EVALUATORS``.
     """
 
-    def __init__(self, name: str, kernel_id: int, kernel, description: str, weights=None):
+    def __init__(self, name: str, kernel_id: int, kernel, description: str, weights=None, by_size=None):
         self.name = name
         self.kernel_id = kernel_id
         self.kernel = kernel
         self.description = description
         #: The fitted evaluation's weights (float64, opening then end), else empty.
         self.weights = np.array(weights if weights is not None else (), dtype=np.float64)
+        #: Weights of particular sides (``search/weights.py``), in place of ``weights``.
+        self.by_size = {int(s): np.array(w, dtype=np.float64) for s, w in (by_size or {}).items()}
+
+    def weights_for(self, size: int) -> np.ndarray:
+        """The weights the search uses on side ``size``: that side's, else ``weights``."""
+        return self.by_size.get(int(size), self.weights)
 
     def __call__(self, board) -> int:
         """The evaluation of ``board`` (centi-tokens, or the sentinels LOST/WINNING)."""
         args = _arguments(board)
         if self.kernel_id == 2:
-            args = args + (self.weights,)
+            args = args + (self.weights_for(board.size),)
         return int(self.kernel(*args))
 
     def describe(self, board) -> dict:
@@ -351,7 +358,13 @@ EVALUATOR_BY_NAME = {
     "fitted": Evaluator("fitted", 2, evaluate_fitted, "the terms above plus tempo, weights fitted to self-play "
                         "results and blended by phase", FITTED_OPENING + FITTED_END),
     "leaf-fitted": Evaluator("leaf-fitted", 2, evaluate_fitted, "the fitted evaluation's model fitted at the "
-                             "leaves of depth-1 searches", LEAF_FITTED_OPENING + LEAF_FITTED_END),
+                             "leaves of depth-1 searches; per-side weights from search/weights.py if any",
+                             LEAF_FITTED_OPENING + LEAF_FITTED_END, LEAF_FITTED_BY_SIZE),
+    "leaf-fitted-69": Evaluator("leaf-fitted-69", 2, evaluate_fitted, "leaf-fitted's sides 6-9 fit on every side",
+                                LEAF_FITTED_OPENING + LEAF_FITTED_END),
+    "leaf-fitted-4": Evaluator("leaf-fitted-4", 2, evaluate_fitted, "leaf-fitted with its side-4 fit on side 4 "
+                               "(search/weights.py)", LEAF_FITTED_OPENING + LEAF_FITTED_END,
+                               {4: LEAF_FITTED_SIDE4_OPENING + LEAF_FITTED_SIDE4_END}),
 }
 
 

@@ -127,7 +127,7 @@ def default_threads() -> int:
 #: The default of the ``threads`` option: every core the process may use.
 DEFAULT_THREADS = min(MAX_THREADS, default_threads())
 #: The evaluations alpha-beta can use (``search/evaluate.py``).
-EVALUATORS = ("classic", "material", "fitted", "leaf-fitted")
+EVALUATORS = ("classic", "material", "fitted", "leaf-fitted", "leaf-fitted-69", "leaf-fitted-4")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,33 @@
+"""Per-side weights of the fitted evaluations (issue 12), kept apart from the kernels.
+
+The ``leaf-fitted`` weights of ``evaluate.py`` were fitted on self-play games of sides 6
+to 9. Side 4 has its own fit here (session 8: ``scripts/texel.py generate --sizes 4``,
+then ``fit --unit fitted``; self-play results only, never the side-4 tablebase, which is
+the test set; game positions, not ``--leaves``: on side 4 a depth-1 search's principal
+variation already runs to the end of the game, so its leaves have no evaluation to fit),
+used by the evaluator ``leaf-fitted-4`` on side 4 (its sides 6-9 fit
+elsewhere). ``Evaluator.weights_for(size)`` picks a side's weights and falls back on the
+evaluator's own; alpha-beta copies them into its buffers at each search.
+
+The default ``leaf-fitted`` takes its per-side weights from ``LEAF_FITTED_BY_SIZE``:
+empty, so it is the sides 6-9 fit on every side (``leaf-fitted-69``), because the
+side-4 fit was not measured better in a match (docs/search-alphabeta.md, session 8).
+``LEAF_FITTED_BY_SIZE = {4: LEAF_FITTED_SIDE4}`` would make it the default on side 4.
+This module has no numba kernel, so an edit here recompiles nothing.
+
+    >>> from hinge_fast.search.evaluate import get_evaluator
+    >>> four, leaf = get_evaluator("leaf-fitted-4"), get_evaluator("leaf-fitted")
+    >>> bool((four.weights_for(4) == LEAF_FITTED_SIDE4).all()), bool((four.weights_for(6) == leaf.weights).all())
+    (True, True)
+"""
+
+from __future__ import annotations
+
+#: Side 4, opening then end, in the fitted evaluation's centi-tokens per unit of each
+#: term of ``evaluate.FITTED_TERMS`` (``tempo`` last).
+LEAF_FITTED_SIDE4_OPENING = (780, 466, 434, 70, 337, 1084, -717, -819, 187, 942)
+LEAF_FITTED_SIDE4_END = (490, -148, -10, -153, 82, 467, -666, -228, 181, -74)
+LEAF_FITTED_SIDE4 = LEAF_FITTED_SIDE4_OPENING + LEAF_FITTED_SIDE4_END
+
+#: The default ``leaf-fitted``'s weights by side, where they differ from its sides 6-9 fit.
+LEAF_FITTED_BY_SIZE: dict = {}
