@@ -209,6 +209,14 @@ def uninterrupted(tmp_path_factory):
     return summary(out.getvalue()), games_by_round(whole)
 
 
+def _ctrl_c_as_in_a_terminal():
+    """In the match's process, before it starts: SIGINT as a terminal's foreground job
+    has it. A test run started in the background (``pytest &`` in a script, ``nohup``)
+    inherits SIGINT ignored, and so would the match, which then never saw the signal
+    and played on to the end (seen as SigIgn 0x1001007 in /proc)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted(tmp_path, sig, extra=()):
     """Start LONGER_MATCH saving to a file, stop it with ``sig`` once its progress bar
     says ``STOP_AT`` games are done, and return the file, the exit status and all it wrote on
@@ -221,7 +229,8 @@ def _interrupted(tmp_path, sig, extra=()):
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a width to draw the bar in
     # Its own process group, signalled as a whole, as a terminal's Ctrl-C does: the
     # worker processes of --concurrency hold the terminal too.
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, start_new_session=True)
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, start_new_session=True,
+                            preexec_fn=_ctrl_c_as_in_a_terminal)
     os.close(slave)
     said = ""
     try:
