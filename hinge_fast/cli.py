@@ -47,7 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_COMPILED_ALL = False
+#: Every kernel is compiled (or need not be) in this process: `compile_the_rest` has
+#: nothing left to do. The tests set it, so that no test compiles the rest mid-run.
+COMPILED_ALL = False
 
 
 def compile_the_rest() -> None:
@@ -55,11 +57,11 @@ def compile_the_rest() -> None:
     every other kernel too, as ``warmup`` does: the compile notice promises a first
     run only, so the next command, whichever it is, loads everything from the cache.
     Once a process; nothing when the command compiled nothing."""
-    global _COMPILED_ALL
+    global COMPILED_ALL
     kernels = sys.modules.get("hinge_fast.core.kernels")
-    if _COMPILED_ALL or kernels is None or not kernels.COMPILE_NOTICE.said:
+    if COMPILED_ALL or kernels is None or not kernels.COMPILE_NOTICE.said:
         return
-    _COMPILED_ALL = True
+    COMPILED_ALL = True
     sys.stdout.flush()
     from .tools.warmup import warm_up
 

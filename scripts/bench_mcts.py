@@ -10,7 +10,7 @@ import time
 
 
 from hinge_fast import Board
-from hinge_fast.tools.players import _option_value
+from hinge_fast.tools.players import option_value
 from hinge_fast.search import Limits
 from hinge_fast.search.mcts import search_mcts
 
@@ -23,7 +23,7 @@ def main():
     parser.add_argument("--position", default=None, help="a position string instead of the empty board")
     parser.add_argument("--option", action="append", default=[], help="an MCTS option key=value")
     args = parser.parse_args()
-    options = {k: _option_value(v) for k, _, v in (o.partition("=") for o in args.option)}
+    options = {k: option_value(v) for k, _, v in (o.partition("=") for o in args.option)}
     board = Board.from_fen(args.position) if args.position else Board(args.size)
     search_mcts(board, Limits(nodes=100), seed=0, **options)  # load the kernels
     rates, cpu_rates = [], []

@@ -60,7 +60,7 @@ from hinge_fast.search.evaluate import (
     LEAF_FITTED_OPENING,
     TERMS,
     WEIGHTS,
-    _arguments,
+    evaluation_arguments,
     evaluation_terms,
 )
 
@@ -69,7 +69,7 @@ K = len(FITTED_TERMS)
 
 def features(board: Board):
     """``(terms + (1,), phase)`` of ``board``, or None when it has a verdict."""
-    terms, n_own, can_eliminate = evaluation_terms(*_arguments(board))
+    terms, n_own, can_eliminate = evaluation_terms(*evaluation_arguments(board))
     if n_own == 0 or can_eliminate:
         return None
     size = board.size

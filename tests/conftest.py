@@ -30,7 +30,7 @@ from hinge_fast import reference as ref
 # would run in whichever test first compiled in a worker process, minutes long, and add
 # two lines to that test's stderr: it is marked done here; the tests of it
 # (tests/test_install.py) turn it back on.
-_cli._COMPILED_ALL = True
+_cli.COMPILED_ALL = True
 
 #: The README's mid-game position (side 6, Green to move, 10 tokens each).
 MID_GAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"

@@ -312,7 +312,7 @@ def test_searchers_made_one_after_another_reuse_buffers_and_agree():
     for _ in range(3):
         again = search_alphabeta(board, Limits(nodes=2000), threads=1)
         assert (again.move, again.score, again.nodes, again.pv) == (first.move, first.score, first.nodes, first.pv)
-    assert alphabeta._POOL.free_buffers and alphabeta._POOL.free_tables
+    assert alphabeta.POOL.free_buffers and alphabeta.POOL.free_tables
 
 
 def test_stop_ends_a_short_search_run_in_the_calling_thread():
@@ -494,14 +494,14 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
     """``leaf-fitted`` is the fitted kernel with LEAF_FITTED_* weights: each term times
     its phase-blended weight, plus tempo (recomputed here from the raw terms); it scores
     positions differently from ``fitted``, and the default searcher uses it."""
-    from hinge_fast.search.evaluate import (LEAF_FITTED_END, LEAF_FITTED_OPENING, _arguments, evaluation_terms,
+    from hinge_fast.search.evaluate import (LEAF_FITTED_END, LEAF_FITTED_OPENING, evaluation_arguments, evaluation_terms,
                                             get_evaluator)
 
     leaf, fitted = get_evaluator("leaf-fitted"), get_evaluator("fitted")
     assert leaf.kernel_id == fitted.kernel_id == 2 and leaf is get_evaluator("LEAF-FITTED")
     differ = 0
     for board in midgame_positions(6, 6, seed=31):
-        terms, n_own, can_eliminate = evaluation_terms(*_arguments(board))
+        terms, n_own, can_eliminate = evaluation_terms(*evaluation_arguments(board))
         if n_own == 0 or can_eliminate:
             continue
         cells = 3 * (board.size - 1) * (board.size - 2) + 1
@@ -524,7 +524,7 @@ def test_leaf_fitted_4_uses_its_side_4_weights_on_side_4_only():
     6-9 fit everywhere, and the default ``leaf-fitted`` follows ``LEAF_FITTED_BY_SIZE``.
     Checked where the search copies the weights into its buffers."""
     from hinge_fast.search.alphabeta import AlphaBetaSearcher
-    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, _arguments, get_evaluator
+    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, evaluation_arguments, get_evaluator
     from hinge_fast.search.weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE4
 
     side4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
@@ -541,6 +541,6 @@ def test_leaf_fitted_4_uses_its_side_4_weights_on_side_4_only():
     board = Board(size=4)
     board.push(board.legal_moves[0])
     four, leaf69 = get_evaluator("leaf-fitted-4"), get_evaluator("leaf-fitted-69")
-    assert four(board) == int(four.kernel(*_arguments(board), side4))
-    assert leaf69(board) == int(leaf69.kernel(*_arguments(board), old))
+    assert four(board) == int(four.kernel(*evaluation_arguments(board), side4))
+    assert leaf69(board) == int(leaf69.kernel(*evaluation_arguments(board), old))
     assert four(board) != leaf69(board)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hinge_fast import Board, Limits, __version__
-from hinge_fast.protocol.client import Engine, EngineOption, _hhmmss
+from hinge_fast.protocol.client import Engine, EngineOption, hhmmss
 from hinge_fast.tools.players import EnginePlayer, engine_player_from_spec
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.server import perft
@@ -59,15 +59,15 @@ def test_positions_are_synced_incrementally(engine):
     board.push_str("C4")
     board.push_str("G6")
     assert engine.validmoves(board) == board.legal_moves
-    assert engine._game == (Board().fen(), ["F6", "C4", "G6"])
+    assert engine.synced_game == (Board().fen(), ["F6", "C4", "G6"])
     board.pop()
     board.push_str("F7")  # a different line: the engine gets the whole game again
     assert engine.validmoves(board) == board.legal_moves
-    assert engine._game == (Board().fen(), ["F6", "C4", "F7"])
+    assert engine.synced_game == (Board().fen(), ["F6", "C4", "F7"])
     loaded = Board.from_fen(MID_GAME)
     loaded.push(loaded.legal_moves[0])
     assert engine.validmoves(loaded) == loaded.legal_moves
-    assert engine._game == (MID_GAME, [str(loaded.move_stack[0])])
+    assert engine.synced_game == (MID_GAME, [str(loaded.move_stack[0])])
 
 
 def test_play_returns_a_legal_move_without_playing_it(engine):
@@ -109,9 +109,9 @@ def test_options(engine):
 
 
 def test_hhmmss():
-    assert _hhmmss(5) == "00:00:05.000"
-    assert _hhmmss(3723.25) == "01:02:03.250"
-    assert _hhmmss(0.0001) == "00:00:00.001"
+    assert hhmmss(5) == "00:00:05.000"
+    assert hhmmss(3723.25) == "01:02:03.250"
+    assert hhmmss(0.0001) == "00:00:00.001"
 
 
 # ----- engines that misbehave ----------------------------------------------------------------
@@ -209,7 +209,7 @@ def test_engine_player_plays_a_game_against_itself():
             board.push(player.choose(board))
         assert len(board.move_stack) >= 1
         green.reset(seed=2**64 + 5)
-        assert green.engine._game is None
+        assert green.engine.synced_game is None
         assert green.engine.options()["seed"].value == "5"
         assert green.choose(Board(4)) in Board(4).legal_moves
     finally:

@@ -53,7 +53,7 @@ def test_a_command_that_compiled_compiles_the_rest_once(cli, monkeypatch):
 
     calls = []
     monkeypatch.setattr(warmup, "warm_up", lambda: calls.append(1) or True)
-    monkeypatch.setattr(cli_module, "_COMPILED_ALL", False)
+    monkeypatch.setattr(cli_module, "COMPILED_ALL", False)
     monkeypatch.setattr(kernels.COMPILE_NOTICE, "said", False)
     assert cli("moves", "--size", "4").status == 0 and calls == []  # nothing compiled: nothing more
     monkeypatch.setattr(kernels.COMPILE_NOTICE, "said", True)
@@ -62,7 +62,7 @@ def test_a_command_that_compiled_compiles_the_rest_once(cli, monkeypatch):
     assert "compiling the other kernels too" in run.err and "compiling done in" in run.err  # the wait is said
     run = cli("perft", "1", "--size", "4")
     assert run.status == 0 and calls == [1] and "compiling" not in run.err
-    monkeypatch.setattr(cli_module, "_COMPILED_ALL", False)
+    monkeypatch.setattr(cli_module, "COMPILED_ALL", False)
     run = cli("warmup")  # it compiles everything itself: no second round, no second message
     assert run.status == 0 and calls == [1, 1] and "other kernels" not in run.err
 
@@ -77,12 +77,12 @@ def test_ctrl_c_while_compiling_the_rest_keeps_the_command_status(cli, monkeypat
         raise KeyboardInterrupt
 
     monkeypatch.setattr(warmup, "warm_up", interrupted)
-    monkeypatch.setattr(cli_module, "_COMPILED_ALL", False)
+    monkeypatch.setattr(cli_module, "COMPILED_ALL", False)
     monkeypatch.setattr(kernels.COMPILE_NOTICE, "said", True)
     run = cli("moves", "--size", "4")
     assert run.status == 0 and run.out.split()[0] == "B2"
     assert "compiling skipped; the next command compiles what it needs" in run.err
-    monkeypatch.setattr(cli_module, "_COMPILED_ALL", False)
+    monkeypatch.setattr(cli_module, "COMPILED_ALL", False)
     run = cli("moves", "--size", "99")  # a user mistake: status 2 stands too
     assert run.status == 2 and "skipped" in run.err
 

@@ -10,7 +10,7 @@ import pytest
 
 from hinge_fast import Board, Color
 from hinge_fast.cli import main
-from hinge_fast.commands.play import _Game
+from hinge_fast.commands.play import TerminalGame
 from hinge_fast.tools.players import get_player
 from hinge_fast.tools.record import read_records
 
@@ -71,7 +71,7 @@ def test_game_over_is_announced_and_moves_refused():
     winning = next(m for m in board.legal_moves if m.is_swipe)
     stdin = io.StringIO(f"{winning}\nG7\nundo\nquit\n")
     stdout = io.StringIO()
-    game = _Game(board, Color.GREEN, get_player("random", seed=1), "random", stdin, stdout, False)
+    game = TerminalGame(board, Color.GREEN, get_player("random", seed=1), "random", stdin, stdout, False)
     assert game.run() == 0
     text = stdout.getvalue()
     assert "game over: green wins by elimination (you win)" in text

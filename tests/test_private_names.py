@@ -1,7 +1,10 @@
-"""Nothing outside ``board.py`` and ``core/`` uses a private name of ``Board``: the
-layers above go through its public low-level face (``green``, ``blue``, ``own``,
-``enemy``, ``legal_codes``, ``legal_flips``, ``move_from_code``, ``code_of``,
-``zobrist_key``, ``history_keys``, ``perft``, ``geometry``)."""
+"""No module reaches into another's private names (one leading underscore): the
+whole tree is scanned for imports of them and attribute uses of them that the file
+does not define itself. And, more strictly, nothing outside ``board.py`` and
+``core/`` uses a private name of ``Board``: the layers above go through its public
+low-level face (``green``, ``blue``, ``own``, ``enemy``, ``legal_codes``,
+``legal_flips``, ``move_from_code``, ``code_of``, ``zobrist_key``, ``history_keys``,
+``perft``, ``geometry``)."""
 
 from __future__ import annotations
 
@@ -79,3 +82,63 @@ def test_nothing_outside_board_and_core_uses_board_private_names():
         if found:
             bad[str(path.relative_to(ROOT))] = found
     assert bad == {}, "private names of Board used outside board.py and core/: " + repr(bad)
+
+
+#: Underscored names of other libraries that may be used: ``os._exit`` is public API;
+#: numba has no public call to drop a dispatcher's on-disk cache (``_cache.flush()``,
+#: core/kernels.py).
+FOREIGN_PUBLIC = {"_exit", "_cache"}
+
+
+def private_reaches(path: Path) -> list[str]:
+    """The places where ``path`` uses a private name (one leading underscore) that it
+    does not define itself: ``from .x import _name``, or ``thing._name`` on anything but
+    ``self``/``cls`` where no function, class or attribute of that name is made in the
+    file."""
+    tree = ast.parse(path.read_text(), str(path))
+    defined = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                defined.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            defined.add(node.id)
+        elif isinstance(node, ast.arg):
+            defined.add(node.arg)
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not name.startswith("__")
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            ours = node.level > 0 or (node.module or "").startswith("hinge_fast")
+            found += [f"{path.name}:{node.lineno} imports {a.name}" for a in node.names if ours and private(a.name)]
+        elif isinstance(node, ast.Attribute) and private(node.attr):
+            owner = node.value.id if isinstance(node.value, ast.Name) else None
+            if owner in ("self", "cls") or node.attr in defined or node.attr in FOREIGN_PUBLIC:
+                continue
+            found.append(f"{path.name}:{node.lineno} uses {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_reaches_into_another_modules_private_names():
+    files = [path for folder in ("hinge_fast", "scripts", "bench", "tests") for path in sorted((ROOT / folder).rglob("*.py"))
+             if path != Path(__file__).resolve()]
+    found = [place for path in files for place in private_reaches(path)]
+    assert not found, "\n".join(found)
+
+
+def test_a_private_reach_is_reported(tmp_path):
+    """The check names both kinds of reach: an import and an attribute."""
+    source = tmp_path / "reach.py"
+    source.write_text(
+        "from .mcts import _ranked, ranked\n"
+        "import os\n"
+        "def f(record, _own):\n"
+        "    os._exit(0)\n"
+        "    return record._first_blue(), _own\n"
+    )
+    assert private_reaches(source) == ["reach.py:1 imports _ranked", "reach.py:5 uses record._first_blue"]

@@ -30,7 +30,7 @@ from hinge_fast.search.evaluate import (
     EVALUATOR_BY_NAME,
     LOST,
     WINNING,
-    _arguments,
+    evaluation_arguments,
     evaluation_terms,
     leaf_evaluation,
 )
@@ -62,7 +62,7 @@ def compare(boards) -> dict:
     seen = {"positions": 0, "no move": 0, "eliminated": 0, "can eliminate": 0, "lift-blocked": 0,
             "their no move": 0}
     for board in boards:
-        old_terms, old_n, old_elim = evaluation_terms(*_arguments(board))
+        old_terms, old_n, old_elim = evaluation_terms(*evaluation_arguments(board))
         new_terms, new_n, new_elim = shift_terms(board.size, board.own, board.enemy)
         assert (tuple(int(t) for t in new_terms), int(new_n), bool(new_elim)) == (
             tuple(int(t) for t in old_terms), int(old_n), bool(old_elim)), board.fen()
@@ -104,9 +104,9 @@ def test_shift_terms_on_hand_made_positions():
     ]
     for fen in fens:
         compare([Board.from_fen(fen)])
-    old = evaluation_terms(*_arguments(Board.from_fen(fens[0])))
+    old = evaluation_terms(*evaluation_arguments(Board.from_fen(fens[0])))
     assert int(old[1]) == 0
-    assert bool(evaluation_terms(*_arguments(Board.from_fen(fens[3])))[2])
+    assert bool(evaluation_terms(*evaluation_arguments(Board.from_fen(fens[3])))[2])
 
 
 @pytest.mark.parametrize("name", ["classic", "fitted", "leaf-fitted"])
@@ -120,7 +120,7 @@ def test_leaf_evaluation_with_and_without_shift(name):
     boards = [b for size in SIZES for b in random_game_positions(size, seed=1400 + size, games=8)]
     boards += [random_filling(size, seed=1500 + seed) for size in SIZES for seed in range(100)]
     for board in boards:
-        args = _arguments(board)
+        args = evaluation_arguments(board)
         old, n_old, flip_old = leaf_evaluation(evaluator.kernel_id, *args, weights, False)
         new, n_new, flip_new = leaf_evaluation(evaluator.kernel_id, *args, weights, True)
         assert (old, flip_old) == (new, flip_new), board.fen()

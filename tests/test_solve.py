@@ -25,7 +25,7 @@ LATE_POSITIONS = [
 ]
 
 
-def _masks(board):
+def side4_masks(board):
     own, enemy = board.own, board.enemy
     return int(own[0]), int(enemy[0])
 
@@ -103,17 +103,17 @@ def test_symmetries_commute_with_the_rules():
             for m in b.legal_moves:
                 c = b.copy()
                 c.push(m)
-                out.append(int(retro.canonical_index(*_masks(c))))
+                out.append(int(retro.canonical_index(*side4_masks(c))))
             return sorted(out)
 
         base = child_classes(board)
-        own, enemy = _masks(board)
+        own, enemy = side4_masks(board)
         for s in range(12):
             image_green = [int(perms[s][c]) for c in range(19) if (own if board.turn == 0 else enemy) >> c & 1]
             image_blue = [int(perms[s][c]) for c in range(19) if (enemy if board.turn == 0 else own) >> c & 1]
             image = Board.from_fen(format_fen(4, image_green, image_blue, int(board.turn)))
-            assert retro.index_under(s, own, enemy) == retro.index_under(0, *_masks(image))
-            assert retro.canonical_index(*_masks(image)) == retro.canonical_index(own, enemy)
+            assert retro.index_under(s, own, enemy) == retro.index_under(0, *side4_masks(image))
+            assert retro.canonical_index(*side4_masks(image)) == retro.canonical_index(own, enemy)
             assert child_classes(image) == base
 
 
@@ -138,7 +138,7 @@ def test_solver_matches_brute_force(solved):
     seen = set()
     for pos, (win, distance) in truth.items():
         board = Board.from_fen(ref.format_position(pos))
-        index = int(retro.canonical_index(*_masks(board)))
+        index = int(retro.canonical_index(*side4_masks(board)))
         code = int(result.values[index])
         assert code != 0, ref.format_position(pos)
         assert (bool(retro.code_win(code)), int(retro.code_distance(code))) == (win, distance), ref.format_position(pos)

@@ -57,9 +57,9 @@ class _Progress:
         self.bar = tqdm(total=games, unit="game", file=sys.stderr, disable=None)
 
     def __call__(self, result):
-        from ..tools.match import _elo_text
+        from ..tools.match import elo_text
 
-        text = f"+{result.wins} -{result.losses} ={result.unfinished} Elo {_elo_text(result.elo)}"
+        text = f"+{result.wins} -{result.losses} ={result.unfinished} Elo {elo_text(result.elo)}"
         if result.llr is not None:
             text += f" LLR {result.llr:.2f}"
         self.bar.set_postfix_str(text, refresh=False)

@@ -48,7 +48,7 @@ class _Leave(Exception):
     """The person typed quit or the input ended."""
 
 
-class _Game:
+class TerminalGame:
     """The terminal game: reads commands from ``stdin``, writes to ``stdout``. The
     moves go through the one game loop (``hinge_fast.tools.game.play_game``), the
     person being the player whose ``choose`` reads the terminal."""
@@ -211,4 +211,4 @@ def run_play(args) -> int:
     player = get_player(engine, time=time, nodes=args.nodes, seed=args.seed, size=args.size,
                         options=None if args.tablebase is None else {"tablebase": args.tablebase})
     ansi = args.ansi and sys.stdout.isatty()
-    return _Game(board, human, player, engine, sys.stdin, sys.stdout, ansi).run()
+    return TerminalGame(board, human, player, engine, sys.stdin, sys.stdout, ansi).run()

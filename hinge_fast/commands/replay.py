@@ -42,7 +42,7 @@ def run_replay(args) -> int:
     print(f"game {args.game} of {len(records)} in {args.file}")
     print(text.rstrip("\n"))
     print()
-    first_blue = record._first_blue()
+    first_blue = record.starts_with_blue()
     if ply == 0:
         print(f"position at the start (0 of {total} plies):")
     else:

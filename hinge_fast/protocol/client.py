@@ -196,6 +196,17 @@ class Engine:
         return lines
 
     # ----- games ------------------------------------------------------------------------------
+    @property
+    def synced_game(self) -> tuple[str, list[str]] | None:
+        """The game the engine holds, as far as this client knows: (start position,
+        moves), or None when the next ``play`` or ``analyze`` sends the whole game."""
+        return self._game
+
+    def forget_game(self) -> None:
+        """Before a new game: the next ``play`` or ``analyze`` sends the whole game again
+        (``newgame``) instead of only the moves the engine lacks."""
+        self._game = None
+
     def _sync(self, board: Board) -> None:
         """Make the engine's game that of ``board``: the same starting position and moves
         (so that an engine may see the history), sending only the moves it lacks."""
@@ -230,7 +241,7 @@ class Engine:
         self._sync(board)
         parts = []
         if limit.time is not None:
-            parts.append("time " + _hhmmss(limit.time))
+            parts.append("time " + hhmmss(limit.time))
         if limit.depth is not None:
             parts.append(f"depth {limit.depth}")
         if limit.nodes is not None:
@@ -238,7 +249,7 @@ class Engine:
         if not parts:
             from ..search.limits import DEFAULT_TIME
 
-            parts.append("time " + _hhmmss(DEFAULT_TIME))
+            parts.append("time " + hhmmss(DEFAULT_TIME))
             limit = Limits(time=DEFAULT_TIME)
         command = "bestmove " + " ".join(parts)
         if limit.time is not None:
@@ -336,7 +347,7 @@ class Engine:
             pass
 
 
-def _hhmmss(seconds: float) -> str:
+def hhmmss(seconds: float) -> str:
     """``HH:MM:SS.fff`` for a positive number of seconds (never rounds down to 0)."""
     millis = max(1, round(seconds * 1000))
     hours, rest = divmod(millis, 3600_000)

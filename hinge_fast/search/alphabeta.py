@@ -737,7 +737,7 @@ class _Pool:
                 self.free_tables.append(table)
 
 
-_POOL = _Pool()
+POOL = _Pool()
 
 
 def score_of(score: int) -> Score:
@@ -877,17 +877,17 @@ class AlphaBetaSearcher(Searcher):
         if limits.unlimited:
             limits = Limits(time=DEFAULT_TIME)
         if self.buffers is None:
-            self.buffers = _POOL.buffers()
+            self.buffers = POOL.buffers()
             if self.table_mb > 0:
-                self.table = _POOL.table(self.table_mb)
+                self.table = POOL.table(self.table_mb)
         while len(self.helper_buffers) < self.threads - 1:
-            self.helper_buffers.append(_POOL.buffers())
+            self.helper_buffers.append(POOL.buffers())
         return _search(self, board, limits, progress, start)
 
     def __del__(self):
         # The buffers and table go back to the pool for the next searcher.
         try:
-            _POOL.give_back(self.buffers, self.helper_buffers, self.table)
+            POOL.give_back(self.buffers, self.helper_buffers, self.table)
         except Exception:  # interpreter shutdown: nothing to keep
             pass
 
@@ -997,7 +997,7 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
                 best = negamax(*depth_args)
                 interrupted |= searcher.stopping
             else:
-                best, stopped = _run_interruptible(negamax, depth_args, state, searcher._stop.is_set)
+                best, stopped = _run_interruptible(negamax, depth_args, state, lambda: searcher.stopping)
                 interrupted |= stopped
             now = _time.monotonic_ns()
             seconds = (now - start) / 1e9

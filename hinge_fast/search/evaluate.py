@@ -335,7 +335,7 @@ class Evaluator:
 
     def __call__(self, board) -> int:
         """The evaluation of ``board`` (centi-tokens, or the sentinels LOST/WINNING)."""
-        args = _arguments(board)
+        args = evaluation_arguments(board)
         if self.kernel_id == 2:
             args = args + (self.weights_for(board.size),)
         return int(self.kernel(*args))
@@ -380,7 +380,9 @@ def get_evaluator(name: str = "classic") -> Evaluator:
     return evaluator
 
 
-def _arguments(board):
+def evaluation_arguments(board):
+    """The arguments of ``evaluation_terms`` (and ``evaluate``) for ``board``, with fresh
+    move and group buffers: for scripts and tests that evaluate one position."""
     from ..core.tables import MAX_GROUPS, MAX_MOVES
 
     moves = np.zeros((2, MAX_MOVES), dtype=np.int64)
@@ -402,7 +404,7 @@ def evaluate_board(board) -> dict:
     >>> evaluate_board(Board())["total"]
     0
     """
-    args = _arguments(board)
+    args = evaluation_arguments(board)
     terms, n_own, can_eliminate = evaluation_terms(*args)
     out: dict = {}
     for name, weight, value in zip(TERMS, WEIGHTS, terms):

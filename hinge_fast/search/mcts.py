@@ -61,7 +61,7 @@ travel up: one child proven won for its mover makes the parent proven lost for t
 parent's mover; all children proven lost makes it proven won. Winning lines are the
 shortest, losing ones the longest. A proven root stops the search.
 
-The move played (``_ranked``): a proven win (the shortest), else among the unproven
+The move played (``ranked_children``): a proven win (the shortest), else among the unproven
 children the best lower bound ``wins/visits - choice_lcb / sqrt(visits)``
 (``lower_bound``; ``choice_lcb`` 0, as in ``mcts-v1``: the most visited), taken only
 among those with at least ``choice_share`` times the most visited one's visits
@@ -555,7 +555,7 @@ kernels.register_kernel_module(sys.modules[__name__])
 _compiled = False
 
 
-def _ensure_compiled():
+def ensure_compiled():
     """Load (or compile) the kernels before a timed search starts."""
     global _compiled
     if not _compiled:
@@ -658,7 +658,7 @@ class MCTSSearcher(Searcher):
         rng = new_rng(seed)
         playout_plies = self.playout_plies or default_playout_plies(board.size)
 
-        _ensure_compiled()
+        ensure_compiled()
         n_root = len(board.legal_codes)
         if n_root == 0:
             return SearchResult(None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", [])
@@ -763,7 +763,7 @@ def rank_key(proof: int, plies: int, visits: int, wins: float, choice_lcb: float
     return (1, 0, 0.0, -visits, -rate)
 
 
-def _ranked(tree, node, choice_lcb: float = 0.0, choice_share: float = 0.0) -> list[int]:
+def ranked_children(tree, node, choice_lcb: float = 0.0, choice_share: float = 0.0) -> list[int]:
     """Children of ``node``, best first (``rank_key``, the lower bound among the
     unproven children with at least ``choice_floor`` visits); equal proven wins by move
     code, independent of the children's shuffled order."""
@@ -779,7 +779,7 @@ def _ranked(tree, node, choice_lcb: float = 0.0, choice_share: float = 0.0) -> l
 
 def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0, choice_share: float = 0.0) -> SearchResult:
     decode = board.move_from_code
-    ranked = _ranked(tree, 0, choice_lcb, choice_share)
+    ranked = ranked_children(tree, 0, choice_lcb, choice_share)
     root_moves = []
     for c in ranked:
         visits = int(tree.visits[c])
@@ -796,7 +796,7 @@ def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0, c
         pv.append(decode(tree.move[node]))
         if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
             break
-        node = _ranked(tree, node, choice_lcb, choice_share)[0]
+        node = ranked_children(tree, node, choice_lcb, choice_share)[0]
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             break
     top = root_moves[0]

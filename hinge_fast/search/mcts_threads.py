@@ -25,7 +25,7 @@ Python threads; ``run_iterations`` is compiled ``nogil``, so they run on T cores
   depend on timing, as with one thread.
 * **Merge**: the root children of all trees, matched by move, sum their visits and
   wins; a move proven in any tree is proven (MCTS-Solver proofs are sound: shortest
-  win, longest loss). Moves are ranked as in ``mcts._ranked``; the principal
+  win, longest loss). Moves are ranked as in ``mcts.ranked_children``; the principal
   variation continues in the tree that visited the best move most. Without a node
   limit, a tree that proves the root stops the others.
 * **Memory**: ``tree_nodes`` is the total budget: each of the T trees holds
@@ -44,7 +44,7 @@ import threading
 import time
 
 from .limits import DEFAULT_TIME, Limits
-from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, _ensure_compiled, _ranked, choice_floor, new_rng, rank_key
+from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, ensure_compiled, ranked_children, choice_floor, new_rng, rank_key
 from .registry import DEFAULT_TREE_NODES
 from .result import RootMove, SearchResult
 from .score import Score
@@ -82,7 +82,7 @@ class MCTSThreadsSearcher(Searcher):
         self.searchers = [MCTSSearcher(tree_nodes=per_tree, seed=thread_seed(seed, k), **options)
                           for k in range(self.threads)]
         for searcher in self.searchers:
-            searcher._stop = self._stop  # one stop event: stop() reaches every thread at once
+            searcher.share_stop(self)  # one stop event: stop() reaches every thread at once
         self.seed = seed
         self.choice_lcb = float(options.get("choice_lcb", 0.0))
         self.choice_share = float(options.get("choice_share", 0.0))
@@ -113,7 +113,7 @@ class MCTSThreadsSearcher(Searcher):
         started = time.perf_counter()
         if limits.time is None and limits.nodes is None:
             limits = Limits(time=DEFAULT_TIME)
-        _ensure_compiled()  # before the threads, so no thread compiles in its budget
+        ensure_compiled()  # before the threads, so no thread compiles in its budget
         count = self.threads if limits.nodes is None else min(self.threads, limits.nodes)
         active = self.searchers[:count]
         parts = [limits if limits.nodes is None else Limits(time=limits.time, nodes=share(limits.nodes, count, k))
@@ -159,7 +159,7 @@ class MCTSThreadsSearcher(Searcher):
 
 def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0, choice_share: float = 0.0) -> SearchResult:
     """One SearchResult from the root statistics of ``trees`` (all searched ``board``);
-    unproven moves ranked as ``mcts._ranked`` ranks them with ``choice_lcb`` and
+    unproven moves ranked as ``mcts.ranked_children`` ranks them with ``choice_lcb`` and
     ``choice_share`` (the floor from the merged visits)."""
     decode = board.move_from_code
     stats: dict[int, list] = {}  # move code -> [visits, wins, proof, plies]
@@ -203,7 +203,7 @@ def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0, choice_
         pv.append(decode(tree.move[node]))
         if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
             break
-        node = _ranked(tree, node, choice_lcb, choice_share)[0]
+        node = ranked_children(tree, node, choice_lcb, choice_share)[0]
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             break
     top = root_moves[0]

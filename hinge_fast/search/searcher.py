@@ -79,6 +79,11 @@ class Searcher:
         """Ask the running ``go`` (if any) to return its best move so far. Thread-safe."""
         self._stop.set()
 
+    def share_stop(self, leader: "Searcher") -> None:
+        """Stop whenever ``leader`` is stopped: the two share one stop event (the
+        threads of a multi-threaded search each run a searcher of their own)."""
+        self._stop = leader._stop
+
     @property
     def stopping(self) -> bool:
         return self._stop.is_set()

@@ -73,13 +73,13 @@ def default_tablebase_path() -> Path:
     return Path(base) / "hinge-fast" / TABLEBASE_FILE
 
 
-def _retro():
+def retro_kernels():
     from ..core import retro
 
     return retro
 
 
-def _masks(board: Board) -> tuple[int, int]:
+def side4_masks(board: Board) -> tuple[int, int]:
     if board.size != SIDE:
         raise HingeError(f"the tablebase covers side-{SIDE} positions only; this position is of side {board.size}")
     own, enemy = board.own, board.enemy
@@ -172,8 +172,8 @@ class Tablebase:
     def lookup(self, board: Board) -> tuple[bool, int] | None:
         """(the side to move wins, plies to the end) of a side-4 ``board``, or None when
         it is not in the table (not reachable from the empty board)."""
-        retro = _retro()
-        own, enemy = _masks(board)
+        retro = retro_kernels()
+        own, enemy = side4_masks(board)
         code = self.code(int(retro.canonical_index(own, enemy)))
         if code == retro.UNSOLVED:
             return None
@@ -239,7 +239,7 @@ def probe(board: Board, tablebase: Tablebase | str | os.PathLike | None = None) 
     HingeError when the position is not of side 4, the file is missing or corrupt,
     or the position is not in the table (not reachable from the empty board).
     """
-    _masks(board)
+    side4_masks(board)
     tb = tablebase if isinstance(tablebase, Tablebase) else open_tablebase(tablebase)
     answer = _probe(board, tb)
     if answer is None:

@@ -151,13 +151,13 @@ def stats_job(job):
     from .players import get_player
 
     size, player, time_limit, nodes, max_plies, seed, first, games, chunk_seed = job
-    tally = stats._Tally(max_plies)
+    tally = stats.Tally(max_plies)
     if player.strip().lower() == "random":
-        stats._play_random(size, games, max_plies, chunk_seed, tally)
+        stats.play_random(size, games, max_plies, chunk_seed, tally)
     else:
         chosen = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)
         try:
-            stats._play_board(size, games, max_plies, chosen, tally, None if seed is None else seed + first)
+            stats.play_board(size, games, max_plies, chosen, tally, None if seed is None else seed + first)
         finally:
             chosen.close()
     tally.stuck = [(game + first, ply, fen) for game, ply, fen in tally.stuck]

@@ -265,7 +265,7 @@ class MatchResult:
         lines = [
             f"{a} vs {b}: {self.played} games on side {self.size}",
             f"{a}: +{self.wins} -{self.losses} unfinished {self.unfinished}, score {100 * self.score:.1f}%",
-            f"Elo difference {_elo_text(self.elo)} (95% interval {_elo_text(self.elo_low)} to {_elo_text(self.elo_high)})",
+            f"Elo difference {elo_text(self.elo)} (95% interval {elo_text(self.elo_low)} to {elo_text(self.elo_high)})",
         ]
         for color in (Color.GREEN, Color.BLUE):
             mine = [g for g in self.games if g.a_color == color]
@@ -292,7 +292,7 @@ class MatchResult:
         return "\n".join(lines)
 
 
-def _elo_text(elo: float) -> str:
+def elo_text(elo: float) -> str:
     if math.isinf(elo):
         return "+inf" if elo > 0 else "-inf"
     return f"{elo:+.1f}"

@@ -209,7 +209,7 @@ class EnginePlayer(Player):
         """Before a new game: the engine gets the whole game again at the next
         ``choose``; ``seed`` (if given, and if the engine has a ``seed`` option) is sent
         so that a match replays exactly under node limits."""
-        self.engine._game = None
+        self.engine.forget_game()
         if seed is not None:
             if self._engine_options is None:
                 self._engine_options = self.engine.options()
@@ -251,7 +251,7 @@ def _external_engine(rest, *, time=None, nodes=None, seed=None, size=None):
 SPEC_PREFIXES: dict[str, Callable[..., Player]] = {"cmd:": _external_engine}
 
 
-def _option_value(text: str):
+def option_value(text: str):
     for convert in (int, float):
         try:
             return convert(text)
@@ -279,7 +279,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip() or not value.strip():
             raise HingeError(f"player option {item!r} in {spec!r} must look like name=value")
-        options[key.strip()] = _option_value(value.strip())
+        options[key.strip()] = option_value(value.strip())
     return name.strip().lower(), options
 
 

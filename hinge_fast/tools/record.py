@@ -147,9 +147,9 @@ class GameRecord:
         try:
             board.push(board.parse_move(self.moves[i]))
         except HingeError as e:
-            raise HingeError(f"ply {i + 1} ({move_label(board.turn, i, self.moves[i], self._first_blue())}): {e}") from None
+            raise HingeError(f"ply {i + 1} ({move_label(board.turn, i, self.moves[i], self.starts_with_blue())}): {e}") from None
 
-    def _first_blue(self) -> bool:
+    def starts_with_blue(self) -> bool:
         return self.start is not None and self.start.split()[-1] == "b"
 
     def final_outcome(self):
@@ -183,7 +183,7 @@ class GameRecord:
             try:
                 move = board.parse_move(text)
             except HingeError as e:
-                raise HingeError(f"ply {i + 1} ({move_label(board.turn, i, text, self._first_blue())}): {e}") from None
+                raise HingeError(f"ply {i + 1} ({move_label(board.turn, i, text, self.starts_with_blue())}): {e}") from None
             board.push(move)
             canonical.append(str(move))
         self.moves = canonical
@@ -258,7 +258,7 @@ def format_record(record: GameRecord) -> str:
     lines = [f'[{name} "{_escape(tags[name])}"]' for name in ordered]
     lines.append("")
 
-    first_blue = record._first_blue()
+    first_blue = record.starts_with_blue()
     tokens = []
     if 0 in record.comments:
         tokens.append(_comment(record.comments[0]))
@@ -473,7 +473,7 @@ def _build(g: _Game) -> GameRecord:
     elif g.result_token is not None:
         tags["Result"] = g.result_token
     record = GameRecord(size, g.moves, tags, comments=g.comments)
-    first_blue = record._first_blue()
+    first_blue = record.starts_with_blue()
     for index, token, line in g.numbers:
         ply = index + (1 if first_blue else 0)
         expected = f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"

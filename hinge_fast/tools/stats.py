@@ -93,7 +93,7 @@ class MoveKinds:
 
 
 # ----- playing -----------------------------------------------------------------------------
-class _Tally:
+class Tally:
     def __init__(self, max_plies):
         self.lengths = []
         self.winners = []  # 'green', 'blue' or None
@@ -118,7 +118,7 @@ class _Tally:
             self.details[d] += 1
 
 
-def _play_random(size, games, max_plies, seed, tally):
+def play_random(size, games, max_plies, seed, tally):
     """Uniformly random self-play straight on the move generator kernels. Going
     through Board and the game loop would give the same statistics about a hundred
     times slower (Board builds and sorts every legal Move in every position), and
@@ -187,7 +187,7 @@ class _Observed(Player):
         return move
 
 
-def _play_board(size, games, max_plies, player, tally, seed=None):
+def play_board(size, games, max_plies, player, tally, seed=None):
     """Self-play of any Player through the game loop (engines: slow, use --nodes).
     Game g reseeds the player with ``seed + g`` so that seeded games differ (a
     deterministic engine under a node limit still plays the same game every time)."""
@@ -225,7 +225,7 @@ def _percentile(values, q):
     return float(np.percentile(values, 100 * q)) if len(values) else None
 
 
-def summarize(tally: _Tally, size, player, games, seed, seconds) -> dict:
+def summarize(tally: Tally, size, player, games, seed, seconds) -> dict:
     """The statistics of a tally as a dict (the JSON schema of docs/usage.md)."""
     lengths = sorted(tally.lengths)
     green = sum(1 for w in tally.winners if w == "green")
@@ -390,7 +390,7 @@ def self_play(
     started = time.perf_counter()
     if player.strip().lower() != "random":
         get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size).close()  # a bad spec fails here, once
-    tally = _Tally(max_plies)
+    tally = Tally(max_plies)
     jobs = stats_jobs(size, games, player, time_limit, nodes, seed, max_plies)
     mine = executor is None
     executor = Executor() if mine else executor

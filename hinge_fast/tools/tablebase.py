@@ -40,8 +40,8 @@ from ..search.tablebase import (  # noqa: F401  (the reader lives in the search 
     MoveValue,
     ProbeResult,
     Tablebase,
-    _masks,
-    _retro,
+    side4_masks,
+    retro_kernels,
     default_tablebase_path,
     describe,
     open_tablebase,
@@ -75,11 +75,11 @@ class SolveResult:
         return sum(self.positions_by_side)
 
     def code(self, own: int, enemy: int) -> int:
-        retro = _retro()
+        retro = retro_kernels()
         return int(self.values[retro.canonical_index(own, enemy)])
 
 
-def _masks(board: Board) -> tuple[int, int]:
+def side4_masks(board: Board) -> tuple[int, int]:
     if board.size != SIDE:
         raise HingeError(f"the tablebase covers side-{SIDE} positions only; this position is of side {board.size}")
     own, enemy = board.own, board.enemy
@@ -90,7 +90,7 @@ def _layer_capacity(tokens: int) -> int:
     """Entries (index, side) a layer of ``tokens`` tokens can hold: at most two per
     position. The arrays are allocated without touching them, so only the part used
     takes memory."""
-    retro = _retro()
+    retro = retro_kernels()
     return 2 * math.comb(retro.N_CELLS, tokens) * 2**tokens
 
 
@@ -101,9 +101,9 @@ def solve(start: str | Board | None = None, progress: bool = True) -> SolveResul
 
     ``progress`` shows tqdm progress bars on stderr.
     """
-    retro = _retro()
+    retro = retro_kernels()
     board = Board(SIDE) if start is None else (Board.from_fen(start) if isinstance(start, str) else start)
-    own, enemy = _masks(board)
+    own, enemy = side4_masks(board)
     side = int(board.turn)
     began = time.perf_counter()
     tokens0 = (own | enemy).bit_count()
@@ -231,14 +231,14 @@ def _bar(progress: bool, total: int, desc: str):
 def count_inconsistent(result: SolveResult) -> int:
     """How many solved positions break the minimax rule against their children's
     values (0 for a correct table; see ``retro.count_inconsistent``)."""
-    retro = _retro()
+    retro = retro_kernels()
     return sum(int(retro.count_inconsistent(result.values, c)) for c in result.classes_by_layer.values())
 
 
 def first_move_values(result: SolveResult) -> list[tuple[str, bool, int]]:
     """For each of Green's first placements on the empty board: (cell, whether the
     mover wins, distance), from ``result``'s table."""
-    retro = _retro()
+    retro = retro_kernels()
     out = []
     board = Board(SIDE)
     for move in board.legal_moves:
@@ -316,9 +316,9 @@ def solve_from_and_write(start: str, out: str | os.PathLike, progress: bool = Tr
     table") and yield the lines of the report (``hinge-fast solve --from``). Each value
     is the same as in the whole board's table: a small tablebase for tests, examples
     and late positions."""
-    retro = _retro()
+    retro = retro_kernels()
     board = Board.from_fen(start) if isinstance(start, str) else start
-    _masks(board)
+    side4_masks(board)
     result = solve(board, progress=progress)
     code = int(result.values[result.start_index])
     value = describe(bool(retro.code_win(code)), int(retro.code_distance(code)))
@@ -344,7 +344,7 @@ def solve_and_write(out: str | os.PathLike | None = None, progress: bool = True,
     """Solve the side-4 board, write the tablebase (default location when ``out`` is
     None) and yield the lines of the report (``hinge-fast solve``). ``check``: also
     check every position against its children (``count_inconsistent``)."""
-    retro = _retro()
+    retro = retro_kernels()
     result = solve(progress=progress)
     start_code = int(result.values[result.start_index])
     firsts = first_move_values(result)
