@@ -377,6 +377,13 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
+    def search(game_id: str, body: SearchBody, analysis: bool):
+        """Start a search of the game's position and stream it; an engine move (not an
+        analysis) plays the move found."""
+        game = game_of(game_id)
+        run, board, version = start_search(game, body, analysis)
+        return stream(game, run, board, version, body, play_it=not analysis)
+
     stream_doc = {200: {"content": {"text/event-stream": {}},
                         "description": "server-sent events: start, progress (repeated), then done or error"},
                   **ERRORS, 503: {"model": Error, "description": "every search slot is taken"}}
@@ -384,16 +391,12 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     @app.post("/api/games/{game_id}/analysis", responses=stream_doc, response_class=StreamingResponse,
               summary="Analyse the position, streamed (stop it with /stop)")
     async def analysis(game_id: str, body: SearchBody):
-        game = game_of(game_id)
-        run, board, version = start_search(game, body, analysis=True)
-        return stream(game, run, board, version, body, play_it=False)
+        return search(game_id, body, analysis=True)
 
     @app.post("/api/games/{game_id}/engine-move", responses=stream_doc, response_class=StreamingResponse,
               summary="The engine thinks and plays, streamed (/stop makes it play its best move so far)")
     async def engine_move(game_id: str, body: SearchBody):
-        game = game_of(game_id)
-        run, board, version = start_search(game, body, analysis=False)
-        return stream(game, run, board, version, body, play_it=True)
+        return search(game_id, body, analysis=False)
 
     @app.post("/api/games/{game_id}/stop", response_model=GameState, responses=ERRORS,
               summary="Stop this game's search (an engine move then plays its best so far)")
