@@ -1,6 +1,9 @@
 """Record fixed-depth alpha-beta searches on sides 4 to 6 (move, score, nodes, PV) for
 ``tests/test_shifteval.py``: recorded before the shift-layout leaf evaluation, they
-pin the search's results across it.
+pin the search's results across it. Re-recorded in session 9, when the default
+evaluation took its side-4 weights (``search/weights.py``): the five side-4 cases of
+the ``default`` configuration that are not proven results changed (score and nodes, the
+same moves); the other 70 are as recorded before the shift layout.
 
     python -m scripts.record_leaf_searches > tests/data/alphabeta_leaf_searches.json
 """

@@ -141,7 +141,9 @@ CONFIGS = {
 @pytest.mark.parametrize("shift_eval", [True, False])
 def test_searches_replay_the_recorded_results(shift_eval):
     """Fixed-depth searches recorded before the shift terms: the same move, score,
-    nodes and principal variation, with the shift terms and without."""
+    nodes and principal variation, with the shift terms and without. (The five side-4
+    ``default`` cases were re-recorded in session 9, when the default evaluation took
+    its side-4 weights: scripts/record_leaf_searches.py.)"""
     defaults = {k: v for k, v in engine_spec("alphabeta").defaults.items() if k != "tablebase"}
     searchers = {name: AlphaBetaSearcher(**{**defaults, "threads": 1, **options, "shift_eval": shift_eval})
                  for name, options in CONFIGS.items()}

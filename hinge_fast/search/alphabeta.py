@@ -122,7 +122,7 @@ from numba.core.extending import intrinsic
 
 from ..core.bits import bb_any, bb_count, bb_lowest, bb_row, bb_without
 from ..errors import HingeError
-from ..core.geometry import NWORDS
+from ..core.geometry import NWORDS, geometry
 from ..core.movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
 from ..core.tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
 from .evaluate import LOST, MATE_BOUND, WIN, WINNING, get_evaluator, leaf_evaluation
@@ -764,6 +764,14 @@ def mate_plies(score: int) -> int | None:
     return None
 
 
+def _clear_history(history, size) -> None:
+    """Zero the part of the history table a search on side ``size`` can read or write:
+    it is indexed by ``from | to << 9`` (``move & 0x3FFFF``), and every cell index is
+    below ``n_cells``. (The whole 2 MB table took about 0.1 ms to clear, 1% of a 0.01 s
+    search; side 4 uses 37 << 9 entries of it.)"""
+    history[: geometry(size).n_cells << 9].fill(0)
+
+
 def _history_hashes(board) -> list[int]:
     """Hashes of the game positions before ``board`` since its last placement, oldest
     first (a placement adds a token for good, so nothing earlier can recur)."""
@@ -926,7 +934,7 @@ def _search(searcher, board, limits, progress, start):
     history = _history_hashes(board)
     buf.line[: len(history)] = np.array(history, dtype=np.uint64)
     buf.line[len(history)] = root_key
-    buf.history.fill(0)
+    _clear_history(buf.history, board.size)
     buf.killers.fill(0)
     state = buf.state
     state[:] = 0
@@ -1153,7 +1161,7 @@ class _LazySMP:
         self.threads = []
         for h, hbuf in enumerate(self.buffers, start=1):
             hbuf.line[:length] = buf.line[:length]
-            hbuf.history.fill(0)
+            _clear_history(hbuf.history, args[0])
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
