@@ -51,11 +51,14 @@ from .shiftcount import (
     group_touches,
     lift_keeps_connected,
     nth_bit,
+    open_to_edge,
     run_counter,
+    s_all,
     s_and,
     s_andnot,
     s_any,
     s_count,
+    s_edge,
     s_eq,
     s_interior,
     s_lowest,
@@ -208,7 +211,9 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     ends = s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5))
     ends = s_or(s_or(ends, reverse), s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
     # Rule 4.1: a token whose friendly neighbours form two runs or more may hold its
-    # group together; then it cannot swipe.
+    # group together; then it cannot swipe. As in ``shiftcount.lift_stuck``, one flood
+    # of the cells open to the edge settles most of them (two gaps open to the edge:
+    # the lift splits the group), a fill per token the others.
     zero = s_zero(own)
     r1, r2, r3 = add_to_counter(zero, zero, zero, s0)
     r1, r2, r3 = add_to_counter(r1, r2, r3, s1)
@@ -218,6 +223,13 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     r1, r2, r3 = add_to_counter(r1, r2, r3, s5)
     check = s_and(r2, ends)
     stuck = zero
+    if s_any(check):
+        size = (np.int64(w) + 1) // 2
+        inside = s_interior(size, own)
+        outside = s_or(open_to_edge(s_andnot(inside, own), s_edge(size, own), w), s_andnot(s_all(own), inside))
+        open2 = run_counter(outside, w)[1]
+        stuck = s_and(check, open2)
+        check = s_andnot(check, open2)
     while s_any(check):
         x = s_lowest(check)
         check = s_andnot(check, x)
