@@ -15,7 +15,8 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels
 from hinge_fast.core.geometry import geometry
-from hinge_fast.core.shiftcount import WIDE_ZERO, ZERO, group_touches, shift_count, to_shift_words
+from hinge_fast.core.shiftcount import (WIDE_ZERO, ZERO, down, group_touches, nth_bit, s_count, s_highest, s_lowest,
+                                        s_lowest_index, shift_count, to_shift_words, up)
 from hinge_fast.core.tables import NWORDS, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, workspace
 from hinge_fast.tools.positions import random_filling
 from tests.test_swipe_lanes import game_positions
@@ -199,3 +200,24 @@ def test_a_chain_inside_a_ring_splits_although_its_gaps_are_enclosed():
     assert ref.swipe_final_cells(pos, centre) == set()
     assert any(ref.swipe_final_cells(pos, cell) for cell in ((6, 5), (4, 5)))
     assert shift_count(6, board.own, board.enemy) == len(ref.legal_moves(pos))
+
+
+@njit
+def compiled_primitives(a, k, n):
+    return up(a, k), down(a, k), s_lowest(a), s_highest(a), s_lowest_index(a), nth_bit(a, n), s_count(a)
+
+
+@pytest.mark.parametrize("words", [2, 5])
+def test_the_primitives_compiled_for_a_word_count_agree_with_their_python_stubs(words):
+    # Each primitive is written out word by word when a kernel is compiled; the stubs do
+    # the same on Python integers. Random sets, every shift below a word.
+    rng = np.random.default_rng(words)
+    for _ in range(200):
+        a = tuple(np.uint64(x) if rng.random() < 0.6 else np.uint64(0) for x in rng.integers(0, 2**64, words, dtype=np.uint64))
+        if not any(a):
+            continue
+        k = np.uint64(rng.integers(1, 64))
+        n = int(rng.integers(0, int(s_count(a))))
+        plain = lambda v: tuple(int(x) for x in v) if isinstance(v, tuple) else int(v)  # noqa: E731
+        expected = (up(a, k), down(a, k), s_lowest(a), s_highest(a), s_lowest_index(a), nth_bit(a, n), s_count(a))
+        assert [plain(v) for v in compiled_primitives(a, k, n)] == [plain(v) for v in expected]

@@ -1,10 +1,11 @@
-"""Counting the legal moves in a shift layout, every token at once (sides 4 to 6).
+"""Counting the legal moves in a shift layout, every token at once (every side).
 
 ``count.count_moves`` visits the tokens one by one: it reads each token's twelve
-ring cells from a table and fills groups a cell at a time. Here, on the boards whose
-whole hex-hex fits in 128 bits (``tables.SHIFT_MAX_SIZE``), the position is first
+ring cells from a table and fills groups a cell at a time. Here the position is first
 copied to a layout where cell ``(c, r)`` is bit ``c * W + r`` (``W = 2S - 1``) of two
-words, so that each direction of rules.md is one fixed shift of the whole board:
+words on the sides whose whole hex-hex fits in 128 bits (up to
+``tables.SHIFT_MAX_SIZE``), of ``tables.SHIFT_WORDS`` words on the larger ones (289 bits
+for S = 9), so that each direction of rules.md is one fixed shift of the whole board:
 
     D = (+1, 0)  (+1, +1)  (0, +1)  (-1, 0)  (-1, -1)  (0, -1)
         +W       +W+1      +1       -W       -W-1      -1
@@ -106,11 +107,19 @@ def _mask(x):
     return int(x) & 0xFFFFFFFFFFFFFFFF
 
 
+def _as_int(a):
+    """A set as one Python integer (for the stubs)."""
+    return sum(int(word) << (64 * i) for i, word in enumerate(a))
+
+
+def _as_set(value, n):
+    """The low ``64 * n`` bits of a Python integer as a set of ``n`` words."""
+    return tuple(U64(_mask(value >> (64 * i))) for i in range(n))
+
+
 def up(a, k):
     """Every cell of ``a`` moved ``k`` bits up (``0 < k < 64``)."""
-    n = len(a)
-    k = int(k)
-    return tuple(U64(_mask(int(a[i]) << k | (int(a[i - 1]) >> (64 - k) if i else 0))) for i in range(n))
+    return _as_set(_as_int(a) << int(k), len(a))
 
 
 @overload(up)
@@ -123,9 +132,7 @@ def _up(a, k):
 
 def down(a, k):
     """Every cell of ``a`` moved ``k`` bits down (``0 < k < 64``)."""
-    n = len(a)
-    k = int(k)
-    return tuple(U64(_mask(int(a[i]) >> k | (int(a[i + 1]) << (64 - k) if i + 1 < n else 0))) for i in range(n))
+    return _as_set(_as_int(a) >> int(k), len(a))
 
 
 @overload(down)
@@ -204,65 +211,54 @@ def _one_word_set(n, i, word):
     return _tuple([word if j == i else "U64(0)" for j in range(n)])
 
 
+def _by_first_word(order, value):
+    """Lines that return ``value(i)`` for the first non-zero word ``a[i]`` in ``order``
+    (the last one in ``order`` without a test)."""
+    lines = []
+    for i in order[:-1]:
+        lines += [f"if a[{i}]:", f"    return {value(i)}"]
+    return lines + [f"return {value(order[-1])}"]
+
+
 def s_lowest(a):
     """The lowest cell of a non-empty set, as a set."""
-    out = [U64(0)] * len(a)
-    for i, x in enumerate(a):
-        if int(x):
-            out[i] = U64(int(x) & -int(x))
-            break
-    return tuple(out)
+    value = _as_int(a)
+    return _as_set(value & -value, len(a))
 
 
 @overload(s_lowest)
 def _s_lowest(a):
     n = _words(a)
     if n:
-        lines = []
-        for i in range(n - 1):
-            lines += [f"if a[{i}]:", f"    return {_one_word_set(n, i, f'a[{i}] & (~a[{i}] + ONE)')}"]
-        lines.append(f"return {_one_word_set(n, n - 1, f'a[{n - 1}] & (~a[{n - 1}] + ONE)')}")
-        return _define("s_lowest", "a", n, lines)
+        return _define("s_lowest", "a", n, _by_first_word(
+            list(range(n)), lambda i: _one_word_set(n, i, f"a[{i}] & (~a[{i}] + ONE)")))
 
 
 def s_highest(a):
     """The highest cell of a non-empty set, as a set."""
-    out = [U64(0)] * len(a)
-    for i in reversed(range(len(a))):
-        if int(a[i]):
-            out[i] = U64(1 << (int(a[i]).bit_length() - 1))
-            break
-    return tuple(out)
+    return _as_set(1 << (_as_int(a).bit_length() - 1), len(a))
 
 
 @overload(s_highest)
 def _s_highest(a):
     n = _words(a)
     if n:
-        lines = []
-        for i in reversed(range(1, n)):
-            lines += [f"if a[{i}]:", f"    return {_one_word_set(n, i, f'ONE << U64(highest_bit_index64(a[{i}]))')}"]
-        lines.append(f"return {_one_word_set(n, 0, 'ONE << U64(highest_bit_index64(a[0]))')}")
-        return _define("s_highest", "a", n, lines)
+        return _define("s_highest", "a", n, _by_first_word(
+            list(reversed(range(n))), lambda i: _one_word_set(n, i, f"ONE << U64(highest_bit_index64(a[{i}]))")))
 
 
 def s_lowest_index(a):
     """The bit of the lowest cell of a non-empty set."""
-    for i, x in enumerate(a):
-        if int(x):
-            return np.int64(64 * i + (int(x) & -int(x)).bit_length() - 1)
-    return np.int64(-1)
+    value = _as_int(a)
+    return np.int64((value & -value).bit_length() - 1)
 
 
 @overload(s_lowest_index)
 def _s_lowest_index(a):
     n = _words(a)
     if n:
-        lines = []
-        for i in range(n - 1):
-            lines += [f"if a[{i}]:", f"    return np.int64({64 * i} + lowest_bit_index64(a[{i}]))"]
-        lines.append(f"return np.int64({64 * (n - 1)} + lowest_bit_index64(a[{n - 1}]))")
-        return _define("s_lowest_index", "a", n, lines)
+        return _define("s_lowest_index", "a", n, _by_first_word(
+            list(range(n)), lambda i: f"np.int64({64 * i} + lowest_bit_index64(a[{i}]))"))
 
 
 def s_zero(like):
@@ -338,11 +334,9 @@ def nth_in_word(word, n):
 
 def nth_bit(a, n):
     """The ``n``-th lowest cell (from 0) of the set ``a``, as a set."""
-    out = [U64(0)] * len(a)
-    bits = [b for b in range(64 * len(a)) if int(a[b >> 6]) >> (b & 63) & 1]
-    b = bits[n]
-    out[b >> 6] = U64(1 << (b & 63))
-    return tuple(out)
+    value = _as_int(a)
+    bits = [b for b in range(value.bit_length()) if value >> b & 1]
+    return _as_set(1 << bits[n], len(a))
 
 
 @overload(nth_bit)
@@ -362,27 +356,26 @@ def s_interior(size, like):
     return tuple(U64(SHIFT_INTERIOR[size, i]) for i in range(len(like)))
 
 
-@overload(s_interior)
-def _s_interior(size, like):
-    n = _words(like)
-    if n:
-        impl = _define("s_interior", "size, like", n, ["return " + _tuple([f"TABLE[size, {i}]" for i in range(n)])])
-        impl.__globals__["TABLE"] = SHIFT_INTERIOR
-        return impl
-
-
 def s_edge(size, like):
     """The edge cells (``tables.SHIFT_EDGE``) of side ``size``, in ``like``'s words."""
     return tuple(U64(SHIFT_EDGE[size, i]) for i in range(len(like)))
 
 
-@overload(s_edge)
-def _s_edge(size, like):
-    n = _words(like)
-    if n:
-        impl = _define("s_edge", "size, like", n, ["return " + _tuple([f"TABLE[size, {i}]" for i in range(n)])])
-        impl.__globals__["TABLE"] = SHIFT_EDGE
-        return impl
+def _overload_table_row(stub, table):
+    """The numba version of a stub that reads row ``size`` of ``table`` as a set."""
+    @overload(stub)
+    def impl(size, like):
+        n = _words(like)
+        if n:
+            read = _define(stub.__name__, "size, like", n, ["return " + _tuple([f"TABLE[size, {i}]" for i in range(n)])])
+            read.__globals__["TABLE"] = table
+            return read
+
+    return impl
+
+
+_overload_table_row(s_interior, SHIFT_INTERIOR)
+_overload_table_row(s_edge, SHIFT_EDGE)
 
 
 @njit(cache=True, inline='always')
@@ -406,9 +399,9 @@ def to_shift_words(size, bits, like):
     (two: ``to_shift_layout``)."""
     out = 0
     for k in range(2 * size - 3):
-        run = (sum(int(x) << (64 * i) for i, x in enumerate(bits)) >> int(SHIFT_COLUMN_SOURCES[size, k]))
+        run = _as_int(bits) >> int(SHIFT_COLUMN_SOURCES[size, k])
         out |= (run & ((1 << int(SHIFT_COLUMN_LENGTHS[size, k])) - 1)) << int(SHIFT_COLUMN_TARGETS[size, k])
-    return tuple(U64((out >> (64 * i)) & 0xFFFFFFFFFFFFFFFF) for i in range(len(like)))
+    return _as_set(out, len(like))
 
 
 @overload(to_shift_words)

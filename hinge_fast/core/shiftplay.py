@@ -353,9 +353,11 @@ def shift_playout(size, own_bits, enemy_bits, cap, rng, trace, work):
     return result, ply
 
 
-# ----- uniform playouts (``playouts.shift_game``) ----------------------------------------------
+# ----- uniform playouts (``playouts.shift_game``, every side) -----------------------------------
 # Uniform over the distinct legal moves (rules.md section 5): count them, draw an index,
-# decode only that move. ``kernels.py`` registers this module (it may not import
+# decode only that move. Written for sets of any word count (``shiftcount.py``'s
+# primitives): two words on sides 4 to 6, ``SHIFT_WORDS`` on sides 7 to 9.
+# ``kernels.py`` registers this module (it may not import
 # ``kernels``: ``playouts.py``, which ``kernels`` imports, imports it).
 
 
