@@ -11,10 +11,10 @@
   time.
 
 * ``--uniform``: the uniformly random games of ``hinge-fast playouts`` on one thread,
-  ``playouts.bitboard_random_games`` (count_moves/nth_move, the kernel of sides 7 to 9,
-  and of every side before the shift kernel) against ``playouts.shift_random_games``
-  (the shift layout, sides 4 to 6), on the empty side-4, 5 and 6 boards and a side-6
-  mid-game position, seed 1, ``--runs`` runs each in turn (default 1 with --uniform);
+  ``playouts.bitboard_random_games`` (count_moves/nth_move, the kernel of every side
+  before the shift kernel, of sides 7 to 9 before session 9) against
+  ``playouts.shift_random_games`` (the shift layout), on the empty side-4 to 9 boards
+  and a side-6 and a side-9 mid-game position, seed 1, ``--runs`` runs each in turn (default 1 with --uniform);
   prints games and plies per second of CPU time, each run.
 
   Usage: python -m scripts.bench_playouts --uniform [--runs 1]
@@ -85,8 +85,12 @@ def bench(size: int, boards: list[Board], repeat: int, runs: int) -> dict:
 
 
 S6_MID = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+S9_MID = ("9/3gggg1b1/1ggg1g3b1/1g4g1b3/1gg4g5/4b3g1g1b1/1b1g1bb2gg1b2/5b1b4b1b1/"
+          "1b2g1bb5bb2/3b2bb8/2b3b2b1b1g1/1b7bb3/2b1bg2b1g2/3bggbb4/4ggg4/4g1bb2/9 g")
 UNIFORM_WORKLOADS = (("side 4 empty", Board(4), 40000), ("side 5 empty", Board(5), 20000),
-                     ("side 6 empty", Board(6), 20000), ("side 6 mid-game", Board.from_fen(S6_MID), 40000))
+                     ("side 6 empty", Board(6), 20000), ("side 6 mid-game", Board.from_fen(S6_MID), 40000),
+                     ("side 7 empty", Board(7), 8000), ("side 8 empty", Board(8), 6000),
+                     ("side 9 empty", Board(9), 4000), ("side 9 mid-game", Board.from_fen(S9_MID), 6000))
 
 
 def uniform(runs: int) -> None:

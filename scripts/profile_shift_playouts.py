@@ -22,30 +22,30 @@ from numba import njit
 
 from hinge_fast.core.kernels import shift_game_trace
 from hinge_fast.core.playouts import draw_below, game_seed
-from hinge_fast.core.shiftcount import dilate, group_touches, s_and, s_andnot, s_count, s_or, to_shift_layout
+from hinge_fast.core.shiftcount import (WIDE_ZERO, ZERO, dilate, group_touches, s_and, s_andnot, s_count,
+                                        s_interior, s_or, s_row, s_store, to_shift_words)
 from hinge_fast.core.shiftplay import END_SETS, swipe_end_sets, uniform_count, uniform_nth, uniform_play
-from hinge_fast.core.tables import SHIFT_INTERIOR
+from hinge_fast.core.tables import SHIFT_MAX_SIZE
 
 
 @njit
-def to_pairs(size, owns, enemies, out):
+def to_sets(size, owns, enemies, out_own, out_enemy, like):
     for i in range(owns.shape[0]):
-        own = to_shift_layout(size, (owns[i, 0], owns[i, 1], owns[i, 2], owns[i, 3]))
-        enemy = to_shift_layout(size, (enemies[i, 0], enemies[i, 1], enemies[i, 2], enemies[i, 3]))
-        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = own[0], own[1], enemy[0], enemy[1]
+        s_store(out_own, i, to_shift_words(size, (owns[i, 0], owns[i, 1], owns[i, 2], owns[i, 3]), like))
+        s_store(out_enemy, i, to_shift_words(size, (enemies[i, 0], enemies[i, 1], enemies[i, 2], enemies[i, 3]), like))
 
 
 @njit
-def part(size, pos, repeat, which):
+def part(size, owns, enemies, repeat, which, like):
     w = np.uint64(2 * size - 1)
-    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
-    work = np.zeros((END_SETS, 2), dtype=np.uint64)
+    inside = s_interior(size, like)
+    work = np.zeros((END_SETS, len(like)), dtype=np.uint64)
     total = 0
     state = game_seed(1, 0)
     for _ in range(repeat):
-        for i in range(pos.shape[0]):
-            own = (pos[i, 0], pos[i, 1])
-            enemy = (pos[i, 2], pos[i, 3])
+        for i in range(owns.shape[0]):
+            own = s_row(owns, i, like)
+            enemy = s_row(enemies, i, like)
             if which == 0:  # a whole ply
                 n, placements, touch2 = uniform_count(w, inside, own, enemy, work)
                 state, k = draw_below(state, n)
@@ -81,19 +81,22 @@ def main(argv=None) -> None:
             owns.append(board.own)
             enemies.append(board.enemy)
             board.push(board.move_from_code(trace[i]))
-    pos = np.zeros((len(owns), 4), dtype=np.uint64)
-    to_pairs(size, np.array(owns, dtype=np.uint64), np.array(enemies, dtype=np.uint64), pos)
+    like = ZERO if size <= SHIFT_MAX_SIZE else WIDE_ZERO
+    own_sets = np.zeros((len(owns), len(like)), dtype=np.uint64)
+    enemy_sets = np.zeros((len(owns), len(like)), dtype=np.uint64)
+    to_sets(size, np.array(owns, dtype=np.uint64), np.array(enemies, dtype=np.uint64), own_sets, enemy_sets, like)
     names = ("whole ply", "uniform_count", "swipe_end_sets", "group_touches(own)", "group_touches(enemy)")
     best = [float("inf")] * len(names)
-    repeat = max(1, 200_000 // len(pos))
+    repeat = max(1, 200_000 // len(owns))
     for which in range(len(names)):
-        part(size, pos, 1, which)  # compile
+        part(size, own_sets, enemy_sets, 1, which, like)  # compile
     for _ in range(args.rounds):
         for which in range(len(names)):
             started = time.process_time()
-            part(size, pos, repeat, which)
-            best[which] = min(best[which], (time.process_time() - started) / (repeat * len(pos)))
-    print(f"side {size}, {len(pos)} positions of {args.games} games, best of {args.rounds} rounds, ns a position:")
+            part(size, own_sets, enemy_sets, repeat, which, like)
+            best[which] = min(best[which], (time.process_time() - started) / (repeat * len(owns)))
+    print(f"side {size} ({len(like)} words), {len(owns)} positions of {args.games} games, best of {args.rounds} "
+          f"rounds, ns a position:")
     for name, seconds in zip(names, best):
         print(f"  {name:22s} {seconds * 1e9:7.1f}")
 

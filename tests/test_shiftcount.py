@@ -1,5 +1,6 @@
 """The shift-layout counter (``shiftcount.shift_count``: every token's swipes at once,
-bulk perft's last ply on sides 4 to 6) against the reference and ``count.count_moves``.
+bulk perft's last ply; two words on sides 4 to 6, ``SHIFT_WORDS`` on sides 7 to 9)
+against the reference and ``count.count_moves``.
 
 The counts must be the reference's number of distinct legal moves on random positions
 from random play and from random fillings, and equal ``count_moves`` on many more; a
@@ -8,17 +9,30 @@ hand-made position has a token whose swipes the lift (rule 4.1) forbids.
 
 import numpy as np
 import pytest
+from numba import njit
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels
 from hinge_fast.core.geometry import geometry
-from hinge_fast.core.shiftcount import group_touches, shift_count, to_shift_layout
-from hinge_fast.core.tables import NWORDS, SHIFT_MAX_SIZE, workspace
+from hinge_fast.core.shiftcount import (WIDE_ZERO, ZERO, down, group_touches, nth_bit, s_count, s_highest, s_lowest,
+                                        s_lowest_index, shift_count, to_shift_words, up)
+from hinge_fast.core.tables import NWORDS, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, workspace
 from hinge_fast.tools.positions import random_filling
 from tests.test_swipe_lanes import game_positions
 
-SIZES = range(4, SHIFT_MAX_SIZE + 1)
+SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
+
+
+def like(size: int) -> tuple:
+    """The empty set whose words pick the layout of side ``size``."""
+    return ZERO if size <= SHIFT_MAX_SIZE else WIDE_ZERO
+
+
+def fewer(size: int, n: int) -> int:
+    """``n`` positions on sides 4 to 6, fewer on the larger sides (the reference is slow
+    there); ``-m slow`` runs many more on sides 7 to 9."""
+    return n if size <= SHIFT_MAX_SIZE else max(1, n // 3)
 
 
 def played(size: int, seed: int) -> list:
@@ -33,22 +47,31 @@ def test_each_interior_cell_goes_to_bit_c_times_w_plus_r(size):
     width = 2 * size - 1
     for i in range(geo.n_interior):
         bits = np.zeros(NWORDS, dtype=np.uint64)
-        bits[0] = np.uint64(1) << np.uint64(i)
-        lo, hi = to_shift_layout(size, tuple(bits))
+        bits[i >> 6] = np.uint64(1) << np.uint64(i & 63)
         c, r = geo.coords[i]
-        assert int(lo) | int(hi) << 64 == 1 << (c * width + r), geo.names[i]
+        assert as_int(kernels_layout(size, tuple(bits))) == 1 << (c * width + r), geo.names[i]
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_counts_are_the_reference_move_counts(size):
-    boards = [b for seed in range(3) for b in played(size, 70 * size + seed)[::4]]
-    boards += [random_filling(size, seed=7300 * size + seed) for seed in range(30)]
+    boards = [b for seed in range(fewer(size, 3)) for b in played(size, 70 * size + seed)[::4 if size <= 6 else 12]]
+    boards += [random_filling(size, seed=7300 * size + seed) for seed in range(fewer(size, 30))]
     swipes = 0
     for board in boards:
         legal = ref.legal_moves(ref.parse_position(board.fen()))
         assert shift_count(size, board.own, board.enemy) == len(legal), board.fen()
         swipes += sum(1 for m in legal if "-" in ref.move_name(m))
     assert swipes > 50  # the positions have swipes to count, not only placements
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1))
+def test_wide_counts_are_the_reference_move_counts_on_many_positions(size):
+    boards = [b for seed in range(6) for b in played(size, 170 * size + seed)[::3]]
+    boards += [random_filling(size, seed=7700 * size + seed) for seed in range(150)]
+    for board in boards:
+        legal = ref.legal_moves(ref.parse_position(board.fen()))
+        assert shift_count(size, board.own, board.enemy) == len(legal), board.fen()
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -89,13 +112,22 @@ def shift_bit(size: int, name: str) -> int:
     return c * (2 * size - 1) + r
 
 
-def as_int(pair) -> int:
-    return int(pair[0]) | int(pair[1]) << 64
+def as_int(words) -> int:
+    return sum(int(word) << (64 * i) for i, word in enumerate(words))
+
+
+@njit
+def kernels_layout(size, stones):
+    """``stones`` in the shift layout of side ``size``, as numba converts them."""
+    if size <= SHIFT_MAX_SIZE:
+        return to_shift_words(size, stones, ZERO) + WIDE_ZERO[2:]
+    return to_shift_words(size, stones, WIDE_ZERO)
 
 
 def layout(size: int, stones) -> tuple:
     """``stones`` in the shift layout, as numpy words (numba returns Python ints)."""
-    return tuple(np.uint64(word) for word in to_shift_layout(size, stones))
+    words = kernels_layout(size, stones)
+    return tuple(np.uint64(word) for word in words[: len(like(size))])
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -104,8 +136,8 @@ def test_group_touch_counts_are_the_reference_groups_next_to_each_cell(size):
     # tokens and centred groups counted by runs, the others grown, must give the
     # reference's number of distinct groups next to the cell (capped at three).
     w = np.uint64(2 * size - 1)
-    boards = [b for seed in range(3) for b in played(size, 90 * size + seed)[::3]]
-    boards += [random_filling(size, seed=5100 * size + seed) for seed in range(60)]
+    boards = [b for seed in range(fewer(size, 3)) for b in played(size, 90 * size + seed)[::3 if size <= 6 else 9]]
+    boards += [random_filling(size, seed=5100 * size + seed) for seed in range(fewer(size, 60))]
     checked = 0
     for board in boards:
         pos = ref.parse_position(board.fen())
@@ -168,3 +200,24 @@ def test_a_chain_inside_a_ring_splits_although_its_gaps_are_enclosed():
     assert ref.swipe_final_cells(pos, centre) == set()
     assert any(ref.swipe_final_cells(pos, cell) for cell in ((6, 5), (4, 5)))
     assert shift_count(6, board.own, board.enemy) == len(ref.legal_moves(pos))
+
+
+@njit
+def compiled_primitives(a, k, n):
+    return up(a, k), down(a, k), s_lowest(a), s_highest(a), s_lowest_index(a), nth_bit(a, n), s_count(a)
+
+
+@pytest.mark.parametrize("words", [2, 5])
+def test_the_primitives_compiled_for_a_word_count_agree_with_their_python_stubs(words):
+    # Each primitive is written out word by word when a kernel is compiled; the stubs do
+    # the same on Python integers. Random sets, every shift below a word.
+    rng = np.random.default_rng(words)
+    for _ in range(200):
+        a = tuple(np.uint64(x) if rng.random() < 0.6 else np.uint64(0) for x in rng.integers(0, 2**64, words, dtype=np.uint64))
+        if not any(a):
+            continue
+        k = np.uint64(rng.integers(1, 64))
+        n = int(rng.integers(0, int(s_count(a))))
+        plain = lambda v: tuple(int(x) for x in v) if isinstance(v, tuple) else int(v)  # noqa: E731
+        expected = (up(a, k), down(a, k), s_lowest(a), s_highest(a), s_lowest_index(a), nth_bit(a, n), s_count(a))
+        assert [plain(v) for v in compiled_primitives(a, k, n)] == [plain(v) for v in expected]

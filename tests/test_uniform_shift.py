@@ -1,5 +1,6 @@
 """The uniform random playouts in the shift layout (``playouts.shift_game``, the
-``hinge-fast playouts`` kernel on sides 4 to 6) against ``reference.py``.
+``hinge-fast playouts`` kernel: two words on sides 4 to 6, ``SHIFT_WORDS`` on sides 7
+to 9) against ``reference.py``.
 
 Uniform over the distinct legal moves (rules.md section 5) holds when the count is the
 number of legal moves and the indices ``0 .. n-1`` decode to each legal move exactly
@@ -19,27 +20,30 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
-from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE, workspace
+from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS, workspace
 from hinge_fast.tools.positions import random_filling
 from tests.test_swipe_lanes import game_positions
 
-SIZES = range(4, SHIFT_MAX_SIZE + 1)
+SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
+WIDE = range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1)
 S6_MID = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
+S9_MID = ("9/3gggg1b1/1ggg1g3b1/1g4g1b3/1gg4g5/4b3g1g1b1/1b1g1bb2gg1b2/5b1b4b1b1/"
+          "1b2g1bb5bb2/3b2bb8/2b3b2b1b1g1/1b7bb3/2b1bg2b1g2/3bggbb4/4ggg4/4g1bb2/9 g")
 
 
-def shift_cells(size: int, lo: int, hi: int) -> frozenset:
-    """The cells (c, r) of a set in the shift layout (bit c * W + r of two words)."""
+def shift_cells(size: int, words) -> frozenset:
+    """The cells (c, r) of a set in the shift layout (bit c * W + r of its words)."""
     width = 2 * size - 1
-    bits = int(lo) | (int(hi) << 64)
-    return frozenset((b // width, b % width) for b in range(128) if bits >> b & 1)
+    bits = sum(int(word) << (64 * i) for i, word in enumerate(words))
+    return frozenset((b // width, b % width) for b in range(64 * len(words)) if bits >> b & 1)
 
 
 def decoded_moves(board: Board) -> list:
     """Every index of the shift-layout count, decoded: (name, flipped group) pairs."""
     codes = np.zeros(MAX_MOVES, dtype=np.int64)
-    groups = np.zeros((MAX_MOVES, 2), dtype=np.uint64)
+    groups = np.zeros((MAX_MOVES, SHIFT_WORDS), dtype=np.uint64)
     n = kernels.uniform_moves(board.size, board.own, board.enemy, codes, groups)
-    return [(str(board.move_from_code(codes[k])), shift_cells(board.size, *groups[k])) for k in range(n)]
+    return [(str(board.move_from_code(codes[k])), shift_cells(board.size, groups[k])) for k in range(n)]
 
 
 def reference_moves(board: Board) -> list:
@@ -47,18 +51,34 @@ def reference_moves(board: Board) -> list:
     return [(ref.move_name(m), frozenset(m[3]) if m[0] == "swipe" else frozenset()) for m in ref.legal_moves(pos)]
 
 
-def positions(size: int) -> list[Board]:
-    """Positions of random games (every other ply) and random fillings (long chains,
+def positions(size: int, games: int = 8, fillings: int = 80, every: int = 1) -> list[Board]:
+    """Positions of random games (every ``every`` ply) and random fillings (long chains,
     rings, crowded rims: lift-stuck tokens and cells between three groups)."""
-    boards = [b.copy() for seed in range(8) for b in game_positions(size, 9300 * size + seed, every=1)]
-    return boards + [random_filling(size, seed=9400 * size + seed) for seed in range(80)]
+    boards = [b.copy() for seed in range(games) for b in game_positions(size, 9300 * size + seed, every=every)]
+    return boards + [random_filling(size, seed=9400 * size + seed) for seed in range(fillings)]
+
+
+def default_positions(size: int) -> list[Board]:
+    """The default suite's positions: fewer on sides 7 to 9, where the reference is slow
+    (``-m slow`` runs many more there)."""
+    return positions(size) if size <= SHIFT_MAX_SIZE else positions(size, 3, 30, 6)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_every_index_decodes_to_each_legal_move_once(size):
+    check_every_index(size, default_positions(size))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", WIDE)
+def test_every_index_decodes_to_each_legal_move_once_on_many_wide_positions(size):
+    check_every_index(size, positions(size, 10, 200, 2))
+
+
+def check_every_index(size: int, boards: list[Board]) -> None:
     multi = Counter()  # moves sharing (from, to): an end next to two enemy groups
     swipes = 0
-    for board in positions(size):
+    for board in boards:
         got = decoded_moves(board)
         expected = reference_moves(board)
         assert len(got) == len(expected), (board.fen(), len(got), len(expected))
@@ -87,12 +107,24 @@ def replay(board: Board, codes, plies: int) -> ref.RefPosition:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_whole_games_replay_through_the_reference(size):
-    starts = [Board(size)] + [b.copy() for b in game_positions(size, 9500 * size, every=5)][1:5]
-    starts += [random_filling(size, seed=9600 * size + seed) for seed in range(3)]
+    if size <= SHIFT_MAX_SIZE:
+        check_whole_games(size, 4, 3, 6)
+    else:  # the reference is slow on the larger sides: -m slow replays more
+        check_whole_games(size, 1, 1, 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", WIDE)
+def test_whole_games_replay_through_the_reference_on_wide_sides(size):
+    check_whole_games(size, 4, 3, 6)
+
+
+def check_whole_games(size: int, played: int, fillings: int, games: int) -> None:
+    starts = [Board(size)] + [b.copy() for b in game_positions(size, 9500 * size, every=5)][1:1 + played]
+    starts += [random_filling(size, seed=9600 * size + seed) for seed in range(fillings)]
     endings = Counter()
     for board in starts:
         fen = board.fen()
-        games = 6
         plies_out = np.zeros(games, dtype=np.int64)
         winner_out = np.zeros(games, dtype=np.int8)
         ended_out = np.zeros(games, dtype=np.int8)
@@ -116,9 +148,9 @@ def test_whole_games_replay_through_the_reference(size):
     assert endings[ELIMINATION] > 0
 
 
-@pytest.mark.parametrize("fen", [None, S6_MID])
+@pytest.mark.parametrize("fen", [None, S6_MID, S9_MID])
 def test_seeded_tallies_are_the_same_on_one_and_two_threads(fen):
-    for size in SIZES if fen is None else (6,):
+    for size in SIZES if fen is None else (Board.from_fen(fen).size,):
         board = Board(size) if fen is None else Board.from_fen(fen)
         one = parallel.playouts(size, board.own, board.enemy, 400, 10_000, 5, threads=1)
         two = parallel.playouts(size, board.own, board.enemy, 400, 10_000, 5, threads=2)

@@ -10,8 +10,8 @@ core at once; each thread has its own :func:`~hinge_fast.core.tables.workspace`.
   stay on one thread.
 * Playouts split by game: game ``g`` draws from its own random stream seeded by
   ``(seed, g)`` (``playouts.game_seed``), so a seed gives the same games, and the
-  same totals, with any number of threads. ``playouts.random_games`` plays sides 4 to
-  6 in the shift layout (``playouts.shift_game``), the others with ``count_moves``.
+  same totals, with any number of threads. ``playouts.random_games`` plays every side
+  in the shift layout (``playouts.shift_game``).
 """
 
 from __future__ import annotations

@@ -4,18 +4,15 @@ import numpy as np
 from numba import njit
 
 from .bits import bb_row, bb_store
-from .count import count_moves
 from .movegen import generate_moves, play_with_flip
-from .shiftcount import SHIFT_MAX_SIZE, shift_count
+from .shiftcount import SHIFT_WIDE_MAX_SIZE, shift_count  # every supported side
 
 
 @njit(cache=True, inline='always')
 def count_leaf(size, own, enemy, work):
     """The number of legal moves, for bulk perft's last ply: ``shiftcount.shift_count``
-    on the sides it covers (every token at once), else ``count.count_moves``."""
-    if size <= SHIFT_MAX_SIZE:
-        return shift_count(size, own, enemy)
-    return count_moves(size, own, enemy, work)[0]
+    (every token at once, on every side up to ``SHIFT_WIDE_MAX_SIZE``)."""
+    return shift_count(size, own, enemy)
 
 
 @njit(cache=True, nogil=True)
@@ -60,7 +57,7 @@ def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
     With ``bulk``, the last ply counts the legal moves without listing them
-    (``count_leaf``; on sides 4 to 6 the whole walk is ``bulk_perft_shift``'s); without,
+    (``count_leaf``; the whole walk is ``bulk_perft_shift``'s); without,
     every leaf move is really played (the children are folded into
     ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
     ``depth`` plies of buffers.
@@ -82,7 +79,7 @@ def perft(size, own, enemy, depth, bulk, work):
     last = depth - 1
     if bulk and last == 0:
         return count_leaf(size, own, enemy, work)
-    if bulk and size <= SHIFT_MAX_SIZE:
+    if bulk and size <= SHIFT_WIDE_MAX_SIZE:
         return bulk_perft_shift(size, own, enemy, depth, work)
     count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, True)
     total = np.int64(0)

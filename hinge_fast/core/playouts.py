@@ -9,15 +9,18 @@ threads.
 
 Two kernels, by side (``random_games`` picks):
 
-* sides 4 to 6 (``tables.SHIFT_MAX_SIZE``): ``shift_game``, the whole game in the shift
-  layout of ``shiftcount.py`` (two words, cell ``(c, r)`` at bit ``c * W + r``), every
-  friendly token's swipe ends found at once as thirteen sets of cells
-  (``shiftplay.uniform_count``, ``uniform_nth``, ``uniform_play``);
-* sides 7 to 9: ``bitboard_random_games``, ``count.count_moves`` and ``count.nth_move``
-  on the four-word bitboards, a token at a time.
+* every side (up to ``tables.SHIFT_WIDE_MAX_SIZE``): ``shift_game``, the whole game in
+  the shift layout of ``shiftcount.py`` (cell ``(c, r)`` at bit ``c * W + r``; two words
+  on sides 4 to 6, ``tables.SHIFT_WORDS`` on sides 7 to 9), every friendly token's swipe
+  ends found at once as thirteen sets of cells (``shiftplay.uniform_count``,
+  ``uniform_nth``, ``uniform_play``);
+* for comparison: ``bitboard_random_games``, ``count.count_moves`` and
+  ``count.nth_move`` on the four-word bitboards, a token at a time (sides 7 to 9 played
+  so before session 9).
 
 Both draw uniformly over the same moves, but number them differently, so a seed gives
-other games on sides 4 to 6 than before the shift kernel.
+other games than the bitboard kernel (on sides 4 to 6 since the shift kernel came, on
+sides 7 to 9 since session 9).
 """
 
 import numpy as np
@@ -25,9 +28,9 @@ from numba import njit
 
 from .count import count_moves, nth_move
 from .movegen import is_eliminated, play_with_flip
-from .shiftcount import s_any, s_count, to_shift_layout
+from .shiftcount import WIDE_ZERO, ZERO, s_any, s_count, s_interior, to_shift_words
 from .shiftplay import END_SETS, uniform_code, uniform_count, uniform_nth, uniform_play
-from .tables import SHIFT_INTERIOR, SHIFT_MAX_SIZE
+from .tables import SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE
 
 #: How a game ended (``ended`` output of ``random_games``).
 ELIMINATION = 0  # a swipe took the last token of the side to move
@@ -86,28 +89,29 @@ def random_games(size, own, enemy, first_game, games, max_plies, seed, work, pli
     plies, the winner (0: the side to move at the start, 1: the other side, -1: none)
     and how it ended (``ELIMINATION``, ``NO_LEGAL_MOVE``, ``PLY_CAP``). A side with no
     legal move loses (rules.md section 6). Returns the total number of plies. Sides up
-    to ``SHIFT_MAX_SIZE`` play in the shift layout (``shift_random_games``; ``work`` is
-    not used), the others with ``bitboard_random_games``.
+    to ``SHIFT_WIDE_MAX_SIZE`` (all) play in the shift layout (``shift_random_games``;
+    ``work`` is not used), any others with ``bitboard_random_games``.
     """
-    if size <= SHIFT_MAX_SIZE:
+    if size <= SHIFT_WIDE_MAX_SIZE:
         return shift_random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out)
     return bitboard_random_games(size, own, enemy, first_game, games, max_plies, seed, work, plies_out, winner_out, ended_out)
 
 
 @njit(cache=True, nogil=True)
-def shift_game(size, own_bits, enemy_bits, state, max_plies, work, trace):
-    """One game of uniformly random legal moves in the shift layout (sides 4 to 6) from
-    the random state ``state``: ``(plies, winner, ended)`` as ``random_games`` writes
-    them. The moves played go to ``trace`` as move codes, as far as it reaches (length
-    0: none); ``work`` is ``END_SETS`` rows of two words.
+def shift_game(size, own_bits, enemy_bits, state, max_plies, work, trace, like):
+    """One game of uniformly random legal moves in the shift layout of ``like``'s words
+    (``ZERO``: two, sides 4 to 6; ``WIDE_ZERO``: sides 7 to 9) from the random state
+    ``state``: ``(plies, winner, ended)`` as ``random_games`` writes them. The moves
+    played go to ``trace`` as move codes, as far as it reaches (length 0: none);
+    ``work`` is ``END_SETS`` rows of as many words.
 
     Each ply: ``uniform_count`` counts the moves (placements, then each end set's
     (token, end, group) swipes), ``draw_below`` draws an index, ``uniform_nth`` decodes
     that one move and ``uniform_play`` plays it; the position stays in the shift layout."""
     w = np.uint64(2 * size - 1)
-    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
-    a = to_shift_layout(size, own_bits)
-    b = to_shift_layout(size, enemy_bits)
+    inside = s_interior(size, like)
+    a = to_shift_words(size, own_bits, like)
+    b = to_shift_words(size, enemy_bits, like)
     ply = 0
     while ply < max_plies:
         if not s_any(a) and s_count(b) >= 2:
@@ -126,12 +130,23 @@ def shift_game(size, own_bits, enemy_bits, state, max_plies, work, trace):
 
 @njit(cache=True, nogil=True)
 def shift_random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out):
-    """``random_games`` on sides 4 to 6, each game by ``shift_game``."""
-    work = np.zeros((END_SETS, 2), dtype=np.uint64)
+    """``random_games`` in the shift layout, each game by ``shift_game``: two words on
+    sides up to ``SHIFT_MAX_SIZE``, ``SHIFT_WORDS`` above."""
+    if size <= SHIFT_MAX_SIZE:
+        return shift_games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out,
+                              ZERO)
+    return shift_games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out,
+                          WIDE_ZERO)
+
+
+@njit(cache=True, nogil=True)
+def shift_games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out, like):
+    """``shift_random_games`` in the shift layout of ``like``'s words."""
+    work = np.zeros((END_SETS, len(like)), dtype=np.uint64)
     trace = np.zeros(0, dtype=np.int64)
     total = np.int64(0)
     for i in range(games):
-        ply, winner, ended = shift_game(size, own, enemy, game_seed(seed, first_game + i), max_plies, work, trace)
+        ply, winner, ended = shift_game(size, own, enemy, game_seed(seed, first_game + i), max_plies, work, trace, like)
         plies_out[i] = ply
         winner_out[i] = winner
         ended_out[i] = ended
@@ -143,14 +158,17 @@ def shift_random_games(size, own, enemy, first_game, games, max_plies, seed, pli
 def shift_game_trace(size, own, enemy, game, max_plies, seed, trace):
     """For tests: game ``game`` of ``seed`` as ``shift_random_games`` plays it, its moves
     written to ``trace``: ``(plies, winner, ended)``."""
-    work = np.zeros((END_SETS, 2), dtype=np.uint64)
-    return shift_game(size, own, enemy, game_seed(seed, game), max_plies, work, trace)
+    if size <= SHIFT_MAX_SIZE:
+        work = np.zeros((END_SETS, 2), dtype=np.uint64)
+        return shift_game(size, own, enemy, game_seed(seed, game), max_plies, work, trace, ZERO)
+    work = np.zeros((END_SETS, len(WIDE_ZERO)), dtype=np.uint64)
+    return shift_game(size, own, enemy, game_seed(seed, game), max_plies, work, trace, WIDE_ZERO)
 
 
 @njit(cache=True, nogil=True)
 def bitboard_random_games(size, own, enemy, first_game, games, max_plies, seed, work, plies_out, winner_out, ended_out):
     """``random_games`` with ``count.count_moves`` and ``count.nth_move`` on the
-    four-word bitboards, a token at a time (sides 7 to 9; any side, for comparison)."""
+    four-word bitboards, a token at a time (any side, for comparison)."""
     total = np.int64(0)
     for i in range(games):
         state = game_seed(seed, first_game + i)

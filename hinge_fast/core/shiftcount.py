@@ -1,10 +1,11 @@
-"""Counting the legal moves in a shift layout, every token at once (sides 4 to 6).
+"""Counting the legal moves in a shift layout, every token at once (every side).
 
 ``count.count_moves`` visits the tokens one by one: it reads each token's twelve
-ring cells from a table and fills groups a cell at a time. Here, on the boards whose
-whole hex-hex fits in 128 bits (``tables.SHIFT_MAX_SIZE``), the position is first
+ring cells from a table and fills groups a cell at a time. Here the position is first
 copied to a layout where cell ``(c, r)`` is bit ``c * W + r`` (``W = 2S - 1``) of two
-words, so that each direction of rules.md is one fixed shift of the whole board:
+words on the sides whose whole hex-hex fits in 128 bits (up to
+``tables.SHIFT_MAX_SIZE``), of ``tables.SHIFT_WORDS`` words on the larger ones (289 bits
+for S = 9), so that each direction of rules.md is one fixed shift of the whole board:
 
     D = (+1, 0)  (+1, +1)  (0, +1)  (-1, 0)  (-1, -1)  (0, -1)
         +W       +W+1      +1       -W       -W-1      -1
@@ -46,69 +47,395 @@ compare them), so bulk perft takes it for these sides.
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import overload
 
-from .bits import highest_bit_index64, popcount64
+from .bits import highest_bit_index64, lowest_bit_index64, popcount64
 from .movegen import is_eliminated
-from .tables import SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE, SHIFT_INTERIOR, SHIFT_MAX_SIZE
+from .tables import (
+    SHIFT_COLUMN_LENGTHS,
+    SHIFT_COLUMN_MASKS,
+    SHIFT_COLUMN_SHIFTS,
+    SHIFT_COLUMN_SOURCES,
+    SHIFT_COLUMN_TARGETS,
+    SHIFT_EDGE,
+    SHIFT_INTERIOR,
+    SHIFT_MAX_SIZE,
+    SHIFT_WIDE_MAX_SIZE,
+    SHIFT_WORDS,
+)
 
 U64 = np.uint64
 ZERO = (U64(0), U64(0))
 ALL = (~U64(0), ~U64(0))
+#: The empty set of the sides above ``SHIFT_MAX_SIZE`` (``SHIFT_WORDS`` words): passed
+#: as ``like`` to the kernels, its type picks their compiled version.
+WIDE_ZERO = (U64(0),) * SHIFT_WORDS
 ONE = U64(1)
 B64 = U64(64)
 
 
-# A set of cells: two uint64 words (lo, hi), bit c * W + r.
+# ----- sets of cells: a tuple of n uint64 words, bit c * W + r --------------------------------
+# Every primitive below is written once for any number of words: a stub (plain Python,
+# for calls from the interpreter) and an ``overload`` that writes the numba version out
+# for the tuple's length, word by word, when a kernel is compiled. A kernel compiled for
+# two words (sides up to SHIFT_MAX_SIZE) and for SHIFT_WORDS words (the larger sides) is
+# the same source: the type of the sets it is given picks the version.
 
-@njit(cache=True)
+def _words(a):
+    """The number of words of a set's numba type (``None``: not a tuple of words)."""
+    if isinstance(a, types.UniTuple) and isinstance(a.dtype, types.Integer):
+        return a.count
+    return None
+
+
+def _define(name, args, n, lines):
+    """Compile the source of a primitive for ``n`` words: ``lines`` its body."""
+    source = f"def {name}({args}):\n" + "".join(f"    {line}\n" for line in lines)
+    scope = {"U64": U64, "B64": B64, "ONE": ONE, "np": np, "popcount64": popcount64,
+             "lowest_bit_index64": lowest_bit_index64, "highest_bit_index64": highest_bit_index64,
+             "nth_in_word": nth_in_word}
+    exec(compile(source, f"<shiftcount.{name}[{n}]>", "exec"), scope)
+    return scope[name]
+
+
+def _tuple(items):
+    return "(" + ", ".join(items) + ",)"
+
+
+def _mask(x):
+    return int(x) & 0xFFFFFFFFFFFFFFFF
+
+
+def _as_int(a):
+    """A set as one Python integer (for the stubs)."""
+    return sum(int(word) << (64 * i) for i, word in enumerate(a))
+
+
+def _as_set(value, n):
+    """The low ``64 * n`` bits of a Python integer as a set of ``n`` words."""
+    return tuple(U64(_mask(value >> (64 * i))) for i in range(n))
+
+
 def up(a, k):
     """Every cell of ``a`` moved ``k`` bits up (``0 < k < 64``)."""
-    return (a[0] << k, (a[1] << k) | (a[0] >> (B64 - k)))
+    return _as_set(_as_int(a) << int(k), len(a))
 
 
-@njit(cache=True)
+@overload(up)
+def _up(a, k):
+    n = _words(a)
+    if n:
+        return _define("up", "a, k", n, ["return " + _tuple(
+            ["a[0] << k"] + [f"(a[{i}] << k) | (a[{i - 1}] >> (B64 - k))" for i in range(1, n)])])
+
+
 def down(a, k):
     """Every cell of ``a`` moved ``k`` bits down (``0 < k < 64``)."""
-    return ((a[0] >> k) | (a[1] << (B64 - k)), a[1] >> k)
+    return _as_set(_as_int(a) >> int(k), len(a))
 
 
-@njit(cache=True)
-def s_and(a, b):
-    return (a[0] & b[0], a[1] & b[1])
+@overload(down)
+def _down(a, k):
+    n = _words(a)
+    if n:
+        return _define("down", "a, k", n, ["return " + _tuple(
+            [f"(a[{i}] >> k) | (a[{i + 1}] << (B64 - k))" for i in range(n - 1)] + [f"a[{n - 1}] >> k"])])
 
 
-@njit(cache=True)
-def s_or(a, b):
-    return (a[0] | b[0], a[1] | b[1])
+def _elementwise(name, op, doc):
+    def stub(a, b):
+        return tuple(U64(_mask(op(int(x), int(y)))) for x, y in zip(a, b))
+
+    stub.__name__ = stub.__qualname__ = name
+    stub.__doc__ = doc
+    return stub
 
 
-@njit(cache=True)
-def s_andnot(a, b):
-    """``a & ~b``."""
-    return (a[0] & ~b[0], a[1] & ~b[1])
+s_and = _elementwise("s_and", lambda x, y: x & y, "``a & b``.")
+s_or = _elementwise("s_or", lambda x, y: x | y, "``a | b``.")
+s_andnot = _elementwise("s_andnot", lambda x, y: x & ~y, "``a & ~b``.")
 
 
-@njit(cache=True)
+def _overload_elementwise(stub, expression):
+    @overload(stub)
+    def impl(a, b):
+        n = _words(a)
+        if n and _words(b) == n:
+            return _define(stub.__name__, "a, b", n,
+                           ["return " + _tuple([expression.format(i=i) for i in range(n)])])
+
+    return impl
+
+
+_overload_elementwise(s_and, "a[{i}] & b[{i}]")
+_overload_elementwise(s_or, "a[{i}] | b[{i}]")
+_overload_elementwise(s_andnot, "a[{i}] & ~b[{i}]")
+
+
 def s_any(a):
-    return (a[0] | a[1]) != 0
+    return any(int(x) for x in a)
 
 
-@njit(cache=True)
+@overload(s_any)
+def _s_any(a):
+    n = _words(a)
+    if n:
+        return _define("s_any", "a", n, ["return (" + " | ".join(f"a[{i}]" for i in range(n)) + ") != 0"])
+
+
 def s_eq(a, b):
-    return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0
+    return all(int(x) == int(y) for x, y in zip(a, b))
 
 
-@njit(cache=True)
+@overload(s_eq)
+def _s_eq(a, b):
+    n = _words(a)
+    if n and _words(b) == n:
+        return _define("s_eq", "a, b", n, ["return (" + " | ".join(f"(a[{i}] ^ b[{i}])" for i in range(n)) + ") == 0"])
+
+
 def s_count(a):
-    return np.int64(popcount64(a[0]) + popcount64(a[1]))
+    return np.int64(sum(bin(int(x)).count("1") for x in a))
 
 
-@njit(cache=True)
+@overload(s_count)
+def _s_count(a):
+    n = _words(a)
+    if n:
+        return _define("s_count", "a", n,
+                       ["return np.int64(" + " + ".join(f"np.int64(popcount64(a[{i}]))" for i in range(n)) + ")"])
+
+
+def _one_word_set(n, i, word):
+    return _tuple([word if j == i else "U64(0)" for j in range(n)])
+
+
+def _by_first_word(order, value):
+    """Lines that return ``value(i)`` for the first non-zero word ``a[i]`` in ``order``
+    (the last one in ``order`` without a test)."""
+    lines = []
+    for i in order[:-1]:
+        lines += [f"if a[{i}]:", f"    return {value(i)}"]
+    return lines + [f"return {value(order[-1])}"]
+
+
 def s_lowest(a):
     """The lowest cell of a non-empty set, as a set."""
-    if a[0]:
-        return (a[0] & (~a[0] + ONE), U64(0))
-    return (U64(0), a[1] & (~a[1] + ONE))
+    value = _as_int(a)
+    return _as_set(value & -value, len(a))
+
+
+@overload(s_lowest)
+def _s_lowest(a):
+    n = _words(a)
+    if n:
+        return _define("s_lowest", "a", n, _by_first_word(
+            list(range(n)), lambda i: _one_word_set(n, i, f"a[{i}] & (~a[{i}] + ONE)")))
+
+
+def s_highest(a):
+    """The highest cell of a non-empty set, as a set."""
+    return _as_set(1 << (_as_int(a).bit_length() - 1), len(a))
+
+
+@overload(s_highest)
+def _s_highest(a):
+    n = _words(a)
+    if n:
+        return _define("s_highest", "a", n, _by_first_word(
+            list(reversed(range(n))), lambda i: _one_word_set(n, i, f"ONE << U64(highest_bit_index64(a[{i}]))")))
+
+
+def s_lowest_index(a):
+    """The bit of the lowest cell of a non-empty set."""
+    value = _as_int(a)
+    return np.int64((value & -value).bit_length() - 1)
+
+
+@overload(s_lowest_index)
+def _s_lowest_index(a):
+    n = _words(a)
+    if n:
+        return _define("s_lowest_index", "a", n, _by_first_word(
+            list(range(n)), lambda i: f"np.int64({64 * i} + lowest_bit_index64(a[{i}]))"))
+
+
+def s_zero(like):
+    """The empty set of as many words as ``like``."""
+    return (U64(0),) * len(like)
+
+
+@overload(s_zero)
+def _s_zero(like):
+    n = _words(like)
+    if n:
+        return _define("s_zero", "like", n, ["return " + _tuple(["U64(0)"] * n)])
+
+
+def s_all(like):
+    """Every bit set, in as many words as ``like``."""
+    return (~U64(0),) * len(like)
+
+
+@overload(s_all)
+def _s_all(like):
+    n = _words(like)
+    if n:
+        return _define("s_all", "like", n, ["return " + _tuple(["~U64(0)"] * n)])
+
+
+def s_row(array, row, like):
+    """Row ``row`` of a two-dimensional uint64 array, as a set of as many words as ``like``."""
+    return tuple(U64(array[row, i]) for i in range(len(like)))
+
+
+@overload(s_row)
+def _s_row(array, row, like):
+    n = _words(like)
+    if n:
+        return _define("s_row", "array, row, like", n, ["return " + _tuple([f"array[row, {i}]" for i in range(n)])])
+
+
+def s_store(array, row, a):
+    """Write the set ``a`` to row ``row`` of a two-dimensional uint64 array."""
+    for i, x in enumerate(a):
+        array[row, i] = x
+
+
+@overload(s_store)
+def _s_store(array, row, a):
+    n = _words(a)
+    if n:
+        return _define("s_store", "array, row, a", n, [f"array[row, {i}] = a[{i}]" for i in range(n)])
+
+
+#: Masks of the low half of every 32-, 16-, 8-, 4-, 2- and 1-bit block of a word.
+HALVES = (U64(0x00000000FFFFFFFF), U64(0x0000FFFF0000FFFF), U64(0x00FF00FF00FF00FF),
+          U64(0x0F0F0F0F0F0F0F0F), U64(0x3333333333333333), U64(0x5555555555555555))
+
+
+@njit(cache=True, inline='always')
+def nth_in_word(word, n):
+    """The ``n``-th lowest set bit (from 0, ``n < popcount(word)``) of ``word``, as a
+    one-bit word: six halvings, each keeping the half of the remaining block that holds
+    it (the low half when it has more than ``n`` bits, else the high half, ``n`` less
+    the low half's bits), in place of a loop of up to 63 steps."""
+    for mask in HALVES:
+        low = word & mask
+        c = np.int64(popcount64(low))
+        if n >= c:
+            n -= c
+            word ^= low
+        else:
+            word = low
+    return word
+
+
+def nth_bit(a, n):
+    """The ``n``-th lowest cell (from 0) of the set ``a``, as a set."""
+    value = _as_int(a)
+    bits = [b for b in range(value.bit_length()) if value >> b & 1]
+    return _as_set(1 << bits[n], len(a))
+
+
+@overload(nth_bit)
+def _nth_bit(a, n):
+    words = _words(a)
+    if words:
+        lines = ["k = np.int64(n)"]
+        for i in range(words - 1):
+            lines += [f"c = np.int64(popcount64(a[{i}]))", "if k < c:",
+                      f"    return {_one_word_set(words, i, f'nth_in_word(a[{i}], k)')}", "k -= c"]
+        lines.append(f"return {_one_word_set(words, words - 1, f'nth_in_word(a[{words - 1}], k)')}")
+        return _define("nth_bit", "a, n", words, lines)
+
+
+def s_interior(size, like):
+    """The interior cells of side ``size`` in the shift layout of ``like``'s words."""
+    return tuple(U64(SHIFT_INTERIOR[size, i]) for i in range(len(like)))
+
+
+def s_edge(size, like):
+    """The edge cells (``tables.SHIFT_EDGE``) of side ``size``, in ``like``'s words."""
+    return tuple(U64(SHIFT_EDGE[size, i]) for i in range(len(like)))
+
+
+def _overload_table_row(stub, table):
+    """The numba version of a stub that reads row ``size`` of ``table`` as a set."""
+    @overload(stub)
+    def impl(size, like):
+        n = _words(like)
+        if n:
+            read = _define(stub.__name__, "size, like", n, ["return " + _tuple([f"TABLE[size, {i}]" for i in range(n)])])
+            read.__globals__["TABLE"] = table
+            return read
+
+    return impl
+
+
+_overload_table_row(s_interior, SHIFT_INTERIOR)
+_overload_table_row(s_edge, SHIFT_EDGE)
+
+
+@njit(cache=True, inline='always')
+def to_shift_layout(size, bits):
+    """The interior cells of bitboard ``bits`` (all in its word 0 on the sides up to
+    ``SHIFT_MAX_SIZE``) in the two-word shift layout: one mask and shift per interior
+    column."""
+    word = bits[0]
+    lo = U64(0)
+    hi = U64(0)
+    for k in range(2 * size - 3):
+        column = word & SHIFT_COLUMN_MASKS[size, k]
+        shift = SHIFT_COLUMN_SHIFTS[size, k]
+        lo |= column << shift
+        hi |= column >> (B64 - shift)
+    return (lo, hi)
+
+
+def to_shift_words(size, bits, like):
+    """The interior cells of bitboard ``bits`` in the shift layout of ``like``'s words
+    (two: ``to_shift_layout``)."""
+    out = 0
+    for k in range(2 * size - 3):
+        run = _as_int(bits) >> int(SHIFT_COLUMN_SOURCES[size, k])
+        out |= (run & ((1 << int(SHIFT_COLUMN_LENGTHS[size, k])) - 1)) << int(SHIFT_COLUMN_TARGETS[size, k])
+    return _as_set(out, len(like))
+
+
+@overload(to_shift_words)
+def _to_shift_words(size, bits, like):
+    n = _words(like)
+    if n == 2:
+        return lambda size, bits, like: to_shift_layout(size, bits)
+    if n:
+        # Each interior column is one run of bits in the bitboard and in the shift layout
+        # (up to 15 bits, across a word boundary in either): read it, and OR it into the
+        # word(s) it lands on.
+        lines = [f"w{i} = U64(0)" for i in range(n)]
+        lines += ["for k in range(2 * size - 3):",
+                  "    s = SOURCES[size, k]",
+                  "    o = U64(s & 63)",
+                  "    q = s >> 6",
+                  "    run = bits[q] >> o",
+                  "    if o + U64(LENGTHS[size, k]) > B64:",
+                  "        run |= bits[q + 1] << (B64 - o)",
+                  "    run &= (ONE << U64(LENGTHS[size, k])) - ONE",
+                  "    t = TARGETS[size, k]",
+                  "    p = U64(t & 63)",
+                  "    d = t >> 6",
+                  "    low = run << p",
+                  "    high = (run >> ONE) >> (U64(63) - p)"]
+        for i in range(n):
+            lines += [f"    if d == {i}:", f"        w{i} |= low"]
+            if i:
+                lines += [f"    if d == {i - 1}:", f"        w{i} |= high"]
+        lines.append("return " + _tuple([f"w{i}" for i in range(n)]))
+        impl = _define("to_shift_words", "size, bits, like", n, lines)
+        impl.__globals__.update(SOURCES=SHIFT_COLUMN_SOURCES, TARGETS=SHIFT_COLUMN_TARGETS,
+                                LENGTHS=SHIFT_COLUMN_LENGTHS)
+        return impl
 
 
 @njit(cache=True)
@@ -125,21 +452,6 @@ def adjacent(a, w):
 def dilate(a, w):
     """``a`` and every cell next to it."""
     return s_or(a, adjacent(a, w))
-
-
-@njit(cache=True, inline='always')
-def to_shift_layout(size, bits):
-    """The interior cells of bitboard ``bits`` (all in its word 0 on these sides) in the
-    shift layout: one mask and shift per interior column."""
-    word = bits[0]
-    lo = U64(0)
-    hi = U64(0)
-    for k in range(2 * size - 3):
-        column = word & SHIFT_COLUMN_MASKS[size, k]
-        shift = SHIFT_COLUMN_SHIFTS[size, k]
-        lo |= column << shift
-        hi |= column >> (B64 - shift)
-    return (lo, hi)
 
 
 @njit(cache=True)
@@ -243,14 +555,6 @@ def ends_moves(ends, touch2, touch3):
     return s_count(ends) + s_count(s_and(ends, touch2)) + s_count(s_and(ends, touch3))
 
 
-@njit(cache=True)
-def s_highest(a):
-    """The highest cell of a non-empty set, as a set."""
-    if a[1]:
-        return (U64(0), ONE << U64(highest_bit_index64(a[1])))
-    return (ONE << U64(highest_bit_index64(a[0])), U64(0))
-
-
 @njit(cache=True, inline='always')
 def lift_keeps_connected(own, x, w):
     """Rule 4.1 for the token ``x`` (a one-cell set): the friendly tokens without it
@@ -294,7 +598,8 @@ def run_counter(a, w):
     a3 = at(a, 3, w)
     a4 = at(a, 4, w)
     a5 = at(a, 5, w)
-    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s_andnot(a0, a5))
+    zero = s_zero(a)
+    r1, r2, r3 = add_to_counter(zero, zero, zero, s_andnot(a0, a5))
     r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a1, a0))
     r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a2, a1))
     r1, r2, r3 = add_to_counter(r1, r2, r3, s_andnot(a3, a2))
@@ -365,10 +670,9 @@ def lift_stuck(size, own, w):
     for the few with fewer than two open gaps."""
     runs2 = s_and(own, run_counter(own, w)[1])
     if not s_any(runs2):
-        return ZERO
-    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
-    outside = s_or(open_to_edge(s_andnot(inside, own), (SHIFT_EDGE[size, 0], SHIFT_EDGE[size, 1]), w),
-                   s_andnot(ALL, inside))
+        return runs2
+    inside = s_interior(size, own)
+    outside = s_or(open_to_edge(s_andnot(inside, own), s_edge(size, own), w), s_andnot(s_all(own), inside))
     open2 = run_counter(outside, w)[1]
     stuck = s_and(runs2, open2)
     unsure = s_andnot(runs2, open2)
@@ -381,16 +685,15 @@ def lift_stuck(size, own, w):
 
 
 @njit(cache=True)
-def shift_count(size, own_bits, enemy_bits):
-    """The number of distinct legal moves of the side to move (``size`` up to
-    ``tables.SHIFT_MAX_SIZE``; ``own_bits``, ``enemy_bits`` bitboards of
-    ``geometry.py``'s layout): the same number as ``count.count_moves``."""
+def shift_count_in(size, own_bits, enemy_bits, like):
+    """``shift_count`` in the shift layout of ``like``'s words (its type picks the
+    compiled version: ``ZERO`` two words, ``WIDE_ZERO`` ``SHIFT_WORDS``)."""
     if is_eliminated(own_bits, enemy_bits):
         return np.int64(0)
     w = U64(2 * size - 1)
-    own = to_shift_layout(size, own_bits)
-    enemy = to_shift_layout(size, enemy_bits)
-    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    own = to_shift_words(size, own_bits, like)
+    enemy = to_shift_words(size, enemy_bits, like)
+    inside = s_interior(size, like)
     touch1, touch2, touch3 = group_touches(enemy, w)
     empty = s_andnot(inside, s_or(own, enemy))
     landing = s_and(empty, touch1)
@@ -410,4 +713,15 @@ def shift_count(size, own_bits, enemy_bits):
     return n + moves
 
 
-__all__ = ["SHIFT_MAX_SIZE", "shift_count"]
+@njit(cache=True)
+def shift_count(size, own_bits, enemy_bits):
+    """The number of distinct legal moves of the side to move (any side up to
+    ``tables.SHIFT_WIDE_MAX_SIZE``; ``own_bits``, ``enemy_bits`` bitboards of
+    ``geometry.py``'s layout): the same number as ``count.count_moves``. Two words up
+    to ``SHIFT_MAX_SIZE``, ``SHIFT_WORDS`` above."""
+    if size <= SHIFT_MAX_SIZE:
+        return shift_count_in(size, own_bits, enemy_bits, ZERO)
+    return shift_count_in(size, own_bits, enemy_bits, WIDE_ZERO)
+
+
+__all__ = ["SHIFT_MAX_SIZE", "SHIFT_WIDE_MAX_SIZE", "shift_count", "shift_count_in"]

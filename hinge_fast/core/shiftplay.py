@@ -38,10 +38,11 @@ The moves played are written to ``trace`` as move codes (``movecode.py``) for RA
 import numpy as np
 from numba import njit
 
-from .bits import lowest_bit_index64, popcount64
 from .geometry import MIN_SIZE, geometry
 from .movegen import encode_placement, encode_swipe
 from .shiftcount import (
+    WIDE_ZERO,
+    ZERO,
     add_to_counter,
     adjacent,
     at,
@@ -49,21 +50,29 @@ from .shiftcount import (
     dilate,
     group_touches,
     lift_keeps_connected,
+    nth_bit,
+    open_to_edge,
     run_counter,
+    s_all,
     s_and,
     s_andnot,
     s_any,
     s_count,
+    s_edge,
     s_eq,
+    s_interior,
     s_lowest,
+    s_lowest_index,
     s_or,
-    to_shift_layout,
+    s_row,
+    s_store,
+    s_zero,
+    to_shift_words,
 )
-from .tables import SHIFT_INTERIOR, SHIFT_MAX_SIZE
+from .tables import SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS
 
 U64 = np.uint64
 ONE = U64(1)
-ZERO = (U64(0), U64(0))
 #: Rows of the scratch array ``work`` (``new_work``): ``E[0..12]`` (the tokens with an end
 #: at each offset; then their end cells ``F[0..12]``), then the tied largest groups from
 #: ``GROUPS_ROW``.
@@ -75,8 +84,8 @@ WORK_ROWS = GROUPS_ROW + 64
 def _cell_of_bit():
     """``CELL_OF_BIT[size, b]``: the cell index (``geometry.py``) of shift-layout bit b
     (-1: no interior cell)."""
-    table = np.full((SHIFT_MAX_SIZE + 1, 128), -1, dtype=np.int16)
-    for size in range(MIN_SIZE, SHIFT_MAX_SIZE + 1):
+    table = np.full((SHIFT_WIDE_MAX_SIZE + 1, 64 * SHIFT_WORDS), -1, dtype=np.int16)
+    for size in range(MIN_SIZE, SHIFT_WIDE_MAX_SIZE + 1):
         geo = geometry(size)
         width = 2 * size - 1
         for i in range(geo.n_interior):
@@ -168,23 +177,12 @@ def direction_ends(j, w, own, stop, landing):
     return one, corner, goes_on, s_and(own, s_andnot(here, before))
 
 
-@njit(cache=True)
-def store(work, row, a):
-    work[row, 0] = a[0]
-    work[row, 1] = a[1]
-
-
-@njit(cache=True)
-def row_set(work, row):
-    return (work[row, 0], work[row, 1])
-
-
 @njit(cache=True, inline='always')
 def end_set(work, k, tokens, stuck, w):
     """Store the end cells of end set ``E[k]`` (``tokens``, the stuck ones taken out) to
     ``work[k]`` and return them (``k`` a constant at every call)."""
     f = end_cells(s_andnot(tokens, stuck), k, w)
-    store(work, k, f)
+    s_store(work, k, f)
     return f
 
 
@@ -213,15 +211,25 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     ends = s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5))
     ends = s_or(s_or(ends, reverse), s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
     # Rule 4.1: a token whose friendly neighbours form two runs or more may hold its
-    # group together; then it cannot swipe.
-    r1, r2, r3 = add_to_counter(ZERO, ZERO, ZERO, s0)
+    # group together; then it cannot swipe. As in ``shiftcount.lift_stuck``, one flood
+    # of the cells open to the edge settles most of them (two gaps open to the edge:
+    # the lift splits the group), a fill per token the others.
+    zero = s_zero(own)
+    r1, r2, r3 = add_to_counter(zero, zero, zero, s0)
     r1, r2, r3 = add_to_counter(r1, r2, r3, s1)
     r1, r2, r3 = add_to_counter(r1, r2, r3, s2)
     r1, r2, r3 = add_to_counter(r1, r2, r3, s3)
     r1, r2, r3 = add_to_counter(r1, r2, r3, s4)
     r1, r2, r3 = add_to_counter(r1, r2, r3, s5)
     check = s_and(r2, ends)
-    stuck = ZERO
+    stuck = zero
+    if s_any(check):
+        size = (np.int64(w) + 1) // 2
+        inside = s_interior(size, own)
+        outside = s_or(open_to_edge(s_andnot(inside, own), s_edge(size, own), w), s_andnot(s_all(own), inside))
+        open2 = run_counter(outside, w)[1]
+        stuck = s_and(check, open2)
+        check = s_andnot(check, open2)
     while s_any(check):
         x = s_lowest(check)
         check = s_andnot(check, x)
@@ -236,43 +244,10 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     return s_or(reached, end_set(work, 12, reverse, stuck, w))
 
 
-#: Masks of the low half of every 32-, 16-, 8-, 4-, 2- and 1-bit block of a word.
-HALVES = (U64(0x00000000FFFFFFFF), U64(0x0000FFFF0000FFFF), U64(0x00FF00FF00FF00FF),
-          U64(0x0F0F0F0F0F0F0F0F), U64(0x3333333333333333), U64(0x5555555555555555))
-
-
-@njit(cache=True, inline='always')
-def nth_in_word(word, n):
-    """The ``n``-th lowest set bit (from 0, ``n < popcount(word)``) of ``word``, as a
-    one-bit word: six halvings, each keeping the half of the remaining block that holds
-    it (the low half when it has more than ``n`` bits, else the high half, ``n`` less
-    the low half's bits), in place of a loop of up to 63 steps."""
-    for mask in HALVES:
-        low = word & mask
-        c = np.int64(popcount64(low))
-        if n >= c:
-            n -= c
-            word ^= low
-        else:
-            word = low
-    return word
-
-
-@njit(cache=True)
-def nth_bit(a, n):
-    """The ``n``-th lowest cell (from 0) of the set ``a``, as a set."""
-    c = np.int64(popcount64(a[0]))
-    if n >= c:
-        return (U64(0), nth_in_word(a[1], n - c))
-    return (nth_in_word(a[0], n), U64(0))
-
-
 @njit(cache=True)
 def cell_index(size, a):
     """The cell index of a one-cell set."""
-    if a[0]:
-        return np.int64(CELL_OF_BIT[size, lowest_bit_index64(a[0])])
-    return np.int64(CELL_OF_BIT[size, 64 + lowest_bit_index64(a[1])])
+    return np.int64(CELL_OF_BIT[size, s_lowest_index(a)])
 
 
 @njit(cache=True)
@@ -282,7 +257,7 @@ def group_swipes(near, work):
     ``work[0..12]``."""
     n = np.int64(0)
     for k in range(END_SETS):
-        n += s_count(s_and(row_set(work, k), near))
+        n += s_count(s_and(s_row(work, k, near), near))
     return n
 
 
@@ -311,21 +286,22 @@ def choose_swipe(w, enemy, reached, work, rng):
             largest = size
             tied = 0
             total = 0
-        store(work, GROUPS_ROW + tied, group)
+        s_store(work, GROUPS_ROW + tied, group)
         total += group_swipes(near, work)
         tied += 1
     r = rng_below(rng, total)
     for t in range(tied):
-        group = row_set(work, GROUPS_ROW + t)
+        group = s_row(work, GROUPS_ROW + t, enemy)
         near = dilate(group, w)
         for k in range(END_SETS):
-            cells = s_and(row_set(work, k), near)
+            cells = s_and(s_row(work, k, near), near)
             c = s_count(cells)
             if r < c:
                 f = nth_bit(cells, r)
                 return start_cells(f, k, w), f, group
             r -= c
-    return ZERO, ZERO, ZERO  # cannot happen: total counts these very swipes
+    zero = s_zero(enemy)
+    return zero, zero, zero  # cannot happen: total counts these very swipes
 
 
 @njit(cache=True)
@@ -338,9 +314,9 @@ def shift_playout(size, own_bits, enemy_bits, cap, rng, trace, work):
     (``plies == 0`` with result 0: the start position is lost). The moves played go to
     ``trace[:plies]`` (as far as it reaches); ``work`` is ``new_work()``'s scratch."""
     w = U64(2 * size - 1)
-    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
-    own = to_shift_layout(size, own_bits)
-    enemy = to_shift_layout(size, enemy_bits)
+    inside = s_interior(size, ZERO)
+    own = to_shift_words(size, own_bits, ZERO)
+    enemy = to_shift_words(size, enemy_bits, ZERO)
     ply = 0
     while ply < cap:
         if not s_any(own) and s_count(enemy) >= 2:
@@ -377,9 +353,11 @@ def shift_playout(size, own_bits, enemy_bits, cap, rng, trace, work):
     return result, ply
 
 
-# ----- uniform playouts (``playouts.shift_game``) ----------------------------------------------
+# ----- uniform playouts (``playouts.shift_game``, every side) -----------------------------------
 # Uniform over the distinct legal moves (rules.md section 5): count them, draw an index,
-# decode only that move. ``kernels.py`` registers this module (it may not import
+# decode only that move. Written for sets of any word count (``shiftcount.py``'s
+# primitives): two words on sides 4 to 6, ``SHIFT_WORDS`` on sides 7 to 9.
+# ``kernels.py`` registers this module (it may not import
 # ``kernels``: ``playouts.py``, which ``kernels`` imports, imports it).
 
 
@@ -405,7 +383,7 @@ def uniform_count(w, inside, own, enemy, work):
     # Rule 3: next to no enemy token, or next to a friendly one.
     placements = s_and(empty, s_or(s_andnot(inside, t1), near_own))
     n = s_count(placements)
-    touch2 = ZERO
+    touch2 = s_zero(own)
     landing = s_and(empty, t1)
     if s_any(s_and(own, near_own)) and (s_any(landing) or s_any(s_and(own, t1))):
         reached = swipe_end_sets(w, own, enemy, t1, landing, work)
@@ -413,7 +391,7 @@ def uniform_count(w, inside, own, enemy, work):
             if s_any(s_and(reached, run_counter(enemy, w)[1])):
                 touch2 = group_touches(enemy, w)[1]
             for k in range(END_SETS):
-                ends = row_set(work, k)
+                ends = s_row(work, k, own)
                 n += s_count(ends) + s_count(s_and(ends, touch2))
     return n, placements, touch2
 
@@ -444,11 +422,12 @@ def uniform_nth(w, enemy, k, placements, touch2, work):
     each as two layers: its cells (with the first group next to each), then its cells
     next to two groups (with the second group)."""
     n_place = s_count(placements)
+    zero = s_zero(enemy)
     if k < n_place:
-        return ZERO, nth_bit(placements, k), ZERO
+        return zero, nth_bit(placements, k), zero
     r = k - n_place
     for e in range(END_SETS):
-        ends = row_set(work, e)
+        ends = s_row(work, e, enemy)
         c = s_count(ends)
         if r < c:
             f = nth_bit(ends, r)
@@ -460,7 +439,7 @@ def uniform_nth(w, enemy, k, placements, touch2, work):
             f = nth_bit(cells, r)
             return start_cells(f, e, w), f, nth_group(w, enemy, f, 1)
         r -= c
-    return ZERO, ZERO, ZERO  # not reached for 0 <= k < n
+    return zero, zero, zero  # not reached for 0 <= k < n
 
 
 @njit(cache=True, inline='always')
@@ -481,24 +460,38 @@ def uniform_code(size, x, f, group):
 
 
 @njit(cache=True)
-def uniform_moves(size, own_bits, enemy_bits, codes, groups):
-    """For tests: decode every index ``0 .. n-1`` of ``uniform_count`` into ``codes``
-    (move codes) and ``groups`` (the flipped group in the shift layout, two words; 0 for
-    a placement); returns n (0: eliminated)."""
+def uniform_moves_in(size, own_bits, enemy_bits, codes, groups, like):
+    """``uniform_moves`` in the shift layout of ``like``'s words."""
     w = U64(2 * size - 1)
-    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
-    own = to_shift_layout(size, own_bits)
-    enemy = to_shift_layout(size, enemy_bits)
+    inside = s_interior(size, like)
+    own = to_shift_words(size, own_bits, like)
+    enemy = to_shift_words(size, enemy_bits, like)
     if not s_any(own) and s_count(enemy) >= 2:
         return np.int64(0)
-    work = np.zeros((END_SETS, 2), dtype=np.uint64)
+    work = np.zeros((END_SETS, len(like)), dtype=np.uint64)
     n, placements, touch2 = uniform_count(w, inside, own, enemy, work)
     for k in range(n):
         x, f, group = uniform_nth(w, enemy, k, placements, touch2, work)
         codes[k] = uniform_code(size, x, f, group)
-        groups[k, 0] = group[0]
-        groups[k, 1] = group[1]
+        s_store(groups, k, group)
     return n
 
 
-__all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout", "uniform_count", "uniform_moves", "uniform_nth", "uniform_play"]
+@njit(cache=True)
+def uniform_moves(size, own_bits, enemy_bits, codes, groups):
+    """For tests: decode every index ``0 .. n-1`` of ``uniform_count`` into ``codes``
+    (move codes) and ``groups`` (the flipped group in the shift layout, ``words(size)``
+    words, the first columns of ``groups``; 0 for a placement); returns n (0:
+    eliminated)."""
+    if size <= SHIFT_MAX_SIZE:
+        return uniform_moves_in(size, own_bits, enemy_bits, codes, groups, ZERO)
+    return uniform_moves_in(size, own_bits, enemy_bits, codes, groups, WIDE_ZERO)
+
+
+def words(size: int) -> int:
+    """The number of words of the shift layout of side ``size``."""
+    return 2 if size <= SHIFT_MAX_SIZE else SHIFT_WORDS
+
+
+__all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout", "uniform_count", "uniform_moves", "uniform_nth",
+           "uniform_play", "words"]

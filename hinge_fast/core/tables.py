@@ -78,37 +78,55 @@ N_CELLS = _stack(lambda g: np.array(g.n_cells), (), np.int64)
 N_INTERIOR = _stack(lambda g: np.array(g.n_interior), (), np.int64)
 
 
-#: The shift layout of ``shiftcount.py``, for the sides up to ``SHIFT_MAX_SIZE``: cell
-#: ``(c, r)`` is bit ``c * W + r`` (``W = 2S - 1``) of two words, 121 bits for S = 6, so
-#: every neighbour is a fixed shift (``+W``, ``+W+1``, ``+1``, ``-W``, ``-W-1``, ``-1``
-#: for the directions of rules.md). No spare cells are needed: a shift from a cell at
-#: the top or bottom of its column wraps into the next column only where the hex-hex
-#: has no cell (its corners at ``(0, 2S-2)`` and ``(2S-2, 0)`` are off the board), which
-#: ``_shift_layout`` checks for every interior cell and every offset a count reads.
+#: The shift layout of ``shiftcount.py``: cell ``(c, r)`` is bit ``c * W + r`` (``W =
+#: 2S - 1``), so every neighbour is a fixed shift (``+W``, ``+W+1``, ``+1``, ``-W``,
+#: ``-W-1``, ``-1`` for the directions of rules.md). Sides up to ``SHIFT_MAX_SIZE`` use
+#: two words (121 bits for S = 6), the larger ones up to ``SHIFT_WIDE_MAX_SIZE``
+#: ``SHIFT_WORDS`` words (289 bits for S = 9). No spare cells are needed: a shift from a
+#: cell at the top or bottom of its column wraps into the next column only where the
+#: hex-hex has no cell (its corners at ``(0, 2S-2)`` and ``(2S-2, 0)`` are off the
+#: board), which ``_shift_layout`` checks for every interior cell and every offset a
+#: count reads.
 SHIFT_MAX_SIZE = 6
-#: Most interior columns of a side up to ``SHIFT_MAX_SIZE``.
-_SHIFT_COLUMNS = 2 * SHIFT_MAX_SIZE - 3
+#: The largest side in the shift layout (every supported side), in ``SHIFT_WORDS`` words.
+SHIFT_WIDE_MAX_SIZE = 9
+SHIFT_WORDS = 5
+#: Most interior columns of a side up to ``SHIFT_WIDE_MAX_SIZE``.
+_SHIFT_COLUMNS = 2 * SHIFT_WIDE_MAX_SIZE - 3
 
 
 def _shift_layout(geo):
-    """``(interior mask, column masks, column shifts)`` of the shift layout for side
-    ``geo.size``: the interior cells of column c (``c = 1 .. 2S-3``) are one run of
-    bits of the bitboard's word 0 (interior cells come first, by ``(c, r)``) and one
-    run in the shift layout; ``(word0 & mask[k]) << shift[k]`` moves column k over."""
+    """``(interior mask, column masks, column shifts, edge, column sources, column
+    targets, column lengths)`` of the shift layout for side ``geo.size``: the interior
+    cells of column c (``c = 1 .. 2S-3``) are one run of bits of the bitboard (interior
+    cells come first, by ``(c, r)``), from bit ``source[k]`` on, ``length[k]`` of them,
+    and one run in the shift layout, from bit ``target[k]`` on. Up to
+    ``SHIFT_MAX_SIZE`` the bitboard's runs all lie in word 0 and
+    ``(word0 & mask[k]) << shift[k]`` moves column k over."""
     size = geo.size
     width = 2 * size - 1
-    interior = np.zeros(2, dtype=np.uint64)
+    interior = np.zeros(SHIFT_WORDS, dtype=np.uint64)
     masks = np.zeros(_SHIFT_COLUMNS, dtype=np.uint64)
     shifts = np.zeros(_SHIFT_COLUMNS, dtype=np.uint64)
-    assert geo.n_interior <= 64, "the interior must fit in word 0"
+    sources = np.full(_SHIFT_COLUMNS, -1, dtype=np.int64)
+    targets = np.zeros(_SHIFT_COLUMNS, dtype=np.int64)
+    lengths = np.zeros(_SHIFT_COLUMNS, dtype=np.int64)
+    narrow = size <= SHIFT_MAX_SIZE
+    assert not narrow or geo.n_interior <= 64, "the interior must fit in word 0"
     for i in range(geo.n_interior):
         c, r = geo.coords[i]
         bit = c * width + r
         interior[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
-        masks[c - 1] |= np.uint64(1) << np.uint64(i)
-        shift = bit - i
-        assert 0 < shift < 64 and shifts[c - 1] in (0, shift)
-        shifts[c - 1] = shift
+        if sources[c - 1] < 0:
+            sources[c - 1] = i
+            targets[c - 1] = bit
+        assert bit - i == targets[c - 1] - sources[c - 1], "a column is one run in both layouts"
+        lengths[c - 1] += 1
+        if narrow:
+            masks[c - 1] |= np.uint64(1) << np.uint64(i)
+            shift = bit - i
+            assert 0 < shift < 64 and shifts[c - 1] in (0, shift)
+            shifts[c - 1] = shift
     # Every offset a count reads from an interior cell: the six neighbours exactly (no
     # wrap), the six corner cells and the six cells two steps straight on exactly or,
     # past the top or bottom row, a bit that holds no interior cell (a count reads
@@ -125,33 +143,42 @@ def _shift_layout(geo):
                 assert read == (c + dc, r + dr)
             else:
                 assert read not in inside
-    assert width * width <= 128
+    assert width * width <= 64 * (2 if narrow else SHIFT_WORDS)
+    assert 2 * width + 2 < 64, "every shift is below a word"
     # The edge: the interior cells with a neighbour that is not interior.
-    edge = np.zeros(2, dtype=np.uint64)
+    edge = np.zeros(SHIFT_WORDS, dtype=np.uint64)
     for c, r in inside:
         if any((c + dc, r + dr) not in inside for dc, dr in DIRECTIONS):
             bit = c * width + r
             edge[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
-    return interior, masks, shifts, edge
+    return interior, masks, shifts, edge, np.maximum(sources, 0), targets, lengths
 
 
 def _shift_tables():
-    interior = np.zeros((_ROWS, 2), dtype=np.uint64)
+    interior = np.zeros((_ROWS, SHIFT_WORDS), dtype=np.uint64)
     masks = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.uint64)
     shifts = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.uint64)
-    edge = np.zeros((_ROWS, 2), dtype=np.uint64)
-    for size in range(MIN_SIZE, SHIFT_MAX_SIZE + 1):
-        interior[size], masks[size], shifts[size], edge[size] = _shift_layout(geometry(size))
-    for table in (interior, masks, shifts, edge):
+    edge = np.zeros((_ROWS, SHIFT_WORDS), dtype=np.uint64)
+    sources = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.int64)
+    targets = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.int64)
+    lengths = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.int64)
+    for size in range(MIN_SIZE, SHIFT_WIDE_MAX_SIZE + 1):
+        (interior[size], masks[size], shifts[size], edge[size],
+         sources[size], targets[size], lengths[size]) = _shift_layout(geometry(size))
+    tables = (interior, masks, shifts, edge, sources, targets, lengths)
+    for table in tables:
         table.setflags(write=False)
-    return interior, masks, shifts, edge
+    return tables
 
 
-#: Per side S up to ``SHIFT_MAX_SIZE``: the interior cells in the shift layout (two
-#: words), for each interior column its bits in word 0 of a bitboard and the shift
-#: that moves them to the shift layout, and the edge (the interior cells next to a
-#: cell off the interior: a flood from there reaches what is open to the outside).
-SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE = _shift_tables()
+#: Per side S: the interior cells in the shift layout (``SHIFT_WORDS`` words; the
+#: sides up to ``SHIFT_MAX_SIZE`` use the first two), for each interior column its bits
+#: in word 0 of a bitboard and the shift that moves them to the shift layout (sides up
+#: to ``SHIFT_MAX_SIZE``), the edge (the interior cells next to a cell off the
+#: interior: a flood from there reaches what is open to the outside), and for each
+#: interior column its first bit in the bitboard and in the shift layout and its length.
+(SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE,
+ SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS) = _shift_tables()
 
 
 def _zobrist_keys():
@@ -170,7 +197,8 @@ ZOBRIST = _zobrist_keys()
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
     for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST,
-                  SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE):
+                  SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE,
+                  SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
