@@ -5,22 +5,15 @@ from numba import njit
 
 from .bits import bb_row, bb_store
 from .movegen import generate_moves, play_with_flip
-from .shiftcount import SHIFT_WIDE_MAX_SIZE, shift_count  # every supported side
-
-
-@njit(cache=True, inline='always')
-def count_leaf(size, own, enemy, work):
-    """The number of legal moves, for bulk perft's last ply: ``shiftcount.shift_count``
-    (every token at once, on every side up to ``SHIFT_WIDE_MAX_SIZE``)."""
-    return shift_count(size, own, enemy)
+from .shiftcount import shift_count
 
 
 @njit(cache=True, nogil=True)
 def bulk_perft_shift(size, own, enemy, depth, work):
-    """Bulk perft on the sides ``shiftcount`` covers (``depth >= 2``): the walk of
-    ``perft`` with only the bulk branch, the last ply counted by ``shift_count``. A loop
-    of its own: in ``perft``'s, next to the made leaves and the inlined
-    ``count_moves`` of the larger sides, the same walk measured slower."""
+    """Bulk perft (``depth >= 2``): the walk of ``perft`` with the last ply counted by
+    ``shiftcount.shift_count`` (every token at once, on every side), not listed. A loop
+    of its own: inside ``perft``'s, next to the made leaves, the same walk measured
+    slower."""
     moves = work.moves
     flips = work.flips
     enemy_groups = work.enemy_groups
@@ -57,7 +50,7 @@ def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
     With ``bulk``, the last ply counts the legal moves without listing them
-    (``count_leaf``; the whole walk is ``bulk_perft_shift``'s); without,
+    (``shift_count``; the whole walk is ``bulk_perft_shift``'s); without,
     every leaf move is really played (the children are folded into
     ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
     ``depth`` plies of buffers.
@@ -67,6 +60,8 @@ def perft(size, own, enemy, depth, bulk, work):
     """
     if depth == 0:
         return np.int64(1)
+    if bulk:
+        return shift_count(size, own, enemy) if depth == 1 else bulk_perft_shift(size, own, enemy, depth, work)
     moves = work.moves
     flips = work.flips
     enemy_groups = work.enemy_groups
@@ -77,10 +72,6 @@ def perft(size, own, enemy, depth, bulk, work):
     bb_store(stack[0], 0, own)
     bb_store(stack[0], 1, enemy)
     last = depth - 1
-    if bulk and last == 0:
-        return count_leaf(size, own, enemy, work)
-    if bulk and size <= SHIFT_WIDE_MAX_SIZE:
-        return bulk_perft_shift(size, own, enemy, depth, work)
     count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, True)
     total = np.int64(0)
     checksum = np.uint64(0)
@@ -96,8 +87,6 @@ def perft(size, own, enemy, depth, bulk, work):
             # A leaf, really played.
             checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3]
             total += 1
-        elif bulk and ply + 1 == last:
-            total += count_leaf(size, their, ours, work)
         else:
             ply += 1
             bb_store(stack[ply], 0, their)
