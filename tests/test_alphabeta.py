@@ -544,3 +544,38 @@ def test_leaf_fitted_4_uses_its_side_4_weights_on_side_4_only():
     assert four(board) == int(four.kernel(*evaluation_arguments(board), side4))
     assert leaf69(board) == int(leaf69.kernel(*evaluation_arguments(board), old))
     assert four(board) != leaf69(board)
+
+
+def test_unowned_views_share_the_arrays_memory():
+    """``search_depth`` hands ``negamax`` views that numba does not reference-count:
+    same shape, type and memory as the arrays (a write through one shows in the other)."""
+    from numba import njit
+
+    @njit
+    def write_through(a, b, c):
+        va, vb, vc = alphabeta.unowned(a), alphabeta.unowned(b), alphabeta.unowned(c)
+        va[2] = 7
+        vb[1, 3] = 9
+        vc[1, 2, 3] = np.uint64(11)
+        return va.shape, vb.shape, vc.shape, va[0] + vb[0, 0]
+
+    a = np.arange(5, dtype=np.int64)
+    b = np.zeros((3, 4), dtype=np.int64)
+    c = np.zeros((2, 3, 4), dtype=np.uint64)
+    b[0, 0] = 10
+    assert write_through(a, b, c) == ((5,), (3, 4), (2, 3, 4), 10)
+    assert a[2] == 7 and b[1, 3] == 9 and c[1, 2, 3] == 11 and c.sum() == 11
+
+
+@pytest.mark.parametrize("size", [4, 6, 9])
+def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
+    """The same searches, node for node, through ``search_depth`` (the default) and with
+    ``negamax`` called on the arrays themselves."""
+    boards = midgame_positions(size, 4, seed=40 + size)
+    limits = Limits(nodes=4000)
+    options = dict(threads=1, tablebase="off") if size == 4 else dict(threads=1)
+    fast = [search_alphabeta(board.copy(), limits, **options) for board in boards]
+    monkeypatch.setattr(alphabeta, "search_depth", alphabeta.negamax)
+    plain = [search_alphabeta(board.copy(), limits, **options) for board in boards]
+    for a, b in zip(fast, plain):
+        assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
