@@ -693,7 +693,13 @@ def shift_count_in(size, own_bits, enemy_bits, like):
     w = U64(2 * size - 1)
     own = to_shift_words(size, own_bits, like)
     enemy = to_shift_words(size, enemy_bits, like)
-    inside = s_interior(size, like)
+    return shift_count_sets(size, w, s_interior(size, like), own, enemy)
+
+
+@njit(cache=True)
+def shift_count_sets(size, w, inside, own, enemy):
+    """The count of ``shift_count_in`` on sets (``own`` to move, not eliminated;
+    ``inside``: ``s_interior(size, own)``)."""
     touch1, touch2, touch3 = group_touches(enemy, w)
     empty = s_andnot(inside, s_or(own, enemy))
     landing = s_and(empty, touch1)
@@ -724,4 +730,4 @@ def shift_count(size, own_bits, enemy_bits):
     return shift_count_in(size, own_bits, enemy_bits, WIDE_ZERO)
 
 
-__all__ = ["SHIFT_MAX_SIZE", "SHIFT_WIDE_MAX_SIZE", "shift_count", "shift_count_in"]
+__all__ = ["SHIFT_MAX_SIZE", "SHIFT_WIDE_MAX_SIZE", "shift_count", "shift_count_in", "shift_count_sets"]
