@@ -155,6 +155,7 @@ def _elementwise(name, op, doc):
 s_and = _elementwise("s_and", lambda x, y: x & y, "``a & b``.")
 s_or = _elementwise("s_or", lambda x, y: x | y, "``a | b``.")
 s_andnot = _elementwise("s_andnot", lambda x, y: x & ~y, "``a & ~b``.")
+s_xor = _elementwise("s_xor", lambda x, y: x ^ y, "``a ^ b``.")
 
 
 def _overload_elementwise(stub, expression):
@@ -171,6 +172,7 @@ def _overload_elementwise(stub, expression):
 _overload_elementwise(s_and, "a[{i}] & b[{i}]")
 _overload_elementwise(s_or, "a[{i}] | b[{i}]")
 _overload_elementwise(s_andnot, "a[{i}] & ~b[{i}]")
+_overload_elementwise(s_xor, "a[{i}] ^ b[{i}]")
 
 
 def s_any(a):
@@ -693,13 +695,7 @@ def shift_count_in(size, own_bits, enemy_bits, like):
     w = U64(2 * size - 1)
     own = to_shift_words(size, own_bits, like)
     enemy = to_shift_words(size, enemy_bits, like)
-    return shift_count_sets(size, w, s_interior(size, like), own, enemy)
-
-
-@njit(cache=True)
-def shift_count_sets(size, w, inside, own, enemy):
-    """The count of ``shift_count_in`` on sets (``own`` to move, not eliminated;
-    ``inside``: ``s_interior(size, own)``)."""
+    inside = s_interior(size, like)
     touch1, touch2, touch3 = group_touches(enemy, w)
     empty = s_andnot(inside, s_or(own, enemy))
     landing = s_and(empty, touch1)
@@ -730,4 +726,4 @@ def shift_count(size, own_bits, enemy_bits):
     return shift_count_in(size, own_bits, enemy_bits, WIDE_ZERO)
 
 
-__all__ = ["SHIFT_MAX_SIZE", "SHIFT_WIDE_MAX_SIZE", "shift_count", "shift_count_in", "shift_count_sets"]
+__all__ = ["SHIFT_MAX_SIZE", "SHIFT_WIDE_MAX_SIZE", "shift_count", "shift_count_in"]
