@@ -29,7 +29,7 @@ import numba
 from numba import njit
 from numba.core import event
 
-from . import bits, count, movegen, perft, playouts, shiftplay
+from . import bits, count, movegen, perft, playouts, shiftcount, shiftperft, shiftplay
 from .movegen import (  # noqa: F401  (re-exported for the layers above)
     encode_placement,
     encode_swipe,
@@ -117,5 +117,5 @@ def register_kernel_module(module):
                 pass  # a cache we cannot write is one numba will not load from either
 
 
-for _module in (bits, count, movegen, perft, playouts, shiftplay):
+for _module in (bits, count, movegen, perft, playouts, shiftcount, shiftperft, shiftplay):
     register_kernel_module(_module)

@@ -3,98 +3,26 @@
 import numpy as np
 from numba import njit
 
-from .bits import bb_row, bb_store
+from .bits import bb_row
 from .movegen import generate_moves, play_with_flip
-from .shiftcount import shift_count
-
-
-@njit(cache=True, nogil=True)
-def bulk_perft_shift(size, own, enemy, depth, work):
-    """Bulk perft (``depth >= 2``): the walk of ``perft`` with the last ply counted by
-    ``shiftcount.shift_count`` (every token at once, on every side), not listed. A loop
-    of its own: inside ``perft``'s, next to the made leaves, the same walk measured
-    slower."""
-    moves = work.moves
-    flips = work.flips
-    enemy_groups = work.enemy_groups
-    group_id = work.group_id
-    stack = np.empty((depth, 2, 4), dtype=np.uint64)  # (own, enemy) of each ply
-    count = np.zeros(depth, dtype=np.int64)
-    next_move = np.zeros(depth, dtype=np.int64)
-    bb_store(stack[0], 0, own)
-    bb_store(stack[0], 1, enemy)
-    last = depth - 1
-    count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, True)
-    total = np.int64(0)
-    ply = 0
-    while ply >= 0:
-        i = next_move[ply]
-        if i >= count[ply]:
-            ply -= 1
-            continue
-        next_move[ply] = i + 1
-        their, ours = play_with_flip(bb_row(stack[ply], 0), bb_row(stack[ply], 1), moves[ply, i], bb_row(flips[ply], i))
-        if ply + 1 == last:
-            total += shift_count(size, their, ours)
-        else:
-            ply += 1
-            bb_store(stack[ply], 0, their)
-            bb_store(stack[ply], 1, ours)
-            count[ply] = generate_moves(size, their, ours, moves[ply], flips[ply], enemy_groups, group_id, True)
-            next_move[ply] = 0
-    return total
+from .shiftperft import shift_perft
 
 
 @njit(cache=True, nogil=True)
 def perft(size, own, enemy, depth, bulk, work):
-    """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
+    """Leaf count of the move tree ``depth`` plies deep (rules.md section 8), on every
+    side in the shift layout (``shiftperft.py``).
 
-    With ``bulk``, the last ply counts the legal moves without listing them
-    (``shift_count``; the whole walk is ``bulk_perft_shift``'s); without,
+    With ``bulk``, the last ply counts the legal moves without listing them; without,
     every leaf move is really played (the children are folded into
-    ``work.leaf_checksum`` so the compiler cannot skip them). ``work`` needs
-    ``depth`` plies of buffers.
+    ``work.leaf_checksum`` so the compiler cannot skip them).
 
-    The walk is iterative, over per-ply stacks in ``work``: a recursive call per node
-    would pay an atomic reference-count update for every array it passes.
+    The walk is iterative, over per-ply stacks: a recursive call per node would pay an
+    atomic reference-count update for every array it passes.
     """
     if depth == 0:
         return np.int64(1)
-    if bulk:
-        return shift_count(size, own, enemy) if depth == 1 else bulk_perft_shift(size, own, enemy, depth, work)
-    moves = work.moves
-    flips = work.flips
-    enemy_groups = work.enemy_groups
-    group_id = work.group_id
-    stack = np.empty((depth, 2, 4), dtype=np.uint64)  # (own, enemy) of each ply
-    count = np.zeros(depth, dtype=np.int64)
-    next_move = np.zeros(depth, dtype=np.int64)
-    bb_store(stack[0], 0, own)
-    bb_store(stack[0], 1, enemy)
-    last = depth - 1
-    count[0] = generate_moves(size, own, enemy, moves[0], flips[0], enemy_groups, group_id, True)
-    total = np.int64(0)
-    checksum = np.uint64(0)
-    ply = 0
-    while ply >= 0:
-        i = next_move[ply]
-        if i >= count[ply]:
-            ply -= 1
-            continue
-        next_move[ply] = i + 1
-        their, ours = play_with_flip(bb_row(stack[ply], 0), bb_row(stack[ply], 1), moves[ply, i], bb_row(flips[ply], i))
-        if ply == last:
-            # A leaf, really played.
-            checksum ^= their[0] ^ ours[1] ^ their[2] ^ ours[3]
-            total += 1
-        else:
-            ply += 1
-            bb_store(stack[ply], 0, their)
-            bb_store(stack[ply], 1, ours)
-            count[ply] = generate_moves(size, their, ours, moves[ply], flips[ply], enemy_groups, group_id, True)
-            next_move[ply] = 0
-    work.leaf_checksum[0] ^= checksum
-    return total
+    return shift_perft(size, own, enemy, depth, bulk, work.leaf_checksum)
 
 
 @njit(cache=True, nogil=True)

@@ -155,6 +155,7 @@ def _elementwise(name, op, doc):
 s_and = _elementwise("s_and", lambda x, y: x & y, "``a & b``.")
 s_or = _elementwise("s_or", lambda x, y: x | y, "``a | b``.")
 s_andnot = _elementwise("s_andnot", lambda x, y: x & ~y, "``a & ~b``.")
+s_xor = _elementwise("s_xor", lambda x, y: x ^ y, "``a ^ b``.")
 
 
 def _overload_elementwise(stub, expression):
@@ -171,6 +172,7 @@ def _overload_elementwise(stub, expression):
 _overload_elementwise(s_and, "a[{i}] & b[{i}]")
 _overload_elementwise(s_or, "a[{i}] | b[{i}]")
 _overload_elementwise(s_andnot, "a[{i}] & ~b[{i}]")
+_overload_elementwise(s_xor, "a[{i}] ^ b[{i}]")
 
 
 def s_any(a):

@@ -20,6 +20,9 @@ def warm_up() -> bool:
     work = workspace(3)
     kernels.perft_kernel(board.size, own, enemy, 2, True, work)
     kernels.perft_kernel(board.size, own, enemy, 2, False, work)
+    wide = Board(7)  # the shift layout's other word count (sides 7 to 9)
+    for bulk in (True, False):
+        kernels.perft_kernel(wide.size, wide.own, wide.enemy, 2, bulk, work)
     kernels.perft_divide(board.size, own, enemy, 2, True, work, np.zeros(len(work.moves[0]), dtype=np.int64))
     kernels.make_unmake_loop(board.size, own, enemy, 1, work)
     from ..core import parallel
