@@ -412,8 +412,13 @@ def _to_shift_words(size, bits, like):
     if n:
         # Each interior column is one run of bits in the bitboard and in the shift layout
         # (up to 15 bits, across a word boundary in either): read it, and OR it into the
-        # word(s) it lands on.
+        # word(s) it lands on. Written out with constant offsets for each side of ``n``
+        # words (the loop, for any other side, took twice the time).
         lines = [f"w{i} = U64(0)" for i in range(n)]
+        for size in range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1):
+            if n == SHIFT_WORDS:
+                lines += [f"if size == {size}:"] + [f"    {line}" for line in _column_moves(size)]
+                lines.append("    return " + _tuple([f"w{i}" for i in range(n)]))
         lines += ["for k in range(2 * size - 3):",
                   "    s = SOURCES[size, k]",
                   "    o = U64(s & 63)",
@@ -436,6 +441,25 @@ def _to_shift_words(size, bits, like):
         impl.__globals__.update(SOURCES=SHIFT_COLUMN_SOURCES, TARGETS=SHIFT_COLUMN_TARGETS,
                                 LENGTHS=SHIFT_COLUMN_LENGTHS)
         return impl
+
+
+def _column_moves(size):
+    """The lines that move each interior column of side ``size`` from the bitboard
+    ``bits`` to the words ``w0, w1, ...``, every offset a constant."""
+    lines = []
+    for k in range(2 * size - 3):
+        source = int(SHIFT_COLUMN_SOURCES[size, k])
+        target = int(SHIFT_COLUMN_TARGETS[size, k])
+        length = int(SHIFT_COLUMN_LENGTHS[size, k])
+        o, q, p, d = source & 63, source >> 6, target & 63, target >> 6
+        run = f"(bits[{q}] >> U64({o}))"
+        if o + length > 64:
+            run = f"({run} | (bits[{q + 1}] << U64({64 - o})))"
+        lines.append(f"run = {run} & U64({(1 << length) - 1})")
+        lines.append(f"w{d} |= run << U64({p})")
+        if p + length > 64:
+            lines.append(f"w{d + 1} |= run >> U64({64 - p})")
+    return lines
 
 
 @njit(cache=True)
@@ -470,6 +494,35 @@ def far_from(stones, j, w):
 
 
 @njit(cache=True, inline='always')
+def centred_touches(stones, w):
+    """The touch counts of ``group_touches`` from the groups with a centre (a token
+    next to all the others), all at once, and the tokens of the other groups."""
+    far = s_or(s_or(far_from(stones, 0, w), far_from(stones, 1, w)), far_from(stones, 2, w))
+    far = s_or(far, s_or(s_or(far_from(stones, 3, w), far_from(stones, 4, w)), far_from(stones, 5, w)))
+    centres = s_andnot(stones, far)
+    star = s_and(stones, dilate(centres, w))
+    t1, t2, t3 = run_counter(star, w)
+    return t1, t2, t3, s_andnot(stones, star)
+
+
+@njit(cache=True, inline='always')
+def add_groups(t1, t2, t3, stones, seeds, w):
+    """Add to the counter the cells next to each group of ``stones`` with a token in
+    ``seeds``, the groups grown one by one, a ring a round."""
+    while s_any(seeds):
+        group = s_lowest(seeds)
+        while True:
+            near = dilate(group, w)
+            grown = s_and(near, stones)
+            if s_eq(grown, group):
+                break
+            group = grown
+        t1, t2, t3 = add_to_counter(t1, t2, t3, near)
+        seeds = s_andnot(seeds, group)
+    return t1, t2, t3
+
+
+@njit(cache=True, inline='always')
 def group_touches(stones, w):
     """The cells next to at least one, two and three groups of ``stones`` (a group's
     own cells may count as next to it; the counts are exact on the other cells).
@@ -479,23 +532,17 @@ def group_touches(stones, w):
     more cell, so around any cell its tokens form one run at most: for those groups
     the counts are the runs of their tokens around each cell, all at once. The other
     groups are grown one by one, a ring a round, and added to the counter."""
-    far = s_or(s_or(far_from(stones, 0, w), far_from(stones, 1, w)), far_from(stones, 2, w))
-    far = s_or(far, s_or(s_or(far_from(stones, 3, w), far_from(stones, 4, w)), far_from(stones, 5, w)))
-    centres = s_andnot(stones, far)
-    star = s_and(stones, dilate(centres, w))
-    t1, t2, t3 = run_counter(star, w)
-    rest = s_andnot(stones, star)
-    while s_any(rest):
-        group = s_lowest(rest)
-        while True:
-            near = dilate(group, w)
-            grown = s_and(near, stones)
-            if s_eq(grown, group):
-                break
-            group = grown
-        t1, t2, t3 = add_to_counter(t1, t2, t3, near)
-        rest = s_andnot(rest, group)
-    return t1, t2, t3
+    t1, t2, t3, rest = centred_touches(stones, w)
+    return add_groups(t1, t2, t3, stones, rest, w)
+
+
+@njit(cache=True, inline='always')
+def group_touches_at(stones, cells, w):
+    """``group_touches`` exact on the cells ``cells`` only (not of ``stones``): of the
+    groups without a centre, only those next to ``cells`` are grown (a group is all
+    centred or all not: a centre's neighbours are all in its group)."""
+    t1, t2, t3, rest = centred_touches(stones, w)
+    return add_groups(t1, t2, t3, stones, s_and(rest, adjacent(cells, w)), w)
 
 
 @njit(cache=True)
@@ -620,11 +667,13 @@ def open_to_edge(free, edge, w):
 
 
 @njit(cache=True, inline='always')
-def direction(j, w, tokens, own, stop, landing, land2, land3):
+def direction(j, w, tokens, own, stop, landing, land2):
     """The swipes of ``tokens`` whose first step goes to ``N[j]`` and that end there, or
     that go on to ``C[j]`` through ``N[j]`` or ``N[j + 1]``. ``j`` is a constant at every
     call (the six are written out), so each ``at`` is one shift. Returns ``(moves, the
-    tokens whose first step to N[j] goes on)``."""
+    tokens whose first step to N[j] goes on, the tokens with one of these ends)``. No
+    end is next to three enemy groups (``shiftplay.uniform_count``): ``land2`` (the
+    landing cells next to two) gives every second move."""
     before = at(own, (j + 5) % 6, w)
     here = at(own, j, w)
     after = at(own, (j + 1) % 6, w)
@@ -636,52 +685,91 @@ def direction(j, w, tokens, own, stop, landing, land2, land3):
     # C[j]: through N[j] around the pivot N[j + 1], or through N[j + 1] around N[j].
     through = s_or(s_and(goes_on, after), s_and(goes_on_next, here))
     corner = s_and(through, at_corner(landing, j, w))
-    moves = (s_count(one) + s_count(s_and(one, at(land2, j, w))) + s_count(s_and(one, at(land3, j, w)))
-             + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w)))
-             + s_count(s_and(corner, at_corner(land3, j, w))))
+    moves = (s_count(one) + s_count(s_and(one, at(land2, j, w)))
+             + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w))))
     return moves, goes_on
 
 
 @njit(cache=True, inline='always')
-def swipes(w, tokens, own, stop, landing, land2, land3, touch1, touch2, touch3):
+def swipes(w, tokens, own, stop, landing, land2, touch1, touch2):
     """The number of swipes of ``tokens`` (friendly tokens) if the lift (rule 4.1)
     allows them all."""
-    m0, g0 = direction(0, w, tokens, own, stop, landing, land2, land3)
-    m1, g1 = direction(1, w, tokens, own, stop, landing, land2, land3)
-    m2, g2 = direction(2, w, tokens, own, stop, landing, land2, land3)
-    m3, g3 = direction(3, w, tokens, own, stop, landing, land2, land3)
-    m4, g4 = direction(4, w, tokens, own, stop, landing, land2, land3)
-    m5, g5 = direction(5, w, tokens, own, stop, landing, land2, land3)
+    m0, g0 = direction(0, w, tokens, own, stop, landing, land2)
+    m1, g1 = direction(1, w, tokens, own, stop, landing, land2)
+    m2, g2 = direction(2, w, tokens, own, stop, landing, land2)
+    m3, g3 = direction(3, w, tokens, own, stop, landing, land2)
+    m4, g4 = direction(4, w, tokens, own, stop, landing, land2)
+    m5, g5 = direction(5, w, tokens, own, stop, landing, land2)
     # A reversing swipe ends on x itself: x is empty then, and must touch an enemy token.
     back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
     reverse = s_and(back, touch1)
-    return m0 + m1 + m2 + m3 + m4 + m5 + ends_moves(reverse, touch2, touch3)
+    return m0 + m1 + m2 + m3 + m4 + m5 + s_count(reverse) + s_count(s_and(reverse, touch2))
+
+
+@njit(cache=True)
+def lift_stuck_among(size, own, check, w):
+    """The tokens of ``check`` (friendly tokens whose friendly neighbours form two runs
+    or more) whose lift would split their group (rule 4.1). Call a token's gaps the runs
+    of its other neighbours; each lies in one region of the non-friendly cells (the
+    regions: the cells open to the edge, with every off-board cell, and the holes,
+    closed off by friendly tokens). The runs stay joined without x exactly when x's gaps
+    lie in as many distinct regions (each link between two runs closes a ring, which
+    parts the gaps on either side of it; with fewer links, two gaps meet round a
+    part), so x is stuck when two of its gaps lie in one region: around x the region's
+    cells form two runs or more. One flood gives the cells open to the edge, and its
+    runs settle most tokens; the holes next to the others are filled one by one (they
+    are small)."""
+    inside = s_interior(size, own)
+    free = s_andnot(inside, own)
+    open_cells = open_to_edge(free, s_edge(size, own), w)
+    stuck = s_and(check, run_counter(s_or(open_cells, s_andnot(s_all(own), inside)), w)[1])
+    unsure = s_andnot(check, stuck)
+    if s_any(unsure):
+        holes = s_andnot(free, open_cells)
+        seeds = s_and(holes, adjacent(unsure, w))
+        while s_any(seeds):
+            hole = open_to_edge(holes, s_lowest(seeds), w)
+            stuck = s_or(stuck, s_and(unsure, run_counter(hole, w)[1]))
+            seeds = s_andnot(seeds, hole)
+    return stuck
 
 
 @njit(cache=True)
 def lift_stuck(size, own, w):
     """The friendly tokens whose lift would split their group (rule 4.1). A token
-    whose friendly neighbours form one run (or none) never does. With two runs or
-    more, the runs stay joined without x only if x's gaps (the runs of its other
-    neighbours) lie in as many distinct regions of the non-friendly cells (an
-    Euler-characteristic count: each link between two runs closes a ring round a
-    gap), so two gaps open to the edge, one region, split the group. One flood gives
-    the cells open to the edge (off-board cells are open); a fill per token is left
-    for the few with fewer than two open gaps."""
+    whose friendly neighbours form one run (or none) never does; the others are
+    ``lift_stuck_among``'s."""
     runs2 = s_and(own, run_counter(own, w)[1])
     if not s_any(runs2):
         return runs2
-    inside = s_interior(size, own)
-    outside = s_or(open_to_edge(s_andnot(inside, own), s_edge(size, own), w), s_andnot(s_all(own), inside))
-    open2 = run_counter(outside, w)[1]
-    stuck = s_and(runs2, open2)
-    unsure = s_andnot(runs2, open2)
-    while s_any(unsure):
-        x = s_lowest(unsure)
-        unsure = s_andnot(unsure, x)
-        if not lift_keeps_connected(own, x, w):
-            stuck = s_or(stuck, x)
-    return stuck
+    return lift_stuck_among(size, own, runs2, w)
+
+
+@njit(cache=True)
+def swipe_count(size, w, own, enemy, touch1, landing):
+    """The number of legal swipes of ``own`` (``touch1``: the cells next to an enemy
+    token; ``landing``: the empty interior ones)."""
+    own_runs2 = run_counter(own, w)[1]
+    # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
+    # (next to two friendly groups), nor from a one-step end. A cell next to two groups
+    # has two runs of friendly neighbours or more (two groups' tokens are never
+    # neighbours): the groups are grown only when such a cell could be a first step.
+    merging = s_andnot(own_runs2, s_or(s_or(own, enemy), landing))
+    if s_any(merging):
+        merging = s_and(group_touches_at(own, merging, w)[1], merging)
+    stop = s_or(s_or(enemy, merging), landing)
+    # The ends next to two enemy groups: among the landing cells and the friendly
+    # tokens (reversing ends) round which the enemy tokens form two runs or more.
+    touch2 = s_and(s_or(landing, own), run_counter(enemy, w)[1])
+    if s_any(touch2):
+        touch2 = s_and(group_touches_at(enemy, touch2, w)[1], touch2)
+    land2 = s_and(landing, touch2)
+    # Rule 4.1: a token whose lift splits its group has no swipe at all.
+    movers = own
+    stuck = s_and(own, own_runs2)
+    if s_any(stuck):
+        movers = s_andnot(own, lift_stuck_among(size, own, stuck, w))
+    return swipes(w, movers, own, stop, landing, land2, touch1, touch2)
 
 
 @njit(cache=True)
@@ -694,23 +782,15 @@ def shift_count_in(size, own_bits, enemy_bits, like):
     own = to_shift_words(size, own_bits, like)
     enemy = to_shift_words(size, enemy_bits, like)
     inside = s_interior(size, like)
-    touch1, touch2, touch3 = group_touches(enemy, w)
     empty = s_andnot(inside, s_or(own, enemy))
-    landing = s_and(empty, touch1)
-    own_touch, own_touch2, _ = group_touches(own, w)
+    touch1 = dilate(enemy, w)
+    near_own = adjacent(own, w)
     # Rule 3: an empty interior cell with no enemy neighbour or a friendly neighbour.
-    n = s_count(s_and(empty, s_or(s_andnot(inside, touch1), own_touch)))
-    if not s_any(landing) and not s_any(s_and(own, touch1)):
-        return n  # no swipe can end anywhere
-    # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
-    # (next to two friendly groups), nor from a one-step end.
-    stop = s_or(s_or(enemy, s_andnot(own_touch2, own)), landing)
-    land2 = s_and(landing, touch2)
-    land3 = s_and(landing, touch3)
-    # Rule 4.1: a token whose lift splits its group has no swipe at all.
-    movers = s_andnot(own, lift_stuck(size, own, w))
-    moves = swipes(w, movers, own, stop, landing, land2, land3, touch1, touch2, touch3)
-    return n + moves
+    n = s_count(s_and(empty, s_or(s_andnot(inside, touch1), near_own)))
+    landing = s_and(empty, touch1)
+    if not s_any(s_and(own, near_own)) or (not s_any(landing) and not s_any(s_and(own, touch1))):
+        return n  # no pivot, or no swipe can end anywhere
+    return n + swipe_count(size, w, own, enemy, touch1, landing)
 
 
 @njit(cache=True)
