@@ -655,12 +655,12 @@ def run_counter(a, w):
 
 
 @njit(cache=True)
-def open_to_edge(free, edge, w):
-    """The cells of ``free`` joined to ``edge`` through ``free`` (a flood, a ring a
-    round: one loop for the whole board)."""
-    reached = s_and(edge, free)
+def fill(within, seed, w):
+    """The cells of ``within`` joined to ``seed`` through ``within`` (a flood, a ring a
+    round: one loop for the whole board): the cells open to the edge, a hole, a group."""
+    reached = s_and(seed, within)
     while True:
-        grown = s_and(dilate(reached, w), free)
+        grown = s_and(dilate(reached, w), within)
         if s_eq(grown, reached):
             return reached
         reached = grown
@@ -721,14 +721,14 @@ def lift_stuck_among(size, own, check, w):
     are small)."""
     inside = s_interior(size, own)
     free = s_andnot(inside, own)
-    open_cells = open_to_edge(free, s_edge(size, own), w)
+    open_cells = fill(free, s_edge(size, own), w)
     stuck = s_and(check, run_counter(s_or(open_cells, s_andnot(s_all(own), inside)), w)[1])
     unsure = s_andnot(check, stuck)
     if s_any(unsure):
         holes = s_andnot(free, open_cells)
         seeds = s_and(holes, adjacent(unsure, w))
         while s_any(seeds):
-            hole = open_to_edge(holes, s_lowest(seeds), w)
+            hole = fill(holes, s_lowest(seeds), w)
             stuck = s_or(stuck, s_and(unsure, run_counter(hole, w)[1]))
             seeds = s_andnot(seeds, hole)
     return stuck

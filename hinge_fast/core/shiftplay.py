@@ -48,6 +48,7 @@ from .shiftcount import (
     at,
     at_corner,
     dilate,
+    fill,
     group_touches_at,
     lift_stuck_among,
     nth_bit,
@@ -390,12 +391,7 @@ def nth_group(w, enemy, f, i):
     of their lowest cell next to ``f``."""
     near = s_and(enemy, adjacent(f, w))
     while True:
-        group = s_lowest(near)
-        while True:
-            grown = s_and(dilate(group, w), enemy)
-            if s_eq(grown, group):
-                break
-            group = grown
+        group = fill(enemy, s_lowest(near), w)
         if i == 0:
             return group
         i -= 1
