@@ -26,23 +26,26 @@ the pivot ``N[j-1]`` it goes to ``N[j]`` too, and onward to ``C[j-1]``. So with
 * a reversing end on ``x`` itself: any first step that goes on, and ``x`` next to
   an enemy token.
 
-Each end gives one move per enemy group next to it (rule 4.5): with ``touch2`` and
-``touch3`` the cells next to two and three enemy groups, an end set E gives
-``|E| + |E & touch2| + |E & touch3|`` moves, as in ``count.py``.
+Each end gives one move per enemy group next to it (rule 4.5). No end is next to three
+groups (``shiftplay.uniform_count``), so with ``touch2`` the cells next to two enemy
+groups, an end set E gives ``|E| + |E & touch2|`` moves. The end sets are found first
+for every token, and ``touch2`` only for the ends round which the enemy tokens form two
+runs or more (few: a tenth of the S=9 mid-game's leaves have one).
 
-Rule 4.1 (the lift) is settled before the swipes, for all tokens at once
-(``lift_stuck``): a token whose friendly neighbours form two runs or more splits its
-group when two of its gaps (runs of other neighbours) lie in one region of the
-non-friendly cells, which one flood of the cells open to the board's edge shows for
-nearly every token; a fill per token is left for the rare others. The swipes are then
-counted for the tokens that may move.
+Rule 4.1 (the lift) is settled for the tokens with an end whose friendly neighbours
+form two runs or more (``lift_stuck_among``): such a token splits its group when two of
+its gaps (runs of other neighbours) lie in one region of the non-friendly cells. One
+flood of the cells open to the board's edge shows it for nearly every token, and one
+fill per hole (a region closed off by friendly tokens) next to the others settles the
+rest. The end sets of the stuck tokens are then dropped.
 
 The groups' touch counts (the cells next to one, two, three groups) are, for the
 groups with a centre (a token next to all the others: lone tokens, every group of
 two or three, most of four), the runs of their tokens around each cell, all at
 once; the other groups are grown a whole ring a round (``dilate``: four shifts,
-ANDed with the tokens). The count equals ``count.count_moves`` on every position (the tests
-compare them), so bulk perft takes it for these sides.
+ANDed with the tokens), only those next to the cells asked for (``group_touches_at``).
+The count equals ``count.count_moves`` on every position (the tests compare them), so
+bulk perft takes it for these sides.
 """
 
 import numpy as np
@@ -667,13 +670,12 @@ def fill(within, seed, w):
 
 
 @njit(cache=True, inline='always')
-def direction(j, w, tokens, own, stop, landing, land2):
+def direction(j, w, tokens, own, stop, landing):
     """The swipes of ``tokens`` whose first step goes to ``N[j]`` and that end there, or
     that go on to ``C[j]`` through ``N[j]`` or ``N[j + 1]``. ``j`` is a constant at every
-    call (the six are written out), so each ``at`` is one shift. Returns ``(moves, the
-    tokens whose first step to N[j] goes on, the tokens with one of these ends)``. No
-    end is next to three enemy groups (``shiftplay.uniform_count``): ``land2`` (the
-    landing cells next to two) gives every second move."""
+    call (the six are written out), so each ``at`` is one shift. Returns ``(the tokens
+    with a one-step end on N[j], those with an onward end on C[j], those whose first
+    step to N[j] goes on)``."""
     before = at(own, (j + 5) % 6, w)
     here = at(own, j, w)
     after = at(own, (j + 1) % 6, w)
@@ -685,25 +687,32 @@ def direction(j, w, tokens, own, stop, landing, land2):
     # C[j]: through N[j] around the pivot N[j + 1], or through N[j + 1] around N[j].
     through = s_or(s_and(goes_on, after), s_and(goes_on_next, here))
     corner = s_and(through, at_corner(landing, j, w))
-    moves = (s_count(one) + s_count(s_and(one, at(land2, j, w)))
-             + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w))))
-    return moves, goes_on
+    return one, corner, goes_on
 
 
 @njit(cache=True, inline='always')
-def swipes(w, tokens, own, stop, landing, land2, touch1, touch2):
-    """The number of swipes of ``tokens`` (friendly tokens) if the lift (rule 4.1)
-    allows them all."""
-    m0, g0 = direction(0, w, tokens, own, stop, landing, land2)
-    m1, g1 = direction(1, w, tokens, own, stop, landing, land2)
-    m2, g2 = direction(2, w, tokens, own, stop, landing, land2)
-    m3, g3 = direction(3, w, tokens, own, stop, landing, land2)
-    m4, g4 = direction(4, w, tokens, own, stop, landing, land2)
-    m5, g5 = direction(5, w, tokens, own, stop, landing, land2)
-    # A reversing swipe ends on x itself: x is empty then, and must touch an enemy token.
-    back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
-    reverse = s_and(back, touch1)
-    return m0 + m1 + m2 + m3 + m4 + m5 + s_count(reverse) + s_count(s_and(reverse, touch2))
+def ends_next_to_two(o, c, reverse, touch2, w):
+    """The swipes of the end sets ``o[j]`` (one-step ends on ``N[j]``), ``c[j]`` (onward
+    ends on ``C[j]``) and ``reverse`` whose end is in ``touch2``."""
+    return (s_count(s_and(o[0], at(touch2, 0, w))) + s_count(s_and(o[1], at(touch2, 1, w)))
+            + s_count(s_and(o[2], at(touch2, 2, w))) + s_count(s_and(o[3], at(touch2, 3, w)))
+            + s_count(s_and(o[4], at(touch2, 4, w))) + s_count(s_and(o[5], at(touch2, 5, w)))
+            + s_count(s_and(c[0], at_corner(touch2, 0, w))) + s_count(s_and(c[1], at_corner(touch2, 1, w)))
+            + s_count(s_and(c[2], at_corner(touch2, 2, w))) + s_count(s_and(c[3], at_corner(touch2, 3, w)))
+            + s_count(s_and(c[4], at_corner(touch2, 4, w))) + s_count(s_and(c[5], at_corner(touch2, 5, w)))
+            + s_count(s_and(reverse, touch2)))
+
+
+@njit(cache=True, inline='always')
+def end_cells_of(o, c, reverse, w):
+    """The end cells of the end sets of ``ends_next_to_two``: ``N[j] = x + D[j]`` (``at``
+    of the opposite direction), ``C[j] = x + D[j] + D[j + 1]`` (``at_corner`` of the
+    opposite corner), and the reversing ends' own cells."""
+    ends = s_or(s_or(s_or(at(o[0], 3, w), at(o[1], 4, w)), s_or(at(o[2], 5, w), at(o[3], 0, w))),
+                s_or(at(o[4], 1, w), at(o[5], 2, w)))
+    ends = s_or(ends, s_or(s_or(at_corner(c[0], 3, w), at_corner(c[1], 4, w)),
+                           s_or(at_corner(c[2], 5, w), at_corner(c[3], 0, w))))
+    return s_or(s_or(ends, reverse), s_or(at_corner(c[4], 1, w), at_corner(c[5], 2, w)))
 
 
 @njit(cache=True)
@@ -748,7 +757,9 @@ def lift_stuck(size, own, w):
 @njit(cache=True)
 def swipe_count(size, w, own, enemy, touch1, landing):
     """The number of legal swipes of ``own`` (``touch1``: the cells next to an enemy
-    token; ``landing``: the empty interior ones)."""
+    token; ``landing``: the empty interior ones), as ``shiftplay.swipe_end_sets`` finds
+    them: the end sets of every token first, then the lift for the tokens with an end,
+    then the enemy groups next to two runs for the ends that have them."""
     own_runs2 = run_counter(own, w)[1]
     # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
     # (next to two friendly groups), nor from a one-step end. A cell next to two groups
@@ -758,18 +769,39 @@ def swipe_count(size, w, own, enemy, touch1, landing):
     if s_any(merging):
         merging = s_and(group_touches_at(own, merging, w)[1], merging)
     stop = s_or(s_or(enemy, merging), landing)
-    # The ends next to two enemy groups: among the landing cells and the friendly
-    # tokens (reversing ends) round which the enemy tokens form two runs or more.
-    touch2 = s_and(s_or(landing, own), run_counter(enemy, w)[1])
-    if s_any(touch2):
-        touch2 = s_and(group_touches_at(enemy, touch2, w)[1], touch2)
-    land2 = s_and(landing, touch2)
-    # Rule 4.1: a token whose lift splits its group has no swipe at all.
-    movers = own
-    stuck = s_and(own, own_runs2)
-    if s_any(stuck):
-        movers = s_andnot(own, lift_stuck_among(size, own, stuck, w))
-    return swipes(w, movers, own, stop, landing, land2, touch1, touch2)
+    o0, c0, g0 = direction(0, w, own, own, stop, landing)
+    o1, c1, g1 = direction(1, w, own, own, stop, landing)
+    o2, c2, g2 = direction(2, w, own, own, stop, landing)
+    o3, c3, g3 = direction(3, w, own, own, stop, landing)
+    o4, c4, g4 = direction(4, w, own, own, stop, landing)
+    o5, c5, g5 = direction(5, w, own, own, stop, landing)
+    # A reversing swipe ends on x itself: x is empty then, and must touch an enemy token.
+    reverse = s_and(s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5)), touch1)
+    # Rule 4.1: a token whose lift splits its group has no swipe at all; only the
+    # tokens with an end and two runs of friendly neighbours or more are checked.
+    has_end = s_or(s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5)), reverse)
+    has_end = s_or(has_end, s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
+    check = s_and(s_and(own, own_runs2), has_end)
+    if s_any(check):
+        stuck = lift_stuck_among(size, own, check, w)
+        o0, o1, o2 = s_andnot(o0, stuck), s_andnot(o1, stuck), s_andnot(o2, stuck)
+        o3, o4, o5 = s_andnot(o3, stuck), s_andnot(o4, stuck), s_andnot(o5, stuck)
+        c0, c1, c2 = s_andnot(c0, stuck), s_andnot(c1, stuck), s_andnot(c2, stuck)
+        c3, c4, c5 = s_andnot(c3, stuck), s_andnot(c4, stuck), s_andnot(c5, stuck)
+        reverse = s_andnot(reverse, stuck)
+    # One move per enemy group next to the end (rule 4.5); no end is next to three
+    # (``shiftplay.uniform_count``), and the ends next to two lie among the cells round
+    # which the enemy tokens form two runs or more: the groups are grown only for those.
+    moves = (s_count(o0) + s_count(o1) + s_count(o2) + s_count(o3) + s_count(o4) + s_count(o5)
+             + s_count(c0) + s_count(c1) + s_count(c2) + s_count(c3) + s_count(c4) + s_count(c5)
+             + s_count(reverse))
+    o = (o0, o1, o2, o3, o4, o5)
+    c = (c0, c1, c2, c3, c4, c5)
+    cells = s_and(end_cells_of(o, c, reverse, w), run_counter(enemy, w)[1])
+    if s_any(cells):
+        touch2 = s_and(group_touches_at(enemy, cells, w)[1], cells)
+        moves += ends_next_to_two(o, c, reverse, touch2, w)
+    return moves
 
 
 @njit(cache=True)
