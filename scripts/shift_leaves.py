@@ -1,15 +1,15 @@
 """Time the bulk-perft leaf counters on the positions bulk perft really counts.
 
-    python scripts/shift_leaves.py [DEPTH] [ROUNDS] [BASELINE.py]
+    python scripts/shift_leaves.py [DEPTH] [ROUNDS] [BASELINE.py] [FEN]
 
-Collects every position at depth ``DEPTH - 1`` under the S6 mid-game position of
-side_by_side.py (the positions ``perft DEPTH`` counts at its last ply, in perft's
-order, so that consecutive positions differ as they do in perft), then times, in
-turn, ``shiftcount.shift_count`` and ``count.count_moves`` over all of them (ns a
-position, best of ROUNDS), after checking that they agree. With BASELINE.py (another
-version of shiftcount.py, its relative imports written ``from hinge_fast.core.``), its
-``shift_count`` is timed in turn too, alone and as bulk perft's last ply: an A/B in
-one process.
+Collects every position at depth ``DEPTH - 1`` under FEN (default: the S6 mid-game
+position of side_by_side.py; BASELINE.py may be '' to leave it out): the positions
+``perft DEPTH`` counts at its last ply, in perft's order, so that consecutive
+positions differ as they do in perft. Then times, in turn, ``shiftcount.shift_count``
+and ``count.count_moves`` over all of them (ns a position, best of ROUNDS), after
+checking that they agree. With BASELINE.py (another version of shiftcount.py, its
+relative imports written ``from hinge_fast.core.``), its ``shift_count`` is timed in
+turn too, alone and as bulk perft's last ply: an A/B in one process.
 """
 
 import sys
@@ -133,7 +133,7 @@ def time_count(size, positions, work):
 def main():
     depth = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    board = Board.from_fen(S6_MID)
+    board = Board.from_fen(sys.argv[4] if len(sys.argv) > 4 else S6_MID)
     size = board.size
     work = workspace(depth + 1)
     n = collect(size, board.own, board.enemy, depth - 1, work, np.zeros((0, 2, 4), dtype=np.uint64))
@@ -145,7 +145,7 @@ def main():
     print(f"{n} positions, {a} leaves")
     best = {"shift_count": 1e9, "count_moves": 1e9, "perft (bulk)": 1e9}
     baseline = None
-    if len(sys.argv) > 3:
+    if len(sys.argv) > 3 and sys.argv[3]:
         import importlib
         sys.path.insert(0, str(Path(sys.argv[3]).resolve().parent))
         module = importlib.import_module(Path(sys.argv[3]).stem)

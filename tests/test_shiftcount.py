@@ -15,9 +15,9 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels
 from hinge_fast.core.geometry import geometry
-from hinge_fast.core.shiftcount import (WIDE_ZERO, ZERO, down, group_touches, nth_bit, s_count, s_highest, s_lowest,
-                                        s_lowest_index, shift_count, to_shift_words, up)
-from hinge_fast.core.tables import NWORDS, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, workspace
+from hinge_fast.core.shiftcount import (WIDE_ZERO, ZERO, down, group_touches, group_touches_at, lift_stuck, nth_bit,
+                                        s_count, s_highest, s_lowest, s_lowest_index, shift_count, to_shift_words, up)
+from hinge_fast.core.tables import NWORDS, SHIFT_INTERIOR, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, workspace
 from hinge_fast.tools.positions import random_filling
 from tests.test_swipe_lanes import game_positions
 
@@ -153,6 +153,54 @@ def test_group_touch_counts_are_the_reference_groups_next_to_each_cell(size):
                 assert got == min(n, 3), (board.fen(), ref.cell_name(cell), colour)
                 checked += n >= 2
     assert checked > 100  # cells next to two groups or more were checked
+
+
+def splits_its_group(size: int, tokens: dict, cell) -> bool:
+    """Rule 4.1 by definition: without the token on ``cell``, its friendly neighbours
+    are not all in one group."""
+    colour = tokens[cell]
+    rest = {c: t for c, t in tokens.items() if c != cell}
+    friends = [n for n in ref.neighbours(size, cell) if rest.get(n) == colour]
+    return bool(friends) and not set(friends) <= ref.group_of(size, rest, friends[0])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lift_stuck_tokens_are_those_whose_lift_splits_their_group(size):
+    # The flood of the cells open to the edge and one fill per hole (not per token)
+    # must give exactly the tokens whose lift splits their group; random fillings have
+    # many holes, rings and chains.
+    w = np.uint64(2 * size - 1)
+    boards = [b for seed in range(fewer(size, 3)) for b in played(size, 60 * size + seed)[::3 if size <= 6 else 9]]
+    boards += [random_filling(size, seed=5300 * size + seed) for seed in range(fewer(size, 90))]
+    stuck_seen = 0
+    for board in boards:
+        pos = ref.parse_position(board.fen())
+        for stones, colour in ((board.own, pos.to_move), (board.enemy, ref.other(pos.to_move))):
+            mine = {c: t for c, t in pos.tokens.items() if t == colour}
+            expected = sum(1 << shift_bit(size, ref.cell_name(c)) for c in mine if splits_its_group(size, mine, c))
+            assert as_int(lift_stuck(size, layout(size, stones), w)) == expected, (board.fen(), colour)
+            stuck_seen += expected != 0
+    assert stuck_seen > len(boards) // 2
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_group_touches_at_some_cells_are_exact_there(size):
+    # Only the groups without a centre next to the cells asked for are grown: on those
+    # cells the counts are group_touches' (exact off the stones).
+    w = np.uint64(2 * size - 1)
+    rng = np.random.default_rng(size)
+    boards = [random_filling(size, seed=5500 * size + seed) for seed in range(fewer(size, 60))]
+    differ = 0
+    for board in boards:
+        for stones in (board.enemy, board.own):
+            a = layout(size, stones)
+            free = as_int(SHIFT_INTERIOR[size, : len(a)]) & ~as_int(a)
+            cells = sum(1 << b for b in range(64 * len(a)) if (free >> b) & 1 and rng.random() < 0.1)
+            full = group_touches(a, w)
+            some = group_touches_at(a, tuple(np.uint64((cells >> (64 * i)) & (2**64 - 1)) for i in range(len(a))), w)
+            assert [as_int(t) & cells for t in some] == [as_int(t) & cells for t in full], board.fen()
+            differ += as_int(some[1]) != as_int(full[1])  # groups far from the cells were not grown
+    assert differ > 0
 
 
 def test_a_group_closing_a_ring_with_one_cell_touches_it_once():

@@ -26,23 +26,26 @@ the pivot ``N[j-1]`` it goes to ``N[j]`` too, and onward to ``C[j-1]``. So with
 * a reversing end on ``x`` itself: any first step that goes on, and ``x`` next to
   an enemy token.
 
-Each end gives one move per enemy group next to it (rule 4.5): with ``touch2`` and
-``touch3`` the cells next to two and three enemy groups, an end set E gives
-``|E| + |E & touch2| + |E & touch3|`` moves, as in ``count.py``.
+Each end gives one move per enemy group next to it (rule 4.5). No end is next to three
+groups (``shiftplay.uniform_count``), so with ``touch2`` the cells next to two enemy
+groups, an end set E gives ``|E| + |E & touch2|`` moves. The end sets are found first
+for every token, and ``touch2`` only for the ends round which the enemy tokens form two
+runs or more (few: a tenth of the S=9 mid-game's leaves have one).
 
-Rule 4.1 (the lift) is settled before the swipes, for all tokens at once
-(``lift_stuck``): a token whose friendly neighbours form two runs or more splits its
-group when two of its gaps (runs of other neighbours) lie in one region of the
-non-friendly cells, which one flood of the cells open to the board's edge shows for
-nearly every token; a fill per token is left for the rare others. The swipes are then
-counted for the tokens that may move.
+Rule 4.1 (the lift) is settled for the tokens with an end whose friendly neighbours
+form two runs or more (``lift_stuck_among``): such a token splits its group when two of
+its gaps (runs of other neighbours) lie in one region of the non-friendly cells. One
+flood of the cells open to the board's edge shows it for nearly every token, and one
+fill per hole (a region closed off by friendly tokens) next to the others settles the
+rest. The end sets of the stuck tokens are then dropped.
 
 The groups' touch counts (the cells next to one, two, three groups) are, for the
 groups with a centre (a token next to all the others: lone tokens, every group of
 two or three, most of four), the runs of their tokens around each cell, all at
 once; the other groups are grown a whole ring a round (``dilate``: four shifts,
-ANDed with the tokens). The count equals ``count.count_moves`` on every position (the tests
-compare them), so bulk perft takes it for these sides.
+ANDed with the tokens), only those next to the cells asked for (``group_touches_at``).
+The count equals ``count.count_moves`` on every position (the tests compare them), so
+bulk perft takes it for these sides.
 """
 
 import numpy as np
@@ -414,8 +417,13 @@ def _to_shift_words(size, bits, like):
     if n:
         # Each interior column is one run of bits in the bitboard and in the shift layout
         # (up to 15 bits, across a word boundary in either): read it, and OR it into the
-        # word(s) it lands on.
+        # word(s) it lands on. Written out with constant offsets for each side of ``n``
+        # words (the loop, for any other side, took twice the time).
         lines = [f"w{i} = U64(0)" for i in range(n)]
+        for size in range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1):
+            if n == SHIFT_WORDS:
+                lines += [f"if size == {size}:"] + [f"    {line}" for line in _column_moves(size)]
+                lines.append("    return " + _tuple([f"w{i}" for i in range(n)]))
         lines += ["for k in range(2 * size - 3):",
                   "    s = SOURCES[size, k]",
                   "    o = U64(s & 63)",
@@ -438,6 +446,25 @@ def _to_shift_words(size, bits, like):
         impl.__globals__.update(SOURCES=SHIFT_COLUMN_SOURCES, TARGETS=SHIFT_COLUMN_TARGETS,
                                 LENGTHS=SHIFT_COLUMN_LENGTHS)
         return impl
+
+
+def _column_moves(size):
+    """The lines that move each interior column of side ``size`` from the bitboard
+    ``bits`` to the words ``w0, w1, ...``, every offset a constant."""
+    lines = []
+    for k in range(2 * size - 3):
+        source = int(SHIFT_COLUMN_SOURCES[size, k])
+        target = int(SHIFT_COLUMN_TARGETS[size, k])
+        length = int(SHIFT_COLUMN_LENGTHS[size, k])
+        o, q, p, d = source & 63, source >> 6, target & 63, target >> 6
+        run = f"(bits[{q}] >> U64({o}))"
+        if o + length > 64:
+            run = f"({run} | (bits[{q + 1}] << U64({64 - o})))"
+        lines.append(f"run = {run} & U64({(1 << length) - 1})")
+        lines.append(f"w{d} |= run << U64({p})")
+        if p + length > 64:
+            lines.append(f"w{d + 1} |= run >> U64({64 - p})")
+    return lines
 
 
 @njit(cache=True)
@@ -472,6 +499,35 @@ def far_from(stones, j, w):
 
 
 @njit(cache=True, inline='always')
+def centred_touches(stones, w):
+    """The touch counts of ``group_touches`` from the groups with a centre (a token
+    next to all the others), all at once, and the tokens of the other groups."""
+    far = s_or(s_or(far_from(stones, 0, w), far_from(stones, 1, w)), far_from(stones, 2, w))
+    far = s_or(far, s_or(s_or(far_from(stones, 3, w), far_from(stones, 4, w)), far_from(stones, 5, w)))
+    centres = s_andnot(stones, far)
+    star = s_and(stones, dilate(centres, w))
+    t1, t2, t3 = run_counter(star, w)
+    return t1, t2, t3, s_andnot(stones, star)
+
+
+@njit(cache=True, inline='always')
+def add_groups(t1, t2, t3, stones, seeds, w):
+    """Add to the counter the cells next to each group of ``stones`` with a token in
+    ``seeds``, the groups grown one by one, a ring a round."""
+    while s_any(seeds):
+        group = s_lowest(seeds)
+        while True:
+            near = dilate(group, w)
+            grown = s_and(near, stones)
+            if s_eq(grown, group):
+                break
+            group = grown
+        t1, t2, t3 = add_to_counter(t1, t2, t3, near)
+        seeds = s_andnot(seeds, group)
+    return t1, t2, t3
+
+
+@njit(cache=True, inline='always')
 def group_touches(stones, w):
     """The cells next to at least one, two and three groups of ``stones`` (a group's
     own cells may count as next to it; the counts are exact on the other cells).
@@ -481,23 +537,17 @@ def group_touches(stones, w):
     more cell, so around any cell its tokens form one run at most: for those groups
     the counts are the runs of their tokens around each cell, all at once. The other
     groups are grown one by one, a ring a round, and added to the counter."""
-    far = s_or(s_or(far_from(stones, 0, w), far_from(stones, 1, w)), far_from(stones, 2, w))
-    far = s_or(far, s_or(s_or(far_from(stones, 3, w), far_from(stones, 4, w)), far_from(stones, 5, w)))
-    centres = s_andnot(stones, far)
-    star = s_and(stones, dilate(centres, w))
-    t1, t2, t3 = run_counter(star, w)
-    rest = s_andnot(stones, star)
-    while s_any(rest):
-        group = s_lowest(rest)
-        while True:
-            near = dilate(group, w)
-            grown = s_and(near, stones)
-            if s_eq(grown, group):
-                break
-            group = grown
-        t1, t2, t3 = add_to_counter(t1, t2, t3, near)
-        rest = s_andnot(rest, group)
-    return t1, t2, t3
+    t1, t2, t3, rest = centred_touches(stones, w)
+    return add_groups(t1, t2, t3, stones, rest, w)
+
+
+@njit(cache=True, inline='always')
+def group_touches_at(stones, cells, w):
+    """``group_touches`` exact on the cells ``cells`` only (not of ``stones``): of the
+    groups without a centre, only those next to ``cells`` are grown (a group is all
+    centred or all not: a centre's neighbours are all in its group)."""
+    t1, t2, t3, rest = centred_touches(stones, w)
+    return add_groups(t1, t2, t3, stones, s_and(rest, adjacent(cells, w)), w)
 
 
 @njit(cache=True)
@@ -610,23 +660,24 @@ def run_counter(a, w):
 
 
 @njit(cache=True)
-def open_to_edge(free, edge, w):
-    """The cells of ``free`` joined to ``edge`` through ``free`` (a flood, a ring a
-    round: one loop for the whole board)."""
-    reached = s_and(edge, free)
+def fill(within, seed, w):
+    """The cells of ``within`` joined to ``seed`` through ``within`` (a flood, a ring a
+    round: one loop for the whole board): the cells open to the edge, a hole, a group."""
+    reached = s_and(seed, within)
     while True:
-        grown = s_and(dilate(reached, w), free)
+        grown = s_and(dilate(reached, w), within)
         if s_eq(grown, reached):
             return reached
         reached = grown
 
 
 @njit(cache=True, inline='always')
-def direction(j, w, tokens, own, stop, landing, land2, land3):
+def direction(j, w, tokens, own, stop, landing):
     """The swipes of ``tokens`` whose first step goes to ``N[j]`` and that end there, or
     that go on to ``C[j]`` through ``N[j]`` or ``N[j + 1]``. ``j`` is a constant at every
-    call (the six are written out), so each ``at`` is one shift. Returns ``(moves, the
-    tokens whose first step to N[j] goes on)``."""
+    call (the six are written out), so each ``at`` is one shift. Returns ``(the tokens
+    with a one-step end on N[j], those with an onward end on C[j], those whose first
+    step to N[j] goes on)``."""
     before = at(own, (j + 5) % 6, w)
     here = at(own, j, w)
     after = at(own, (j + 1) % 6, w)
@@ -638,52 +689,121 @@ def direction(j, w, tokens, own, stop, landing, land2, land3):
     # C[j]: through N[j] around the pivot N[j + 1], or through N[j + 1] around N[j].
     through = s_or(s_and(goes_on, after), s_and(goes_on_next, here))
     corner = s_and(through, at_corner(landing, j, w))
-    moves = (s_count(one) + s_count(s_and(one, at(land2, j, w))) + s_count(s_and(one, at(land3, j, w)))
-             + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w)))
-             + s_count(s_and(corner, at_corner(land3, j, w))))
-    return moves, goes_on
+    return one, corner, goes_on
 
 
 @njit(cache=True, inline='always')
-def swipes(w, tokens, own, stop, landing, land2, land3, touch1, touch2, touch3):
-    """The number of swipes of ``tokens`` (friendly tokens) if the lift (rule 4.1)
-    allows them all."""
-    m0, g0 = direction(0, w, tokens, own, stop, landing, land2, land3)
-    m1, g1 = direction(1, w, tokens, own, stop, landing, land2, land3)
-    m2, g2 = direction(2, w, tokens, own, stop, landing, land2, land3)
-    m3, g3 = direction(3, w, tokens, own, stop, landing, land2, land3)
-    m4, g4 = direction(4, w, tokens, own, stop, landing, land2, land3)
-    m5, g5 = direction(5, w, tokens, own, stop, landing, land2, land3)
-    # A reversing swipe ends on x itself: x is empty then, and must touch an enemy token.
-    back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
-    reverse = s_and(back, touch1)
-    return m0 + m1 + m2 + m3 + m4 + m5 + ends_moves(reverse, touch2, touch3)
+def ends_next_to_two(o, c, reverse, touch2, w):
+    """The swipes of the end sets ``o[j]`` (one-step ends on ``N[j]``), ``c[j]`` (onward
+    ends on ``C[j]``) and ``reverse`` whose end is in ``touch2``."""
+    return (s_count(s_and(o[0], at(touch2, 0, w))) + s_count(s_and(o[1], at(touch2, 1, w)))
+            + s_count(s_and(o[2], at(touch2, 2, w))) + s_count(s_and(o[3], at(touch2, 3, w)))
+            + s_count(s_and(o[4], at(touch2, 4, w))) + s_count(s_and(o[5], at(touch2, 5, w)))
+            + s_count(s_and(c[0], at_corner(touch2, 0, w))) + s_count(s_and(c[1], at_corner(touch2, 1, w)))
+            + s_count(s_and(c[2], at_corner(touch2, 2, w))) + s_count(s_and(c[3], at_corner(touch2, 3, w)))
+            + s_count(s_and(c[4], at_corner(touch2, 4, w))) + s_count(s_and(c[5], at_corner(touch2, 5, w)))
+            + s_count(s_and(reverse, touch2)))
+
+
+@njit(cache=True, inline='always')
+def end_cells_of(o, c, reverse, w):
+    """The end cells of the end sets of ``ends_next_to_two``: ``N[j] = x + D[j]`` (``at``
+    of the opposite direction), ``C[j] = x + D[j] + D[j + 1]`` (``at_corner`` of the
+    opposite corner), and the reversing ends' own cells."""
+    ends = s_or(s_or(s_or(at(o[0], 3, w), at(o[1], 4, w)), s_or(at(o[2], 5, w), at(o[3], 0, w))),
+                s_or(at(o[4], 1, w), at(o[5], 2, w)))
+    ends = s_or(ends, s_or(s_or(at_corner(c[0], 3, w), at_corner(c[1], 4, w)),
+                           s_or(at_corner(c[2], 5, w), at_corner(c[3], 0, w))))
+    return s_or(s_or(ends, reverse), s_or(at_corner(c[4], 1, w), at_corner(c[5], 2, w)))
+
+
+@njit(cache=True)
+def lift_stuck_among(size, own, check, w):
+    """The tokens of ``check`` (friendly tokens whose friendly neighbours form two runs
+    or more) whose lift would split their group (rule 4.1). Call a token's gaps the runs
+    of its other neighbours; each lies in one region of the non-friendly cells (the
+    regions: the cells open to the edge, with every off-board cell, and the holes,
+    closed off by friendly tokens). The runs stay joined without x exactly when x's gaps
+    lie in as many distinct regions (each link between two runs closes a ring, which
+    parts the gaps on either side of it; with fewer links, two gaps meet round a
+    part), so x is stuck when two of its gaps lie in one region: around x the region's
+    cells form two runs or more. One flood gives the cells open to the edge, and its
+    runs settle most tokens; the holes next to the others are filled one by one (they
+    are small)."""
+    inside = s_interior(size, own)
+    free = s_andnot(inside, own)
+    open_cells = fill(free, s_edge(size, own), w)
+    stuck = s_and(check, run_counter(s_or(open_cells, s_andnot(s_all(own), inside)), w)[1])
+    unsure = s_andnot(check, stuck)
+    if s_any(unsure):
+        holes = s_andnot(free, open_cells)
+        seeds = s_and(holes, adjacent(unsure, w))
+        while s_any(seeds):
+            hole = fill(holes, s_lowest(seeds), w)
+            stuck = s_or(stuck, s_and(unsure, run_counter(hole, w)[1]))
+            seeds = s_andnot(seeds, hole)
+    return stuck
 
 
 @njit(cache=True)
 def lift_stuck(size, own, w):
     """The friendly tokens whose lift would split their group (rule 4.1). A token
-    whose friendly neighbours form one run (or none) never does. With two runs or
-    more, the runs stay joined without x only if x's gaps (the runs of its other
-    neighbours) lie in as many distinct regions of the non-friendly cells (an
-    Euler-characteristic count: each link between two runs closes a ring round a
-    gap), so two gaps open to the edge, one region, split the group. One flood gives
-    the cells open to the edge (off-board cells are open); a fill per token is left
-    for the few with fewer than two open gaps."""
+    whose friendly neighbours form one run (or none) never does; the others are
+    ``lift_stuck_among``'s."""
     runs2 = s_and(own, run_counter(own, w)[1])
     if not s_any(runs2):
         return runs2
-    inside = s_interior(size, own)
-    outside = s_or(open_to_edge(s_andnot(inside, own), s_edge(size, own), w), s_andnot(s_all(own), inside))
-    open2 = run_counter(outside, w)[1]
-    stuck = s_and(runs2, open2)
-    unsure = s_andnot(runs2, open2)
-    while s_any(unsure):
-        x = s_lowest(unsure)
-        unsure = s_andnot(unsure, x)
-        if not lift_keeps_connected(own, x, w):
-            stuck = s_or(stuck, x)
-    return stuck
+    return lift_stuck_among(size, own, runs2, w)
+
+
+@njit(cache=True)
+def swipe_count(size, w, own, enemy, touch1, landing):
+    """The number of legal swipes of ``own`` (``touch1``: the cells next to an enemy
+    token; ``landing``: the empty interior ones), as ``shiftplay.swipe_end_sets`` finds
+    them: the end sets of every token first, then the lift for the tokens with an end,
+    then the enemy groups next to two runs for the ends that have them."""
+    own_runs2 = run_counter(own, w)[1]
+    # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
+    # (next to two friendly groups), nor from a one-step end. A cell next to two groups
+    # has two runs of friendly neighbours or more (two groups' tokens are never
+    # neighbours): the groups are grown only when such a cell could be a first step.
+    merging = s_andnot(own_runs2, s_or(s_or(own, enemy), landing))
+    if s_any(merging):
+        merging = s_and(group_touches_at(own, merging, w)[1], merging)
+    stop = s_or(s_or(enemy, merging), landing)
+    o0, c0, g0 = direction(0, w, own, own, stop, landing)
+    o1, c1, g1 = direction(1, w, own, own, stop, landing)
+    o2, c2, g2 = direction(2, w, own, own, stop, landing)
+    o3, c3, g3 = direction(3, w, own, own, stop, landing)
+    o4, c4, g4 = direction(4, w, own, own, stop, landing)
+    o5, c5, g5 = direction(5, w, own, own, stop, landing)
+    # A reversing swipe ends on x itself: x is empty then, and must touch an enemy token.
+    reverse = s_and(s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5)), touch1)
+    # Rule 4.1: a token whose lift splits its group has no swipe at all; only the
+    # tokens with an end and two runs of friendly neighbours or more are checked.
+    has_end = s_or(s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5)), reverse)
+    has_end = s_or(has_end, s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
+    check = s_and(s_and(own, own_runs2), has_end)
+    if s_any(check):
+        stuck = lift_stuck_among(size, own, check, w)
+        o0, o1, o2 = s_andnot(o0, stuck), s_andnot(o1, stuck), s_andnot(o2, stuck)
+        o3, o4, o5 = s_andnot(o3, stuck), s_andnot(o4, stuck), s_andnot(o5, stuck)
+        c0, c1, c2 = s_andnot(c0, stuck), s_andnot(c1, stuck), s_andnot(c2, stuck)
+        c3, c4, c5 = s_andnot(c3, stuck), s_andnot(c4, stuck), s_andnot(c5, stuck)
+        reverse = s_andnot(reverse, stuck)
+    # One move per enemy group next to the end (rule 4.5); no end is next to three
+    # (``shiftplay.uniform_count``), and the ends next to two lie among the cells round
+    # which the enemy tokens form two runs or more: the groups are grown only for those.
+    moves = (s_count(o0) + s_count(o1) + s_count(o2) + s_count(o3) + s_count(o4) + s_count(o5)
+             + s_count(c0) + s_count(c1) + s_count(c2) + s_count(c3) + s_count(c4) + s_count(c5)
+             + s_count(reverse))
+    o = (o0, o1, o2, o3, o4, o5)
+    c = (c0, c1, c2, c3, c4, c5)
+    cells = s_and(end_cells_of(o, c, reverse, w), run_counter(enemy, w)[1])
+    if s_any(cells):
+        touch2 = s_and(group_touches_at(enemy, cells, w)[1], cells)
+        moves += ends_next_to_two(o, c, reverse, touch2, w)
+    return moves
 
 
 @njit(cache=True)
@@ -696,23 +816,15 @@ def shift_count_in(size, own_bits, enemy_bits, like):
     own = to_shift_words(size, own_bits, like)
     enemy = to_shift_words(size, enemy_bits, like)
     inside = s_interior(size, like)
-    touch1, touch2, touch3 = group_touches(enemy, w)
     empty = s_andnot(inside, s_or(own, enemy))
-    landing = s_and(empty, touch1)
-    own_touch, own_touch2, _ = group_touches(own, w)
+    touch1 = dilate(enemy, w)
+    near_own = adjacent(own, w)
     # Rule 3: an empty interior cell with no enemy neighbour or a friendly neighbour.
-    n = s_count(s_and(empty, s_or(s_andnot(inside, touch1), own_touch)))
-    if not s_any(landing) and not s_any(s_and(own, touch1)):
-        return n  # no swipe can end anywhere
-    # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
-    # (next to two friendly groups), nor from a one-step end.
-    stop = s_or(s_or(enemy, s_andnot(own_touch2, own)), landing)
-    land2 = s_and(landing, touch2)
-    land3 = s_and(landing, touch3)
-    # Rule 4.1: a token whose lift splits its group has no swipe at all.
-    movers = s_andnot(own, lift_stuck(size, own, w))
-    moves = swipes(w, movers, own, stop, landing, land2, land3, touch1, touch2, touch3)
-    return n + moves
+    n = s_count(s_and(empty, s_or(s_andnot(inside, touch1), near_own)))
+    landing = s_and(empty, touch1)
+    if not s_any(s_and(own, near_own)) or (not s_any(landing) and not s_any(s_and(own, touch1))):
+        return n  # no pivot, or no swipe can end anywhere
+    return n + swipe_count(size, w, own, enemy, touch1, landing)
 
 
 @njit(cache=True)

@@ -48,17 +48,15 @@ from .shiftcount import (
     at,
     at_corner,
     dilate,
-    group_touches,
-    lift_keeps_connected,
+    fill,
+    group_touches_at,
+    lift_stuck_among,
     nth_bit,
-    open_to_edge,
     run_counter,
-    s_all,
     s_and,
     s_andnot,
     s_any,
     s_count,
-    s_edge,
     s_eq,
     s_interior,
     s_lowest,
@@ -195,10 +193,10 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
     # (next to two friendly groups), nor from a one-step end. A cell next to two groups
     # has two runs of friendly neighbours or more (two groups' tokens are never
-    # neighbours): without such cells, no group fill.
-    merging = s_andnot(run_counter(own, w)[1], own)
+    # neighbours): the groups are grown only when such a cell could be a first step.
+    merging = s_andnot(run_counter(own, w)[1], s_or(s_or(own, enemy), landing))
     if s_any(merging):
-        merging = s_andnot(group_touches(own, w)[1], own)
+        merging = s_and(group_touches_at(own, merging, w)[1], merging)
     stop = s_or(s_or(enemy, merging), landing)
     o0, c0, g0, s0 = direction_ends(0, w, own, stop, landing)
     o1, c1, g1, s1 = direction_ends(1, w, own, stop, landing)
@@ -211,9 +209,8 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     ends = s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5))
     ends = s_or(s_or(ends, reverse), s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
     # Rule 4.1: a token whose friendly neighbours form two runs or more may hold its
-    # group together; then it cannot swipe. As in ``shiftcount.lift_stuck``, one flood
-    # of the cells open to the edge settles most of them (two gaps open to the edge:
-    # the lift splits the group), a fill per token the others.
+    # group together; then it cannot swipe (``shiftcount.lift_stuck_among``). Only the
+    # tokens with an end are checked.
     zero = s_zero(own)
     r1, r2, r3 = add_to_counter(zero, zero, zero, s0)
     r1, r2, r3 = add_to_counter(r1, r2, r3, s1)
@@ -224,17 +221,7 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     check = s_and(r2, ends)
     stuck = zero
     if s_any(check):
-        size = (np.int64(w) + 1) // 2
-        inside = s_interior(size, own)
-        outside = s_or(open_to_edge(s_andnot(inside, own), s_edge(size, own), w), s_andnot(s_all(own), inside))
-        open2 = run_counter(outside, w)[1]
-        stuck = s_and(check, open2)
-        check = s_andnot(check, open2)
-    while s_any(check):
-        x = s_lowest(check)
-        check = s_andnot(check, x)
-        if not lift_keeps_connected(own, x, w):
-            stuck = s_or(stuck, x)
+        stuck = lift_stuck_among((np.int64(w) + 1) // 2, own, check, w)
     reached = s_or(s_or(end_set(work, 0, o0, stuck, w), end_set(work, 1, o1, stuck, w)),
                    s_or(end_set(work, 2, o2, stuck, w), end_set(work, 3, o3, stuck, w)))
     reached = s_or(reached, s_or(end_set(work, 4, o4, stuck, w), end_set(work, 5, o5, stuck, w)))
@@ -376,7 +363,8 @@ def uniform_count(w, inside, own, enemy, work):
     non-enemy cells next to its end (the pivot and the token's cell or the cell it
     passes: rules 4.2 to 4.4). Two groups' tokens are never neighbours, so the cells
     next to two groups lie among those round which the enemy tokens form two runs or
-    more (``run_counter``): ``group_touches`` runs only when an end is one of those."""
+    more (``run_counter``): ``group_touches_at`` runs only when an end is one of those,
+    for those ends."""
     empty = s_andnot(inside, s_or(own, enemy))
     t1 = dilate(enemy, w)
     near_own = adjacent(own, w)
@@ -388,8 +376,9 @@ def uniform_count(w, inside, own, enemy, work):
     if s_any(s_and(own, near_own)) and (s_any(landing) or s_any(s_and(own, t1))):
         reached = swipe_end_sets(w, own, enemy, t1, landing, work)
         if s_any(reached):
-            if s_any(s_and(reached, run_counter(enemy, w)[1])):
-                touch2 = group_touches(enemy, w)[1]
+            cells = s_and(reached, run_counter(enemy, w)[1])
+            if s_any(cells):
+                touch2 = s_and(group_touches_at(enemy, cells, w)[1], cells)
             for k in range(END_SETS):
                 ends = s_row(work, k, own)
                 n += s_count(ends) + s_count(s_and(ends, touch2))
@@ -402,12 +391,7 @@ def nth_group(w, enemy, f, i):
     of their lowest cell next to ``f``."""
     near = s_and(enemy, adjacent(f, w))
     while True:
-        group = s_lowest(near)
-        while True:
-            grown = s_and(dilate(group, w), enemy)
-            if s_eq(grown, group):
-                break
-            group = grown
+        group = fill(enemy, s_lowest(near), w)
         if i == 0:
             return group
         i -= 1

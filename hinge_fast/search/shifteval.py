@@ -30,6 +30,7 @@ from ..core.shiftcount import (
     at_corner,
     dilate,
     ends_moves,
+    fill,
     group_touches,
     lift_stuck,
     s_and,
@@ -112,12 +113,7 @@ def colour_stats(stones, ends, w):
     best = np.int64(1) if union > 0 else np.int64(0)
     rest = s_andnot(stones, alone)
     while s_any(rest):
-        group = s_lowest(rest)
-        while True:
-            grown = s_and(dilate(group, w), stones)
-            if s_eq(grown, group):
-                break
-            group = grown
+        group = fill(stones, s_lowest(rest), w)
         rest = s_andnot(rest, group)
         count = s_count(group)
         groups += 1
