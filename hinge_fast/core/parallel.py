@@ -30,10 +30,12 @@ from .tables import workspace
 
 #: Below about this many leaves (estimated as root moves ** depth) perft stays on one
 #: thread: a tree that small takes milliseconds, about what handing work to threads
-#: costs on a busy machine. Bulk counting takes a leaf about ten times faster than
-#: making it (S=6 mid-game, one thread: 95 against 22 million leaves a second), so its
-#: bound is ten times higher: 2 threads on the 1.2 million leaves of S6 mid d4, 9 ms on
-#: one, took 17 ms.
+#: costs on a busy machine. The bulk bound is ten times higher because bulk counting
+#: took a leaf about ten times faster than making it when they were set (S=6 mid-game,
+#: one thread: 95 against 22 million leaves a second; 2 threads on the 1.2 million
+#: leaves of S6 mid d4, 9 ms on one, took 17 ms). Since session 10 made perft walks in
+#: the shift layout too (``shiftperft.py``) and the gap is about two times; the bounds
+#: have not been measured again.
 SMALL_TREE = 1e6
 SMALL_BULK_TREE = 1e7
 
