@@ -201,6 +201,28 @@ def test_a_game_in_the_browser(page, server, tmp_path):
     expect(page.locator("#moves li.current button")).to_have_text("C3")
 
 
+def test_a_click_survives_a_redraw_of_the_board_between_press_and_release(page, server):
+    """A running analysis redraws the board; a person's click that straddles a redraw
+    still plays (it was lost when the page listened for the browser's click event)."""
+    page.goto(server)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.select_option("#mode", "people")
+    box = page.locator('#board polygon[data-cell="F6"]').bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("document.querySelector('#board').innerHTML = document.querySelector('#board').innerHTML")
+    page.mouse.up()
+    expect(page.locator("#moves li.current button")).to_have_text("F6")
+    # pressed on one cell, released on another: no move
+    a = page.locator('#board polygon[data-cell="C4"]').bounding_box()
+    b = page.locator('#board polygon[data-cell="D6"]').bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+    page.mouse.up()
+    expect(page.locator("#moves li button")).to_have_count(1)
+
+
 def test_the_rules_page_is_linked_and_shows_its_pictures(page, server):
     page.goto(server + "rules")
     expect(page.locator("h1")).to_have_text("The rules of Hinge")

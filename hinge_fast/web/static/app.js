@@ -330,9 +330,22 @@ function toggleEditing() {
 }
 
 function wire() {
-  $("#board").addEventListener("click", (event) => {
+  // A cell is clicked when the pointer goes down and up on it. Not the "click" event: a
+  // running analysis redraws the board, and a redraw between press and release left
+  // the browser no common element to click, so the click was lost. The cell's name
+  // survives the redraw.
+  const cellOf = (event) => {
     const target = event.target.closest("[data-cell]");
-    if (target) onCell(target.dataset.cell);
+    return target ? target.dataset.cell : null;
+  };
+  let pressed = null;
+  $("#board").addEventListener("pointerdown", (event) => {
+    pressed = event.button === 0 ? cellOf(event) : null;
+  });
+  $("#board").addEventListener("pointerup", (event) => {
+    const cell = cellOf(event);
+    if (cell && cell === pressed) onCell(cell);
+    pressed = null;
   });
   const on = (id, action) => $(id).addEventListener("click", () => attempt(action));
   on("#new-game", newGame);
