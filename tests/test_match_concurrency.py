@@ -376,3 +376,24 @@ def test_pool_workers_end_when_the_process_that_made_them_ends(tmp_path):
             assert ready, f"worker {pid} outlived the process that made its pool"
         finally:
             os.close(watched)
+
+
+def test_odds_give_engine_b_its_own_limit(tmp_path, capsys):
+    """--nodes-b / --time-b: ENGINE_B searches with its own limit, in every executor,
+    and the file's Limit tag records both (a resume with other odds is refused)."""
+    odds = ["match", "mcts", "mcts", "--nodes", "2", "--nodes-b", "400", "--size", "5", "--seed", "3", "--games", "6"]
+    serial, pooled = tmp_path / "serial.hgn", tmp_path / "pooled.hgn"
+    assert main(odds + ["--out", str(serial)]) == 0
+    out = capsys.readouterr().out
+    assert "2 nodes per move for A, 400 nodes for B" in out
+    _, losses = (int(n) for n in re.search(r"\+(\d+) -(\d+)", out).groups())
+    assert losses >= 5, out  # two playouts a move against four hundred
+    assert {r.tags["Limit"] for r in read_records(str(serial))} == {"nodes 2; B nodes 400"}
+    assert main(odds + ["--out", str(pooled), "--concurrency", "2"]) == 0
+    capsys.readouterr()
+    assert games_by_round(pooled) == games_by_round(serial)  # node limits: the same games
+    even = ["match", "mcts", "mcts", "--nodes", "2", "--size", "5", "--seed", "3", "--games", "6"]
+    assert main(even + ["--resume", str(serial)]) == 2
+    assert "Limit 'nodes 2; B nodes 400', not 'nodes 2'" in capsys.readouterr().err
+    assert main(["match", "greedy", "random", "--time-b", "0.3", "--size", "5", "--seed", "1", "--games", "2"]) == 0
+    assert "0.1 s per move for A, 0.3 s for B" in capsys.readouterr().out

@@ -19,7 +19,8 @@ def register(subparsers):
         "2i+1 start from the same random opening with the colours swapped. Results are from "
         "ENGINE_A's side; a game reaching --max-plies is unfinished (half a point for the Elo). "
         "A progress bar goes to stderr when it is a terminal, the summary to stdout.",
-        epilog="Example: hinge-fast match mcts greedy --games 100 --time 0.2 --sprt 0,100",
+        epilog="Example: hinge-fast match mcts greedy --games 100 --time 0.2 --sprt 0,100; "
+        "time odds: hinge-fast match alphabeta mcts-v1 --time 0.2 --time-b 0.8",
     )
     p.add_argument("engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)")
     p.add_argument("engine_b", metavar="ENGINE_B", help="its opponent")
@@ -27,6 +28,11 @@ def register(subparsers):
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S", help=f"seconds per search move (default {DEFAULT_MATCH_TIME})")
     limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N", help="nodes (alpha-beta) or playouts (MCTS) per search move")
+    odds = p.add_mutually_exclusive_group()
+    odds.add_argument("--time-b", type=seconds("--time-b"), default=None, metavar="S",
+                      help="ENGINE_B's own seconds per search move (time odds; default: as ENGINE_A)")
+    odds.add_argument("--nodes-b", type=positive_int("--nodes-b", 1, 10**12), default=None, metavar="N",
+                      help="ENGINE_B's own nodes or playouts per search move (default: as ENGINE_A)")
     p.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
     p.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=4, metavar="K", help="random plies opening each pair of games (default 4)")
     p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M", help="a game this long (opening included) is unfinished (default 400)")
@@ -80,6 +86,8 @@ def run_match(args) -> int:
     if args.openings >= args.max_plies:
         raise HingeError(f"--openings ({args.openings}) must be less than --max-plies ({args.max_plies})")
     time_limit = args.time if args.time is not None or args.nodes is not None else DEFAULT_MATCH_TIME
+    limit_a = (None, args.nodes) if args.nodes is not None else (time_limit, None)
+    limit_b = (args.time_b, None) if args.time_b is not None else (None, args.nodes_b) if args.nodes_b is not None else limit_a
     path = args.resume if args.resume is not None else args.out
     seed = args.seed
     if args.resume is not None and seed is None:
@@ -87,14 +95,11 @@ def run_match(args) -> int:
     if seed is None:
         seed = random.SystemRandom().getrandbits(32)
     seeds = random.Random(seed)
-    player_a = get_player(args.engine_a, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
-    player_b = get_player(args.engine_b, time=time_limit, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size)
+    player_a = get_player(args.engine_a, time=limit_a[0], nodes=limit_a[1], seed=seeds.getrandbits(32), size=args.size)
+    player_b = get_player(args.engine_b, time=limit_b[0], nodes=limit_b[1], seed=seeds.getrandbits(32), size=args.size)
     match_seed = seeds.getrandbits(32)
-    limit = f"{time_limit:g} s per move" if args.nodes is None else f"{args.nodes} nodes per move"
-    settings = MatchSettings(
-        args.engine_a, args.engine_b, args.size, args.openings, args.max_plies,
-        f"nodes {args.nodes}" if args.nodes is not None else f"time {time_limit:g}", seed,
-    )
+    limit, tag = _limit_texts(limit_a, limit_b)
+    settings = MatchSettings(args.engine_a, args.engine_b, args.size, args.openings, args.max_plies, tag, seed)
     executor = executor_from_args(args)
     line = None
     try:
@@ -109,8 +114,8 @@ def run_match(args) -> int:
                 raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
         players = (player_a, player_b)
         if executor.kind != "serial":
-            nodes, t = args.nodes, None if args.nodes is not None else time_limit
-            players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name) for spec, p in zip((args.engine_a, args.engine_b), players))
+            players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name)
+                            for spec, p, (t, nodes) in zip((args.engine_a, args.engine_b), players, (limit_a, limit_b)))
         written = [len(done)]
 
         def on_game(game):
@@ -150,6 +155,26 @@ def run_match(args) -> int:
     if path is not None:
         print(f"{written[0]} games written to {path}")
     return 0
+
+
+def _limit_texts(limit_a, limit_b) -> tuple[str, str]:
+    """The banner's words for the players' limits per move, and the match file's
+    ``Limit`` tag (``'time 0.2'``; with odds, ``'time 0.2; B time 0.8'``).
+
+    >>> _limit_texts((0.2, None), (0.2, None))
+    ('0.2 s per move', 'time 0.2')
+    >>> _limit_texts((0.2, None), (None, 5000))
+    ('0.2 s per move for A, 5000 nodes for B', 'time 0.2; B nodes 5000')
+    """
+    def words(limit):
+        return f"{limit[0]:g} s" if limit[1] is None else f"{limit[1]} nodes"
+
+    def tag(limit):
+        return f"time {limit[0]:g}" if limit[1] is None else f"nodes {limit[1]}"
+
+    if limit_a == limit_b:
+        return f"{words(limit_a)} per move", tag(limit_a)
+    return f"{words(limit_a)} per move for A, {words(limit_b)} for B", f"{tag(limit_a)}; B {tag(limit_b)}"
 
 
 def _cut(path, length) -> None:
