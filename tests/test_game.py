@@ -67,10 +67,3 @@ def test_random_filling_is_a_valid_seeded_board(size):
     assert Board.from_fen(board.fen()).fen() == board.fen()
 
 
-@pytest.mark.parametrize("module", ["hinge_fast.tools.game", "hinge_fast.tools.positions", "hinge_fast.tools.stats"])
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted > 0 and result.failed == 0

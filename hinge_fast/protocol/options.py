@@ -3,7 +3,7 @@
 
     >>> options = default_options()
     >>> options["engine"].line()
-    'engine;enum;mcts;mcts;alphabeta;mcts'
+    'engine;enum;alphabeta;alphabeta;alphabeta;mcts'
     >>> options["seed"].line()
     'seed;int;-1;-1;-1;9223372036854775807'
 

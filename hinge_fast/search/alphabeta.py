@@ -936,7 +936,7 @@ def search_alphabeta(board, limits: Limits, seed=None, progress=None, **options)
     ``progress(result)`` is called after each completed depth.
 
     >>> from hinge_fast import Board
-    >>> search_alphabeta(Board(size=4), Limits(depth=1)).depth
+    >>> search_alphabeta(Board(size=5), Limits(depth=1)).depth
     1
     """
     from .registry import create_searcher

@@ -6,7 +6,7 @@ table) and KataGo's search object::
     >>> from hinge_fast import Board
     >>> from hinge_fast.search import Limits, create_searcher
     >>> searcher = create_searcher("mcts", seed=1)
-    >>> result = searcher.go(Board(4), Limits(nodes=200))
+    >>> result = searcher.go(Board(5), Limits(nodes=200))
     >>> result.engine, result.nodes
     ('mcts', 200)
 

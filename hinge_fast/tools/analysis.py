@@ -282,7 +282,7 @@ def analyze(
     ``engine``: a registry name (None: the default engine); ``options``: its options.
 
     >>> from hinge_fast import Board
-    >>> analyze(Board(4), engine="mcts", nodes=200, seed=3).result.nodes
+    >>> analyze(Board(5), engine="mcts", nodes=200, seed=3).result.nodes
     200
     """
     started = _time.perf_counter() if started is None else started

@@ -5,7 +5,7 @@ and at most one search at a time.
     >>> store = GameStore()
     >>> game = store.create(size=4)
     >>> game.play("C3").position
-    '4/5/6/2g4/6/5/4 b'
+    '4/5/6/7/2g3/5/4 b'
 
 Every change is checked before it is made: a rejected input (a HingeError) leaves the
 game exactly as it was.
