@@ -65,10 +65,17 @@ def test_finds_forced_elimination_in_three_with_a_quiet_move():
     assert winning_moves(board) == []
     forcing = [m for m in board.legal_moves if forces_win_in_three(board, m)]
     assert [str(m) for m in forcing] == ["E5"] and not forcing[0].is_swipe
-    result = search_mcts(board, Limits(nodes=20000), seed=2)
+    # With playouts (eval_mix 0, the default on sides other than 4).
+    result = search_mcts(board, Limits(nodes=20000), seed=2, eval_mix=0)
     assert str(result.move) == "E5"
     assert result.mate == 3 and result.score_text == "win in 3"
     assert len(result.pv) == 3 and ends_game(_after(board, result.pv[:2]), result.pv[2])
+    # Side 4's default scores leaves by the evaluation (eval_mix 1): re-recorded in
+    # session 11, when with this seed it proved D5's win in 5 first (the tablebase: D5
+    # wins too) and a proven root stops the search. A proven win all the same.
+    result = search_mcts(board, Limits(nodes=20000), seed=2)
+    assert str(result.move) == "D5" and result.mate == 5
+    assert len(result.pv) == 5 and ends_game(_after(board, result.pv[:4]), result.pv[4])
 
 
 def _after(board, moves):
@@ -425,7 +432,8 @@ def test_virtual_visits_keep_a_move_with_a_bad_start_in_the_search():
     def visits(**options):
         # The move-list playouts: the position and seed were found with them (with the
         # shift-layout playouts' random stream D5 is not starved at this seed).
-        result = create_searcher("mcts", threads=1, seed=186, tablebase="off", shift_playouts=False,
+        # Playouts, not side 4's default evaluation at the leaves (eval_mix 0), likewise.
+        result = create_searcher("mcts", threads=1, seed=186, tablebase="off", shift_playouts=False, eval_mix=0.0,
                                  **options).go(board, Limits(nodes=3000))
         return {str(r.move): r.visits for r in result.root_moves}, str(result.move)
 
@@ -436,3 +444,131 @@ def test_virtual_visits_keep_a_move_with_a_bad_start_in_the_search():
     assert smoothed["D5"] >= 200
     assert min(smoothed.values()) > min(plain.values())  # the root's visits spread more
     assert visits(virtual_visits=2.0) == (smoothed, _)
+
+
+def _fitted_rate(board, scale=500.0):
+    """The leaf-fitted evaluation of ``board`` as the win rate of its side to move,
+    from ``evaluate.py``'s own entry point (``Evaluator.__call__``), its verdicts exact."""
+    import math
+
+    from hinge_fast.search.evaluate import LOST as LOST_SCORE, WINNING, get_evaluator
+
+    score = get_evaluator("leaf-fitted")(board)
+    if score == LOST_SCORE:
+        return 0.0
+    if score == WINNING:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-score / scale))
+
+
+def _game_positions(size, games, seed):
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        board = Board(size)
+        while not board.is_game_over():
+            out.append(board.copy())
+            board.push(rng.choice(board.legal_moves))
+        out.append(board.copy())  # a finished game: its loser has no move
+    return out
+
+
+@pytest.mark.parametrize("size", [4, 5, 7])
+def test_eval_win_rate_is_the_fitted_evaluation_as_a_win_rate(size):
+    """``eval_win_rate``: sigmoid(score / scale) of the leaf-fitted evaluation with the
+    side's weights, 1 when the side to move can eliminate now, 0 and lost when it has no
+    move: the same numbers as ``evaluate.py``'s evaluator on game positions."""
+    import numpy as np
+
+    from hinge_fast.search.evaluate import get_evaluator
+    from hinge_fast.search.mcts import eval_win_rate
+
+    tree = Tree(4)
+    weights = get_evaluator("leaf-fitted").weights_for(size)
+    seen = set()
+    for board in _game_positions(size, 6, seed=size):
+        for scale in (500.0, 137.0):
+            p, lost = eval_win_rate(size, board.own, board.enemy, scale, weights, tree.eval_moves, tree.eval_flips,
+                                    tree.enemy_groups, tree.group_id)
+            assert p == pytest.approx(_fitted_rate(board, scale), abs=1e-12)
+            assert lost == (not board.legal_moves)
+            seen.add("lost" if lost else "won" if p == 1.0 else "rate")
+    assert seen == {"lost", "won", "rate"} or seen == {"lost", "rate"}
+    assert np.isfinite(weights).all()
+
+
+def test_eval_mix_one_scores_each_leaf_by_the_evaluation_alone():
+    """``eval_mix`` 1 (side 4's default): no playout is played, and after one iteration
+    from a position the child it visited holds its mover's win rate by the evaluation,
+    ``1 - eval_win_rate(child)``; ``eval_mix`` 0.5 holds the mean of that and the playout's
+    result (0, 0.5 or 1); on side 6 the default plays playouts."""
+    from hinge_fast.search.mcts import PLAYOUT_PLIES, MCTSSearcher
+
+    from hinge_fast.search import create_searcher
+
+    board = Board.from_fen("4/5/6/1g3b1/6/5/4 g")
+    for options in ({"eval_mix": -1.0}, {"eval_mix": 1.0}):
+        searcher = MCTSSearcher(seed=5, **options)
+        searcher.go(board, Limits(nodes=300))
+        assert searcher.tree.stats[PLAYOUT_PLIES] == 0
+    registry = create_searcher("mcts", threads=1, seed=5, tablebase="off")  # eval_mix -1: the side's default
+    registry.go(board, Limits(nodes=300))
+    assert registry.searchers[0].tree.stats[PLAYOUT_PLIES] == 0
+    plain = MCTSSearcher(seed=5)  # the searcher class's own default: 0, playouts (mcts-v1)
+    plain.go(board, Limits(nodes=300))
+    assert plain.tree.stats[PLAYOUT_PLIES] > 0
+    one = MCTSSearcher(seed=5, eval_mix=-1.0)
+    one.go(board, Limits(nodes=1))
+    tree = one.tree
+    visited = [c for c in tree.children(0) if tree.visits[c] == 1]
+    assert len(visited) == 1
+    child = board.copy()
+    child.push(board.move_from_code(int(tree.move[visited[0]])))
+    assert tree.wins[visited[0]] == pytest.approx(1.0 - _fitted_rate(child), abs=1e-12)
+    half = MCTSSearcher(seed=5, eval_mix=0.5)
+    half.go(board, Limits(nodes=1))
+    tree = half.tree
+    c = next(c for c in tree.children(0) if tree.visits[c] == 1)
+    child = board.copy()
+    child.push(board.move_from_code(int(tree.move[c])))
+    playout_part = 2.0 * (tree.wins[c] - 0.5 * (1.0 - _fitted_rate(child)))
+    assert min(abs(playout_part - r) for r in (0.0, 0.5, 1.0)) < 1e-9
+    six = MCTSSearcher(seed=5, eval_mix=-1.0)
+    six.go(Board(6), Limits(nodes=50))
+    assert six.tree.stats[PLAYOUT_PLIES] > 0
+
+
+def test_eval_mix_one_still_proves_wins_and_losses():
+    """With the evaluation at the leaves the solver still works: a win in one is played
+    and proven, a lost position is proven lost."""
+    board = Board.from_fen(WIN_IN_ONE)
+    result = search_mcts(board, Limits(nodes=1000), seed=1, eval_mix=1.0)
+    assert str(result.move) == "C5-E6xE3" and result.mate == 1
+    result = search_mcts(Board.from_fen(LOST), Limits(nodes=5000), seed=1, eval_mix=1.0)
+    assert result.mate is not None and result.mate < 0
+
+
+def test_eval_prior_is_each_childs_evaluation_for_its_mover():
+    """``eval_prior`` 1: at expansion each child's prior is its mover's win rate by the
+    evaluation (shuffled with its move); 0.5: the mean of that and the flip-size prior
+    (0 here: lone tokens cannot swipe, every move is a placement)."""
+    from hinge_fast.search.mcts import MCTSSearcher
+
+    board = Board.from_fen("4/5/6/1g3b1/6/5/4 g")
+    assert not any(m.is_swipe for m in board.legal_moves)
+    for share in (1.0, 0.5):
+        searcher = MCTSSearcher(seed=3, eval_prior=share, eval_mix=0.0, fpu=1.0, prior_weight=0.2)
+        searcher.go(board, Limits(nodes=1))
+        tree = searcher.tree
+        children = list(tree.children(0))
+        assert len(children) == len(board.legal_moves)
+        rates = set()
+        for c in children:
+            child = board.copy()
+            child.push(board.move_from_code(int(tree.move[c])))
+            rate = 1.0 - _fitted_rate(child)
+            rates.add(round(rate, 6))
+            assert tree.prior[c] == pytest.approx(share * rate, abs=1e-6)
+        assert len(rates) > 3  # the children differ

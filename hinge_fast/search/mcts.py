@@ -44,6 +44,12 @@ One iteration (``run_iterations``):
    6 (option ``shift_playouts``, on in ``mcts``, absent from ``mcts-v1``),
    ``core/shiftplay.shift_playout`` plays the same policy without listing the moves,
    every token's swipes at once in the shift layout.
+   With ``eval_mix`` = m > 0 the leaf's result is ``(1 - m) * playout + m *
+   eval_win_rate`` (alpha-beta's fitted evaluation, ``leaf-fitted``'s weights for the
+   side, as a win rate ``1 / (1 + exp(-score / eval_scale))``); m = 1 plays no playout.
+   The registry's ``mcts`` takes m = 1 on side 4 (``EVAL_MIX_BY_SIZE``), where the
+   playouts misjudge the openings, and 0 elsewhere; ``eval_prior`` blends the same
+   win rate of each child into its prior at expansion (off by default).
 4. **Backup** the result along the path, switching perspective at every ply. With
    ``rave`` = k > 0 (RAVE, off by default), the children of the nodes on the path
    also collect all-moves-as-first statistics (``amaf_visits``, ``amaf_wins``): a
@@ -108,10 +114,11 @@ from ..errors import HingeError
 from ..core.movegen import generate_moves, move_target, move_to, play, play_with_flip
 from ..core.shiftplay import SHIFT_MAX_SIZE, new_work, rng_below, rng_next, shift_playout
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
+from .evaluate import LOST, WINNING, get_evaluator, leaf_evaluation
 from .limits import DEFAULT_TIME, Limits
 from .registry import (  # noqa: F401
     DEFAULT_CHOICE_LCB, DEFAULT_CHOICE_SHARE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
-    DEFAULT_TREE_NODES, DEFAULT_VIRTUAL_VISITS, MAX_TREE_NODES,
+    DEFAULT_EVAL_SCALE, EVAL_MIX_BY_SIZE, EVAL_PRIOR_BY_SIZE, DEFAULT_TREE_NODES, DEFAULT_VIRTUAL_VISITS, MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -174,6 +181,8 @@ class Tree:
         self.path = np.zeros(MAX_TREE_DEPTH + 2, dtype=np.int32)
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
         self.flips = np.zeros((MAX_MOVES, 4), dtype=np.uint64)
+        self.eval_moves = np.zeros((2, MAX_MOVES), dtype=np.int64)
+        self.eval_flips = np.zeros((2, MAX_MOVES, 4), dtype=np.uint64)
         self.enemy_groups = np.zeros((MAX_GROUPS, 4), dtype=np.uint64)
         self.group_id = np.zeros(256, dtype=np.int16)
         self.sizes = np.zeros(MAX_MOVES, dtype=np.int32)
@@ -335,6 +344,22 @@ def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, 
 
 
 @njit(cache=True)
+def eval_win_rate(size, own, enemy, scale, weights, eval_moves, eval_flips, enemy_groups, group_id):
+    """``(p, lost)``: the fitted evaluation (``evaluate.leaf_evaluation``, kind 2 with
+    ``weights``, the shift layout's terms on sides 4 to 6) of the position as a
+    probability that its side to move wins, ``1 / (1 + exp(-score / scale))``; its
+    verdicts exactly: 1 when it can eliminate now, 0 with ``lost`` True when it has no
+    legal move. ``eval_moves``/``eval_flips``: two move buffers of its own (``Tree``)."""
+    score, n, flip = leaf_evaluation(2, size, own, enemy, eval_moves[0], eval_flips[0], eval_moves[1], eval_flips[1],
+                                     enemy_groups, group_id, weights, True)
+    if score == LOST:
+        return 0.0, True
+    if score == WINNING:
+        return 1.0, False
+    return 1.0 / (1.0 + math.exp(-score / scale)), False
+
+
+@njit(cache=True)
 def settle_proof(node, first, count, proof, plies):
     """Recompute the proof of an expanded ``node`` from its children; True if proven."""
     any_win = False
@@ -366,12 +391,15 @@ def run_iterations(
     size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight, rave,
     parent, first, count, move, visits, wins, proof, plies, prior, amaf_visits, amaf_wins, stats, path,
     moves, flips, enemy_groups, group_id, sizes, seen, trace, rng, mast, mast_visits, mast_wins, connect,
-    virtual_visits, shift, work,
+    virtual_visits, shift, work, eval_mix, eval_prior, eval_scale, eval_weights, eval_moves, eval_flips,
 ):  # fmt: skip
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
     Returns how many ran (fewer once the root is proven). ``shift``: the playouts are
     ``shiftplay.shift_playout``'s (``work`` its scratch), which the caller allows only
-    for the policy it plays (``uses_shift_playouts``)."""
+    for the policy it plays (``uses_shift_playouts``). ``eval_mix`` > 0: a leaf's result
+    is ``(1 - eval_mix) * playout + eval_mix * eval_win_rate`` (1: no playout);
+    ``eval_prior`` > 0: a child's prior is ``(1 - eval_prior) * flip prior + eval_prior *
+    eval_win_rate`` for its mover, at expansion (``eval_scale``, ``eval_weights``)."""
     capacity = parent.shape[0]
     done = 0
     for _ in range(iterations):
@@ -427,6 +455,12 @@ def run_iterations(
                         # Prior in [0, 1]: the flipped group's size relative to the
                         # largest flip here (placements 0).
                         prior[c] = s / largest if largest > 0 else 0.0
+                        if eval_prior > 0.0:
+                            # The fitted evaluation of the child, for its mover.
+                            o2, e2 = play_with_flip(own, enemy, moves[i], bb_row(flips, i))
+                            p_child, _ = eval_win_rate(size, o2, e2, eval_scale, eval_weights, eval_moves,
+                                                       eval_flips, enemy_groups, group_id)
+                            prior[c] = (1.0 - eval_prior) * prior[c] + eval_prior * (1.0 - p_child)
                         amaf_visits[c] = 0
                         amaf_wins[c] = 0.0
                         # A swipe flipping every enemy token eliminates them: won.
@@ -441,6 +475,9 @@ def run_iterations(
                             m = move[j]
                             move[j] = move[k]
                             move[k] = m
+                            pr = prior[j]  # equal within a block unless eval_prior
+                            prior[j] = prior[k]
+                            prior[k] = pr
                 first[node] = start
                 count[node] = n
                 stats[NEXT_FREE] = start + n
@@ -492,16 +529,29 @@ def run_iterations(
         if proof[node] != 0:
             reward = 1.0 if proof[node] > 0 else 0.0
         else:
-            if shift:
-                result, ply = shift_playout(size, own, enemy, playout_cap, rng, trace, work)
-            else:
-                result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id, rng,
-                                      trace, mast, depth % 2, mast_visits, mast_wins, connect)
-            stats[PLAYOUT_PLIES] += ply
-            if ply == 0 and result == 0.0 and playout_cap > 0:
-                proof[node] = 1
-                plies[node] = 0
-                newly_proven = True
+            result = 0.5
+            if eval_mix < 1.0:
+                if shift:
+                    result, ply = shift_playout(size, own, enemy, playout_cap, rng, trace, work)
+                else:
+                    result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id,
+                                          rng, trace, mast, depth % 2, mast_visits, mast_wins, connect)
+                stats[PLAYOUT_PLIES] += ply
+                if ply == 0 and result == 0.0 and playout_cap > 0:
+                    proof[node] = 1
+                    plies[node] = 0
+                    newly_proven = True
+            if eval_mix > 0.0 and not newly_proven:
+                # The fitted evaluation of the leaf for its side to move, mixed in.
+                p_leaf, lost = eval_win_rate(size, own, enemy, eval_scale, eval_weights, eval_moves, eval_flips,
+                                             enemy_groups, group_id)
+                if lost:
+                    proof[node] = 1
+                    plies[node] = 0
+                    newly_proven = True
+                    result = 0.0
+                else:
+                    result = (1.0 - eval_mix) * result + eval_mix * p_leaf
             reward = 1.0 - result
         if rave > 0.0:
             # AMAF: every child of a node on the path whose move (by destination cell
@@ -566,14 +616,18 @@ def ensure_compiled():
 
 
 def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0,
-         rave=0.0, mast=0.0, connect=0.0, virtual_visits=0.0, shift=False):
+         rave=0.0, mast=0.0, connect=0.0, virtual_visits=0.0, shift=False, eval_mix=0.0, eval_prior=0.0,
+         eval_scale=DEFAULT_EVAL_SCALE, eval_weights=None):
+    if eval_weights is None:
+        eval_weights = get_evaluator("leaf-fitted").weights_for(size)
     return int(
         run_iterations(
             size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight), float(rave),
             tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies, tree.prior,
             tree.amaf_visits, tree.amaf_wins, tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups,
             tree.group_id, tree.sizes, tree.seen, tree.trace, rng, float(mast), tree.mast_visits, tree.mast_wins,
-            float(connect), float(virtual_visits), bool(shift), tree.work,
+            float(connect), float(virtual_visits), bool(shift), tree.work, float(eval_mix), float(eval_prior),
+            float(eval_scale), eval_weights, tree.eval_moves, tree.eval_flips,
         )
     )  # fmt: skip
 
@@ -588,6 +642,16 @@ def uses_shift_playouts(size: int, shift_playouts: bool, greed: float, connect: 
     (True, False)
     """
     return bool(shift_playouts) and size <= SHIFT_MAX_SIZE and greed == 1.0 and connect == 1.0 and mast == 0.0
+
+
+def side_value(value: float, by_size: dict, size: int) -> float:
+    """An option that may be per side: ``value`` if not negative, else ``by_size``'s value
+    for ``size`` (0 when the side is not listed).
+
+    >>> side_value(0.3, {4: 0.5}, 4), side_value(-1, {4: 0.5}, 4), side_value(-1, {4: 0.5}, 6)
+    (0.3, 0.5, 0.0)
+    """
+    return float(value) if value >= 0 else float(by_size.get(int(size), 0.0))
 
 
 def default_playout_plies(size: int) -> int:
@@ -622,8 +686,12 @@ class MCTSSearcher(Searcher):
                  playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
                  rave=DEFAULT_RAVE, mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT,
                  virtual_visits=DEFAULT_VIRTUAL_VISITS,
-                 choice_lcb=DEFAULT_CHOICE_LCB, choice_share=DEFAULT_CHOICE_SHARE, shift_playouts=False):
+                 choice_lcb=DEFAULT_CHOICE_LCB, choice_share=DEFAULT_CHOICE_SHARE, shift_playouts=False,
+                 eval_mix=0.0, eval_prior=0.0, eval_scale=DEFAULT_EVAL_SCALE):
         super().__init__()
+        self.eval_mix = eval_mix
+        self.eval_prior = eval_prior
+        self.eval_scale = eval_scale
         self.shift_playouts = bool(shift_playouts)
         self.choice_lcb = choice_lcb
         self.choice_share = choice_share
@@ -665,6 +733,9 @@ class MCTSSearcher(Searcher):
         tree = self._tree_for(n_root)
         own, enemy = board.own, board.enemy
         shift = uses_shift_playouts(board.size, self.shift_playouts, self.playout_greed, self.playout_connect, self.mast)
+        eval_mix = side_value(self.eval_mix, EVAL_MIX_BY_SIZE, board.size)
+        eval_prior = side_value(self.eval_prior, EVAL_PRIOR_BY_SIZE, board.size)
+        eval_weights = get_evaluator("leaf-fitted").weights_for(board.size)
 
         deadline = None if time_limit is None else started + time_limit
         done = 0
@@ -674,7 +745,8 @@ class MCTSSearcher(Searcher):
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
             done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng,
                          self.fpu, self.prior_weight, self.rave, self.mast,
-                         self.playout_connect, self.virtual_visits, shift)
+                         self.playout_connect, self.virtual_visits, shift, eval_mix, eval_prior, self.eval_scale,
+                         eval_weights)
             now = time.perf_counter()
             if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
                 break

@@ -99,6 +99,25 @@ MAX_VIRTUAL_VISITS = 1000.0
 #: times the playouts a second (docs/search-mcts.md); mcts-v1 has no such option and
 #: keeps the move-list playouts.
 DEFAULT_SHIFT_PLAYOUTS = True
+#: The fitted evaluation in MCTS (``leaf-fitted``'s weights for the side,
+#: ``search/weights.py``), as a win rate ``1 / (1 + exp(-score / eval_scale))``:
+#: ``eval_mix`` mixes it into each playout's result (1: no playout), ``eval_prior``
+#: blends it into each child's prior at expansion. -1: the side's default from
+#: ``EVAL_MIX_BY_SIZE`` / ``EVAL_PRIOR_BY_SIZE`` (0 on sides not listed); mcts-v1 has no
+#: such options (0).
+DEFAULT_EVAL_MIX = -1.0
+DEFAULT_EVAL_PRIOR = -1.0
+#: Side 4 (session 11): the leaf's evaluation alone, no playout. The playouts misjudge
+#: side-4 openings (docs/search-mcts.md); with the side-4 fit MCTS picks a winning move
+#: in 98.8% to 99.5% of the ground truth's choice-matters positions at 1,000 playouts on
+#: the tuning seeds 100 to 103 (the playouts: 96.7% to 97.3%; held out, seeds 12 to 15:
+#: 98.7% to 99.5% against 96.7% to 98.0%), at about the same playouts a second.
+EVAL_MIX_BY_SIZE: dict = {4: 1.0}
+EVAL_PRIOR_BY_SIZE: dict = {}
+#: Centi-tokens of the fitted evaluation per unit of log-odds (the logistic fit of the
+#: side-4 fit's scores to the tablebase's results on positions of random games: 500).
+DEFAULT_EVAL_SCALE = 500.0
+MAX_EVAL_SCALE = 1e6
 MAX_PLAYOUT_PLIES = 100_000
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
@@ -325,15 +344,27 @@ _ONE_THREAD = dataclasses.replace(THREADS, default=1)
 def _mcts_options(exploration, playout_greed, fpu, prior_weight, threads=THREADS, rave=DEFAULT_RAVE,
                   mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT, choice_lcb=DEFAULT_CHOICE_LCB,
                   choice_share=DEFAULT_CHOICE_SHARE, virtual_visits=DEFAULT_VIRTUAL_VISITS,
-                  shift_playouts=DEFAULT_SHIFT_PLAYOUTS):
+                  shift_playouts=DEFAULT_SHIFT_PLAYOUTS, evaluation=True):
     """MCTS's options; ``shift_playouts`` None: no such option (the searcher's own
-    default, off, as mcts-v1 played)."""
+    default, off, as mcts-v1 played); ``evaluation`` False: none of the evaluation's
+    options (off, as mcts-v1 played)."""
     shift = () if shift_playouts is None else (
         OptionSpec("shift_playouts", "bool", shift_playouts,
                    help="playouts of the default policy (playout_greed 1, playout_connect 1, mast 0) on sides 4 to 6 "
                    "in the shift layout, every token's swipes at once: the same moves, more playouts a second "
                    "(off: the move-list playouts)"),
     )
+    if evaluation:
+        shift += (
+            OptionSpec("eval_mix", "float", DEFAULT_EVAL_MIX, -1.0, 1.0,
+                       "share of the fitted evaluation (as a win rate) in each playout's result (1: no playout); "
+                       "-1: the side's default (side 4: see docs/search-mcts.md; 0 elsewhere)"),
+            OptionSpec("eval_prior", "float", DEFAULT_EVAL_PRIOR, -1.0, 1.0,
+                       "share of the fitted evaluation of a child (as a win rate) in its prior, the rest the "
+                       "flip-size prior; -1: the side's default (side 4: see docs/search-mcts.md; 0 elsewhere)"),
+            OptionSpec("eval_scale", "float", DEFAULT_EVAL_SCALE, 1.0, MAX_EVAL_SCALE,
+                       "the evaluation's centi-tokens per unit of log-odds, for eval_mix and eval_prior"),
+        )
     return (
         OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
                    "MCTS tree capacity, nodes (about 43 bytes each)"),
@@ -409,7 +440,7 @@ _BASELINES = (
         honours_depth=False,
         options=_mcts_options(0.4, 1.0, -1.0, 0.0, threads=_ONE_THREAD, rave=0.0, mast=0.0,
                               playout_connect=0.0, choice_lcb=0.0, choice_share=0.0, virtual_visits=0.0,
-                              shift_playouts=None),
+                              shift_playouts=None, evaluation=False),
     ),
 )
 
@@ -452,7 +483,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, mast, playout_connect, choice_lcb, choice_share, virtual_visits, shift_playouts, seed, threads, tablebase
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, rave, mast, playout_connect, choice_lcb, choice_share, virtual_visits, shift_playouts, eval_mix, eval_prior, eval_scale, seed, threads, tablebase
 
     The ``tablebase`` option is the Searcher's own (``Searcher.go`` consults the table),
     not given to the searcher class.
