@@ -4,9 +4,9 @@ process, CPU time, fixed depth.
 
     python -m scripts.bench_shift_search [--rounds 3] [--positions 8] [--depth 0]
 
-Positions: seeded random games of 0 to 7 plies (openings) and 8 to 30 plies (mid-games)
-on sides 4, 5 and 6 (tablebase off; ``alphabeta``'s defaults, one thread). Depth 0: 6
-on side 4, 5 on side 5, 4 on side 6 (a few hundred thousand nodes a side). Both ways
+Positions: seeded random games of 0 to 7 plies (openings) and 8 to 30 plies (mid-games;
+6 to 12 on side 4) on sides 4, 5 and 6 (tablebase off; ``alphabeta``'s defaults, one thread). Depth 0: 8
+on side 4, 6 on side 5, 5 on side 6. Both ways
 search the same trees (``tests/test_shiftsearch.py`` checks it node for node), so the
 node counts agree and the ratio is a ratio of times.
 """
@@ -22,8 +22,10 @@ from hinge_fast import Board  # first: points numba's cache at the user folder
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.tools.positions import random_position
 
-DEPTHS = {4: 6, 5: 5, 6: 4}
+DEPTHS = {4: 8, 5: 6, 6: 5}
+#: Plies of the random games: openings, and mid-games (fewer on side 4, whose games are short).
 PHASES = {"openings": (0, 7), "mid-games": (8, 30)}
+SIDE4_MID = (6, 12)
 
 
 def positions(size: int, count: int, plies: tuple[int, int], seed: int) -> list[Board]:
@@ -59,6 +61,8 @@ def main(argv=None) -> None:
     for size in args.sizes:
         depth = args.depth or DEPTHS[size]
         for phase, plies in PHASES.items():
+            if size == 4 and phase == "mid-games":
+                plies = SIDE4_MID
             boards = positions(size, args.positions, plies, seed=11 + size)
             rate(boards[:1], 1, True)  # load the kernels
             rate(boards[:1], 1, False)

@@ -35,13 +35,13 @@ from tests.test_uniform_shift import shift_cells
 SIZES = range(4, SHIFT_MAX_SIZE + 1)
 
 
-def listed(board: Board):
+def listed(board: Board, least_flip: int = 0):
     """``shift_moves`` of ``board``: (codes, flipped groups as shift-layout words)."""
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     flips = np.zeros((MAX_MOVES, 4), dtype=np.uint64)
     work = np.zeros((GROUP_ROWS + 256, 4), dtype=np.uint64)
     group_of_bit = np.zeros(256, dtype=np.int16)
-    n = shift_moves(board.size, board.own, board.enemy, moves, flips, work, group_of_bit)
+    n = shift_moves(board.size, board.own, board.enemy, moves, flips, work, group_of_bit, least_flip)
     return moves[:n].copy(), flips[:n, :2].copy()
 
 
@@ -79,6 +79,12 @@ def test_the_lister_lists_generate_moves_in_its_order_and_the_reference_moves(si
         assert names == want, board.fen()
         ends = Counter(str(board.move_from_code(c)).split("x")[0] for c, cells in zip(codes, got) if cells)
         two_groups += sum(1 for k in ends.values() if k > 1)
+        # The quiescence's lists: the swipes flipping k tokens or more, in the same order.
+        for least_flip in (1, 2, 3):
+            few, few_groups = listed(board, least_flip)
+            keep = [i for i, cells in enumerate(got) if cells and len(cells) >= least_flip]
+            assert list(few) == [codes[i] for i in keep], (board.fen(), least_flip)
+            assert [shift_cells(size, g) for g in few_groups] == [got[i] for i in keep]
     assert two_groups >= 3
 
 
@@ -136,9 +142,9 @@ OPTIONS = [
 
 @pytest.mark.parametrize("size", SIZES)
 def test_searches_are_the_bitboard_searches_node_for_node(size):
-    boards = search_positions(size, 5, seed=77 + size)
+    boards = search_positions(size, 3, seed=77 + size)
     for options, board in itertools.product(OPTIONS, boards):
-        for limits in (Limits(depth=3 if size > 4 else 4), Limits(nodes=3000)):
+        for limits in (Limits(depth=3 if size > 4 else 4), Limits(nodes=2000)):
             old = AlphaBetaSearcher(shift_search=False, **options).go(board.copy(), limits)
             new = AlphaBetaSearcher(shift_search=True, **options).go(board.copy(), limits)
             assert result_of(new) == result_of(old), (board.fen(), options, limits)

@@ -31,6 +31,7 @@ grandchildren of the mid-game positions of ``side_by_side.py``).
 import numpy as np
 from numba import njit
 
+from .bits import lowest_bit_index64
 from .shiftcount import (
     WIDE_ZERO,
     ZERO,
@@ -172,9 +173,11 @@ END_STEP_1 = np.array([-1, -2, -1, 0, 1, -1, 0, 1, -1, 0, 1, 2, 1], dtype=np.int
 #: ``1``, ``-W``, ``-W-1``, ``-1``.
 NEIGHBOUR_STEP_W = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 NEIGHBOUR_STEP_1 = np.array([0, 1, 1, 0, -1, -1], dtype=np.int64)
-#: Where ``list_moves_shift`` keeps the flippable enemy groups in its scratch ``work``,
-#: and their target cells in ``group_of_bit``.
-GROUP_ROWS = 16
+#: Where ``list_moves_shift`` keeps, in its scratch ``work``, the tokens with an end of
+#: each end set (in ``END_ORDER``) and the flippable enemy groups; and in
+#: ``group_of_bit`` the groups' target cells.
+TOKEN_ROWS = 16
+GROUP_ROWS = 32
 TARGET_SLOTS = 128
 
 
@@ -194,20 +197,23 @@ def bit_set(b):
 
 
 @njit(cache=True)
-def list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_bit):
+def list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_bit, least_flip):
     """Every distinct legal move of ``own`` (to move; two-word sets, sides up to
     ``SHIFT_MAX_SIZE``), as ``movegen.generate_moves`` lists them: move codes to
     ``moves[:n]``, in the same order, and each flipped group, as a set, to columns 0
     and 1 of ``flips[:n]`` (zero for a placement). Returns n (0 when the game is over).
+    With ``least_flip`` > 0, only the swipes flipping that many tokens or more, in the
+    same order, and no placement (the quiescence's moves).
 
     The swipes' end sets come from ``shiftplay.swipe_end_sets`` (every token at once);
-    each enemy group next to an end is filled once (its set to ``work`` from row
-    ``GROUP_ROWS``, its number to ``group_of_bit`` at each of its bits, its target cell
-    at ``TARGET_SLOTS`` + number). Then, for ``generate_moves``'s order: the friendly
-    groups by their first cell, each group's tokens in cell order, each token's ends in
-    cell order (``END_ORDER``), and at each end the enemy groups by the first direction
-    (``geometry.DIRECTIONS``) in which one of their tokens lies; then the placements in
-    cell order."""
+    each enemy group next to an end is filled once (kept, if large enough, in ``work``
+    from row ``GROUP_ROWS``, its target cell in ``group_of_bit`` at ``TARGET_SLOTS`` +
+    its number; its number, or -1, at each of its bits). Then, for ``generate_moves``'
+    order: the friendly groups by their first cell, each group's tokens in cell order,
+    each token's ends in cell order (``END_ORDER``: a 13-bit mask per token from the
+    token sets of ``TOKEN_ROWS``), and at each end the enemy groups by the first
+    direction (``geometry.DIRECTIONS``) in which one of their tokens lies; then the
+    placements in cell order."""
     if not s_any(own) and s_count(enemy) >= 2:
         return np.int64(0)  # eliminated (rules.md section 6)
     n = np.int64(0)
@@ -218,22 +224,30 @@ def list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_b
     grouped = s_and(own, near_own)  # tokens with a friendly neighbour: the only ones with a pivot
     if s_any(grouped) and (s_any(landing) or s_any(s_and(own, t1))):
         reached = swipe_end_sets(w, own, enemy, t1, landing, work)
-        if s_any(reached):
-            flippable = s_and(enemy, adjacent(reached, w))
-            g = 0
-            while s_any(flippable):
-                group, _ = grow_group(enemy, s_lowest(flippable), w)
-                flippable = s_andnot(flippable, group)
+        flippable = s_and(enemy, adjacent(reached, w))
+        kept = s_zero(own)  # the cells next to a kept group
+        g = 0
+        while s_any(flippable):
+            group, near = grow_group(enemy, s_lowest(flippable), w)
+            flippable = s_andnot(flippable, group)
+            label = -1
+            if s_count(group) >= least_flip:
+                label = g
                 s_store(work, GROUP_ROWS + g, group)
                 group_of_bit[TARGET_SLOTS + g] = CELL_OF_BIT[size, s_lowest_index(group)]
-                rest = group
-                while s_any(rest):
-                    group_of_bit[s_lowest_index(rest)] = g
-                    rest = s_andnot(rest, s_lowest(rest))
+                kept = s_or(kept, near)
                 g += 1
+            rest = group
+            while s_any(rest):
+                group_of_bit[s_lowest_index(rest)] = label
+                rest = s_andnot(rest, s_lowest(rest))
+        if g > 0:
             movers = s_zero(own)
-            for k in range(END_SETS):
-                movers = s_or(movers, start_cells(s_row(work, k, own), k, w))
+            for i in range(END_SETS):
+                k = END_ORDER[i]
+                tokens = start_cells(s_and(s_row(work, k, own), kept), k, w)
+                s_store(work, TOKEN_ROWS + i, tokens)
+                movers = s_or(movers, tokens)
             iw = np.int64(w)
             rest = grouped
             while s_any(s_and(rest, movers)):
@@ -244,10 +258,15 @@ def list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_b
                     x = s_lowest_index(tokens)
                     tokens = s_andnot(tokens, s_lowest(tokens))
                     from_cell = CELL_OF_BIT[size, x]
+                    word = x >> 6
+                    offset = U64(x & 63)
+                    ends = U64(0)
                     for i in range(END_SETS):
+                        ends |= ((work[TOKEN_ROWS + i, word] >> offset) & U64(1)) << U64(i)
+                    while ends:
+                        i = np.int64(lowest_bit_index64(ends))
+                        ends &= ends - U64(1)
                         f = x + END_STEP_W[i] * iw + END_STEP_1[i]
-                        if f < 0 or f >= 128 or not has_bit(s_row(work, END_ORDER[i], own), f):
-                            continue  # (an end off the two words is no end)
                         to_cell = CELL_OF_BIT[size, f]
                         # Rule 4.5: one move per distinct enemy group next to f.
                         first = -1
@@ -257,7 +276,7 @@ def list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_b
                             if not has_bit(enemy, e):
                                 continue
                             gid = np.int64(group_of_bit[e])
-                            if gid == first or gid == second:
+                            if gid < 0 or gid == first or gid == second:
                                 continue
                             if first < 0:
                                 first = gid
@@ -267,6 +286,8 @@ def list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_b
                             flips[n, 0] = work[GROUP_ROWS + gid, 0]
                             flips[n, 1] = work[GROUP_ROWS + gid, 1]
                             n += 1
+    if least_flip > 0:
+        return n
     # Rule 3: an empty interior cell with no enemy neighbour or a friendly neighbour.
     cells = s_and(empty, s_or(s_andnot(inside, t1), near_own))
     while s_any(cells):
@@ -279,12 +300,12 @@ def list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_b
 
 
 @njit(cache=True)
-def shift_moves(size, own_bits, enemy_bits, moves, flips, work, group_of_bit):
+def shift_moves(size, own_bits, enemy_bits, moves, flips, work, group_of_bit, least_flip=0):
     """For tests: ``list_moves_shift`` of the bitboards ``own_bits``, ``enemy_bits``
     (``geometry.py``'s layout, sides 4 to ``SHIFT_MAX_SIZE``); ``work`` a uint64 array of
     at least ``GROUP_ROWS`` + 64 rows and 2 columns, ``group_of_bit`` int16 [256]."""
     return list_moves_shift(size, U64(2 * size - 1), s_interior(size, ZERO), to_shift_layout(size, own_bits),
-                            to_shift_layout(size, enemy_bits), moves, flips, work, group_of_bit)
+                            to_shift_layout(size, enemy_bits), moves, flips, work, group_of_bit, least_flip)
 
 
 @njit(cache=True, nogil=True)

@@ -797,17 +797,18 @@ def shift_negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, k
                 score = -(WIN - ply)
             elif score == WINNING:
                 score = WIN - ply - 1
-                if n < 0:
-                    n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+                if n < 0:  # the eliminating swipes only (in order): the first is noted
+                    n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups, buf.group_id,
+                                         s_count(enemy))
                 shift_note_elimination(buf, ply, moves, flips, s_count(enemy))
             else:
                 proven = False
             least_flip = state[QUIESCENCE]
             if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
-                if n < 0:
+                if n < 0:  # only the swipes flipping least_flip tokens or more are listed
                     if largest_flip >= least_flip:
                         n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups,
-                                             buf.group_id)
+                                             buf.group_id, least_flip)
                     else:
                         n = 0
                 m = 0
@@ -831,7 +832,7 @@ def shift_negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, k
                 return score
             stand_pat = score
         if n < 0:
-            n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+            n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, 0)
             if n == 0:
                 return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
 

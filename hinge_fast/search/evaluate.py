@@ -321,7 +321,7 @@ def shift_leaf_evaluation(kind, size, w, inside, own, enemy, moves, flips, work,
     fitted ones take their terms from ``shifteval.shift_terms_of`` and list none (``n``
     is -1)."""
     if kind == 1:
-        n = list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_bit)
+        n = list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_bit, 0)
         if n == 0:
             return np.int64(LOST), np.int64(n), np.int64(0)
         enemy_count = s_count(enemy)
