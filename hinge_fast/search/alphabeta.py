@@ -679,6 +679,48 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
 # ----- the search in the shift layout (sides 4 to 6) -------------------------------------------
 
 
+@intrinsic
+def prefetch(typingctx, address):
+    """Ask the processor to load the cache line at ``address`` (an integer) ahead of
+    use (LLVM's ``llvm.prefetch``: a read, high locality); no effect on results."""
+    sig = types.void(address)
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [cgutils.voidptr_t], fnty)
+        ptr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline='always')
+def prefetch_bucket(keys, data, key):
+    """Prefetch the table bucket of ``key`` (its two slots share a cache line of
+    ``keys`` and one of ``data``): a child's probe on entry otherwise waits for memory
+    (15% of a side-4 search's time, measured)."""
+    slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
+    prefetch(keys.ctypes.data + 8 * slot)
+    prefetch(data.ctypes.data + 8 * slot)
+
+
+@njit(cache=True, inline='always')
+def select_move(order, moves, flips, i, n):
+    """One step of the selection sort of the move loop: the move of the highest key
+    from ``i`` on (the first of equal ones) to place ``i`` (flips: columns 0 and 1)."""
+    pick = i
+    for j in range(i + 1, n):
+        if order[j] > order[pick]:
+            pick = j
+    if pick != i:
+        order[i], order[pick] = order[pick], order[i]
+        moves[i], moves[pick] = moves[pick], moves[i]
+        flips[i, 0], flips[pick, 0] = flips[pick, 0], flips[i, 0]
+        flips[i, 1], flips[pick, 1] = flips[pick, 1], flips[i, 1]
+
+
 @njit(cache=True)
 def shift_child_hash(size, colour, key, move, flipped):
     """``child_hash`` with the flipped group a two-word shift set: each flipped token's
@@ -869,20 +911,27 @@ def shift_negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, k
             alpha = best
     best_move = np.int64(0)
     line_index = state[HISTORY_LENGTH] + ply + 1
+    # The keys do not change during the loop, so the next move is known before this one
+    # is searched: with the table on, it is placed and its child's bucket prefetched a
+    # move ahead (the same order: each selection step is the one the loop would take).
+    ahead = state[TABLE_ON] != 0
+    next_child = U64(0)
     for i in range(n):
-        pick = i
-        for j in range(i + 1, n):
-            if order[j] > order[pick]:
-                pick = j
-        if pick != i:
-            order[i], order[pick] = order[pick], order[i]
-            moves[i], moves[pick] = moves[pick], moves[i]
-            flips[i, 0], flips[pick, 0] = flips[pick, 0], flips[i, 0]
-            flips[i, 1], flips[pick, 1] = flips[pick, 1], flips[i, 1]
+        if i == 0 or not ahead:
+            select_move(order, moves, flips, i, n)
         move = moves[i]
         flipped = flips_row(flips, i)
         their, ours = shift_play(size, own, enemy, move, flipped)
-        child = shift_child_hash(size, colour, key, move, flipped)
+        if i > 0 and ahead:
+            child = next_child
+        else:
+            child = shift_child_hash(size, colour, key, move, flipped)
+            if ahead:
+                prefetch_bucket(keys, data, child)
+        if ahead and i + 1 < n:
+            select_move(order, moves, flips, i + 1, n)
+            next_child = shift_child_hash(size, colour, key, moves[i + 1], flips_row(flips, i + 1))
+            prefetch_bucket(keys, data, next_child)
         buf.line[line_index] = child
         before = state[NODES]
         exact = True
