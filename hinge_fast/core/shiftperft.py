@@ -19,6 +19,11 @@ whole child positions, sets, without move codes:
 A side to move with no tokens while the board holds two or more has been eliminated
 (rules.md section 6): no moves.
 
+``list_moves_shift`` lists a node's moves for alpha-beta's ``shift_negamax`` from the same
+end sets: move codes (``movecode.py``, cells through ``shiftplay.CELL_OF_BIT``) and flipped
+groups, in ``movegen.generate_moves``' order (the search's tree then stays the same), or
+only the swipes flipping enough tokens (the quiescence's).
+
 The walk is iterative over per-ply buffers (``perft.py`` says why): the children of each
 node above the last two plies are written to its ply's rows, then visited in turn; a
 leaf's parent lists its children without storing them (made perft: each child is built

@@ -86,6 +86,12 @@ How it works
   tokens (largest first), then the two killer moves of the ply, then the rest by the
   history heuristic (a cut-off adds depth² to the move's from/to counter).
 * **Principal variation** from a triangular PV table, checked legal move by move.
+* **The shift layout** (option ``shift_search``; on through the registry, off here and in
+  ``alphabeta-v1``): on sides 4 to 6 ``shift_search_depth`` runs ``shift_negamax``, which
+  is ``negamax`` with both sides kept as two-word sets of ``core/shiftcount.py``: moves
+  from ``shiftperft.list_moves_shift`` (the codes and the order of ``generate_moves``),
+  the same Zobrist keys (``shift_child_hash``), leaves evaluated from the sets, and each
+  child's table bucket prefetched a move ahead. The tree is the same, node for node.
 * **Threads (Lazy SMP)**: with ``threads`` = T > 1 (the registry's default: every
   core), T - 1 helper threads (``_LazySMP``) search the same root at once, each with
   its own buffers (killers, history, PV, about 30 MB each: ``new_buffers``) and
