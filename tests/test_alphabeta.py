@@ -340,8 +340,10 @@ def test_alphabeta_defaults_are_the_measured_ones_and_the_baseline_keeps_its_own
     new, v1 = engine_spec("alphabeta").defaults, engine_spec("alphabeta-v1").defaults
     assert (new["evaluator"], new["quiescence"]) == ("leaf-fitted", 2)
     assert (new["lmr"], new["flip_extension"], new["null_move"], new["full_time"]) == (False, 0, 0, False)
+    assert new["shift_search"] is True and "shift_search" not in v1
     assert v1["evaluator"] == "classic" and "quiescence" not in v1 and v1["threads"] == 1
     assert create_searcher("alphabeta-v1").quiescence == 0
+    assert create_searcher("alphabeta-v1").shift_search is False
     with pytest.raises(HingeError, match="quiescence"):
         create_searcher("alphabeta", quiescence=-1)
     with pytest.raises(HingeError, match="quiescence"):
@@ -574,6 +576,7 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
     boards = midgame_positions(size, 4, seed=40 + size)
     limits = Limits(nodes=4000)
     options = dict(threads=1, tablebase="off") if size == 4 else dict(threads=1)
+    options["shift_search"] = False  # the bitboard recursion (sides 4 to 6 would search in the shift layout)
     fast = [search_alphabeta(board.copy(), limits, **options) for board in boards]
     monkeypatch.setattr(alphabeta, "search_depth", alphabeta.negamax)
     plain = [search_alphabeta(board.copy(), limits, **options) for board in boards]

@@ -19,6 +19,11 @@ whole child positions, sets, without move codes:
 A side to move with no tokens while the board holds two or more has been eliminated
 (rules.md section 6): no moves.
 
+``list_moves_shift`` lists a node's moves for alpha-beta's ``shift_negamax`` from the same
+end sets: move codes (``movecode.py``, cells through ``shiftplay.CELL_OF_BIT``) and flipped
+groups, in ``movegen.generate_moves``' order (the search's tree then stays the same), or
+only the swipes flipping enough tokens (the quiescence's).
+
 The walk is iterative over per-ply buffers (``perft.py`` says why): the children of each
 node above the last two plies are written to its ply's rows, then visited in turn; a
 leaf's parent lists its children without storing them (made perft: each child is built
@@ -31,6 +36,7 @@ grandchildren of the mid-game positions of ``side_by_side.py``).
 import numpy as np
 from numba import njit
 
+from .bits import lowest_bit_index64
 from .shiftcount import (
     WIDE_ZERO,
     ZERO,
@@ -40,18 +46,21 @@ from .shiftcount import (
     s_andnot,
     s_any,
     s_count,
-    s_eq,
     s_interior,
     s_lowest,
+    s_lowest_index,
     s_or,
     s_row,
     s_store,
     s_xor,
     s_zero,
+    to_shift_layout,
     to_shift_words,
 )
-from .shiftplay import END_SETS, start_cells, swipe_end_sets, uniform_count
-from .tables import MAX_MOVES, SHIFT_MAX_SIZE
+from .geometry import MIN_SIZE
+from .movegen import encode_placement, encode_swipe
+from .shiftplay import CELL_OF_BIT, END_SETS, grow_group, start_cells, swipe_end_sets, uniform_count
+from .tables import MAX_MOVES, SHIFT_MAX_SIZE, ZOBRIST
 
 U64 = np.uint64
 
@@ -63,6 +72,17 @@ def fold(a):
     for word in a:
         x ^= word
     return x
+
+
+@njit(cache=True, inline='always')
+def keep(store, made, n, first, kids_to_move, kids_mover, to_move, mover):
+    """Child ``n`` of ``expand``: stored to row ``first + n`` (``store``), or XORed into
+    ``made``. Returns ``made``."""
+    if store:
+        s_store(kids_to_move, first + n, to_move)
+        s_store(kids_mover, first + n, mover)
+        return made
+    return s_xor(made, s_xor(to_move, mover))
 
 
 @njit(cache=True, inline='always')
@@ -86,12 +106,7 @@ def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
     while s_any(cells):
         f = s_lowest(cells)
         cells = s_andnot(cells, f)
-        mover = s_or(own, f)
-        if store:
-            s_store(kids_to_move, first + n, enemy)
-            s_store(kids_mover, first + n, mover)
-        else:
-            made = s_xor(made, s_xor(enemy, mover))
+        made = keep(store, made, n, first, kids_to_move, kids_mover, enemy, s_or(own, f))
         n += 1
     landing = s_and(empty, t1)
     if not (s_any(s_and(own, near_own)) and (s_any(landing) or s_any(s_and(own, t1)))):
@@ -100,13 +115,7 @@ def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
     # The enemy groups next to an end, each filled once.
     flippable = s_and(enemy, adjacent(reached, w))
     while s_any(flippable):
-        group = s_lowest(flippable)
-        while True:
-            near = dilate(group, w)
-            grown = s_and(near, enemy)
-            if s_eq(grown, group):
-                break
-            group = grown
+        group, near = grow_group(enemy, s_lowest(flippable), w)
         flippable = s_andnot(flippable, group)
         to_move = s_andnot(enemy, group)
         base = s_or(own, group)
@@ -120,14 +129,188 @@ def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
                 x = s_lowest(tokens)
                 ends = s_andnot(ends, f)
                 tokens = s_andnot(tokens, x)
-                mover = s_or(s_andnot(base, x), f)
-                if store:
-                    s_store(kids_to_move, first + n, to_move)
-                    s_store(kids_mover, first + n, mover)
-                else:
-                    made = s_xor(made, s_xor(to_move, mover))
+                made = keep(store, made, n, first, kids_to_move, kids_mover, to_move, s_or(s_andnot(base, x), f))
                 n += 1
     return n, fold(made)
+
+
+# ----- move lists in the shift layout (alpha-beta on sides 4 to 6) ------------------------------
+# ``search/alphabeta.py``'s ``shift_negamax`` keeps a node's sides as two-word sets and
+# lists its moves here, with move codes and flipped groups, in the order of
+# ``movegen.generate_moves``: the tree it searches is then the same, node for node.
+
+
+def _bit_of_cell():
+    """``BIT_OF_CELL[size, cell]``: the shift-layout bit of an interior cell (sides up
+    to ``SHIFT_MAX_SIZE``; -1 for the edge cells), the inverse of ``CELL_OF_BIT``."""
+    table = np.full((SHIFT_MAX_SIZE + 1, 256), -1, dtype=np.int16)
+    for size in range(MIN_SIZE, SHIFT_MAX_SIZE + 1):
+        for b in range(128):
+            cell = CELL_OF_BIT[size, b]
+            if cell >= 0:
+                table[size, cell] = b
+    table.setflags(write=False)
+    return table
+
+
+def _flip_keys():
+    """``FLIP_KEYS[size, b]``: the Zobrist change of the token on shift-layout bit ``b``
+    changing colour, ``ZOBRIST[size, 0, c] ^ ZOBRIST[size, 1, c]`` of its cell ``c``."""
+    table = np.zeros((SHIFT_MAX_SIZE + 1, 128), dtype=np.uint64)
+    for size in range(MIN_SIZE, SHIFT_MAX_SIZE + 1):
+        for b in range(128):
+            cell = CELL_OF_BIT[size, b]
+            if cell >= 0:
+                table[size, b] = ZOBRIST[size, 0, cell] ^ ZOBRIST[size, 1, cell]
+    table.setflags(write=False)
+    return table
+
+
+BIT_OF_CELL = _bit_of_cell()
+FLIP_KEYS = _flip_keys()
+#: The end sets ``E[k]`` (``shiftplay.py``) in increasing order of their end's offset
+#: from the token, ``END_STEP_W[i] * W + END_STEP_1[i]`` bits: a token's ends in cell
+#: order, as ``generate_moves`` lists them (the layout's bit order is the cells' order).
+END_ORDER = np.array([9, 10, 4, 3, 8, 5, 12, 2, 11, 0, 1, 7, 6], dtype=np.int64)
+END_STEP_W = np.array([-2, -1, -1, -1, -1, 0, 0, 0, 1, 1, 1, 1, 2], dtype=np.int64)
+END_STEP_1 = np.array([-1, -2, -1, 0, 1, -1, 0, 1, -1, 0, 1, 2, 1], dtype=np.int64)
+#: The six neighbour directions of ``geometry.DIRECTIONS`` in bits: ``W``, ``W+1``,
+#: ``1``, ``-W``, ``-W-1``, ``-1``.
+NEIGHBOUR_STEP_W = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
+NEIGHBOUR_STEP_1 = np.array([0, 1, 1, 0, -1, -1], dtype=np.int64)
+#: Where ``list_moves_shift`` keeps, in its scratch ``work``, the tokens with an end of
+#: each end set (in ``END_ORDER``) and the flippable enemy groups; and in
+#: ``group_of_bit`` the groups' target cells.
+TOKEN_ROWS = 16
+GROUP_ROWS = 32
+TARGET_SLOTS = 128
+
+
+@njit(cache=True, inline='always')
+def has_bit(a, b):
+    """Whether the two-word set ``a`` holds bit ``b`` (0 to 127)."""
+    word = a[0] if b < 64 else a[1]
+    return (word >> U64(b & 63)) & U64(1) != U64(0)
+
+
+@njit(cache=True, inline='always')
+def bit_set(b):
+    """The two-word set of bit ``b`` (0 to 127)."""
+    if b < 64:
+        return (U64(1) << U64(b), U64(0))
+    return (U64(0), U64(1) << U64(b - 64))
+
+
+@njit(cache=True)
+def list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_bit, least_flip):
+    """Every distinct legal move of ``own`` (to move; two-word sets, sides up to
+    ``SHIFT_MAX_SIZE``), as ``movegen.generate_moves`` lists them: move codes to
+    ``moves[:n]``, in the same order, and each flipped group, as a set, to columns 0
+    and 1 of ``flips[:n]`` (zero for a placement). Returns n (0 when the game is over).
+    With ``least_flip`` > 0, only the swipes flipping that many tokens or more, in the
+    same order, and no placement (the quiescence's moves).
+
+    The swipes' end sets come from ``shiftplay.swipe_end_sets`` (every token at once);
+    each enemy group next to an end is filled once (kept, if large enough, in ``work``
+    from row ``GROUP_ROWS``, its target cell in ``group_of_bit`` at ``TARGET_SLOTS`` +
+    its number; its number, or -1, at each of its bits). Then, for ``generate_moves``'
+    order: the friendly groups by their first cell, each group's tokens in cell order,
+    each token's ends in cell order (``END_ORDER``: a 13-bit mask per token from the
+    token sets of ``TOKEN_ROWS``), and at each end the enemy groups by the first
+    direction (``geometry.DIRECTIONS``) in which one of their tokens lies; then the
+    placements in cell order."""
+    if not s_any(own) and s_count(enemy) >= 2:
+        return np.int64(0)  # eliminated (rules.md section 6)
+    n = np.int64(0)
+    empty = s_andnot(inside, s_or(own, enemy))
+    t1 = dilate(enemy, w)
+    near_own = adjacent(own, w)
+    landing = s_and(empty, t1)
+    grouped = s_and(own, near_own)  # tokens with a friendly neighbour: the only ones with a pivot
+    if s_any(grouped) and (s_any(landing) or s_any(s_and(own, t1))):
+        reached = swipe_end_sets(w, own, enemy, t1, landing, work)
+        flippable = s_and(enemy, adjacent(reached, w))
+        kept = s_zero(own)  # the cells next to a kept group
+        g = 0
+        while s_any(flippable):
+            group, near = grow_group(enemy, s_lowest(flippable), w)
+            flippable = s_andnot(flippable, group)
+            label = -1
+            if s_count(group) >= least_flip:
+                label = g
+                s_store(work, GROUP_ROWS + g, group)
+                group_of_bit[TARGET_SLOTS + g] = CELL_OF_BIT[size, s_lowest_index(group)]
+                kept = s_or(kept, near)
+                g += 1
+            rest = group
+            while s_any(rest):
+                group_of_bit[s_lowest_index(rest)] = label
+                rest = s_andnot(rest, s_lowest(rest))
+        if g > 0:
+            movers = s_zero(own)
+            for i in range(END_SETS):
+                k = END_ORDER[i]
+                tokens = start_cells(s_and(s_row(work, k, own), kept), k, w)
+                s_store(work, TOKEN_ROWS + i, tokens)
+                movers = s_or(movers, tokens)
+            iw = np.int64(w)
+            rest = grouped
+            while s_any(s_and(rest, movers)):
+                group, _ = grow_group(own, s_lowest(rest), w)
+                rest = s_andnot(rest, group)
+                tokens = s_and(group, movers)
+                while s_any(tokens):
+                    x = s_lowest_index(tokens)
+                    tokens = s_andnot(tokens, s_lowest(tokens))
+                    from_cell = CELL_OF_BIT[size, x]
+                    word = x >> 6
+                    offset = U64(x & 63)
+                    ends = U64(0)
+                    for i in range(END_SETS):
+                        ends |= ((work[TOKEN_ROWS + i, word] >> offset) & U64(1)) << U64(i)
+                    while ends:
+                        i = np.int64(lowest_bit_index64(ends))
+                        ends &= ends - U64(1)
+                        f = x + END_STEP_W[i] * iw + END_STEP_1[i]
+                        to_cell = CELL_OF_BIT[size, f]
+                        # Rule 4.5: one move per distinct enemy group next to f.
+                        first = -1
+                        second = -1
+                        for j in range(6):
+                            e = f + NEIGHBOUR_STEP_W[j] * iw + NEIGHBOUR_STEP_1[j]
+                            if not has_bit(enemy, e):
+                                continue
+                            gid = np.int64(group_of_bit[e])
+                            if gid < 0 or gid == first or gid == second:
+                                continue
+                            if first < 0:
+                                first = gid
+                            else:
+                                second = gid
+                            moves[n] = encode_swipe(from_cell, to_cell, group_of_bit[TARGET_SLOTS + gid])
+                            flips[n, 0] = work[GROUP_ROWS + gid, 0]
+                            flips[n, 1] = work[GROUP_ROWS + gid, 1]
+                            n += 1
+    if least_flip > 0:
+        return n
+    # Rule 3: an empty interior cell with no enemy neighbour or a friendly neighbour.
+    cells = s_and(empty, s_or(s_andnot(inside, t1), near_own))
+    while s_any(cells):
+        moves[n] = encode_placement(CELL_OF_BIT[size, s_lowest_index(cells)])
+        flips[n, 0] = U64(0)
+        flips[n, 1] = U64(0)
+        cells = s_andnot(cells, s_lowest(cells))
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def shift_moves(size, own_bits, enemy_bits, moves, flips, work, group_of_bit, least_flip=0):
+    """For tests: ``list_moves_shift`` of the bitboards ``own_bits``, ``enemy_bits``
+    (``geometry.py``'s layout, sides 4 to ``SHIFT_MAX_SIZE``); ``work`` a uint64 array of
+    at least ``GROUP_ROWS`` + 64 rows and 2 columns, ``group_of_bit`` int16 [256]."""
+    return list_moves_shift(size, U64(2 * size - 1), s_interior(size, ZERO), to_shift_layout(size, own_bits),
+                            to_shift_layout(size, enemy_bits), moves, flips, work, group_of_bit, least_flip)
 
 
 @njit(cache=True, nogil=True)
@@ -213,4 +396,4 @@ def shift_children(size, own_bits, enemy_bits, to_move, mover):
     return shift_children_in(size, own_bits, enemy_bits, to_move, mover, WIDE_ZERO)
 
 
-__all__ = ["shift_children", "shift_perft"]
+__all__ = ["list_moves_shift", "shift_children", "shift_moves", "shift_perft"]

@@ -248,6 +248,19 @@ def group_swipes(near, work):
     return n
 
 
+@njit(cache=True, inline='always')
+def grow_group(stones, seed, w):
+    """The group of ``stones`` holding the cells ``seed`` (one group's), grown a ring a
+    round, and its dilation (the group and every cell next to it)."""
+    group = seed
+    while True:
+        near = dilate(group, w)
+        grown = s_and(near, stones)
+        if s_eq(grown, group):
+            return group, near
+        group = grown
+
+
 @njit(cache=True)
 def choose_swipe(w, enemy, reached, work, rng):
     """The policy's swipe: among the enemy groups next to an end cell (``reached``),
@@ -258,13 +271,7 @@ def choose_swipe(w, enemy, reached, work, rng):
     tied = 0
     total = np.int64(0)
     while s_any(flippable):
-        group = s_lowest(flippable)
-        while True:
-            near = dilate(group, w)
-            grown = s_and(near, enemy)
-            if s_eq(grown, group):
-                break
-            group = grown
+        group, near = grow_group(enemy, s_lowest(flippable), w)
         flippable = s_andnot(flippable, group)
         size = s_count(group)
         if size < largest:

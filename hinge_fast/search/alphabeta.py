@@ -86,6 +86,12 @@ How it works
   tokens (largest first), then the two killer moves of the ply, then the rest by the
   history heuristic (a cut-off adds depth² to the move's from/to counter).
 * **Principal variation** from a triangular PV table, checked legal move by move.
+* **The shift layout** (option ``shift_search``; on through the registry, off here and in
+  ``alphabeta-v1``): on sides 4 to 6 ``shift_search_depth`` runs ``shift_negamax``, which
+  is ``negamax`` with both sides kept as two-word sets of ``core/shiftcount.py``: moves
+  from ``shiftperft.list_moves_shift`` (the codes and the order of ``generate_moves``),
+  the same Zobrist keys (``shift_child_hash``), leaves evaluated from the sets, and each
+  child's table bucket prefetched a move ahead. The tree is the same, node for node.
 * **Threads (Lazy SMP)**: with ``threads`` = T > 1 (the registry's default: every
   core), T - 1 helper threads (``_LazySMP``) search the same root at once, each with
   its own buffers (killers, history, PV, about 30 MB each: ``new_buffers``) and
@@ -124,8 +130,10 @@ from ..core.bits import bb_any, bb_count, bb_lowest, bb_row, bb_without
 from ..errors import HingeError
 from ..core.geometry import NWORDS, geometry
 from ..core.movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
-from ..core.tables import MAX_GROUPS, MAX_MOVES, ZOBRIST
-from .evaluate import LOST, MATE_BOUND, WIN, WINNING, get_evaluator, leaf_evaluation
+from ..core.shiftcount import s_andnot, s_any, s_count, s_lowest, s_lowest_index, s_or, s_xor, to_shift_layout
+from ..core.shiftperft import BIT_OF_CELL, FLIP_KEYS, bit_set, list_moves_shift
+from ..core.tables import MAX_GROUPS, MAX_MOVES, SHIFT_INTERIOR, SHIFT_MAX_SIZE, ZOBRIST
+from .evaluate import LOST, MATE_BOUND, WIN, WINNING, get_evaluator, leaf_evaluation, shift_leaf_evaluation
 from .limits import DEFAULT_TIME, MAX_DEPTH, Limits
 from .registry import DEFAULT_QUIESCENCE_PLIES, MAX_QUIESCENCE_PLIES, DEFAULT_TABLE_MB, EVALUATORS, MIN_TABLE_MB  # noqa: F401  (re-exported)
 from .result import RootMove, SearchResult
@@ -674,6 +682,326 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     return best
 
 
+# ----- the search in the shift layout (sides 4 to 6) -------------------------------------------
+
+
+@intrinsic
+def prefetch(typingctx, address):
+    """Ask the processor to load the cache line at ``address`` (an integer) ahead of
+    use (LLVM's ``llvm.prefetch``: a read, high locality); no effect on results."""
+    sig = types.void(address)
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [cgutils.voidptr_t], fnty)
+        ptr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline='always')
+def prefetch_bucket(keys, data, key):
+    """Prefetch the table bucket of ``key`` (its two slots share a cache line of
+    ``keys`` and one of ``data``): a child's probe on entry otherwise waits for memory
+    (15% of a side-4 search's time, measured)."""
+    slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
+    prefetch(keys.ctypes.data + 8 * slot)
+    prefetch(data.ctypes.data + 8 * slot)
+
+
+@njit(cache=True, inline='always')
+def select_move(order, moves, flips, i, n):
+    """One step of the selection sort of the move loop: the move of the highest key
+    from ``i`` on (the first of equal ones) to place ``i`` (flips: columns 0 and 1)."""
+    pick = i
+    for j in range(i + 1, n):
+        if order[j] > order[pick]:
+            pick = j
+    if pick != i:
+        order[i], order[pick] = order[pick], order[i]
+        moves[i], moves[pick] = moves[pick], moves[i]
+        flips[i, 0], flips[pick, 0] = flips[pick, 0], flips[i, 0]
+        flips[i, 1], flips[pick, 1] = flips[pick, 1], flips[i, 1]
+
+
+@njit(cache=True)
+def shift_child_hash(size, colour, key, move, flipped):
+    """``child_hash`` with the flipped group a two-word shift set: each flipped token's
+    change of colour from ``shiftperft.FLIP_KEYS`` (the same keys, by shift bit)."""
+    key ^= ZOBRIST[size, 2, 0]
+    key ^= ZOBRIST[size, colour, move_to(move)]
+    if is_swipe(move):
+        key ^= ZOBRIST[size, colour, move_from(move)]
+        rest = flipped
+        while s_any(rest):
+            key ^= FLIP_KEYS[size, s_lowest_index(rest)]
+            rest = s_andnot(rest, s_lowest(rest))
+    return key
+
+
+@njit(cache=True)
+def shift_play(size, own, enemy, move, flipped):
+    """``play_with_flip`` on two-word shift sets: ``(their tokens, our tokens)``."""
+    to = bit_set(BIT_OF_CELL[size, move_to(move)])
+    if not is_swipe(move):
+        return enemy, s_or(own, to)
+    mover = s_or(s_andnot(own, bit_set(BIT_OF_CELL[size, move_from(move)])), to)
+    return s_xor(enemy, flipped), s_or(mover, flipped)
+
+
+@njit(cache=True, inline='always')
+def flips_row(flips, i):
+    """The flipped group of move ``i`` of a shift-layout move list (columns 0 and 1)."""
+    return (flips[i, 0], flips[i, 1])
+
+
+@njit(cache=True)
+def shift_note_elimination(buf, ply, moves, flips, enemy_count):
+    """``note_elimination`` over a shift-layout move list."""
+    i = 0
+    while is_swipe(moves[i]):
+        if s_count(flips_row(flips, i)) == enemy_count:
+            buf.pv[ply, ply] = moves[i]
+            buf.pv_length[ply] = ply + 1
+            return
+        i += 1
+
+
+@njit(cache=True, nogil=True)
+def shift_negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
+    """``negamax`` with the sides kept as two-word sets of the shift layout
+    (``core/shiftcount.py``; sides 4 to 6) from the root down: moves from
+    ``shiftperft.list_moves_shift`` (the codes and order of ``generate_moves``, the
+    flipped groups as sets in columns 0 and 1 of ``buf.flips``), Zobrist keys by
+    ``shift_child_hash``, leaves by ``evaluate.shift_leaf_evaluation``. Every other line
+    is ``negamax``'s, so the tree searched, the scores and the node counts are the same
+    (``tests/test_shiftsearch.py``). The root's flips must be sets already
+    (``shift_search_depth`` converts them)."""
+    state = buf.state
+    buf.pv_length[ply] = ply
+    stand_pat = np.int64(0)
+    if out_of_budget(state):
+        return np.int64(0)
+    root = ply == 0
+    if root:
+        state[ITERATION_DEPTH] = depth
+    w = U64(2 * size - 1)
+    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    moves = buf.moves[ply]
+    flips = buf.flips[ply]
+    order = buf.order[ply]
+    generation = state[GENERATION]
+    table_move = np.int64(0)
+    killer1 = buf.killers[ply, 0]
+    killer2 = buf.killers[ply, 1]
+    if root:
+        n = state[ROOT_COUNT]
+        for i in range(n):
+            order[i] = n - i  # the caller's order
+    else:
+        if repeated(buf.line, state[HISTORY_LENGTH] + ply, key):
+            return np.int64(0)
+        if state[TABLE_ON]:
+            slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
+            for s in range(slot, slot + 2):
+                entry = data[s]
+                if keys[s] ^ entry == key and entry_generation(entry) == generation:
+                    table_move = entry_move(entry)
+                    if entry_depth(entry) == depth:
+                        score = score_from_table(entry_score(entry), ply)
+                        bound = entry_bound(entry)
+                        if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
+                            return score
+                    break
+
+        n = -1
+        if (state[NULL_MOVE] > 0 and depth >= NULL_MIN_DEPTH and beta - alpha == 1 and buf.null_moves[ply - 1] == 0
+                and abs(beta) < MATE_BOUND and s_count(own) >= NULL_MIN_TOKENS):
+            static, _, _ = shift_leaf_evaluation(state[EVALUATOR], size, w, inside, own, enemy, moves, flips,
+                                                 buf.enemy_groups, buf.group_id, buf.weights)
+            if static >= beta and static != WINNING:
+                child = key ^ ZOBRIST[size, 2, 0]
+                buf.line[state[HISTORY_LENGTH] + ply + 1] = child
+                buf.null_moves[ply] = 1
+                score = -shift_negamax(size, 1 - colour, enemy, own, child, depth - 1 - state[NULL_MOVE], ply + 1,
+                                       -beta, -beta + 1, buf, keys, data)
+                buf.null_moves[ply] = 0
+                if state[ABORTED]:
+                    return np.int64(0)
+                if score >= beta:
+                    if score >= MATE_BOUND:
+                        score = beta  # not a proven win: the opponent did not really pass
+                    if state[TABLE_ON]:
+                        table_store(keys, data, key, 0, LOWER, depth, generation, score, ply)
+                    return score
+        if depth <= 0:
+            score, n, largest_flip = shift_leaf_evaluation(state[EVALUATOR], size, w, inside, own, enemy, moves, flips,
+                                                           buf.enemy_groups, buf.group_id, buf.weights)
+            proven = True
+            if score == LOST:
+                score = -(WIN - ply)
+            elif score == WINNING:
+                score = WIN - ply - 1
+                if n < 0:  # the eliminating swipes only (in order): the first is noted
+                    n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups, buf.group_id,
+                                         s_count(enemy))
+                shift_note_elimination(buf, ply, moves, flips, s_count(enemy))
+            else:
+                proven = False
+            least_flip = state[QUIESCENCE]
+            if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
+                if n < 0:  # only the swipes flipping least_flip tokens or more are listed
+                    if largest_flip >= least_flip:
+                        n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups,
+                                             buf.group_id, least_flip)
+                    else:
+                        n = 0
+                m = 0
+                for i in range(n):
+                    if not is_swipe(moves[i]):
+                        break
+                    flipped = s_count(flips_row(flips, i))
+                    if flipped >= least_flip:
+                        moves[m] = moves[i]
+                        flips[m, 0] = flips[i, 0]
+                        flips[m, 1] = flips[i, 1]
+                        order[m] = flipped
+                        m += 1
+                n = m
+            else:
+                n = 0
+            if n == 0:
+                if state[TABLE_ON] and depth == 0:
+                    bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
+                    table_store(keys, data, key, 0, bound, 0, generation, score, ply)
+                return score
+            stand_pat = score
+        if n < 0:
+            n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, 0)
+            if n == 0:
+                return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
+
+            enemy_count = s_count(enemy)
+            for i in range(n):
+                move = moves[i]
+                if move == table_move:
+                    order[i] = np.int64(1) << 60
+                    continue
+                if is_swipe(move):
+                    flipped = s_count(flips_row(flips, i))
+                    if flipped == enemy_count:
+                        buf.pv[ply, ply] = move
+                        buf.pv_length[ply] = ply + 1
+                        return WIN - ply - 1
+                    if flipped >= 2:
+                        order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
+                        continue
+                if move == killer1:
+                    order[i] = np.int64(1) << 46
+                elif move == killer2:
+                    order[i] = np.int64(1) << 45
+                else:
+                    order[i] = buf.history[move & 0x3FFFF]
+
+    full_window = root and state[ROOT_FULL_WINDOW] != 0
+    lmr = state[LMR] != 0 and depth >= LMR_MIN_DEPTH
+    extend_flip = state[FLIP_EXTENSION] if depth == 1 and not root and ply < min(2 * state[ITERATION_DEPTH], MAX_DEPTH) else 0
+    original_alpha = alpha
+    best = -INFINITE
+    if depth <= 0 and not root:
+        best = stand_pat
+        if best > alpha:
+            alpha = best
+    best_move = np.int64(0)
+    line_index = state[HISTORY_LENGTH] + ply + 1
+    # The keys do not change during the loop, so the next move is known before this one
+    # is searched: with the table on, it is placed and its child's bucket prefetched a
+    # move ahead (the same order: each selection step is the one the loop would take).
+    ahead = state[TABLE_ON] != 0
+    next_child = U64(0)
+    for i in range(n):
+        if i == 0 or not ahead:
+            select_move(order, moves, flips, i, n)
+        move = moves[i]
+        flipped = flips_row(flips, i)
+        their, ours = shift_play(size, own, enemy, move, flipped)
+        if i > 0 and ahead:
+            child = next_child
+        else:
+            child = shift_child_hash(size, colour, key, move, flipped)
+            if ahead:
+                prefetch_bucket(keys, data, child)
+        if ahead and i + 1 < n:
+            select_move(order, moves, flips, i + 1, n)
+            next_child = shift_child_hash(size, colour, key, moves[i + 1], flips_row(flips, i + 1))
+            prefetch_bucket(keys, data, next_child)
+        buf.line[line_index] = child
+        before = state[NODES]
+        exact = True
+        child_depth = depth - 1
+        big_flip = is_swipe(move) and s_count(flipped) >= 2
+        if extend_flip > 0 and is_swipe(move) and s_count(flipped) >= extend_flip:
+            child_depth = depth
+        if i == 0 or full_window:
+            score = -shift_negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys,
+                                   data)
+        else:
+            reduction = np.int64(0)
+            if lmr and not root and move != table_move and move != killer1 and move != killer2 and not big_flip:
+                reduction = late_move_reduction(depth, i)
+            if reduction > 0:
+                score = -shift_negamax(size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1,
+                                       -alpha - 1, -alpha, buf, keys, data)
+                if score > alpha and not state[ABORTED]:
+                    score = -shift_negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1,
+                                           -alpha, buf, keys, data)
+            else:
+                score = -shift_negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -alpha - 1,
+                                       -alpha, buf, keys, data)
+            exact = False
+            if alpha < score < beta:
+                score = -shift_negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha,
+                                       buf, keys, data)
+                exact = True
+        if state[ABORTED]:
+            return np.int64(0)
+        if root:
+            buf.root_info[0, i] = score
+            buf.root_info[1, i] = 1 if exact else 0
+            buf.root_info[2, i] = state[NODES] - before
+            state[ROOT_DONE] = i + 1
+        if score > best:
+            best = score
+            best_move = move
+            if root:
+                state[ROOT_BEST] = i
+            if score > alpha:
+                alpha = score
+                buf.pv[ply, ply] = move
+                for k in range(ply + 1, buf.pv_length[ply + 1]):
+                    buf.pv[ply, k] = buf.pv[ply + 1, k]
+                buf.pv_length[ply] = max(buf.pv_length[ply + 1], ply + 1)
+                if score >= beta:
+                    if depth <= 0:
+                        break
+                    if not big_flip and move != killer1:
+                        buf.killers[ply, 1] = killer1
+                        buf.killers[ply, 0] = move
+                    h = buf.history[move & 0x3FFFF] + depth * depth
+                    buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
+                    break
+        if full_window:
+            alpha = -INFINITE
+
+    if state[TABLE_ON] and not root and depth >= 0:
+        bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        table_store(keys, data, key, best_move, bound, depth, generation, best, ply)
+    return best
+
+
 @intrinsic
 def void_pointer(typingctx, address):
     """The address (an integer) as a ``void*``, for ``numba.carray``."""
@@ -702,6 +1030,32 @@ def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, ke
                           unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
                           unowned(buf.weights), unowned(buf.null_moves))
     return negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, views, unowned(keys), unowned(data))
+
+
+@njit(cache=True, nogil=True)
+def shift_search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
+    """``search_depth`` by ``shift_negamax`` (sides 4 to ``SHIFT_MAX_SIZE``): the sides
+    (bitboards) and the root moves' flipped groups (rows of ``buf.flips[0]``, which the
+    driver writes before each depth) converted to the shift layout first."""
+    flips = buf.flips[0]
+    for i in range(buf.state[ROOT_COUNT]):
+        group = to_shift_layout(size, flips[i])
+        for word in range(NWORDS):
+            flips[i, word] = U64(0)
+        flips[i, 0] = group[0]
+        flips[i, 1] = group[1]
+    views = SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.enemy_groups),
+                          unowned(buf.group_id), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
+                          unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
+                          unowned(buf.weights), unowned(buf.null_moves))
+    return shift_negamax(size, colour, to_shift_layout(size, own), to_shift_layout(size, enemy), key, depth, ply,
+                         alpha, beta, views, unowned(keys), unowned(data))
+
+
+def depth_kernel(searcher, size):
+    """The kernel searching one depth: ``shift_search_depth`` with the ``shift_search``
+    option on sides up to ``SHIFT_MAX_SIZE``, else ``search_depth``."""
+    return shift_search_depth if searcher.shift_search and size <= SHIFT_MAX_SIZE else search_depth
 
 
 # ----- Python driver --------------------------------------------------------------------------
@@ -876,7 +1230,10 @@ class AlphaBetaSearcher(Searcher):
     (not an engine option): on sides 4 to 6 the classic and fitted evaluations take
     their terms from the shift layout (``search/shifteval.py``, the same values, no
     move listed at a leaf unless the quiescence searches on); off, from the move lists
-    as on larger sides (for the differential tests and benchmarks).
+    as on larger sides (for the differential tests and benchmarks); ``shift_search``:
+    on sides 4 to 6 the whole search keeps its positions in the shift layout
+    (``shift_negamax``: the same tree, faster), off here as in ``alphabeta-v1``, on
+    through the registry's ``alphabeta``.
 
     >>> from hinge_fast import Board
     >>> AlphaBetaSearcher(table_mb=1).go(Board(size=4), Limits(depth=1)).depth
@@ -887,8 +1244,9 @@ class AlphaBetaSearcher(Searcher):
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
                  threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False, flip_extension=0,
-                 null_move=0, full_time=False, shift_eval=True):
+                 null_move=0, full_time=False, shift_eval=True, shift_search=False):
         super().__init__()
+        self.shift_search = bool(shift_search)
         self.shift_eval = bool(shift_eval)
         self.full_time = bool(full_time)
         self.null_move = int(null_move)
@@ -991,7 +1349,7 @@ def _search(searcher, board, limits, progress, start):
 
     # Load (or compile) the kernel: a call with no root move. Its time counts.
     state[ROOT_COUNT] = 0
-    search_depth(*args)
+    depth_kernel(searcher, board.size)(*args)
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
     threads = searcher.threads
@@ -1017,6 +1375,7 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
     root_scores = searcher.root_scores
     state = buf.state
     n_root = len(root_moves)
+    kernel = depth_kernel(searcher, board.size)
 
     result = None
     interrupted = False
@@ -1032,10 +1391,10 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
             buf.flips[0, :n_root] = root_flips
             depth_args = args[:5] + (depth,) + args[6:]
             if inline:
-                best = search_depth(*depth_args)
+                best = kernel(*depth_args)
                 interrupted |= searcher.stopping
             else:
-                best, stopped = _run_interruptible(search_depth, depth_args, state, lambda: searcher.stopping)
+                best, stopped = _run_interruptible(kernel, depth_args, state, lambda: searcher.stopping)
                 interrupted |= stopped
             now = _time.monotonic_ns()
             seconds = (now - start) / 1e9
@@ -1188,6 +1547,7 @@ class _LazySMP:
         self.completed = [None] * len(self.buffers)  # per helper: its deepest completed iteration
         n_root = len(root_moves)
         length = int(buf.state[HISTORY_LENGTH]) + 1
+        self.kernel = depth_kernel(searcher, args[0])
         self.threads = []
         for h, hbuf in enumerate(self.buffers, start=1):
             hbuf.line[:length] = buf.line[:length]
@@ -1222,7 +1582,7 @@ class _LazySMP:
             state[ROOT_BEST] = 0
             hbuf.moves[0, :n] = moves
             hbuf.flips[0, :n] = flips
-            best = search_depth(*(hargs[:5] + (depth,) + hargs[6:]))
+            best = self.kernel(*(hargs[:5] + (depth,) + hargs[6:]))
             if state[ABORTED]:
                 return
             best_index = int(state[ROOT_BEST])

@@ -61,7 +61,9 @@ from numba import njit
 from ..core.bits import bb_andnot, bb_any, bb_count, bb_lowest, bb_or, bb_row
 from ..core.movegen import generate_moves, group_of, is_swipe
 from ..core.tables import SHIFT_MAX_SIZE
-from .shifteval import shift_terms
+from ..core.shiftcount import s_count
+from ..core.shiftperft import list_moves_shift
+from .shifteval import shift_terms, shift_terms_of
 from .weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE4_END, LEAF_FITTED_SIDE4_OPENING
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
@@ -238,8 +240,14 @@ LEAF_FITTED_END = (821, -500, 559, -255, 432, 2322, -2120, -839, 358, 739)
 def fitted_score(size, own, enemy, terms, weights):
     """``sum(term * (opening * (1 - phase) + end * phase))`` of the fitted evaluation;
     ``weights`` is the float64 array ``FITTED_OPENING + FITTED_END``."""
+    return fitted_blend(size, bb_count(own) + bb_count(enemy), terms, weights)
+
+
+@njit(cache=True)
+def fitted_blend(size, tokens, terms, weights):
+    """``fitted_score`` of a position holding ``tokens`` tokens."""
     cells = 3 * (size - 1) * (size - 2) + 1
-    phase = (bb_count(own) + bb_count(enemy)) / cells
+    phase = tokens / cells
     k = len(terms)
     score = 0.0
     for i in range(k):
@@ -252,13 +260,19 @@ def fitted_score(size, own, enemy, terms, weights):
 def terms_score(kind, size, own, enemy, terms, n_own, can_eliminate, weights):
     """The score of ``terms`` (``evaluation_terms``' values) by the evaluation ``kind``
     (0 classic, 2 fitted with ``weights``), sentinels included."""
+    return tokens_terms_score(kind, size, bb_count(own) + bb_count(enemy), terms, n_own, can_eliminate, weights)
+
+
+@njit(cache=True)
+def tokens_terms_score(kind, size, tokens, terms, n_own, can_eliminate, weights):
+    """``terms_score`` of a position holding ``tokens`` tokens."""
     if n_own == 0:
         return np.int64(LOST)
     if can_eliminate:
         return np.int64(WINNING)
     if kind == 0:
         return classic_score(terms)
-    score = fitted_score(size, own, enemy, terms, weights)
+    score = fitted_blend(size, tokens, terms, weights)
     return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
 
 
@@ -296,6 +310,30 @@ def leaf_evaluation(kind, size, own, enemy, moves, flips, their_moves, their_fli
     )
     score = terms_score(kind, size, own, enemy, terms, n_own, can_eliminate, weights)
     return score, np.int64(n_own), np.int64(terms[1])
+
+
+@njit(cache=True)
+def shift_leaf_evaluation(kind, size, w, inside, own, enemy, moves, flips, work, group_of_bit, weights):
+    """``leaf_evaluation`` of a position in the two-word shift layout (sides up to
+    ``SHIFT_MAX_SIZE``: alpha-beta's ``shift_negamax``): the same ``(score, n, flip)``.
+    The material evaluation lists the moves (``shiftperft.list_moves_shift``: the
+    order and codes of ``generate_moves``, flipped groups as sets); the classic and
+    fitted ones take their terms from ``shifteval.shift_terms_of`` and list none (``n``
+    is -1)."""
+    if kind == 1:
+        n = list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_bit, 0)
+        if n == 0:
+            return np.int64(LOST), np.int64(n), np.int64(0)
+        enemy_count = s_count(enemy)
+        for i in range(n):
+            if not is_swipe(moves[i]):
+                break
+            if s_count((flips[i, 0], flips[i, 1])) == enemy_count:
+                return np.int64(WINNING), np.int64(n), np.int64(0)
+        return np.int64(MATERIAL * (s_count(own) - enemy_count)), np.int64(n), np.int64(0)
+    terms, n_own, can_eliminate = shift_terms_of(size, own, enemy)
+    score = tokens_terms_score(kind, size, s_count(own) + s_count(enemy), terms, n_own, can_eliminate, weights)
+    return score, np.int64(-1), np.int64(terms[1])
 
 
 @njit(cache=True)

@@ -22,7 +22,6 @@ the same terms from sets of cells, every token at once:
 import numpy as np
 from numba import njit
 
-from ..core.movegen import is_eliminated
 from ..core.shiftcount import (
     ZERO,
     adjacent,
@@ -131,19 +130,30 @@ def shift_terms(size, own_bits, enemy_bits):
     """``evaluate.evaluation_terms`` without listing a move (``size`` up to
     ``SHIFT_MAX_SIZE``; bitboards of ``geometry.py``'s layout): ``(terms, n_own,
     can_eliminate)``, the same values."""
+    return shift_terms_of(size, to_shift_layout(size, own_bits), to_shift_layout(size, enemy_bits))
+
+
+@njit(cache=True, inline='always')
+def eliminated(own, enemy):
+    """Rule 6 on two-word sets: no token to move while the board holds two or more."""
+    return not s_any(own) and s_count(enemy) >= 2
+
+
+@njit(cache=True)
+def shift_terms_of(size, own, enemy):
+    """``shift_terms`` of a position already in the two-word shift layout (the side to
+    move's tokens ``own``): alpha-beta's ``shift_negamax`` keeps its nodes so."""
     w = U64(2 * size - 1)
     inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
-    own = to_shift_layout(size, own_bits)
-    enemy = to_shift_layout(size, enemy_bits)
     own_t1, own_t2, own_t3 = group_touches(own, w)
     en_t1, en_t2, en_t3 = group_touches(enemy, w)
     n_own = np.int64(0)
     our_ends = ZERO
-    if not is_eliminated(own_bits, enemy_bits):
+    if not eliminated(own, enemy):
         n_own, our_ends = side_moves(size, w, inside, own, enemy, own_t1, own_t2, en_t1, en_t2, en_t3)
     n_their = np.int64(0)
     their_ends = ZERO
-    if not is_eliminated(enemy_bits, own_bits):
+    if not eliminated(enemy, own):
         n_their, their_ends = side_moves(size, w, inside, enemy, own, en_t1, en_t2, own_t1, own_t2, own_t3)
     own_groups, own_singletons, own_largest, their_best, their_total = colour_stats(own, their_ends, w)
     enemy_groups, enemy_singletons, enemy_largest, our_best, our_total = colour_stats(enemy, our_ends, w)
@@ -168,4 +178,4 @@ from ..core import kernels  # noqa: E402  (after the kernels above: registers th
 
 kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))
 
-__all__ = ["SHIFT_MAX_SIZE", "shift_terms"]
+__all__ = ["SHIFT_MAX_SIZE", "shift_terms", "shift_terms_of"]

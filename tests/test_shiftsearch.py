@@ -1,0 +1,165 @@
+"""Alpha-beta in the shift layout (``alphabeta.shift_negamax``, sides 4 to 6) against
+the bitboard search it runs beside (``negamax``):
+
+* its move lister (``shiftperft.list_moves_shift``) lists what ``generate_moves`` lists,
+  in the same order, with the same codes and flipped groups, and what the reference
+  lists (random games, random fillings with long chains, rings and ends next to two
+  enemy groups, eliminated positions and a position without a legal move);
+* its incremental Zobrist key (``shift_child_hash``) and move (``shift_play``) give each
+  child's ``Board.zobrist_key`` and sides;
+* its searches equal the bitboard search's node for node (move, score, PV, nodes, depth,
+  root scores), with every option: the children come out in ``generate_moves``' order,
+  so the trees are the same.
+"""
+
+from collections import Counter
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from hinge_fast import Board
+from hinge_fast import reference as ref
+from hinge_fast.core.geometry import geometry
+from hinge_fast.core.shiftcount import to_shift_layout
+from hinge_fast.core.shiftperft import GROUP_ROWS, shift_moves
+from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE
+from hinge_fast.search import Limits
+from hinge_fast.search.alphabeta import AlphaBetaSearcher, shift_child_hash, shift_play
+from hinge_fast.tools.positions import random_filling, random_position
+from tests.test_shiftperft import ELIMINATED, NO_MOVE
+from tests.test_swipe_lanes import game_positions
+from tests.test_uniform_shift import shift_cells
+
+SIZES = range(4, SHIFT_MAX_SIZE + 1)
+
+
+def listed(board: Board, least_flip: int = 0):
+    """``shift_moves`` of ``board``: (codes, flipped groups as shift-layout words)."""
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    flips = np.zeros((MAX_MOVES, 4), dtype=np.uint64)
+    work = np.zeros((GROUP_ROWS + 256, 4), dtype=np.uint64)
+    group_of_bit = np.zeros(256, dtype=np.int16)
+    n = shift_moves(board.size, board.own, board.enemy, moves, flips, work, group_of_bit, least_flip)
+    return moves[:n].copy(), flips[:n, :2].copy()
+
+
+def words(a) -> tuple:
+    """A set's words as unsigned Python integers (numba may hand back signed ones)."""
+    return tuple(int(x) & (2**64 - 1) for x in a)
+
+
+def bitboard_cells(size: int, row) -> frozenset:
+    coords = geometry(size).coords
+    return frozenset(coords[64 * w + b] for w in range(len(row)) for b in range(64) if int(row[w]) >> b & 1)
+
+
+def positions(size: int, games: int = 6, fillings: int = 60) -> list[Board]:
+    boards = [b.copy() for seed in range(games) for b in game_positions(size, 31_000 * size + seed, every=1)]
+    boards += [random_filling(size, seed=31_100 * size + seed) for seed in range(fillings)]
+    if size == 4:
+        boards += [Board.from_fen(NO_MOVE), Board.from_fen(ELIMINATED)]
+    return boards
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lister_lists_generate_moves_in_its_order_and_the_reference_moves(size):
+    two_groups = 0
+    for board in positions(size):
+        codes, groups = listed(board)
+        old_codes, old_flips = board.legal_codes, board.legal_flips
+        assert list(codes) == list(old_codes), board.fen()
+        got = [shift_cells(size, g) for g in groups]
+        assert got == [bitboard_cells(size, row) for row in old_flips], board.fen()
+        names = Counter((str(board.move_from_code(c)), cells) for c, cells in zip(codes, got))
+        pos = ref.parse_position(board.fen())
+        want = Counter((ref.move_name(m), frozenset(m[3]) if m[0] == "swipe" else frozenset())
+                       for m in ref.legal_moves(pos))
+        assert names == want, board.fen()
+        ends = Counter(str(board.move_from_code(c)).split("x")[0] for c, cells in zip(codes, got) if cells)
+        two_groups += sum(1 for k in ends.values() if k > 1)
+        # The quiescence's lists: the swipes flipping k tokens or more, in the same order.
+        for least_flip in (1, 2, 3):
+            few, few_groups = listed(board, least_flip)
+            keep = [i for i, cells in enumerate(got) if cells and len(cells) >= least_flip]
+            assert list(few) == [codes[i] for i in keep], (board.fen(), least_flip)
+            assert [shift_cells(size, g) for g in few_groups] == [got[i] for i in keep]
+    assert two_groups >= 3
+
+
+def test_the_lister_on_the_game_over_positions():
+    assert len(listed(Board.from_fen(ELIMINATED))[0]) == 0
+    assert len(listed(Board.from_fen(NO_MOVE))[0]) == 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_incremental_keys_and_moves_give_each_child(size):
+    for board in positions(size, games=3, fillings=20):
+        codes, groups = listed(board)
+        own = tuple(np.uint64(x) for x in words(to_shift_layout(size, board.own)))
+        enemy = tuple(np.uint64(x) for x in words(to_shift_layout(size, board.enemy)))
+        key = np.uint64(board.zobrist_key)
+        for code, group in zip(codes, groups):
+            flipped = (group[0], group[1])
+            child = board.copy()
+            child.push(board.move_from_code(code))
+            assert int(shift_child_hash(size, int(board.turn), key, code, flipped)) == child.zobrist_key
+            their, ours = shift_play(size, own, enemy, code, flipped)
+            assert (words(their), words(ours)) == (words(to_shift_layout(size, child.own)),
+                                                   words(to_shift_layout(size, child.enemy)))
+
+
+def search_positions(size: int, count: int, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    low, high = (0, 8) if size == 4 else (4, 24)
+    out = []
+    while len(out) < count:
+        board = random_position(size, rng.randint(low, high), rng)
+        if not board.is_game_over():
+            out.append(Board.from_fen(board.fen()))
+    return out
+
+
+def result_of(result):
+    return (str(result.move), str(result.score), [str(m) for m in result.pv], result.nodes, result.depth,
+            [(str(r.move), str(r.score), r.visits) for r in result.root_moves])
+
+
+#: Option sets: the table on and off, quiescence, late move reductions, null moves and
+#: flip extensions, each evaluation kind (classic, material, fitted).
+OPTIONS = [
+    dict(),
+    dict(table_mb=0),
+    dict(quiescence=2, lmr=True),
+    dict(quiescence=1, null_move=2, flip_extension=2),
+    dict(quiescence=2, lmr=True, null_move=3, flip_extension=3, evaluator="leaf-fitted"),
+    dict(table_mb=0, quiescence=2, null_move=2, evaluator="fitted"),
+    dict(quiescence=2, evaluator="material", lmr=True),
+    dict(root_scores=True, quiescence=2),
+]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_searches_are_the_bitboard_searches_node_for_node(size):
+    boards = search_positions(size, 3, seed=77 + size)
+    for options, board in itertools.product(OPTIONS, boards):
+        for limits in (Limits(depth=3 if size > 4 else 4), Limits(nodes=2000)):
+            old = AlphaBetaSearcher(shift_search=False, **options).go(board.copy(), limits)
+            new = AlphaBetaSearcher(shift_search=True, **options).go(board.copy(), limits)
+            assert result_of(new) == result_of(old), (board.fen(), options, limits)
+
+
+def test_search_with_a_game_history_and_helper_threads():
+    """Repetitions along the line (the game's positions since the last placement) and
+    Lazy SMP helpers run the shift search too: scores at fixed depth agree."""
+    board = Board(size=4)
+    rng = random.Random(5)
+    while len(board.move_stack) < 14 and not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    for threads in (1, 2):
+        old = AlphaBetaSearcher(shift_search=False, threads=threads).go(board.copy(), Limits(depth=4))
+        new = AlphaBetaSearcher(shift_search=True, threads=threads).go(board.copy(), Limits(depth=4))
+        assert str(new.score) == str(old.score)
+        if threads == 1:
+            assert result_of(new) == result_of(old)
