@@ -14,23 +14,12 @@ included), and the mean playouts per search. Compare figures of one run only.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 import hinge_fast
 from hinge_fast import Board
 from hinge_fast.search.registry import engine_spec, parse_engine_spec
-
-
-def positions(size: int, games: int, seed: int) -> list[Board]:
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        board = Board(size)
-        while not board.is_game_over():
-            out.append(board.copy())
-            board.push(rng.choice(board.legal_moves))
-    return out
+from hinge_fast.tools.positions import game_positions
 
 
 def main(argv=None) -> None:
@@ -41,7 +30,7 @@ def main(argv=None) -> None:
     parser.add_argument("--time", type=float, default=0.01)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    boards = positions(args.size, args.games, args.seed)
+    boards = game_positions(args.size, args.games, args.seed)
     specs = [parse_engine_spec(s) for s in args.engines]
     for k, (name, options) in enumerate(specs):
         if "tablebase" in engine_spec(name).option_names:

@@ -9,6 +9,7 @@ from hinge_fast import Board, HingeError
 from hinge_fast.search import Limits, SearchResult
 from hinge_fast.search import Score
 from hinge_fast.search.mcts import Tree, search_mcts
+from hinge_fast.tools.positions import game_positions
 
 # Green to move (side 4): only C5-E6xE3 eliminates Blue; 7 legal moves.
 WIN_IN_ONE = "4/1g1b1/1g2b1/4b2/1g2b1/1g3/4 g"
@@ -461,20 +462,6 @@ def _fitted_rate(board, scale=500.0):
     return 1.0 / (1.0 + math.exp(-score / scale))
 
 
-def _game_positions(size, games, seed):
-    import random
-
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        board = Board(size)
-        while not board.is_game_over():
-            out.append(board.copy())
-            board.push(rng.choice(board.legal_moves))
-        out.append(board.copy())  # a finished game: its loser has no move
-    return out
-
-
 @pytest.mark.parametrize("size", [4, 5, 7])
 def test_eval_win_rate_is_the_fitted_evaluation_as_a_win_rate(size):
     """``eval_win_rate``: sigmoid(score / scale) of the leaf-fitted evaluation with the
@@ -488,7 +475,7 @@ def test_eval_win_rate_is_the_fitted_evaluation_as_a_win_rate(size):
     tree = Tree(4)
     weights = get_evaluator("leaf-fitted").weights_for(size)
     seen = set()
-    for board in _game_positions(size, 6, seed=size):
+    for board in game_positions(size, 6, seed=size, final=True):  # the last: its loser has no move
         for scale in (500.0, 137.0):
             p, lost = eval_win_rate(size, board.own, board.enemy, scale, weights, tree.eval_moves, tree.eval_flips,
                                     tree.enemy_groups, tree.group_id)

@@ -58,3 +58,26 @@ def random_filling(size: int, seed: int | _random.Random | None = None) -> Board
             (green if rng.random() < green_share else blue).append(cell)
     turn = Color.GREEN if rng.choice("gb") == "g" else Color.BLUE
     return Board.from_fen(format_fen(size, sorted(green), sorted(blue), turn))
+
+
+def game_positions(size: int, games: int, seed: int | _random.Random | None = None, final: bool = False) -> list[Board]:
+    """Every position of ``games`` uniformly random games on side ``size``, in order
+    (copies), each game from its empty board to its last move; with ``final`` its
+    finished position too (one whose side to move has lost).
+
+    >>> boards = game_positions(4, 2, seed=5, final=True)
+    >>> boards[0].fen() == Board(4).fen(), boards[-1].is_game_over()
+    (True, True)
+    >>> len(game_positions(4, 2, seed=5)) == len(boards) - 2
+    True
+    """
+    rng = _rng(seed)
+    out = []
+    for _ in range(games):
+        board = Board(size)
+        while not board.is_game_over():
+            out.append(board.copy())
+            board.push(rng.choice(board.legal_moves))
+        if final:
+            out.append(board.copy())
+    return out
