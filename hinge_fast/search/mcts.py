@@ -350,8 +350,8 @@ def eval_win_rate(size, own, enemy, scale, weights, eval_moves, eval_flips, enem
     probability that its side to move wins, ``1 / (1 + exp(-score / scale))``; its
     verdicts exactly: 1 when it can eliminate now, 0 with ``lost`` True when it has no
     legal move. ``eval_moves``/``eval_flips``: two move buffers of its own (``Tree``)."""
-    score, n, flip = leaf_evaluation(2, size, own, enemy, eval_moves[0], eval_flips[0], eval_moves[1], eval_flips[1],
-                                     enemy_groups, group_id, weights, True)
+    score = leaf_evaluation(2, size, own, enemy, eval_moves[0], eval_flips[0], eval_moves[1], eval_flips[1],
+                            enemy_groups, group_id, weights, True)[0]
     if score == LOST:
         return 0.0, True
     if score == WINNING:
@@ -849,6 +849,20 @@ def ranked_children(tree, node, choice_lcb: float = 0.0, choice_share: float = 0
     return sorted(children, key=key)
 
 
+def principal_variation(tree, node: int, decode, choice_lcb: float = 0.0, choice_share: float = 0.0) -> list:
+    """The moves (``decode``d) from the tree's ``node`` down: at each node the child the
+    final-move rule ranks first (``ranked_children``), stopping at a leaf, at a child
+    neither visited nor proven, or at ``MAX_TREE_DEPTH`` moves."""
+    pv = []
+    while True:
+        pv.append(decode(tree.move[node]))
+        if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
+            return pv
+        node = ranked_children(tree, node, choice_lcb, choice_share)[0]
+        if tree.visits[node] == 0 and tree.proof[node] == 0:
+            return pv
+
+
 def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0, choice_share: float = 0.0) -> SearchResult:
     decode = board.move_from_code
     ranked = ranked_children(tree, 0, choice_lcb, choice_share)
@@ -862,15 +876,7 @@ def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0, c
         score = Score.from_mate(mate) if mate is not None else None if rate is None else Score.rate(rate)
         root_moves.append(RootMove(move=decode(tree.move[c]), score=score, visits=visits))
     best = ranked[0]
-    pv = []
-    node = best
-    while True:
-        pv.append(decode(tree.move[node]))
-        if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
-            break
-        node = ranked_children(tree, node, choice_lcb, choice_share)[0]
-        if tree.visits[node] == 0 and tree.proof[node] == 0:
-            break
+    pv = principal_variation(tree, best, decode, choice_lcb, choice_share)
     top = root_moves[0]
     score = top.score if top.score is not None else Score.rate(0.5)
     playouts = int(tree.stats[PLAYOUTS])

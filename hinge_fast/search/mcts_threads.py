@@ -44,7 +44,8 @@ import threading
 import time
 
 from .limits import DEFAULT_TIME, Limits
-from .mcts import MAX_DEPTH, MAX_TREE_DEPTH, PLAYOUTS, MCTSSearcher, ensure_compiled, ranked_children, choice_floor, new_rng, rank_key
+from .mcts import (MAX_DEPTH, PLAYOUTS, MCTSSearcher, choice_floor, ensure_compiled, new_rng, principal_variation,
+                   rank_key)
 from .registry import DEFAULT_TREE_NODES
 from .result import RootMove, SearchResult
 from .score import Score
@@ -198,14 +199,7 @@ def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0, choice_
     # The principal variation: in the tree that visited the best move most.
     tree, node = max(((t, c) for t in trees for c in t.children(0) if int(t.move[c]) == best),
                      key=lambda tc: int(tc[0].visits[tc[1]]))
-    pv = []
-    while True:
-        pv.append(decode(tree.move[node]))
-        if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
-            break
-        node = ranked_children(tree, node, choice_lcb, choice_share)[0]
-        if tree.visits[node] == 0 and tree.proof[node] == 0:
-            break
+    pv = principal_variation(tree, node, decode, choice_lcb, choice_share)
     top = root_moves[0]
     playouts = sum(int(t.stats[PLAYOUTS]) for t in trees)
     return SearchResult(
