@@ -434,11 +434,12 @@ def late_move_reduction(depth, index):
 # ``negamax`` is written once for two layouts of a node's sides: bitboards (four words,
 # ``core/bits.py``; every side) and the shift layout (two words, ``core/shiftcount.py``;
 # sides 4 to SHIFT_MAX_SIZE, option ``shift_search``). Each step below that depends on
-# the layout is a stub (plain Python, for calls from the interpreter) and an
-# ``overload`` that picks the version for the numba type of the set it is given, as
-# shiftcount.py's primitives do: numba compiles ``negamax`` once per layout, chosen by
-# the type of ``own``, and each version is cached like any other signature. Counting a
-# set (``s_count``) works for any number of words already.
+# the layout has a version per layout (``_bitboard_...``, ``_shift_...``: plain functions
+# of the step's arguments), a stub that runs the right one from the interpreter, and an
+# ``overload`` that hands numba the one for the type of the set it is given, as
+# shiftcount.py's primitives do. So numba compiles ``negamax`` once per layout, chosen
+# by the type of ``own``, each version cached as a signature of the one kernel.
+# Counting a set (``s_count``) works for any number of words already.
 
 BITBOARD = "bitboard"
 SHIFT = "shift"
@@ -455,9 +456,13 @@ def _layout(a):
     return None
 
 
-def _is_shift(a) -> bool:
-    """The layout of a set given from the interpreter (for the stubs)."""
-    return len(a) == 2
+def _by_layout(a, bitboard, shift):
+    """``bitboard`` or ``shift`` (versions of a step: plain functions with the stub's
+    arguments) for the layout of the set ``a``: its numba type when an overload picks
+    one (None if neither), or the set itself when the stub runs in the interpreter."""
+    if isinstance(a, types.Type):
+        return {BITBOARD: bitboard, SHIFT: shift}.get(_layout(a))
+    return shift if len(a) == 2 else bitboard
 
 
 @intrinsic
@@ -518,54 +523,71 @@ def flips_row(flips, i):
     return (flips[i, 0], flips[i, 1])
 
 
+def _bitboard_row(flips, i, like):
+    return bb_row(flips, i)
+
+
+def _shift_row(flips, i, like):
+    return flips_row(flips, i)
+
+
 def move_row(flips, i, like):
     """The group flipped by move ``i`` of a node's list (``buf.flips[ply]``), as a set of
     ``like``'s layout: a bitboard (the row's four words) or a shift set (columns 0
     and 1, where ``node_moves`` lists them)."""
-    return tuple(flips[i, w] for w in range(len(like)))
+    return _by_layout(like, _bitboard_row, _shift_row)(flips, i, like)
 
 
 @overload(move_row, inline='always')
 def _move_row(flips, i, like):
-    layout = _layout(like)
-    if layout == SHIFT:
-        return lambda flips, i, like: flips_row(flips, i)
-    if layout == BITBOARD:
-        return lambda flips, i, like: bb_row(flips, i)
+    return _by_layout(like, _bitboard_row, _shift_row)
+
+
+def _bitboard_play(size, own, enemy, move, flipped):
+    return play_with_flip(own, enemy, move, flipped)
+
+
+def _shift_play(size, own, enemy, move, flipped):
+    return shift_play(size, own, enemy, move, flipped)
 
 
 def play_move(size, own, enemy, move, flipped):
     """``(their tokens, our tokens)`` after ``move`` (flipping ``flipped``), in the
     layout of ``own``: ``movegen.play_with_flip`` or ``shift_play``."""
-    if _is_shift(own):
-        return shift_play(size, own, enemy, move, flipped)
-    return play_with_flip(own, enemy, move, flipped)
+    return _by_layout(own, _bitboard_play, _shift_play)(size, own, enemy, move, flipped)
 
 
 @overload(play_move)
 def _play_move(size, own, enemy, move, flipped):
-    layout = _layout(own)
-    if layout == SHIFT:
-        return lambda size, own, enemy, move, flipped: shift_play(size, own, enemy, move, flipped)
-    if layout == BITBOARD:
-        return lambda size, own, enemy, move, flipped: play_with_flip(own, enemy, move, flipped)
+    return _by_layout(own, _bitboard_play, _shift_play)
+
+
+def _bitboard_key(size, colour, key, move, flipped):
+    return child_hash(size, colour, key, move, flipped)
+
+
+def _shift_key(size, colour, key, move, flipped):
+    return shift_child_hash(size, colour, key, move, flipped)
 
 
 def child_key(size, colour, key, move, flipped):
     """The Zobrist key after ``move``, the flipped group in either layout: ``child_hash``
     or ``shift_child_hash`` (the same keys)."""
-    if _is_shift(flipped):
-        return shift_child_hash(size, colour, key, move, flipped)
-    return child_hash(size, colour, key, move, flipped)
+    return _by_layout(flipped, _bitboard_key, _shift_key)(size, colour, key, move, flipped)
 
 
 @overload(child_key)
 def _child_key(size, colour, key, move, flipped):
-    layout = _layout(flipped)
-    if layout == SHIFT:
-        return lambda size, colour, key, move, flipped: shift_child_hash(size, colour, key, move, flipped)
-    if layout == BITBOARD:
-        return lambda size, colour, key, move, flipped: child_hash(size, colour, key, move, flipped)
+    return _by_layout(flipped, _bitboard_key, _shift_key)
+
+
+def _bitboard_moves(size, own, enemy, moves, flips, buf, least_flip):
+    return list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+
+
+def _shift_moves(size, own, enemy, moves, flips, buf, least_flip):
+    return list_moves_shift(size, U64(2 * size - 1), (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1]), own, enemy,
+                            moves, flips, buf.enemy_groups, buf.group_id, least_flip)
 
 
 def node_moves(size, own, enemy, moves, flips, buf, least_flip):
@@ -575,23 +597,24 @@ def node_moves(size, own, enemy, moves, flips, buf, least_flip):
     (``shiftperft.list_moves_shift``, the flipped groups in columns 0 and 1): every move,
     or with ``least_flip`` > 0 only the swipes flipping that many tokens or more; the
     search keeps only those in either layout."""
-    if _is_shift(own):
-        return list_moves_shift(size, U64(2 * size - 1), (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1]), own,
-                                enemy, moves, flips, buf.enemy_groups, buf.group_id, least_flip)
-    return list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+    return _by_layout(own, _bitboard_moves, _shift_moves)(size, own, enemy, moves, flips, buf, least_flip)
 
 
 @overload(node_moves)
 def _node_moves(size, own, enemy, moves, flips, buf, least_flip):
-    layout = _layout(own)
-    if layout == SHIFT:
-        def shift(size, own, enemy, moves, flips, buf, least_flip):
-            return list_moves_shift(size, U64(2 * size - 1), (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1]), own,
-                                    enemy, moves, flips, buf.enemy_groups, buf.group_id, least_flip)
-        return shift
-    if layout == BITBOARD:
-        return lambda size, own, enemy, moves, flips, buf, least_flip: list_moves(
-            size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+    return _by_layout(own, _bitboard_moves, _shift_moves)
+
+
+def _bitboard_leaf(size, own, enemy, moves, flips, buf, ply):
+    state = buf.state
+    return leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
+                           buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0)
+
+
+def _shift_leaf(size, own, enemy, moves, flips, buf, ply):
+    return shift_leaf_evaluation(buf.state[EVALUATOR], size, U64(2 * size - 1),
+                                 (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1]), own, enemy, moves, flips,
+                                 buf.enemy_groups, buf.group_id, buf.weights)
 
 
 def leaf_score(size, own, enemy, moves, flips, buf, ply):
@@ -600,47 +623,24 @@ def leaf_score(size, own, enemy, moves, flips, buf, ply):
     ``evaluate.shift_leaf_evaluation`` (shift layout) for the evaluator
     ``state[EVALUATOR]``: the moves it lists go to ``moves``/``flips`` (the node's rows
     of ``buf``), ``n`` is -1 when it lists none."""
-    state = buf.state
-    if _is_shift(own):
-        return shift_leaf_evaluation(state[EVALUATOR], size, U64(2 * size - 1),
-                                     (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1]), own, enemy, moves, flips,
-                                     buf.enemy_groups, buf.group_id, buf.weights)
-    return leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
-                           buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0)
+    return _by_layout(own, _bitboard_leaf, _shift_leaf)(size, own, enemy, moves, flips, buf, ply)
 
 
 @overload(leaf_score)
 def _leaf_score(size, own, enemy, moves, flips, buf, ply):
-    layout = _layout(own)
-    if layout == SHIFT:
-        def shift(size, own, enemy, moves, flips, buf, ply):
-            return shift_leaf_evaluation(buf.state[EVALUATOR], size, U64(2 * size - 1),
-                                         (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1]), own, enemy, moves, flips,
-                                         buf.enemy_groups, buf.group_id, buf.weights)
-        return shift
-    if layout == BITBOARD:
-        def bitboard(size, own, enemy, moves, flips, buf, ply):
-            state = buf.state
-            return leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1],
-                                   buf.flips[ply + 1], buf.enemy_groups, buf.group_id, buf.weights,
-                                   state[SHIFT_EVAL] != 0)
-        return bitboard
+    return _by_layout(own, _bitboard_leaf, _shift_leaf)
 
 
 def prefetches_ahead(like) -> bool:
     """Whether the move loop, with the table on, works out the next move's child key
     and prefetches its bucket a move ahead: in the shift layout (measured faster in
-    session 11), not on bitboards (never measured there)."""
-    return _is_shift(like)
+    session 11), not on bitboards (not measured there)."""
+    return _by_layout(like, False, True)
 
 
 @overload(prefetches_ahead, inline='always')
 def _prefetches_ahead(like):
-    layout = _layout(like)
-    if layout == SHIFT:
-        return lambda like: True
-    if layout == BITBOARD:
-        return lambda like: False
+    return _by_layout(like, lambda like: False, lambda like: True)
 
 
 @njit(cache=True)
