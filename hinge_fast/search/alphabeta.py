@@ -557,7 +557,7 @@ def play_move(size, own, enemy, move, flipped):
     return _by_layout(own, _bitboard_play, _shift_play)(size, own, enemy, move, flipped)
 
 
-@overload(play_move)
+@overload(play_move, inline='always')
 def _play_move(size, own, enemy, move, flipped):
     return _by_layout(own, _bitboard_play, _shift_play)
 
@@ -576,7 +576,7 @@ def child_key(size, colour, key, move, flipped):
     return _by_layout(flipped, _bitboard_key, _shift_key)(size, colour, key, move, flipped)
 
 
-@overload(child_key)
+@overload(child_key, inline='always')
 def _child_key(size, colour, key, move, flipped):
     return _by_layout(flipped, _bitboard_key, _shift_key)
 
