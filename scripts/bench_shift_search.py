@@ -1,6 +1,6 @@
 """Alpha-beta's nodes a second with the search in the shift layout (``shift_search``,
-``alphabeta.shift_negamax``) and without (the bitboard ``negamax``), in turn in one
-process, CPU time, fixed depth.
+``alphabeta.negamax`` on shift-layout sets) and without (``negamax`` on bitboards), in
+turn in one process, CPU time, fixed depth.
 
     python -m scripts.bench_shift_search [--rounds 3] [--positions 8] [--depth 0]
 

@@ -1,5 +1,5 @@
-"""Alpha-beta in the shift layout (``alphabeta.shift_negamax``, sides 4 to 6) against
-the bitboard search it runs beside (``negamax``):
+"""Alpha-beta in the shift layout (``alphabeta.negamax``'s version for two-word sets, sides
+4 to 6, through ``shift_search_depth``) against its bitboard version (``search_depth``):
 
 * its move lister (``shiftperft.list_moves_shift``) lists what ``generate_moves`` lists,
   in the same order, with the same codes and flipped groups, and what the reference
@@ -26,6 +26,9 @@ from hinge_fast.core.shiftcount import to_shift_layout
 from hinge_fast.core.shiftperft import GROUP_ROWS, shift_moves
 from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE
 from hinge_fast.search import Limits
+from numba import njit
+
+from hinge_fast.search import alphabeta
 from hinge_fast.search.alphabeta import AlphaBetaSearcher, shift_child_hash, shift_play
 from hinge_fast.tools.positions import random_filling, random_position
 from tests.test_shiftperft import ELIMINATED, NO_MOVE
@@ -48,6 +51,11 @@ def listed(board: Board, least_flip: int = 0):
 def words(a) -> tuple:
     """A set's words as unsigned Python integers (numba may hand back signed ones)."""
     return tuple(int(x) & (2**64 - 1) for x in a)
+
+
+def as_set(a) -> tuple:
+    """A set's words as a tuple of uint64 (numba's type for them)."""
+    return tuple(np.uint64(x) for x in words(a))
 
 
 def bitboard_cells(size: int, row) -> frozenset:
@@ -110,6 +118,47 @@ def test_incremental_keys_and_moves_give_each_child(size):
                                                    words(to_shift_layout(size, child.enemy)))
 
 
+def bitboards(board: Board) -> tuple:
+    """The sides (to move, other) as bitboards."""
+    return as_set(board.own), as_set(board.enemy)
+
+
+def shift_sets(board: Board) -> tuple:
+    """The sides (to move, other) as two-word sets of the shift layout."""
+    return as_set(to_shift_layout(board.size, board.own)), as_set(to_shift_layout(board.size, board.enemy))
+
+
+@njit(cache=True)
+def layout_steps(size, colour, key, code, own, enemy, flips, i):
+    """The steps of ``negamax`` that depend on the layout, compiled for the type of
+    ``own``: the move's flipped group (row ``i`` of ``flips``), the child's key and sides."""
+    flipped = alphabeta.move_row(flips, i, own)
+    their, ours = alphabeta.play_move(size, own, enemy, code, flipped)
+    return alphabeta.child_key(size, colour, key, code, flipped), their, ours, alphabeta.prefetches_ahead(own)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_search_steps_pick_their_layout_by_the_type_of_the_sets(size):
+    """``negamax`` is one function: given bitboards (four words) its steps play and key
+    moves as ``play_with_flip`` and ``child_hash`` do, given two-word sets as
+    ``shift_play`` and ``shift_child_hash``; both give each child."""
+    for board in positions(size, games=2, fillings=5):
+        codes, groups = listed(board)
+        shift_flips = np.zeros((len(codes) + 1, 4), dtype=np.uint64)
+        shift_flips[: len(codes), :2] = groups
+        layouts = [bitboards(board) + (board.legal_flips, bitboards, False),
+                   shift_sets(board) + (shift_flips, shift_sets, True)]
+        key = np.uint64(board.zobrist_key)
+        for own, enemy, flips, sides, ahead in layouts:
+            for i, code in enumerate(codes):
+                child = board.copy()
+                child.push(board.move_from_code(code))
+                got_key, their, ours, looks_ahead = layout_steps(size, int(board.turn), key, code, own, enemy, flips, i)
+                assert int(got_key) == child.zobrist_key
+                assert (words(their), words(ours)) == tuple(words(s) for s in sides(child))
+                assert looks_ahead == ahead
+
+
 def search_positions(size: int, count: int, seed: int) -> list[Board]:
     rng = random.Random(seed)
     low, high = (0, 8) if size == 4 else (4, 24)
@@ -143,6 +192,9 @@ OPTIONS = [
 @pytest.mark.parametrize("size", SIZES)
 def test_searches_are_the_bitboard_searches_node_for_node(size):
     boards = search_positions(size, 3, seed=77 + size)
+    # The two ways run the two versions of negamax: on bitboards and on two-word sets.
+    assert alphabeta.depth_kernel(AlphaBetaSearcher(shift_search=False), size) is alphabeta.search_depth
+    assert alphabeta.depth_kernel(AlphaBetaSearcher(shift_search=True), size) is alphabeta.shift_search_depth
     for options, board in itertools.product(OPTIONS, boards):
         for limits in (Limits(depth=3 if size > 4 else 4), Limits(nodes=2000)):
             old = AlphaBetaSearcher(shift_search=False, **options).go(board.copy(), limits)

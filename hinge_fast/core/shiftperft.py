@@ -19,10 +19,11 @@ whole child positions, sets, without move codes:
 A side to move with no tokens while the board holds two or more has been eliminated
 (rules.md section 6): no moves.
 
-``list_moves_shift`` lists a node's moves for alpha-beta's ``shift_negamax`` from the same
-end sets: move codes (``movecode.py``, cells through ``shiftplay.CELL_OF_BIT``) and flipped
-groups, in ``movegen.generate_moves``' order (the search's tree then stays the same), or
-only the swipes flipping enough tokens (the quiescence's).
+``list_moves_shift`` lists a node's moves for alpha-beta's search in the shift layout (its
+``negamax`` on two-word sets) from the same end sets: move codes (``movecode.py``, cells
+through ``shiftplay.CELL_OF_BIT``) and flipped groups, in ``movegen.generate_moves``'
+order (the search's tree then stays the same), or only the swipes flipping enough tokens
+(the quiescence's).
 
 The walk is iterative over per-ply buffers (``perft.py`` says why): the children of each
 node above the last two plies are written to its ply's rows, then visited in turn; a
@@ -135,7 +136,7 @@ def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
 
 
 # ----- move lists in the shift layout (alpha-beta on sides 4 to 6) ------------------------------
-# ``search/alphabeta.py``'s ``shift_negamax`` keeps a node's sides as two-word sets and
+# ``search/alphabeta.py``'s ``negamax`` (``shift_search``) keeps a node's sides as two-word sets and
 # lists its moves here, with move codes and flipped groups, in the order of
 # ``movegen.generate_moves``: the tree it searches is then the same, node for node.
 

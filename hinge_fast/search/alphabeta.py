@@ -87,11 +87,13 @@ How it works
   history heuristic (a cut-off adds depth² to the move's from/to counter).
 * **Principal variation** from a triangular PV table, checked legal move by move.
 * **The shift layout** (option ``shift_search``; on through the registry, off here and in
-  ``alphabeta-v1``): on sides 4 to 6 ``shift_search_depth`` runs ``shift_negamax``, which
-  is ``negamax`` with both sides kept as two-word sets of ``core/shiftcount.py``: moves
-  from ``shiftperft.list_moves_shift`` (the codes and the order of ``generate_moves``),
-  the same Zobrist keys (``shift_child_hash``), leaves evaluated from the sets, and each
-  child's table bucket prefetched a move ahead. The tree is the same, node for node.
+  ``alphabeta-v1``): on sides 4 to 6 ``shift_search_depth`` runs ``negamax`` with both
+  sides kept as two-word sets of ``core/shiftcount.py``. ``negamax`` is written once:
+  the few steps that depend on the layout (listing moves: ``shiftperft.list_moves_shift``
+  with the codes and the order of ``generate_moves``; playing one; the Zobrist key, the
+  same keys by ``shift_child_hash``; the leaf evaluation; each child's table bucket
+  prefetched a move ahead) are small functions chosen by the numba type of the sets,
+  so numba compiles one version per layout. The tree is the same, node for node.
 * **Threads (Lazy SMP)**: with ``threads`` = T > 1 (the registry's default: every
   core), T - 1 helper threads (``_LazySMP``) search the same root at once, each with
   its own buffers (killers, history, PV, about 30 MB each: ``new_buffers``) and
@@ -124,9 +126,9 @@ import numpy as np
 from llvmlite import ir
 from numba import carray, njit, types
 from numba.core import cgutils
-from numba.core.extending import intrinsic
+from numba.core.extending import intrinsic, overload
 
-from ..core.bits import bb_any, bb_count, bb_lowest, bb_row, bb_without
+from ..core.bits import bb_any, bb_lowest, bb_row, bb_without
 from ..errors import HingeError
 from ..core.geometry import NWORDS, geometry
 from ..core.movegen import generate_moves, is_swipe, move_from, move_to, play_with_flip
@@ -413,19 +415,6 @@ def repeated(line, index, key):
 
 
 @njit(cache=True)
-def note_elimination(buf, ply, moves, flips, enemy_count):
-    """Make the principal variation at ``ply`` the swipe (among the generated swipes,
-    which come first) that flips all ``enemy_count`` enemy tokens."""
-    i = 0
-    while is_swipe(moves[i]):
-        if bb_count(bb_row(flips, i)) == enemy_count:
-            buf.pv[ply, ply] = moves[i]
-            buf.pv_length[ply] = ply + 1
-            return
-        i += 1
-
-
-@njit(cache=True)
 def list_moves(size, own, enemy, moves, flips, enemy_groups, group_id):
     """``generate_moves`` with the moves stored (one compiled copy for negamax's leaves)."""
     return generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
@@ -441,10 +430,262 @@ def late_move_reduction(depth, index):
     return max(np.int64(0), min(r, depth - 2))
 
 
+# ----- the steps that depend on the layout of the sides ---------------------------------------
+# ``negamax`` is written once for two layouts of a node's sides: bitboards (four words,
+# ``core/bits.py``; every side) and the shift layout (two words, ``core/shiftcount.py``;
+# sides 4 to SHIFT_MAX_SIZE, option ``shift_search``). Each step below that depends on
+# the layout has a version per layout (``_bitboard_...``, ``_shift_...``: plain functions
+# of the step's arguments), a stub that runs the right one from the interpreter, and an
+# ``overload`` that hands numba the one for the type of the set it is given, as
+# shiftcount.py's primitives do. So numba compiles ``negamax`` once per layout, chosen
+# by the type of ``own``, each version cached as a signature of the one kernel.
+# Counting a set (``s_count``) works for any number of words already.
+
+BITBOARD = "bitboard"
+SHIFT = "shift"
+
+
+def _layout(a):
+    """The layout of a set by its numba type: ``SHIFT`` (two words), ``BITBOARD``
+    (``NWORDS`` words), or None."""
+    if isinstance(a, types.UniTuple) and isinstance(a.dtype, types.Integer):
+        if a.count == 2:
+            return SHIFT
+        if a.count == NWORDS:
+            return BITBOARD
+    return None
+
+
+def _by_layout(a, bitboard, shift):
+    """``bitboard`` or ``shift`` (versions of a step: plain functions with the stub's
+    arguments) for the layout of the set ``a``: its numba type when an overload picks
+    one (None if neither), or the set itself when the stub runs in the interpreter."""
+    if isinstance(a, types.Type):
+        return {BITBOARD: bitboard, SHIFT: shift}.get(_layout(a))
+    return shift if len(a) == 2 else bitboard
+
+
+@intrinsic
+def prefetch(typingctx, address):
+    """Ask the processor to load the cache line at ``address`` (an integer) ahead of
+    use (LLVM's ``llvm.prefetch``: a read, high locality); no effect on results."""
+    sig = types.void(address)
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [cgutils.voidptr_t], fnty)
+        ptr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline='always')
+def prefetch_bucket(keys, data, key):
+    """Prefetch the table bucket of ``key`` (its two slots share a cache line of
+    ``keys`` and one of ``data``): a child's probe on entry otherwise waits for memory
+    (15% of a side-4 search's time in the shift layout, measured)."""
+    slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
+    prefetch(keys.ctypes.data + 8 * slot)
+    prefetch(data.ctypes.data + 8 * slot)
+
+
+@njit(cache=True)
+def shift_child_hash(size, colour, key, move, flipped):
+    """``child_hash`` with the flipped group a two-word shift set: each flipped token's
+    change of colour from ``shiftperft.FLIP_KEYS`` (the same keys, by shift bit)."""
+    key ^= ZOBRIST[size, 2, 0]
+    key ^= ZOBRIST[size, colour, move_to(move)]
+    if is_swipe(move):
+        key ^= ZOBRIST[size, colour, move_from(move)]
+        rest = flipped
+        while s_any(rest):
+            key ^= FLIP_KEYS[size, s_lowest_index(rest)]
+            rest = s_andnot(rest, s_lowest(rest))
+    return key
+
+
+@njit(cache=True)
+def shift_play(size, own, enemy, move, flipped):
+    """``play_with_flip`` on two-word shift sets: ``(their tokens, our tokens)``."""
+    to = bit_set(BIT_OF_CELL[size, move_to(move)])
+    if not is_swipe(move):
+        return enemy, s_or(own, to)
+    mover = s_or(s_andnot(own, bit_set(BIT_OF_CELL[size, move_from(move)])), to)
+    return s_xor(enemy, flipped), s_or(mover, flipped)
+
+
+@njit(cache=True, inline='always')
+def flips_row(flips, i):
+    """The flipped group of move ``i`` of a shift-layout move list (columns 0 and 1)."""
+    return (flips[i, 0], flips[i, 1])
+
+
+def _bitboard_row(flips, i, like):
+    return bb_row(flips, i)
+
+
+def _shift_row(flips, i, like):
+    return flips_row(flips, i)
+
+
+def move_row(flips, i, like):
+    """The group flipped by move ``i`` of a node's list (``buf.flips[ply]``), as a set of
+    ``like``'s layout: a bitboard (the row's four words) or a shift set (columns 0
+    and 1, where ``node_moves`` lists them)."""
+    return _by_layout(like, _bitboard_row, _shift_row)(flips, i, like)
+
+
+@overload(move_row, inline='always')
+def _move_row(flips, i, like):
+    return _by_layout(like, _bitboard_row, _shift_row)
+
+
+def _bitboard_play(size, own, enemy, move, flipped):
+    return play_with_flip(own, enemy, move, flipped)
+
+
+def _shift_play(size, own, enemy, move, flipped):
+    return shift_play(size, own, enemy, move, flipped)
+
+
+def play_move(size, own, enemy, move, flipped):
+    """``(their tokens, our tokens)`` after ``move`` (flipping ``flipped``), in the
+    layout of ``own``: ``movegen.play_with_flip`` or ``shift_play``."""
+    return _by_layout(own, _bitboard_play, _shift_play)(size, own, enemy, move, flipped)
+
+
+@overload(play_move, inline='always')
+def _play_move(size, own, enemy, move, flipped):
+    return _by_layout(own, _bitboard_play, _shift_play)
+
+
+def _bitboard_key(size, colour, key, move, flipped):
+    return child_hash(size, colour, key, move, flipped)
+
+
+def _shift_key(size, colour, key, move, flipped):
+    return shift_child_hash(size, colour, key, move, flipped)
+
+
+def child_key(size, colour, key, move, flipped):
+    """The Zobrist key after ``move``, the flipped group in either layout: ``child_hash``
+    or ``shift_child_hash`` (the same keys)."""
+    return _by_layout(flipped, _bitboard_key, _shift_key)(size, colour, key, move, flipped)
+
+
+@overload(child_key, inline='always')
+def _child_key(size, colour, key, move, flipped):
+    return _by_layout(flipped, _bitboard_key, _shift_key)
+
+
+def _bitboard_moves(size, own, enemy, moves, flips, buf, least_flip):
+    return list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+
+
+def _shift_moves(size, own, enemy, moves, flips, buf, least_flip):
+    return list_moves_shift(size, U64(2 * size - 1), (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1]), own, enemy,
+                            moves, flips, buf.enemy_groups, buf.group_id, least_flip)
+
+
+def node_moves(size, own, enemy, moves, flips, buf, least_flip):
+    """List the legal moves of ``own`` (to move) into ``moves``/``flips`` (the node's
+    rows of ``buf``) in ``generate_moves``' order and return their number (0: the game
+    is over). Bitboards: every move (``list_moves``). Shift layout
+    (``shiftperft.list_moves_shift``, the flipped groups in columns 0 and 1): every move,
+    or with ``least_flip`` > 0 only the swipes flipping that many tokens or more; the
+    search keeps only those in either layout."""
+    return _by_layout(own, _bitboard_moves, _shift_moves)(size, own, enemy, moves, flips, buf, least_flip)
+
+
+@overload(node_moves)
+def _node_moves(size, own, enemy, moves, flips, buf, least_flip):
+    return _by_layout(own, _bitboard_moves, _shift_moves)
+
+
+def _bitboard_leaf(size, own, enemy, moves, flips, buf, ply):
+    state = buf.state
+    return leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
+                           buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0)
+
+
+def _shift_leaf(size, own, enemy, moves, flips, buf, ply):
+    return shift_leaf_evaluation(buf.state[EVALUATOR], size, U64(2 * size - 1),
+                                 (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1]), own, enemy, moves, flips,
+                                 buf.enemy_groups, buf.group_id, buf.weights)
+
+
+def leaf_score(size, own, enemy, moves, flips, buf, ply):
+    """``(score, n, flip)`` of ``evaluate.leaf_evaluation`` (bitboards; the leaf terms
+    from the shift layout when ``state[SHIFT_EVAL]`` is set) or
+    ``evaluate.shift_leaf_evaluation`` (shift layout) for the evaluator
+    ``state[EVALUATOR]``: the moves it lists go to ``moves``/``flips`` (the node's rows
+    of ``buf``), ``n`` is -1 when it lists none."""
+    return _by_layout(own, _bitboard_leaf, _shift_leaf)(size, own, enemy, moves, flips, buf, ply)
+
+
+@overload(leaf_score)
+def _leaf_score(size, own, enemy, moves, flips, buf, ply):
+    return _by_layout(own, _bitboard_leaf, _shift_leaf)
+
+
+def prefetches_ahead(like) -> bool:
+    """Whether the move loop, with the table on, works out the next move's child key
+    and prefetches its bucket a move ahead: in the shift layout (measured faster in
+    session 11), not on bitboards (not measured there)."""
+    return _by_layout(like, False, True)
+
+
+@overload(prefetches_ahead, inline='always')
+def _prefetches_ahead(like):
+    return _by_layout(like, lambda like: False, lambda like: True)
+
+
+@njit(cache=True)
+def note_elimination(buf, ply, moves, flips, enemy_count, like):
+    """Make the principal variation at ``ply`` the swipe (among the listed swipes,
+    which come first) that flips all ``enemy_count`` enemy tokens (flipped groups in
+    ``like``'s layout)."""
+    i = 0
+    while is_swipe(moves[i]):
+        if s_count(move_row(flips, i, like)) == enemy_count:
+            buf.pv[ply, ply] = moves[i]
+            buf.pv_length[ply] = ply + 1
+            return
+        i += 1
+
+
+@njit(cache=True, inline='always')
+def select_move(order, moves, flips, i, n, like):
+    """One step of the selection sort of the move loop: the move of the highest key
+    from ``i`` on (the first of equal ones) to place ``i`` (flipped groups: the words of
+    ``like``'s layout)."""
+    pick = i
+    for j in range(i + 1, n):
+        if order[j] > order[pick]:
+            pick = j
+    if pick != i:
+        order[i], order[pick] = order[pick], order[i]
+        moves[i], moves[pick] = moves[pick], moves[i]
+        for w in range(len(like)):
+            flips[i, w], flips[pick, w] = flips[pick, w], flips[i, w]
+
+
 @njit(cache=True, nogil=True)
 def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
     """Score of the position for the side to move (``colour``: 0 green, 1 blue),
     searched ``depth`` plies deep within the window (alpha, beta).
+
+    ``own`` and ``enemy`` are the sides in either layout: bitboards, or two-word sets of
+    the shift layout (sides 4 to ``SHIFT_MAX_SIZE``; ``shift_search_depth``). The steps
+    that depend on it (``node_moves``, ``play_move``, ``child_key``, ``leaf_score``,
+    ``move_row``, ``prefetches_ahead``) are chosen by their type, so numba compiles this
+    once per layout; the moves come in the same order with the same codes either way, so
+    the tree, scores and node counts are the same (``tests/test_shiftsearch.py``). The
+    flipped groups of ``buf.flips`` are in the same layout: bitboard rows, or columns 0
+    and 1.
 
     At ply 0 (the root) the moves are not generated but taken, in order, from
     ``buf.moves[0, :state[ROOT_COUNT]]`` and ``buf.flips[0]``; each finished root
@@ -490,14 +731,11 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
 
         n = -1
         if (state[NULL_MOVE] > 0 and depth >= NULL_MIN_DEPTH and beta - alpha == 1 and buf.null_moves[ply - 1] == 0
-                and abs(beta) < MATE_BOUND and bb_count(own) >= NULL_MIN_TOKENS):
+                and abs(beta) < MATE_BOUND and s_count(own) >= NULL_MIN_TOKENS):
             # Null-move pruning: at a null-window node whose evaluation is at least beta,
             # let the opponent move twice (a search R plies shallower); if that still
             # fails high, so would a real move (having the move is worth something).
-            static, _, _ = leaf_evaluation(
-                state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
-                buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0
-            )
+            static, _, _ = leaf_score(size, own, enemy, moves, flips, buf, ply)
             if static >= beta and static != WINNING:
                 child = key ^ ZOBRIST[size, 2, 0]
                 buf.line[state[HISTORY_LENGTH] + ply + 1] = child
@@ -514,40 +752,37 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                         table_store(keys, data, key, 0, LOWER, depth, generation, score, ply)
                     return score
         if depth <= 0:
-            score, n, largest_flip = leaf_evaluation(
-                state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
-                buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0
-            )
+            score, n, largest_flip = leaf_score(size, own, enemy, moves, flips, buf, ply)
             proven = True
             if score == LOST:
                 score = -(WIN - ply)
             elif score == WINNING:
                 score = WIN - ply - 1
-                if n < 0:  # the shift-layout terms list no move
-                    n = list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
-                note_elimination(buf, ply, moves, flips, bb_count(enemy))
+                if n < 0:  # the evaluation listed no move: list them (the shift layout: the eliminating swipes only)
+                    n = node_moves(size, own, enemy, moves, flips, buf, s_count(enemy))
+                note_elimination(buf, ply, moves, flips, s_count(enemy), own)
             else:
                 proven = False
             least_flip = state[QUIESCENCE]
             if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
                 # Quiescence: the score stands unless a swipe flipping least_flip tokens
-                # or more (searched on, largest first) beats it. The evaluation left the
-                # side to move's moves in the buffer, swipes first, unless it took its
-                # terms from the shift layout (n < 0): they are listed now, if a swipe
+                # or more (searched on, largest first) beats it. The evaluation may have
+                # left the side to move's moves in the buffer, swipes first; if it took
+                # its terms from the shift layout (n < 0) they are listed now, if a swipe
                 # flips enough (largest_flip: the largest group it can flip).
                 if n < 0:
                     if largest_flip >= least_flip:
-                        n = list_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id)
+                        n = node_moves(size, own, enemy, moves, flips, buf, least_flip)
                     else:
                         n = 0
                 m = 0
                 for i in range(n):
                     if not is_swipe(moves[i]):
                         break
-                    flipped = bb_count(bb_row(flips, i))
+                    flipped = s_count(move_row(flips, i, own))
                     if flipped >= least_flip:
                         moves[m] = moves[i]
-                        for w in range(NWORDS):
+                        for w in range(len(own)):
                             flips[m, w] = flips[i, w]
                         order[m] = flipped
                         m += 1
@@ -561,19 +796,19 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 return score
             stand_pat = score
         if n < 0:
-            n = generate_moves(size, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, True)
+            n = node_moves(size, own, enemy, moves, flips, buf, 0)
             if n == 0:
                 return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
 
             # Ordering keys; a swipe that flips every enemy token wins at once.
-            enemy_count = bb_count(enemy)
+            enemy_count = s_count(enemy)
             for i in range(n):
                 move = moves[i]
                 if move == table_move:
                     order[i] = np.int64(1) << 60
                     continue
                 if is_swipe(move):
-                    flipped = bb_count(bb_row(flips, i))
+                    flipped = s_count(move_row(flips, i, own))
                     if flipped == enemy_count:
                         buf.pv[ply, ply] = move
                         buf.pv_length[ply] = ply + 1
@@ -602,33 +837,41 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
             alpha = best
     best_move = np.int64(0)
     line_index = state[HISTORY_LENGTH] + ply + 1
+    # The keys do not change during the loop, so the next move is known before this one
+    # is searched: with the table on (and ``prefetches_ahead``), it is placed and its
+    # child's bucket prefetched a move ahead (the same order: each selection step is the
+    # one the loop would take).
+    ahead = state[TABLE_ON] != 0 and prefetches_ahead(own)
+    next_child = U64(0)
     for i in range(n):
         # Selection sort, one step at a time: most nodes cut off after a move or two.
-        pick = i
-        for j in range(i + 1, n):
-            if order[j] > order[pick]:
-                pick = j
-        if pick != i:
-            order[i], order[pick] = order[pick], order[i]
-            moves[i], moves[pick] = moves[pick], moves[i]
-            for w in range(NWORDS):
-                flips[i, w], flips[pick, w] = flips[pick, w], flips[i, w]
+        if i == 0 or not ahead:
+            select_move(order, moves, flips, i, n, own)
         move = moves[i]
-        flipped = bb_row(flips, i)
-        their, ours = play_with_flip(own, enemy, move, flipped)
-        child = child_hash(size, colour, key, move, flipped)
+        flipped = move_row(flips, i, own)
+        their, ours = play_move(size, own, enemy, move, flipped)
+        if i > 0 and ahead:
+            child = next_child
+        else:
+            child = child_key(size, colour, key, move, flipped)
+            if ahead:
+                prefetch_bucket(keys, data, child)
+        if ahead and i + 1 < n:
+            select_move(order, moves, flips, i + 1, n, own)
+            next_child = child_key(size, colour, key, moves[i + 1], move_row(flips, i + 1, own))
+            prefetch_bucket(keys, data, next_child)
         buf.line[line_index] = child
         before = state[NODES]
         exact = True
         child_depth = depth - 1
-        if extend_flip > 0 and is_swipe(move) and bb_count(flipped) >= extend_flip:
+        big_flip = is_swipe(move) and s_count(flipped) >= 2
+        if extend_flip > 0 and is_swipe(move) and s_count(flipped) >= extend_flip:
             child_depth = depth
         if i == 0 or full_window:
             score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys, data)
         else:
             reduction = np.int64(0)
-            if (lmr and not root and move != table_move and move != killer1 and move != killer2
-                    and not (is_swipe(move) and bb_count(flipped) >= 2)):
+            if lmr and not root and move != table_move and move != killer1 and move != killer2 and not big_flip:
                 reduction = late_move_reduction(depth, i)
             if reduction > 0:
                 # Late move reduction: a shallower null-window search first; a move that
@@ -667,326 +910,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 if score >= beta:
                     if depth <= 0:
                         break  # quiescence: no killers or history
-                    if not (is_swipe(move) and bb_count(flipped) >= 2) and move != killer1:
-                        buf.killers[ply, 1] = killer1
-                        buf.killers[ply, 0] = move
-                    h = buf.history[move & 0x3FFFF] + depth * depth
-                    buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
-                    break
-        if full_window:
-            alpha = -INFINITE  # every root move gets a full window, hence an exact score
-
-    if state[TABLE_ON] and not root and depth >= 0:
-        bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        table_store(keys, data, key, best_move, bound, depth, generation, best, ply)
-    return best
-
-
-# ----- the search in the shift layout (sides 4 to 6) -------------------------------------------
-
-
-@intrinsic
-def prefetch(typingctx, address):
-    """Ask the processor to load the cache line at ``address`` (an integer) ahead of
-    use (LLVM's ``llvm.prefetch``: a read, high locality); no effect on results."""
-    sig = types.void(address)
-
-    def codegen(context, builder, signature, args):
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32])
-        fn = builder.module.declare_intrinsic("llvm.prefetch", [cgutils.voidptr_t], fnty)
-        ptr = builder.inttoptr(args[0], cgutils.voidptr_t)
-        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@njit(cache=True, inline='always')
-def prefetch_bucket(keys, data, key):
-    """Prefetch the table bucket of ``key`` (its two slots share a cache line of
-    ``keys`` and one of ``data``): a child's probe on entry otherwise waits for memory
-    (15% of a side-4 search's time, measured)."""
-    slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
-    prefetch(keys.ctypes.data + 8 * slot)
-    prefetch(data.ctypes.data + 8 * slot)
-
-
-@njit(cache=True, inline='always')
-def select_move(order, moves, flips, i, n):
-    """One step of the selection sort of the move loop: the move of the highest key
-    from ``i`` on (the first of equal ones) to place ``i`` (flips: columns 0 and 1)."""
-    pick = i
-    for j in range(i + 1, n):
-        if order[j] > order[pick]:
-            pick = j
-    if pick != i:
-        order[i], order[pick] = order[pick], order[i]
-        moves[i], moves[pick] = moves[pick], moves[i]
-        flips[i, 0], flips[pick, 0] = flips[pick, 0], flips[i, 0]
-        flips[i, 1], flips[pick, 1] = flips[pick, 1], flips[i, 1]
-
-
-@njit(cache=True)
-def shift_child_hash(size, colour, key, move, flipped):
-    """``child_hash`` with the flipped group a two-word shift set: each flipped token's
-    change of colour from ``shiftperft.FLIP_KEYS`` (the same keys, by shift bit)."""
-    key ^= ZOBRIST[size, 2, 0]
-    key ^= ZOBRIST[size, colour, move_to(move)]
-    if is_swipe(move):
-        key ^= ZOBRIST[size, colour, move_from(move)]
-        rest = flipped
-        while s_any(rest):
-            key ^= FLIP_KEYS[size, s_lowest_index(rest)]
-            rest = s_andnot(rest, s_lowest(rest))
-    return key
-
-
-@njit(cache=True)
-def shift_play(size, own, enemy, move, flipped):
-    """``play_with_flip`` on two-word shift sets: ``(their tokens, our tokens)``."""
-    to = bit_set(BIT_OF_CELL[size, move_to(move)])
-    if not is_swipe(move):
-        return enemy, s_or(own, to)
-    mover = s_or(s_andnot(own, bit_set(BIT_OF_CELL[size, move_from(move)])), to)
-    return s_xor(enemy, flipped), s_or(mover, flipped)
-
-
-@njit(cache=True, inline='always')
-def flips_row(flips, i):
-    """The flipped group of move ``i`` of a shift-layout move list (columns 0 and 1)."""
-    return (flips[i, 0], flips[i, 1])
-
-
-@njit(cache=True)
-def shift_note_elimination(buf, ply, moves, flips, enemy_count):
-    """``note_elimination`` over a shift-layout move list."""
-    i = 0
-    while is_swipe(moves[i]):
-        if s_count(flips_row(flips, i)) == enemy_count:
-            buf.pv[ply, ply] = moves[i]
-            buf.pv_length[ply] = ply + 1
-            return
-        i += 1
-
-
-@njit(cache=True, nogil=True)
-def shift_negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
-    """``negamax`` with the sides kept as two-word sets of the shift layout
-    (``core/shiftcount.py``; sides 4 to 6) from the root down: moves from
-    ``shiftperft.list_moves_shift`` (the codes and order of ``generate_moves``, the
-    flipped groups as sets in columns 0 and 1 of ``buf.flips``), Zobrist keys by
-    ``shift_child_hash``, leaves by ``evaluate.shift_leaf_evaluation``. Every other line
-    is ``negamax``'s, so the tree searched, the scores and the node counts are the same
-    (``tests/test_shiftsearch.py``). The root's flips must be sets already
-    (``shift_search_depth`` converts them)."""
-    state = buf.state
-    buf.pv_length[ply] = ply
-    stand_pat = np.int64(0)
-    if out_of_budget(state):
-        return np.int64(0)
-    root = ply == 0
-    if root:
-        state[ITERATION_DEPTH] = depth
-    w = U64(2 * size - 1)
-    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
-    moves = buf.moves[ply]
-    flips = buf.flips[ply]
-    order = buf.order[ply]
-    generation = state[GENERATION]
-    table_move = np.int64(0)
-    killer1 = buf.killers[ply, 0]
-    killer2 = buf.killers[ply, 1]
-    if root:
-        n = state[ROOT_COUNT]
-        for i in range(n):
-            order[i] = n - i  # the caller's order
-    else:
-        if repeated(buf.line, state[HISTORY_LENGTH] + ply, key):
-            return np.int64(0)
-        if state[TABLE_ON]:
-            slot = np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
-            for s in range(slot, slot + 2):
-                entry = data[s]
-                if keys[s] ^ entry == key and entry_generation(entry) == generation:
-                    table_move = entry_move(entry)
-                    if entry_depth(entry) == depth:
-                        score = score_from_table(entry_score(entry), ply)
-                        bound = entry_bound(entry)
-                        if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
-                            return score
-                    break
-
-        n = -1
-        if (state[NULL_MOVE] > 0 and depth >= NULL_MIN_DEPTH and beta - alpha == 1 and buf.null_moves[ply - 1] == 0
-                and abs(beta) < MATE_BOUND and s_count(own) >= NULL_MIN_TOKENS):
-            static, _, _ = shift_leaf_evaluation(state[EVALUATOR], size, w, inside, own, enemy, moves, flips,
-                                                 buf.enemy_groups, buf.group_id, buf.weights)
-            if static >= beta and static != WINNING:
-                child = key ^ ZOBRIST[size, 2, 0]
-                buf.line[state[HISTORY_LENGTH] + ply + 1] = child
-                buf.null_moves[ply] = 1
-                score = -shift_negamax(size, 1 - colour, enemy, own, child, depth - 1 - state[NULL_MOVE], ply + 1,
-                                       -beta, -beta + 1, buf, keys, data)
-                buf.null_moves[ply] = 0
-                if state[ABORTED]:
-                    return np.int64(0)
-                if score >= beta:
-                    if score >= MATE_BOUND:
-                        score = beta  # not a proven win: the opponent did not really pass
-                    if state[TABLE_ON]:
-                        table_store(keys, data, key, 0, LOWER, depth, generation, score, ply)
-                    return score
-        if depth <= 0:
-            score, n, largest_flip = shift_leaf_evaluation(state[EVALUATOR], size, w, inside, own, enemy, moves, flips,
-                                                           buf.enemy_groups, buf.group_id, buf.weights)
-            proven = True
-            if score == LOST:
-                score = -(WIN - ply)
-            elif score == WINNING:
-                score = WIN - ply - 1
-                if n < 0:  # the eliminating swipes only (in order): the first is noted
-                    n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups, buf.group_id,
-                                         s_count(enemy))
-                shift_note_elimination(buf, ply, moves, flips, s_count(enemy))
-            else:
-                proven = False
-            least_flip = state[QUIESCENCE]
-            if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
-                if n < 0:  # only the swipes flipping least_flip tokens or more are listed
-                    if largest_flip >= least_flip:
-                        n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups,
-                                             buf.group_id, least_flip)
-                    else:
-                        n = 0
-                m = 0
-                for i in range(n):
-                    if not is_swipe(moves[i]):
-                        break
-                    flipped = s_count(flips_row(flips, i))
-                    if flipped >= least_flip:
-                        moves[m] = moves[i]
-                        flips[m, 0] = flips[i, 0]
-                        flips[m, 1] = flips[i, 1]
-                        order[m] = flipped
-                        m += 1
-                n = m
-            else:
-                n = 0
-            if n == 0:
-                if state[TABLE_ON] and depth == 0:
-                    bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
-                    table_store(keys, data, key, 0, bound, 0, generation, score, ply)
-                return score
-            stand_pat = score
-        if n < 0:
-            n = list_moves_shift(size, w, inside, own, enemy, moves, flips, buf.enemy_groups, buf.group_id, 0)
-            if n == 0:
-                return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
-
-            enemy_count = s_count(enemy)
-            for i in range(n):
-                move = moves[i]
-                if move == table_move:
-                    order[i] = np.int64(1) << 60
-                    continue
-                if is_swipe(move):
-                    flipped = s_count(flips_row(flips, i))
-                    if flipped == enemy_count:
-                        buf.pv[ply, ply] = move
-                        buf.pv_length[ply] = ply + 1
-                        return WIN - ply - 1
-                    if flipped >= 2:
-                        order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
-                        continue
-                if move == killer1:
-                    order[i] = np.int64(1) << 46
-                elif move == killer2:
-                    order[i] = np.int64(1) << 45
-                else:
-                    order[i] = buf.history[move & 0x3FFFF]
-
-    full_window = root and state[ROOT_FULL_WINDOW] != 0
-    lmr = state[LMR] != 0 and depth >= LMR_MIN_DEPTH
-    extend_flip = state[FLIP_EXTENSION] if depth == 1 and not root and ply < min(2 * state[ITERATION_DEPTH], MAX_DEPTH) else 0
-    original_alpha = alpha
-    best = -INFINITE
-    if depth <= 0 and not root:
-        best = stand_pat
-        if best > alpha:
-            alpha = best
-    best_move = np.int64(0)
-    line_index = state[HISTORY_LENGTH] + ply + 1
-    # The keys do not change during the loop, so the next move is known before this one
-    # is searched: with the table on, it is placed and its child's bucket prefetched a
-    # move ahead (the same order: each selection step is the one the loop would take).
-    ahead = state[TABLE_ON] != 0
-    next_child = U64(0)
-    for i in range(n):
-        if i == 0 or not ahead:
-            select_move(order, moves, flips, i, n)
-        move = moves[i]
-        flipped = flips_row(flips, i)
-        their, ours = shift_play(size, own, enemy, move, flipped)
-        if i > 0 and ahead:
-            child = next_child
-        else:
-            child = shift_child_hash(size, colour, key, move, flipped)
-            if ahead:
-                prefetch_bucket(keys, data, child)
-        if ahead and i + 1 < n:
-            select_move(order, moves, flips, i + 1, n)
-            next_child = shift_child_hash(size, colour, key, moves[i + 1], flips_row(flips, i + 1))
-            prefetch_bucket(keys, data, next_child)
-        buf.line[line_index] = child
-        before = state[NODES]
-        exact = True
-        child_depth = depth - 1
-        big_flip = is_swipe(move) and s_count(flipped) >= 2
-        if extend_flip > 0 and is_swipe(move) and s_count(flipped) >= extend_flip:
-            child_depth = depth
-        if i == 0 or full_window:
-            score = -shift_negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys,
-                                   data)
-        else:
-            reduction = np.int64(0)
-            if lmr and not root and move != table_move and move != killer1 and move != killer2 and not big_flip:
-                reduction = late_move_reduction(depth, i)
-            if reduction > 0:
-                score = -shift_negamax(size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1,
-                                       -alpha - 1, -alpha, buf, keys, data)
-                if score > alpha and not state[ABORTED]:
-                    score = -shift_negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1,
-                                           -alpha, buf, keys, data)
-            else:
-                score = -shift_negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -alpha - 1,
-                                       -alpha, buf, keys, data)
-            exact = False
-            if alpha < score < beta:
-                score = -shift_negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha,
-                                       buf, keys, data)
-                exact = True
-        if state[ABORTED]:
-            return np.int64(0)
-        if root:
-            buf.root_info[0, i] = score
-            buf.root_info[1, i] = 1 if exact else 0
-            buf.root_info[2, i] = state[NODES] - before
-            state[ROOT_DONE] = i + 1
-        if score > best:
-            best = score
-            best_move = move
-            if root:
-                state[ROOT_BEST] = i
-            if score > alpha:
-                alpha = score
-                buf.pv[ply, ply] = move
-                for k in range(ply + 1, buf.pv_length[ply + 1]):
-                    buf.pv[ply, k] = buf.pv[ply + 1, k]
-                buf.pv_length[ply] = max(buf.pv_length[ply + 1], ply + 1)
-                if score >= beta:
-                    if depth <= 0:
-                        break
                     if not big_flip and move != killer1:
                         buf.killers[ply, 1] = killer1
                         buf.killers[ply, 0] = move
@@ -994,7 +917,7 @@ def shift_negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, k
                     buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
                     break
         if full_window:
-            alpha = -INFINITE
+            alpha = -INFINITE  # every root move gets a full window, hence an exact score
 
     if state[TABLE_ON] and not root and depth >= 0:
         bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
@@ -1020,23 +943,30 @@ def unowned(a):
     return carray(void_pointer(a.ctypes.data), a.shape, a.dtype)
 
 
+@njit(cache=True, inline='always')
+def unowned_buffers(buf):
+    """``buf`` with every array an ``unowned`` view."""
+    return SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.enemy_groups),
+                         unowned(buf.group_id), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
+                         unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
+                         unowned(buf.weights), unowned(buf.null_moves))
+
+
 @njit(cache=True, nogil=True)
 def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
-    """``negamax`` over views of the buffers and table that numba does not
+    """``negamax`` on bitboards over views of the buffers and table that numba does not
     reference-count: every call of the recursion passed 16 arrays, and their atomic
     reference-count updates took about a third of the kernel's time."""
-    views = SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.enemy_groups),
-                          unowned(buf.group_id), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
-                          unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
-                          unowned(buf.weights), unowned(buf.null_moves))
-    return negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, views, unowned(keys), unowned(data))
+    return negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, unowned_buffers(buf), unowned(keys),
+                   unowned(data))
 
 
 @njit(cache=True, nogil=True)
 def shift_search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
-    """``search_depth`` by ``shift_negamax`` (sides 4 to ``SHIFT_MAX_SIZE``): the sides
+    """``search_depth`` in the shift layout (sides 4 to ``SHIFT_MAX_SIZE``): the sides
     (bitboards) and the root moves' flipped groups (rows of ``buf.flips[0]``, which the
-    driver writes before each depth) converted to the shift layout first."""
+    driver writes before each depth) are converted to two-word sets first, so numba
+    runs ``negamax``'s shift-layout version."""
     flips = buf.flips[0]
     for i in range(buf.state[ROOT_COUNT]):
         group = to_shift_layout(size, flips[i])
@@ -1044,12 +974,8 @@ def shift_search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, b
             flips[i, word] = U64(0)
         flips[i, 0] = group[0]
         flips[i, 1] = group[1]
-    views = SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.enemy_groups),
-                          unowned(buf.group_id), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
-                          unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
-                          unowned(buf.weights), unowned(buf.null_moves))
-    return shift_negamax(size, colour, to_shift_layout(size, own), to_shift_layout(size, enemy), key, depth, ply,
-                         alpha, beta, views, unowned(keys), unowned(data))
+    return negamax(size, colour, to_shift_layout(size, own), to_shift_layout(size, enemy), key, depth, ply, alpha,
+                   beta, unowned_buffers(buf), unowned(keys), unowned(data))
 
 
 def depth_kernel(searcher, size):
@@ -1232,7 +1158,7 @@ class AlphaBetaSearcher(Searcher):
     move listed at a leaf unless the quiescence searches on); off, from the move lists
     as on larger sides (for the differential tests and benchmarks); ``shift_search``:
     on sides 4 to 6 the whole search keeps its positions in the shift layout
-    (``shift_negamax``: the same tree, faster), off here as in ``alphabeta-v1``, on
+    (``shift_search_depth``: ``negamax`` on two-word sets, the same tree, faster), off here as in ``alphabeta-v1``, on
     through the registry's ``alphabeta``.
 
     >>> from hinge_fast import Board

@@ -315,7 +315,7 @@ def leaf_evaluation(kind, size, own, enemy, moves, flips, their_moves, their_fli
 @njit(cache=True)
 def shift_leaf_evaluation(kind, size, w, inside, own, enemy, moves, flips, work, group_of_bit, weights):
     """``leaf_evaluation`` of a position in the two-word shift layout (sides up to
-    ``SHIFT_MAX_SIZE``: alpha-beta's ``shift_negamax``): the same ``(score, n, flip)``.
+    ``SHIFT_MAX_SIZE``: alpha-beta's ``negamax`` with ``shift_search``): the same ``(score, n, flip)``.
     The material evaluation lists the moves (``shiftperft.list_moves_shift``: the
     order and codes of ``generate_moves``, flipped groups as sets); the classic and
     fitted ones take their terms from ``shifteval.shift_terms_of`` and list none (``n``

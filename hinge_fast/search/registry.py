@@ -53,7 +53,7 @@ MAX_NULL_MOVE = 8
 #: Alpha-beta's time use: start a new depth whenever time is left (off: not past half
 #: the time, nor one that cannot finish, as alphabeta-v1).
 DEFAULT_FULL_TIME = False
-#: Alpha-beta's search in the shift layout on sides 4 to 6 (``alphabeta.shift_negamax``:
+#: Alpha-beta's search in the shift layout on sides 4 to 6 (``alphabeta.shift_search_depth``:
 #: the same tree, more nodes a second; off: the bitboard recursion, as alphabeta-v1).
 DEFAULT_SHIFT_SEARCH = True
 #: Alpha-beta's default leaf evaluation (alphabeta-v1 keeps ``classic``).
