@@ -1,0 +1,95 @@
+"""Alpha-beta's nodes a second in two checkouts of hinge_fast, in turn (for kernel changes).
+
+    python -m scripts.nps_ab OTHER_CHECKOUT [--rounds 3] [--positions 16] [--depths 4:8 5:6 6:5 9:4]
+
+Each round runs one process per checkout, this one first, alternately, so that both see
+the same load: one-thread fixed-depth searches (``alphabeta``'s defaults, tablebase off)
+of the same seeded positions (random games of 4 to 30 plies, 4 to 10 on side 4), CPU time.
+A checkout gets a numba cache of its own (``NUMBA_CACHE_DIR``, the other's under
+``/tmp``), so its first round may compile. The node counts must agree where the change
+keeps the trees; the script says when they do not. Prints each round, then the ratio
+(other / this) of the summed rates by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def measure(positions: int, depths: dict[int, int]) -> dict:
+    """``{side: (nodes a CPU second, nodes)}`` in this process's hinge_fast."""
+    import random
+    import time
+
+    from hinge_fast import Board
+    from hinge_fast.search import Limits, create_searcher
+    from hinge_fast.tools.positions import random_position
+
+    out = {}
+    for size, depth in depths.items():
+        rng = random.Random(size)
+        boards = []
+        while len(boards) < positions:
+            board = random_position(size, rng.randint(4, 10 if size == 4 else 30), rng)
+            if not board.is_game_over():
+                boards.append(Board.from_fen(board.fen()))
+        create_searcher("alphabeta", threads=1, tablebase="off").go(boards[0].copy(), Limits(depth=2))  # load
+        nodes, cpu = 0, 0.0
+        for board in boards:
+            searcher = create_searcher("alphabeta", threads=1, tablebase="off")
+            start = time.process_time()
+            nodes += searcher.go(board.copy(), Limits(depth=depth)).nodes
+            cpu += time.process_time() - start
+        out[size] = (nodes / cpu, nodes)
+    return out
+
+
+def run(checkout: Path, cache: str | None, positions: int, depths: dict[int, int]) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    if cache:
+        env["NUMBA_CACHE_DIR"] = cache
+    code = (f"import json, sys; sys.path.insert(0, {str(HERE)!r}); from scripts.nps_ab import measure; "
+            f"print(json.dumps(measure({positions}, {depths!r})))")
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=checkout, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"error: {checkout}: {done.stderr.strip().splitlines()[-1]}")
+    return {int(k): v for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m scripts.nps_ab", description=__doc__.split("\n\n")[0])
+    parser.add_argument("other", help="the other checkout (a folder holding hinge_fast/)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--positions", type=int, default=16)
+    parser.add_argument("--depths", nargs="+", default=["4:8", "5:6", "6:5", "9:4"], help="side:depth pairs")
+    args = parser.parse_args(argv)
+    other = Path(args.other).resolve()
+    if not (other / "hinge_fast").is_dir():
+        raise SystemExit(f"error: {other} holds no hinge_fast/")
+    depths = {int(s): int(d) for s, d in (pair.split(":") for pair in args.depths)}
+    cache = f"/tmp/hinge-fast-nps-ab-{abs(hash(str(other))) % 10**8}"
+    sums = {name: {s: 0.0 for s in depths} for name in ("this", "other")}
+    nodes = {}
+    for _ in range(args.rounds):
+        for name, checkout, cache_dir in (("this", HERE, None), ("other", other, cache)):
+            rates = run(checkout, cache_dir, args.positions, depths)
+            nodes[name] = {s: n for s, (_, n) in rates.items()}
+            print(f"{name:<6} " + "  ".join(f"S{s} {r / 1e3:7.0f}k ({n} nodes)" for s, (r, n) in rates.items()),
+                  flush=True)
+            for s, (r, _) in rates.items():
+                sums[name][s] += r
+    differ = [s for s in depths if nodes["this"][s] != nodes["other"][s]]
+    if differ:
+        print("the node counts differ on side " + ", ".join(map(str, differ)) + ": not the same trees")
+    print("other / this: " + "  ".join(f"S{s} {sums['other'][s] / sums['this'][s]:.2f}" for s in depths))
+
+
+if __name__ == "__main__":
+    main()
