@@ -8,7 +8,7 @@ of the same seeded positions (random games of 4 to 30 plies, 4 to 10 on side 4),
 A checkout gets a numba cache of its own (``NUMBA_CACHE_DIR``, the other's under
 ``/tmp``), so its first round may compile. The node counts must agree where the change
 keeps the trees; the script says when they do not. Prints each round, then the ratio
-(other / this) of the summed rates by side.
+(this / other: above 1, this checkout is faster) of the summed rates by side.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -52,29 +53,39 @@ def measure(positions: int, depths: dict[int, int]) -> dict:
 
 
 def run(checkout: Path, cache: str | None, positions: int, depths: dict[int, int]) -> dict:
+    """``measure`` in a process of its own that imports ``checkout``'s hinge_fast."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
     if cache:
         env["NUMBA_CACHE_DIR"] = cache
-    code = (f"import json, sys; sys.path.insert(0, {str(HERE)!r}); from scripts.nps_ab import measure; "
-            f"print(json.dumps(measure({positions}, {depths!r})))")
-    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=checkout, capture_output=True, text=True)
+    pairs = [f"{s}:{d}" for s, d in depths.items()]
+    # Run by path: the script's folder, not this checkout, heads the child's sys.path.
+    done = subprocess.run([sys.executable, __file__, "--child", str(checkout), "--positions", str(positions),
+                           "--depths", *pairs], env=env, cwd=checkout, capture_output=True, text=True)
     if done.returncode:
-        raise SystemExit(f"error: {checkout}: {done.stderr.strip().splitlines()[-1]}")
+        raise SystemExit(f"error: {checkout}: {(done.stderr.strip().splitlines() or ['failed'])[-1]}")
     return {int(k): v for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scripts.nps_ab", description=__doc__.split("\n\n")[0])
     parser.add_argument("other", help="the other checkout (a folder holding hinge_fast/)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--positions", type=int, default=16)
     parser.add_argument("--depths", nargs="+", default=["4:8", "5:6", "6:5", "9:4"], help="side:depth pairs")
     args = parser.parse_args(argv)
     other = Path(args.other).resolve()
+    depths = {int(s): int(d) for s, d in (pair.split(":") for pair in args.depths)}
+    if args.child:  # one measure, in the checkout ``other``: its results as JSON
+        import hinge_fast
+
+        if not Path(hinge_fast.__file__).resolve().is_relative_to(other):
+            raise SystemExit(f"imported {hinge_fast.__file__}, not the checkout {other}")
+        print(json.dumps(measure(args.positions, depths)))
+        return
     if not (other / "hinge_fast").is_dir():
         raise SystemExit(f"error: {other} holds no hinge_fast/")
-    depths = {int(s): int(d) for s, d in (pair.split(":") for pair in args.depths)}
-    cache = f"/tmp/hinge-fast-nps-ab-{abs(hash(str(other))) % 10**8}"
+    cache = f"/tmp/hinge-fast-nps-ab-{zlib.crc32(str(other).encode()):08x}"
     sums = {name: {s: 0.0 for s in depths} for name in ("this", "other")}
     nodes = {}
     for _ in range(args.rounds):
@@ -88,7 +99,7 @@ def main(argv=None) -> None:
     differ = [s for s in depths if nodes["this"][s] != nodes["other"][s]]
     if differ:
         print("the node counts differ on side " + ", ".join(map(str, differ)) + ": not the same trees")
-    print("other / this: " + "  ".join(f"S{s} {sums['other'][s] / sums['this'][s]:.2f}" for s in depths))
+    print("this / other: " + "  ".join(f"S{s} {sums['this'][s] / sums['other'][s]:.2f}" for s in depths))
 
 
 if __name__ == "__main__":
