@@ -5,8 +5,8 @@
 Each round runs one process per checkout, this one first, alternately, so that both see
 the same load: one-thread fixed-depth searches (``alphabeta``'s defaults, tablebase off)
 of the same seeded positions (random games of 4 to 30 plies, 4 to 10 on side 4), CPU time.
-A checkout gets a numba cache of its own (``NUMBA_CACHE_DIR``, the other's under
-``/tmp``), so its first round may compile. The node counts must agree where the change
+Each checkout's kernels have their own entries in numba's cache (it files them by source
+path), so the other checkout's first round may compile. The node counts must agree where the change
 keeps the trees; the script says when they do not. Prints each round, then the ratio
 (this / other: above 1, this checkout is faster) of the summed rates by side.
 """
@@ -18,7 +18,6 @@ import json
 import os
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -52,11 +51,9 @@ def measure(positions: int, depths: dict[int, int]) -> dict:
     return out
 
 
-def run(checkout: Path, cache: str | None, positions: int, depths: dict[int, int]) -> dict:
+def run(checkout: Path, positions: int, depths: dict[int, int]) -> dict:
     """``measure`` in a process of its own that imports ``checkout``'s hinge_fast."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    if cache:
-        env["NUMBA_CACHE_DIR"] = cache
     pairs = [f"{s}:{d}" for s, d in depths.items()]
     # Run by path: the script's folder, not this checkout, heads the child's sys.path.
     done = subprocess.run([sys.executable, __file__, "--child", str(checkout), "--positions", str(positions),
@@ -85,12 +82,11 @@ def main(argv=None) -> None:
         return
     if not (other / "hinge_fast").is_dir():
         raise SystemExit(f"error: {other} holds no hinge_fast/")
-    cache = f"/tmp/hinge-fast-nps-ab-{zlib.crc32(str(other).encode()):08x}"
     sums = {name: {s: 0.0 for s in depths} for name in ("this", "other")}
     nodes = {}
     for _ in range(args.rounds):
-        for name, checkout, cache_dir in (("this", HERE, None), ("other", other, cache)):
-            rates = run(checkout, cache_dir, args.positions, depths)
+        for name, checkout in (("this", HERE), ("other", other)):
+            rates = run(checkout, args.positions, depths)
             nodes[name] = {s: n for s, (_, n) in rates.items()}
             print(f"{name:<6} " + "  ".join(f"S{s} {r / 1e3:7.0f}k ({n} nodes)" for s, (r, n) in rates.items()),
                   flush=True)
