@@ -14,6 +14,7 @@ keeps the trees; the script says when they do not. Prints each round, then the r
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -23,31 +24,26 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 
+def _bench():
+    """``bench_shift_search.py`` beside this file, loaded by path: in the child process
+    the package ``scripts`` on the path may be the other checkout's. Its functions use
+    only hinge_fast's public API, so they run on whichever checkout is imported."""
+    spec = importlib.util.spec_from_file_location("bench_shift_search", Path(__file__).with_name("bench_shift_search.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def measure(positions: int, depths: dict[int, int]) -> dict:
-    """``{side: (nodes a CPU second, nodes)}`` in this process's hinge_fast."""
-    import random
-    import time
-
-    from hinge_fast import Board
-    from hinge_fast.search import Limits, create_searcher
-    from hinge_fast.tools.positions import random_position
-
+    """``{side: (nodes a CPU second, nodes)}`` in this process's hinge_fast: the
+    positions and the timing of ``bench_shift_search`` (``shift_search`` on, the
+    default), games of 4 to 30 plies (4 to 10 on side 4) seeded by the side."""
+    bench = _bench()
     out = {}
     for size, depth in depths.items():
-        rng = random.Random(size)
-        boards = []
-        while len(boards) < positions:
-            board = random_position(size, rng.randint(4, 10 if size == 4 else 30), rng)
-            if not board.is_game_over():
-                boards.append(Board.from_fen(board.fen()))
-        create_searcher("alphabeta", threads=1, tablebase="off").go(boards[0].copy(), Limits(depth=2))  # load
-        nodes, cpu = 0, 0.0
-        for board in boards:
-            searcher = create_searcher("alphabeta", threads=1, tablebase="off")
-            start = time.process_time()
-            nodes += searcher.go(board.copy(), Limits(depth=depth)).nodes
-            cpu += time.process_time() - start
-        out[size] = (nodes / cpu, nodes)
+        boards = bench.positions(size, positions, (4, 10 if size == 4 else 30), seed=size)
+        bench.rate(boards[:1], 2, True)  # load the kernels
+        out[size] = bench.rate(boards, depth, True)
     return out
 
 
