@@ -51,4 +51,4 @@ def test_random_playouts(benchmark):
     plies = np.zeros(200, dtype=np.int64)
     winner = np.zeros(200, dtype=np.int8)
     ended = np.zeros(200, dtype=np.int8)
-    benchmark(kernels.random_games, size, own, enemy, 0, 200, 10_000, 1, work, plies, winner, ended)
+    benchmark(kernels.random_games, size, own, enemy, 0, 200, 10_000, 1, plies, winner, ended)

@@ -38,6 +38,36 @@ MID_GAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 MID_GAME_BUSY = "6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g"
 #: The empty side-6 board.
 START = "6/7/8/9/10/11/10/9/8/7/6 g"
+#: The yardstick's mid-game positions of sides 6 and 9 (Green to move).
+S6_MID = MID_GAME
+S9_MID = ("9/3gggg1b1/1ggg1g3b1/1g4g1b3/1gg4g5/4b3g1g1b1/1b1g1bb2gg1b2/5b1b4b1b1/"
+          "1b2g1bb5bb2/3b2bb8/2b3b2b1b1g1/1b7bb3/2b1bg2b1g2/3bggbb4/4ggg4/4g1bb2/9 g")
+#: Side 4, Blue to move with tokens but no legal move.
+NO_MOVE = "4/1ggg1/1ggbg1/1gggg2/1g1gg1/1ggb1/4 b"
+#: Side 4, Green to move with no token left while Blue has two: eliminated.
+ELIMINATED = "4/5/6/7/1b2b1/5/4 g"
+
+
+def game_positions(size: int, seed: int, every: int = 2):
+    """The positions of one uniformly random game on side ``size`` (at most 300 plies),
+    every ``every``-th ply and the last: one board, yielded as it plays on (copy it to
+    keep it)."""
+    import random
+
+    rng = random.Random(seed)
+    board = Board(size)
+    while board.legal_moves and len(board.move_stack) < 300:
+        if len(board.move_stack) % every == 0:
+            yield board
+        board.push(rng.choice(board.legal_moves))
+    yield board
+
+
+def shift_cells(size: int, words) -> frozenset:
+    """The cells (c, r) of a set in the shift layout (bit c * W + r of its words)."""
+    width = 2 * size - 1
+    bits = sum(int(word) << (64 * i) for i, word in enumerate(words))
+    return frozenset((b // width, b % width) for b in range(64 * len(words)) if bits >> b & 1)
 
 
 # ----- --run-slow ---------------------------------------------------------------------------

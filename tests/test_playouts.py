@@ -1,4 +1,4 @@
-"""Random playouts and move counting: ``count.py``, ``playouts.py``, ``parallel.py``
+"""Random playouts and move counting: ``playouts.py``, ``parallel.py``
 and the ``playouts`` command.
 
 Uniform play means uniform over the distinct legal moves (rules.md section 5). A
@@ -20,8 +20,9 @@ from hinge_fast import reference as ref
 from hinge_fast.cli import main
 from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP, draw_below
-from hinge_fast.core.tables import MAX_MOVES, workspace
-from tests.test_differential import random_filling
+from hinge_fast.core.shiftcount import set_like
+from hinge_fast.core.tables import MAX_MOVES, SHIFT_WORDS
+from hinge_fast.tools.positions import random_filling
 
 # A tiny side-4 position with placements and swipes, and a swipe that can flip
 # either of two enemy groups (so one destination gives two moves).
@@ -38,22 +39,22 @@ def positions(size, count, seed):
         yield board
 
 
-def check_indices(board, work, codes):
+def check_indices(board, codes, groups):
     own, enemy = board.own, board.enemy
     expected = sorted(ref.move_name(m) for m in ref.legal_moves(ref.parse_position(board.fen())))
-    assert kernels.count_legal_moves(board.size, own, enemy, work) == len(expected), board.fen()
-    n = kernels.moves_by_index(board.size, own, enemy, work, codes)
+    assert kernels.moves_count(board.size, own, enemy, set_like(board.size)) == len(expected), board.fen()
+    n = kernels.uniform_moves(board.size, own, enemy, codes, groups)
     assert sorted(str(board.move_from_code(code)) for code in codes[:n]) == expected, board.fen()
 
 
 @pytest.mark.parametrize("size", range(4, 10))
 def test_each_index_decodes_to_a_distinct_legal_move(size):
-    work = workspace(1)
     codes = np.zeros(MAX_MOVES, dtype=np.int64)
+    groups = np.zeros((MAX_MOVES, SHIFT_WORDS), dtype=np.uint64)
     for board in positions(size, 25, seed=size):
-        check_indices(board, work, codes)
+        check_indices(board, codes, groups)
     for seed in range(10):
-        check_indices(random_filling(size, seed=900 * size + seed), work, codes)
+        check_indices(random_filling(size, seed=900 * size + seed), codes, groups)
 
 
 def test_tiny_position_has_a_two_group_swipe():
@@ -69,7 +70,7 @@ def test_first_moves_are_uniform():
     n_legal = len(board.legal_moves)
     counts = np.zeros(n_legal, dtype=np.int64)
     games = 400 * n_legal
-    assert kernels.first_move_counts(board.size, own, enemy, games, 12345, workspace(1), counts) == n_legal
+    assert kernels.first_move_counts(board.size, own, enemy, games, 12345, counts) == n_legal
     expected = games / n_legal
     chi2 = float(((counts - expected) ** 2 / expected).sum())
     df = n_legal - 1

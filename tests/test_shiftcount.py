@@ -1,10 +1,9 @@
-"""The shift-layout counter (``shiftcount.shift_count``: every token's swipes at once,
-bulk perft's last ply; two words on sides 4 to 6, ``SHIFT_WORDS`` on sides 7 to 9)
-against the reference and ``count.count_moves``.
+"""The shift layout's sets and counts (``shiftcount.py``; bulk perft's last ply is
+``shiftplay.uniform_count``, in as many words as the side needs) against the reference.
 
 The counts must be the reference's number of distinct legal moves on random positions
-from random play and from random fillings, and equal ``count_moves`` on many more; a
-hand-made position has a token whose swipes the lift (rule 4.1) forbids.
+from random play and from random fillings; hand-made positions have a token whose swipes
+the lift (rule 4.1) forbids, rings and chains.
 """
 
 import numpy as np
@@ -15,18 +14,18 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels
 from hinge_fast.core.geometry import geometry
-from hinge_fast.core.shiftcount import (WIDE_ZERO, ZERO, down, group_touches, group_touches_at, lift_stuck, nth_bit,
-                                        s_count, s_highest, s_lowest, s_lowest_index, shift_count, to_shift_words, up)
-from hinge_fast.core.tables import NWORDS, SHIFT_INTERIOR, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, workspace
+from hinge_fast.core.shiftcount import (SET_LIKES, down, group_touches, group_touches_at, lift_stuck, nth_bit, s_count,
+                                        s_highest, s_lowest, s_lowest_index, set_like, to_shift_words, up)
+from hinge_fast.core.tables import NWORDS, SHIFT_INTERIOR, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS_OF, workspace
 from hinge_fast.tools.positions import random_filling
-from tests.test_swipe_lanes import game_positions
+from tests.conftest import game_positions
 
 SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
 
 
-def like(size: int) -> tuple:
-    """The empty set whose words pick the layout of side ``size``."""
-    return ZERO if size <= SHIFT_MAX_SIZE else WIDE_ZERO
+def shift_count(size: int, own, enemy) -> int:
+    """The number of legal moves of the side to move, as bulk perft counts them."""
+    return int(kernels.moves_count(size, own, enemy, set_like(size)))
 
 
 def fewer(size: int, n: int) -> int:
@@ -74,16 +73,6 @@ def test_wide_counts_are_the_reference_move_counts_on_many_positions(size):
         assert shift_count(size, board.own, board.enemy) == len(legal), board.fen()
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_counts_equal_count_moves_on_many_positions(size):
-    work = workspace(1)
-    boards = [b for seed in range(20) for b in played(size, 500 * size + seed)]
-    boards += [random_filling(size, seed=8100 * size + seed) for seed in range(200)]
-    for board in boards:
-        expected = kernels.count_legal_moves(size, board.own, board.enemy, work)
-        assert shift_count(size, board.own, board.enemy) == expected, board.fen()
-
-
 def test_a_token_that_would_split_its_group_has_no_swipe():
     # Green's chain C3-D4-E5 touches Blue's D3: D4 could swipe but is the chain's only
     # link, so rule 4.1 forbids every swipe of it.
@@ -117,17 +106,19 @@ def as_int(words) -> int:
 
 
 @njit
+def compiled_layout(size, stones, like):
+    """``stones`` in the shift layout of ``like``'s words, as numba converts them."""
+    return to_shift_words(size, stones, like)
+
+
 def kernels_layout(size, stones):
     """``stones`` in the shift layout of side ``size``, as numba converts them."""
-    if size <= SHIFT_MAX_SIZE:
-        return to_shift_words(size, stones, ZERO) + WIDE_ZERO[2:]
-    return to_shift_words(size, stones, WIDE_ZERO)
+    return compiled_layout(size, stones, set_like(size))
 
 
 def layout(size: int, stones) -> tuple:
     """``stones`` in the shift layout, as numpy words (numba returns Python ints)."""
-    words = kernels_layout(size, stones)
-    return tuple(np.uint64(word) for word in words[: len(like(size))])
+    return tuple(np.uint64(word) for word in kernels_layout(size, stones))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -255,7 +246,7 @@ def compiled_primitives(a, k, n):
     return up(a, k), down(a, k), s_lowest(a), s_highest(a), s_lowest_index(a), nth_bit(a, n), s_count(a)
 
 
-@pytest.mark.parametrize("words", [2, 5])
+@pytest.mark.parametrize("words", range(1, len(SET_LIKES) + 1))
 def test_the_primitives_compiled_for_a_word_count_agree_with_their_python_stubs(words):
     # Each primitive is written out word by word when a kernel is compiled; the stubs do
     # the same on Python integers. Random sets, every shift below a word.

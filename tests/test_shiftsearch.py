@@ -31,9 +31,9 @@ from numba import njit
 from hinge_fast.search import alphabeta
 from hinge_fast.search.alphabeta import AlphaBetaSearcher, shift_child_hash, shift_play
 from hinge_fast.tools.positions import random_filling, random_position
-from tests.test_shiftperft import ELIMINATED, NO_MOVE
-from tests.test_swipe_lanes import game_positions
-from tests.test_uniform_shift import shift_cells
+from tests.conftest import ELIMINATED, NO_MOVE
+from tests.conftest import game_positions
+from tests.conftest import shift_cells
 
 SIZES = range(4, SHIFT_MAX_SIZE + 1)
 

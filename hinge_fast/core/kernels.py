@@ -29,7 +29,7 @@ import numba
 from numba import njit
 from numba.core import event
 
-from . import bits, count, movegen, perft, playouts, shiftcount, shiftperft, shiftplay
+from . import bits, movegen, perft, playouts, shiftcount, shiftperft, shiftplay
 from .movegen import (  # noqa: F401  (re-exported for the layers above)
     encode_placement,
     encode_swipe,
@@ -46,8 +46,7 @@ from .movegen import (  # noqa: F401  (re-exported for the layers above)
 )
 from .perft import perft as perft_kernel  # noqa: F401
 from .perft import make_unmake_loop, perft_children, perft_divide  # noqa: F401
-from .count import count_legal_moves, moves_by_index, swipe_ends  # noqa: F401
-from .playouts import bitboard_random_games, first_move_counts, random_games, shift_game_trace  # noqa: F401
+from .playouts import first_move_counts, moves_count, random_games, shift_game_trace  # noqa: F401
 from .shiftplay import uniform_moves  # noqa: F401
 from .tables import TABLES_DIGEST
 
@@ -117,5 +116,5 @@ def register_kernel_module(module):
                 pass  # a cache we cannot write is one numba will not load from either
 
 
-for _module in (bits, count, movegen, perft, playouts, shiftcount, shiftperft, shiftplay):
+for _module in (bits, movegen, perft, playouts, shiftcount, shiftperft, shiftplay):
     register_kernel_module(_module)

@@ -132,7 +132,6 @@ def playouts(size, own, enemy, games, max_plies=10_000, seed=0, threads=1) -> Pl
     next_game = [0]
 
     def worker():
-        work = workspace(1)
         while True:
             with lock:
                 lo = next_game[0]
@@ -140,7 +139,7 @@ def playouts(size, own, enemy, games, max_plies=10_000, seed=0, threads=1) -> Pl
             if lo >= games:
                 return
             hi = min(games, lo + chunk)
-            kernels.random_games(size, own, enemy, lo, hi - lo, max_plies, seed, work, plies[lo:hi], winner[lo:hi], ended[lo:hi])
+            kernels.random_games(size, own, enemy, lo, hi - lo, max_plies, seed, plies[lo:hi], winner[lo:hi], ended[lo:hi])
 
     _run_threads(worker, threads)
     return PlayoutTally(plies, winner, ended)

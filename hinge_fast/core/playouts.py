@@ -7,30 +7,20 @@ distinct legal moves (rules.md section 5) from its own random stream, seeded fro
 it or on the games before it: the same seed gives the same games with any number of
 threads.
 
-Two kernels, by side (``random_games`` picks):
-
-* every side (up to ``tables.SHIFT_WIDE_MAX_SIZE``): ``shift_game``, the whole game in
-  the shift layout of ``shiftcount.py`` (cell ``(c, r)`` at bit ``c * W + r``; two words
-  on sides 4 to 6, ``tables.SHIFT_WORDS`` on sides 7 to 9), every friendly token's swipe
-  ends found at once as thirteen sets of cells (``shiftplay.uniform_count``,
-  ``uniform_nth``, ``uniform_play``);
-* for comparison: ``bitboard_random_games``, ``count.count_moves`` and
-  ``count.nth_move`` on the four-word bitboards, a token at a time (sides 7 to 9 played
-  so before session 9).
-
-Both draw uniformly over the same moves, but number them differently, so a seed gives
-other games than the bitboard kernel (on sides 4 to 6 since the shift kernel came, on
-sides 7 to 9 since session 9).
+Each game is played whole in the shift layout of ``shiftcount.py`` (cell ``(c, r)`` at
+bit ``c * W + r``, in as many words as the side needs: ``tables.SHIFT_WORDS_OF``), every
+friendly token's swipe ends found at once as thirteen sets of cells
+(``shiftplay.uniform_count``, ``uniform_nth``, ``uniform_play``).
 """
 
 import numpy as np
 from numba import njit
 
-from .count import count_moves, nth_move
-from .movegen import is_eliminated, play_with_flip
-from .shiftcount import WIDE_ZERO, ZERO, s_any, s_count, s_interior, to_shift_words
+from numba import literal_unroll
+
+from .shiftcount import SET_LIKES, s_any, s_count, s_interior, set_like, to_shift_words
 from .shiftplay import END_SETS, uniform_code, uniform_count, uniform_nth, uniform_play
-from .tables import SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE
+from .tables import SHIFT_WORDS_OF
 
 #: How a game ended (``ended`` output of ``random_games``).
 ELIMINATION = 0  # a swipe took the last token of the side to move
@@ -81,26 +71,27 @@ def draw_below(state, n):
 
 
 @njit(cache=True, nogil=True)
-def random_games(size, own, enemy, first_game, games, max_plies, seed, work, plies_out, winner_out, ended_out):
+def random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out):
     """Play games ``first_game .. first_game + games - 1`` of uniformly random legal
-    moves from one position (``own``: the side to move).
+    moves from one position (``own``: the side to move; bitboards of ``geometry.py``).
 
     For game ``first_game + i`` writes to index ``i`` of the outputs: the number of
     plies, the winner (0: the side to move at the start, 1: the other side, -1: none)
     and how it ended (``ELIMINATION``, ``NO_LEGAL_MOVE``, ``PLY_CAP``). A side with no
-    legal move loses (rules.md section 6). Returns the total number of plies. Sides up
-    to ``SHIFT_WIDE_MAX_SIZE`` (all) play in the shift layout (``shift_random_games``;
-    ``work`` is not used), any others with ``bitboard_random_games``.
+    legal move loses (rules.md section 6). Returns the total number of plies.
     """
-    if size <= SHIFT_WIDE_MAX_SIZE:
-        return shift_random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out)
-    return bitboard_random_games(size, own, enemy, first_game, games, max_plies, seed, work, plies_out, winner_out, ended_out)
+    total = np.int64(0)
+    for like in literal_unroll(SET_LIKES):
+        if len(like) == SHIFT_WORDS_OF[size]:
+            total = games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out,
+                             like)
+    return total
 
 
 @njit(cache=True, nogil=True)
 def shift_game(size, own_bits, enemy_bits, state, max_plies, work, trace, like):
     """One game of uniformly random legal moves in the shift layout of ``like``'s words
-    (``ZERO``: two, sides 4 to 6; ``WIDE_ZERO``: sides 7 to 9) from the random state
+    from the random state
     ``state``: ``(plies, winner, ended)`` as ``random_games`` writes them. The moves
     played go to ``trace`` as move codes, as far as it reaches (length 0: none);
     ``work`` is ``END_SETS`` rows of as many words.
@@ -129,19 +120,8 @@ def shift_game(size, own_bits, enemy_bits, state, max_plies, work, trace, like):
 
 
 @njit(cache=True, nogil=True)
-def shift_random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out):
-    """``random_games`` in the shift layout, each game by ``shift_game``: two words on
-    sides up to ``SHIFT_MAX_SIZE``, ``SHIFT_WORDS`` above."""
-    if size <= SHIFT_MAX_SIZE:
-        return shift_games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out,
-                              ZERO)
-    return shift_games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out,
-                          WIDE_ZERO)
-
-
-@njit(cache=True, nogil=True)
-def shift_games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out, like):
-    """``shift_random_games`` in the shift layout of ``like``'s words."""
+def games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out, like):
+    """``random_games`` in the shift layout of ``like``'s words."""
     work = np.zeros((END_SETS, len(like)), dtype=np.uint64)
     trace = np.zeros(0, dtype=np.int64)
     total = np.int64(0)
@@ -154,58 +134,42 @@ def shift_games_in(size, own, enemy, first_game, games, max_plies, seed, plies_o
     return total
 
 
-@njit(cache=True)
 def shift_game_trace(size, own, enemy, game, max_plies, seed, trace):
-    """For tests: game ``game`` of ``seed`` as ``shift_random_games`` plays it, its moves
+    """For tests: game ``game`` of ``seed`` as ``random_games`` plays it, its moves
     written to ``trace``: ``(plies, winner, ended)``."""
-    if size <= SHIFT_MAX_SIZE:
-        work = np.zeros((END_SETS, 2), dtype=np.uint64)
-        return shift_game(size, own, enemy, game_seed(seed, game), max_plies, work, trace, ZERO)
-    work = np.zeros((END_SETS, len(WIDE_ZERO)), dtype=np.uint64)
-    return shift_game(size, own, enemy, game_seed(seed, game), max_plies, work, trace, WIDE_ZERO)
-
-
-@njit(cache=True, nogil=True)
-def bitboard_random_games(size, own, enemy, first_game, games, max_plies, seed, work, plies_out, winner_out, ended_out):
-    """``random_games`` with ``count.count_moves`` and ``count.nth_move`` on the
-    four-word bitboards, a token at a time (any side, for comparison)."""
-    total = np.int64(0)
-    for i in range(games):
-        state = game_seed(seed, first_game + i)
-        a = own
-        b = enemy
-        ply = 0
-        winner = -1
-        ended = PLY_CAP
-        while ply < max_plies:
-            counted = count_moves(size, a, b, work)
-            n = counted[0]
-            if n == 0:
-                winner = 1 - (ply & 1)  # the side to move lost
-                ended = ELIMINATION if is_eliminated(a, b) else NO_LEGAL_MOVE
-                break
-            state, k = draw_below(state, n)
-            code, flipped = nth_move(size, a, b, k, counted, work)
-            a, b = play_with_flip(a, b, code, flipped)
-            ply += 1
-        plies_out[i] = ply
-        winner_out[i] = winner
-        ended_out[i] = ended
-        total += ply
-    return total
+    return game_trace_in(size, own, enemy, game, max_plies, seed, trace, set_like(size))
 
 
 @njit(cache=True)
-def first_move_counts(size, own, enemy, games, seed, work, counts):
+def game_trace_in(size, own, enemy, game, max_plies, seed, trace, like):
+    """``shift_game_trace`` in the shift layout of ``like``'s words."""
+    work = np.zeros((END_SETS, len(like)), dtype=np.uint64)
+    return shift_game(size, own, enemy, game_seed(seed, game), max_plies, work, trace, like)
+
+
+def first_move_counts(size, own, enemy, games, seed, counts):
     """How often each move index is drawn as the first move of games ``0 ..
     games-1``, the draw ``random_games`` makes (tests of uniformity): adds to
-    ``counts[k]`` for index ``k`` (the move ``count.nth_move``, or on sides up to
-    ``SHIFT_MAX_SIZE`` ``shiftplay.uniform_nth``, decodes from it: the count is the same).
-    Returns the number of legal moves."""
-    counted = count_moves(size, own, enemy, work)
-    n = counted[0]
-    for i in range(games):
-        state = game_seed(seed, i)
-        state, k = draw_below(state, n)
-        counts[k] += 1
+    ``counts[k]`` for index ``k``. Returns the number of legal moves."""
+    n = moves_count(size, own, enemy, set_like(size))
+    first_draws(n, games, seed, counts)
     return n
+
+
+@njit(cache=True)
+def first_draws(n, games, seed, counts):
+    """``first_move_counts``' draws among ``n`` moves."""
+    for i in range(games):
+        state, k = draw_below(game_seed(seed, i), n)
+        counts[k] += 1
+
+
+@njit(cache=True)
+def moves_count(size, own_bits, enemy_bits, like):
+    """The number of distinct legal moves of the side to move (0 when it is eliminated)."""
+    own = to_shift_words(size, own_bits, like)
+    enemy = to_shift_words(size, enemy_bits, like)
+    if not s_any(own) and s_count(enemy) >= 2:
+        return np.int64(0)
+    work = np.zeros((END_SETS, len(like)), dtype=np.uint64)
+    return uniform_count(np.uint64(2 * size - 1), s_interior(size, like), own, enemy, work)[0]

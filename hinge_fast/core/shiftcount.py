@@ -1,16 +1,14 @@
-"""Counting the legal moves in a shift layout, every token at once (every side).
+"""Sets of cells in the shift layout, and the geometry of rules.md section 4 over them.
 
-``count.count_moves`` visits the tokens one by one: it reads each token's twelve
-ring cells from a table and fills groups a cell at a time. Here the position is first
-copied to a layout where cell ``(c, r)`` is bit ``c * W + r`` (``W = 2S - 1``) of two
-words on the sides whose whole hex-hex fits in 128 bits (up to
-``tables.SHIFT_MAX_SIZE``), of ``tables.SHIFT_WORDS`` words on the larger ones (289 bits
-for S = 9), so that each direction of rules.md is one fixed shift of the whole board:
+Every fast kernel works on one cell layout: cell ``(c, r)`` is bit ``c * W + r``
+(``W = 2S - 1``) of a tuple of 64-bit words, as many as side S needs
+(``tables.SHIFT_WORDS_OF``: 1 word for S = 4, 2 for 5 and 6, 3, 4 and 5 for 7, 8 and
+9). Each direction of rules.md is then one fixed shift of the whole board:
 
     D = (+1, 0)  (+1, +1)  (0, +1)  (-1, 0)  (-1, -1)  (0, -1)
         +W       +W+1      +1       -W       -W-1      -1
 
-Then every rule of section 4 is a handful of shifts and ANDs over all the tokens at
+so every rule of section 4 is a handful of shifts and ANDs over all the tokens at
 once. For a token ``x`` write ``N[j] = x + D[j]`` (its neighbours, in cyclic order)
 and ``C[j] = x + D[j] + D[j+1]`` (the cells two steps away between them). Around the
 pivot ``N[j+1]`` a swipe's first step goes to ``N[j]``, and onward to ``C[j]``; around
@@ -26,26 +24,23 @@ the pivot ``N[j-1]`` it goes to ``N[j]`` too, and onward to ``C[j-1]``. So with
 * a reversing end on ``x`` itself: any first step that goes on, and ``x`` next to
   an enemy token.
 
-Each end gives one move per enemy group next to it (rule 4.5). No end is next to three
-groups (``shiftplay.uniform_count``), so with ``touch2`` the cells next to two enemy
-groups, an end set E gives ``|E| + |E & touch2|`` moves. The end sets are found first
-for every token, and ``touch2`` only for the ends round which the enemy tokens form two
-runs or more (few: a tenth of the S=9 mid-game's leaves have one).
+``shiftplay.swipe_end_sets`` builds the end sets from these pieces. Each end gives one
+move per enemy group next to it (rule 4.5); no end is next to three groups, so with
+``touch2`` the cells next to two enemy groups, an end set E gives ``|E| + |E & touch2|``
+moves (``ends_moves``).
 
 Rule 4.1 (the lift) is settled for the tokens with an end whose friendly neighbours
 form two runs or more (``lift_stuck_among``): such a token splits its group when two of
 its gaps (runs of other neighbours) lie in one region of the non-friendly cells. One
 flood of the cells open to the board's edge shows it for nearly every token, and one
 fill per hole (a region closed off by friendly tokens) next to the others settles the
-rest. The end sets of the stuck tokens are then dropped.
+rest.
 
 The groups' touch counts (the cells next to one, two, three groups) are, for the
 groups with a centre (a token next to all the others: lone tokens, every group of
 two or three, most of four), the runs of their tokens around each cell, all at
 once; the other groups are grown a whole ring a round (``dilate``: four shifts,
 ANDed with the tokens), only those next to the cells asked for (``group_touches_at``).
-The count equals ``count.count_moves`` on every position (the tests compare them), so
-bulk perft takes it for these sides.
 """
 
 import numpy as np
@@ -53,8 +48,8 @@ from numba import njit
 from numba.core import types
 from numba.extending import overload
 
+from .geometry import MAX_SIZE, MIN_SIZE
 from .bits import highest_bit_index64, lowest_bit_index64, popcount64
-from .movegen import is_eliminated
 from .tables import (
     SHIFT_COLUMN_LENGTHS,
     SHIFT_COLUMN_MASKS,
@@ -63,17 +58,16 @@ from .tables import (
     SHIFT_COLUMN_TARGETS,
     SHIFT_EDGE,
     SHIFT_INTERIOR,
-    SHIFT_MAX_SIZE,
-    SHIFT_WIDE_MAX_SIZE,
     SHIFT_WORDS,
+    SHIFT_WORDS_OF,
 )
 
 U64 = np.uint64
 ZERO = (U64(0), U64(0))
 ALL = (~U64(0), ~U64(0))
-#: The empty set of the sides above ``SHIFT_MAX_SIZE`` (``SHIFT_WORDS`` words): passed
-#: as ``like`` to the kernels, its type picks their compiled version.
-WIDE_ZERO = (U64(0),) * SHIFT_WORDS
+#: The empty set of each word count from 1 to ``SHIFT_WORDS``: passed as ``like`` to a
+#: kernel, its type picks the kernel's compiled version (``set_like(size)`` for a side).
+SET_LIKES = tuple((U64(0),) * n for n in range(1, SHIFT_WORDS + 1))
 ONE = U64(1)
 B64 = U64(64)
 
@@ -81,9 +75,9 @@ B64 = U64(64)
 # ----- sets of cells: a tuple of n uint64 words, bit c * W + r --------------------------------
 # Every primitive below is written once for any number of words: a stub (plain Python,
 # for calls from the interpreter) and an ``overload`` that writes the numba version out
-# for the tuple's length, word by word, when a kernel is compiled. A kernel compiled for
-# two words (sides up to SHIFT_MAX_SIZE) and for SHIFT_WORDS words (the larger sides) is
-# the same source: the type of the sets it is given picks the version.
+# for the tuple's length, word by word, when a kernel is compiled. A kernel is one
+# source for every word count: the type of the sets it is given picks the compiled
+# version (``set_like(size)`` gives the empty set of a side's word count).
 
 def _words(a):
     """The number of words of a set's numba type (``None``: not a tuple of words)."""
@@ -412,40 +406,17 @@ def to_shift_words(size, bits, like):
 @overload(to_shift_words)
 def _to_shift_words(size, bits, like):
     n = _words(like)
-    if n == 2:
-        return lambda size, bits, like: to_shift_layout(size, bits)
     if n:
         # Each interior column is one run of bits in the bitboard and in the shift layout
         # (up to 15 bits, across a word boundary in either): read it, and OR it into the
-        # word(s) it lands on. Written out with constant offsets for each side of ``n``
-        # words (the loop, for any other side, took twice the time).
+        # word(s) it lands on, written out with constant offsets for each side that fits
+        # in ``n`` words (a loop over the columns took twice the time).
         lines = [f"w{i} = U64(0)" for i in range(n)]
-        for size in range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1):
-            if n == SHIFT_WORDS:
+        for size in range(MIN_SIZE, MAX_SIZE + 1):
+            if SHIFT_WORDS_OF[size] <= n:
                 lines += [f"if size == {size}:"] + [f"    {line}" for line in _column_moves(size)]
-                lines.append("    return " + _tuple([f"w{i}" for i in range(n)]))
-        lines += ["for k in range(2 * size - 3):",
-                  "    s = SOURCES[size, k]",
-                  "    o = U64(s & 63)",
-                  "    q = s >> 6",
-                  "    run = bits[q] >> o",
-                  "    if o + U64(LENGTHS[size, k]) > B64:",
-                  "        run |= bits[q + 1] << (B64 - o)",
-                  "    run &= (ONE << U64(LENGTHS[size, k])) - ONE",
-                  "    t = TARGETS[size, k]",
-                  "    p = U64(t & 63)",
-                  "    d = t >> 6",
-                  "    low = run << p",
-                  "    high = (run >> ONE) >> (U64(63) - p)"]
-        for i in range(n):
-            lines += [f"    if d == {i}:", f"        w{i} |= low"]
-            if i:
-                lines += [f"    if d == {i - 1}:", f"        w{i} |= high"]
         lines.append("return " + _tuple([f"w{i}" for i in range(n)]))
-        impl = _define("to_shift_words", "size, bits, like", n, lines)
-        impl.__globals__.update(SOURCES=SHIFT_COLUMN_SOURCES, TARGETS=SHIFT_COLUMN_TARGETS,
-                                LENGTHS=SHIFT_COLUMN_LENGTHS)
-        return impl
+        return _define("to_shift_words", "size, bits, like", n, lines)
 
 
 def _column_moves(size):
@@ -607,37 +578,6 @@ def ends_moves(ends, touch2, touch3):
     return s_count(ends) + s_count(s_and(ends, touch2)) + s_count(s_and(ends, touch3))
 
 
-@njit(cache=True, inline='always')
-def lift_keeps_connected(own, x, w):
-    """Rule 4.1 for the token ``x`` (a one-cell set): the friendly tokens without it
-    hold every friendly neighbour of ``x`` in one group. Two fills grow in turn, from
-    its lowest and its highest friendly neighbour: when the lift splits the group, one
-    side is often small (the tail of a chain) and its fill ends first."""
-    rest = s_andnot(own, x)
-    neighbours = s_and(adjacent(x, w), rest)
-    a = s_lowest(neighbours)
-    b = s_highest(neighbours)
-    while not s_any(s_and(a, b)):
-        grown = s_and(dilate(a, w), rest)
-        if s_eq(grown, a):
-            return False  # a's side is closed, and b is not on it
-        a = grown
-        if s_any(s_and(a, b)):
-            break
-        grown = s_and(dilate(b, w), rest)
-        if s_eq(grown, b):
-            return False
-        b = grown
-    reached = s_or(a, b)
-    while True:
-        if s_eq(s_and(reached, neighbours), neighbours):
-            return True
-        grown = s_and(dilate(reached, w), rest)
-        if s_eq(grown, reached):
-            return False
-        reached = grown
-
-
 @njit(cache=True)
 def run_counter(a, w):
     """The cells around which the cells of ``a`` form at least one, two, three runs (a
@@ -669,52 +609,6 @@ def fill(within, seed, w):
         if s_eq(grown, reached):
             return reached
         reached = grown
-
-
-@njit(cache=True, inline='always')
-def direction(j, w, tokens, own, stop, landing):
-    """The swipes of ``tokens`` whose first step goes to ``N[j]`` and that end there, or
-    that go on to ``C[j]`` through ``N[j]`` or ``N[j + 1]``. ``j`` is a constant at every
-    call (the six are written out), so each ``at`` is one shift. Returns ``(the tokens
-    with a one-step end on N[j], those with an onward end on C[j], those whose first
-    step to N[j] goes on)``."""
-    before = at(own, (j + 5) % 6, w)
-    here = at(own, j, w)
-    after = at(own, (j + 1) % 6, w)
-    pivot = s_and(tokens, s_or(after, before))  # a friendly pivot N[j + 1] or N[j - 1]
-    pivot_next = s_and(tokens, s_or(at(own, (j + 2) % 6, w), here))  # first step to N[j + 1]
-    goes_on = s_andnot(pivot, at(stop, j, w))
-    goes_on_next = s_andnot(pivot_next, at(stop, (j + 1) % 6, w))
-    one = s_and(pivot, at(landing, j, w))
-    # C[j]: through N[j] around the pivot N[j + 1], or through N[j + 1] around N[j].
-    through = s_or(s_and(goes_on, after), s_and(goes_on_next, here))
-    corner = s_and(through, at_corner(landing, j, w))
-    return one, corner, goes_on
-
-
-@njit(cache=True, inline='always')
-def ends_next_to_two(o, c, reverse, touch2, w):
-    """The swipes of the end sets ``o[j]`` (one-step ends on ``N[j]``), ``c[j]`` (onward
-    ends on ``C[j]``) and ``reverse`` whose end is in ``touch2``."""
-    return (s_count(s_and(o[0], at(touch2, 0, w))) + s_count(s_and(o[1], at(touch2, 1, w)))
-            + s_count(s_and(o[2], at(touch2, 2, w))) + s_count(s_and(o[3], at(touch2, 3, w)))
-            + s_count(s_and(o[4], at(touch2, 4, w))) + s_count(s_and(o[5], at(touch2, 5, w)))
-            + s_count(s_and(c[0], at_corner(touch2, 0, w))) + s_count(s_and(c[1], at_corner(touch2, 1, w)))
-            + s_count(s_and(c[2], at_corner(touch2, 2, w))) + s_count(s_and(c[3], at_corner(touch2, 3, w)))
-            + s_count(s_and(c[4], at_corner(touch2, 4, w))) + s_count(s_and(c[5], at_corner(touch2, 5, w)))
-            + s_count(s_and(reverse, touch2)))
-
-
-@njit(cache=True, inline='always')
-def end_cells_of(o, c, reverse, w):
-    """The end cells of the end sets of ``ends_next_to_two``: ``N[j] = x + D[j]`` (``at``
-    of the opposite direction), ``C[j] = x + D[j] + D[j + 1]`` (``at_corner`` of the
-    opposite corner), and the reversing ends' own cells."""
-    ends = s_or(s_or(s_or(at(o[0], 3, w), at(o[1], 4, w)), s_or(at(o[2], 5, w), at(o[3], 0, w))),
-                s_or(at(o[4], 1, w), at(o[5], 2, w)))
-    ends = s_or(ends, s_or(s_or(at_corner(c[0], 3, w), at_corner(c[1], 4, w)),
-                           s_or(at_corner(c[2], 5, w), at_corner(c[3], 0, w))))
-    return s_or(s_or(ends, reverse), s_or(at_corner(c[4], 1, w), at_corner(c[5], 2, w)))
 
 
 @njit(cache=True)
@@ -756,86 +650,10 @@ def lift_stuck(size, own, w):
     return lift_stuck_among(size, own, runs2, w)
 
 
-@njit(cache=True)
-def swipe_count(size, w, own, enemy, touch1, landing):
-    """The number of legal swipes of ``own`` (``touch1``: the cells next to an enemy
-    token; ``landing``: the empty interior ones), as ``shiftplay.swipe_end_sets`` finds
-    them: the end sets of every token first, then the lift for the tokens with an end,
-    then the enemy groups next to two runs for the ends that have them."""
-    own_runs2 = run_counter(own, w)[1]
-    # Rule 4.4: a first step goes on from neither an enemy token nor a merging cell
-    # (next to two friendly groups), nor from a one-step end. A cell next to two groups
-    # has two runs of friendly neighbours or more (two groups' tokens are never
-    # neighbours): the groups are grown only when such a cell could be a first step.
-    merging = s_andnot(own_runs2, s_or(s_or(own, enemy), landing))
-    if s_any(merging):
-        merging = s_and(group_touches_at(own, merging, w)[1], merging)
-    stop = s_or(s_or(enemy, merging), landing)
-    o0, c0, g0 = direction(0, w, own, own, stop, landing)
-    o1, c1, g1 = direction(1, w, own, own, stop, landing)
-    o2, c2, g2 = direction(2, w, own, own, stop, landing)
-    o3, c3, g3 = direction(3, w, own, own, stop, landing)
-    o4, c4, g4 = direction(4, w, own, own, stop, landing)
-    o5, c5, g5 = direction(5, w, own, own, stop, landing)
-    # A reversing swipe ends on x itself: x is empty then, and must touch an enemy token.
-    reverse = s_and(s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5)), touch1)
-    # Rule 4.1: a token whose lift splits its group has no swipe at all; only the
-    # tokens with an end and two runs of friendly neighbours or more are checked.
-    has_end = s_or(s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5)), reverse)
-    has_end = s_or(has_end, s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
-    check = s_and(s_and(own, own_runs2), has_end)
-    if s_any(check):
-        stuck = lift_stuck_among(size, own, check, w)
-        o0, o1, o2 = s_andnot(o0, stuck), s_andnot(o1, stuck), s_andnot(o2, stuck)
-        o3, o4, o5 = s_andnot(o3, stuck), s_andnot(o4, stuck), s_andnot(o5, stuck)
-        c0, c1, c2 = s_andnot(c0, stuck), s_andnot(c1, stuck), s_andnot(c2, stuck)
-        c3, c4, c5 = s_andnot(c3, stuck), s_andnot(c4, stuck), s_andnot(c5, stuck)
-        reverse = s_andnot(reverse, stuck)
-    # One move per enemy group next to the end (rule 4.5); no end is next to three
-    # (``shiftplay.uniform_count``), and the ends next to two lie among the cells round
-    # which the enemy tokens form two runs or more: the groups are grown only for those.
-    moves = (s_count(o0) + s_count(o1) + s_count(o2) + s_count(o3) + s_count(o4) + s_count(o5)
-             + s_count(c0) + s_count(c1) + s_count(c2) + s_count(c3) + s_count(c4) + s_count(c5)
-             + s_count(reverse))
-    o = (o0, o1, o2, o3, o4, o5)
-    c = (c0, c1, c2, c3, c4, c5)
-    cells = s_and(end_cells_of(o, c, reverse, w), run_counter(enemy, w)[1])
-    if s_any(cells):
-        touch2 = s_and(group_touches_at(enemy, cells, w)[1], cells)
-        moves += ends_next_to_two(o, c, reverse, touch2, w)
-    return moves
+def set_like(size: int) -> tuple:
+    """The empty set of side ``size``'s words (``tables.SHIFT_WORDS_OF``): the ``like``
+    that picks a kernel's compiled version for that side."""
+    return SET_LIKES[SHIFT_WORDS_OF[size] - 1]
 
 
-@njit(cache=True)
-def shift_count_in(size, own_bits, enemy_bits, like):
-    """``shift_count`` in the shift layout of ``like``'s words (its type picks the
-    compiled version: ``ZERO`` two words, ``WIDE_ZERO`` ``SHIFT_WORDS``)."""
-    if is_eliminated(own_bits, enemy_bits):
-        return np.int64(0)
-    w = U64(2 * size - 1)
-    own = to_shift_words(size, own_bits, like)
-    enemy = to_shift_words(size, enemy_bits, like)
-    inside = s_interior(size, like)
-    empty = s_andnot(inside, s_or(own, enemy))
-    touch1 = dilate(enemy, w)
-    near_own = adjacent(own, w)
-    # Rule 3: an empty interior cell with no enemy neighbour or a friendly neighbour.
-    n = s_count(s_and(empty, s_or(s_andnot(inside, touch1), near_own)))
-    landing = s_and(empty, touch1)
-    if not s_any(s_and(own, near_own)) or (not s_any(landing) and not s_any(s_and(own, touch1))):
-        return n  # no pivot, or no swipe can end anywhere
-    return n + swipe_count(size, w, own, enemy, touch1, landing)
-
-
-@njit(cache=True)
-def shift_count(size, own_bits, enemy_bits):
-    """The number of distinct legal moves of the side to move (any side up to
-    ``tables.SHIFT_WIDE_MAX_SIZE``; ``own_bits``, ``enemy_bits`` bitboards of
-    ``geometry.py``'s layout): the same number as ``count.count_moves``. Two words up
-    to ``SHIFT_MAX_SIZE``, ``SHIFT_WORDS`` above."""
-    if size <= SHIFT_MAX_SIZE:
-        return shift_count_in(size, own_bits, enemy_bits, ZERO)
-    return shift_count_in(size, own_bits, enemy_bits, WIDE_ZERO)
-
-
-__all__ = ["SHIFT_MAX_SIZE", "SHIFT_WIDE_MAX_SIZE", "shift_count", "shift_count_in"]
+__all__ = ["SET_LIKES", "set_like", "to_shift_words"]

@@ -35,11 +35,11 @@ grandchildren of the mid-game positions of ``side_by_side.py``).
 """
 
 import numpy as np
-from numba import njit
+from numba import literal_unroll, njit
 
 from .bits import lowest_bit_index64
 from .shiftcount import (
-    WIDE_ZERO,
+    SET_LIKES,
     ZERO,
     adjacent,
     dilate,
@@ -55,13 +55,14 @@ from .shiftcount import (
     s_store,
     s_xor,
     s_zero,
+    set_like,
     to_shift_layout,
     to_shift_words,
 )
 from .geometry import MIN_SIZE
 from .movegen import encode_placement, encode_swipe
 from .shiftplay import CELL_OF_BIT, END_SETS, grow_group, start_cells, swipe_end_sets, uniform_count
-from .tables import MAX_MOVES, SHIFT_MAX_SIZE, ZOBRIST
+from .tables import MAX_MOVES, SHIFT_MAX_SIZE, SHIFT_WORDS_OF, ZOBRIST
 
 U64 = np.uint64
 
@@ -370,11 +371,13 @@ def shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, like)
 @njit(cache=True, nogil=True)
 def shift_perft(size, own_bits, enemy_bits, depth, bulk, leaf_checksum):
     """Perft (rules.md section 8) of the bitboards ``own_bits``, ``enemy_bits`` (the side
-    to move first), ``depth >= 1`` plies, in the shift layout: two words up to
-    ``SHIFT_MAX_SIZE``, ``SHIFT_WORDS`` above."""
-    if size <= SHIFT_MAX_SIZE:
-        return shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, ZERO)
-    return shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, WIDE_ZERO)
+    to move first), ``depth >= 1`` plies, in the shift layout of the side's words
+    (``tables.SHIFT_WORDS_OF``)."""
+    total = np.int64(0)
+    for like in literal_unroll(SET_LIKES):
+        if len(like) == SHIFT_WORDS_OF[size]:
+            total = shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, like)
+    return total
 
 
 @njit(cache=True)
@@ -387,14 +390,11 @@ def shift_children_in(size, own_bits, enemy_bits, to_move, mover, like):
     return expand(w, s_interior(size, like), own, enemy, work, True, to_move, mover, 0)[0]
 
 
-@njit(cache=True)
 def shift_children(size, own_bits, enemy_bits, to_move, mover):
     """For tests: the children of a position as the perft walk lists them, in the shift
     layout (``shiftplay.words(size)`` words, the first columns of each row): child ``i``
     is ``(to_move[i], mover[i])``, its side to move first. Returns their number."""
-    if size <= SHIFT_MAX_SIZE:
-        return shift_children_in(size, own_bits, enemy_bits, to_move, mover, ZERO)
-    return shift_children_in(size, own_bits, enemy_bits, to_move, mover, WIDE_ZERO)
+    return shift_children_in(size, own_bits, enemy_bits, to_move, mover, set_like(size))
 
 
 __all__ = ["list_moves_shift", "shift_children", "shift_moves", "shift_perft"]

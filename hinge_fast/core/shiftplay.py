@@ -41,7 +41,6 @@ from numba import njit
 from .geometry import MIN_SIZE, geometry
 from .movegen import encode_placement, encode_swipe
 from .shiftcount import (
-    WIDE_ZERO,
     ZERO,
     add_to_counter,
     adjacent,
@@ -65,9 +64,10 @@ from .shiftcount import (
     s_row,
     s_store,
     s_zero,
+    set_like,
     to_shift_words,
 )
-from .tables import SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS
+from .tables import SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS, SHIFT_WORDS_OF
 
 U64 = np.uint64
 ONE = U64(1)
@@ -468,20 +468,17 @@ def uniform_moves_in(size, own_bits, enemy_bits, codes, groups, like):
     return n
 
 
-@njit(cache=True)
 def uniform_moves(size, own_bits, enemy_bits, codes, groups):
     """For tests: decode every index ``0 .. n-1`` of ``uniform_count`` into ``codes``
     (move codes) and ``groups`` (the flipped group in the shift layout, ``words(size)``
     words, the first columns of ``groups``; 0 for a placement); returns n (0:
     eliminated)."""
-    if size <= SHIFT_MAX_SIZE:
-        return uniform_moves_in(size, own_bits, enemy_bits, codes, groups, ZERO)
-    return uniform_moves_in(size, own_bits, enemy_bits, codes, groups, WIDE_ZERO)
+    return uniform_moves_in(size, own_bits, enemy_bits, codes, groups, set_like(size))
 
 
 def words(size: int) -> int:
     """The number of words of the shift layout of side ``size``."""
-    return 2 if size <= SHIFT_MAX_SIZE else SHIFT_WORDS
+    return int(SHIFT_WORDS_OF[size])
 
 
 __all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout", "uniform_count", "uniform_moves", "uniform_nth",

@@ -88,9 +88,15 @@ N_INTERIOR = _stack(lambda g: np.array(g.n_interior), (), np.int64)
 #: board), which ``_shift_layout`` checks for every interior cell and every offset a
 #: count reads.
 SHIFT_MAX_SIZE = 6
-#: The largest side in the shift layout (every supported side), in ``SHIFT_WORDS`` words.
-SHIFT_WIDE_MAX_SIZE = 9
-SHIFT_WORDS = 5
+#: The largest side in the shift layout (every supported side).
+SHIFT_WIDE_MAX_SIZE = MAX_SIZE
+#: The words of the shift layout of each side S: the fewest 64-bit words that hold its
+#: ``(2S - 1)**2`` bits (1 for S = 4, 2 for S = 5 and 6, 3, 4 and 5 for S = 7, 8 and 9),
+#: so that no side pays for the words of a larger one; ``SHIFT_WORDS`` is the largest.
+SHIFT_WORDS_OF = np.array([0] * MIN_SIZE + [-(-(2 * s - 1) ** 2 // 64) for s in range(MIN_SIZE, MAX_SIZE + 1)],
+                          dtype=np.int64)
+SHIFT_WORDS = int(SHIFT_WORDS_OF.max())
+SHIFT_WORDS_OF.setflags(write=False)
 #: Most interior columns of a side up to ``SHIFT_WIDE_MAX_SIZE``.
 _SHIFT_COLUMNS = 2 * SHIFT_WIDE_MAX_SIZE - 3
 
@@ -143,7 +149,7 @@ def _shift_layout(geo):
                 assert read == (c + dc, r + dr)
             else:
                 assert read not in inside
-    assert width * width <= 64 * (2 if narrow else SHIFT_WORDS)
+    assert width * width <= 64 * SHIFT_WORDS_OF[size]
     assert 2 * width + 2 < 64, "every shift is below a word"
     # The edge: the interior cells with a neighbour that is not interior.
     edge = np.zeros(SHIFT_WORDS, dtype=np.uint64)
@@ -197,7 +203,7 @@ ZOBRIST = _zobrist_keys()
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
     for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST,
-                  SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE,
+                  SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE, SHIFT_WORDS_OF,
                   SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
@@ -217,10 +223,7 @@ class Workspace(NamedTuple):
     moves: np.ndarray  # int64 [plies, MAX_MOVES]: move codes per ply
     flips: np.ndarray  # uint64 [plies, MAX_MOVES, NWORDS]: group each swipe flips
     enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, NWORDS]: the enemy groups of a position
-    group_touch: np.ndarray  # uint64 [MAX_GROUPS, NWORDS]: the cells next to each enemy group
     group_id: np.ndarray  # int16 [MAX_CELLS]: index in enemy_groups of each enemy token
-    swipers: np.ndarray  # int64 [MAX_CELLS]: the tokens with a legal swipe (``count.count_moves``)
-    swiper_moves: np.ndarray  # int64 [MAX_CELLS]: how many swipes each of them has
     leaf_checksum: np.ndarray  # uint64 [1]: perft folds the leaf positions it makes in here
 
 
@@ -231,9 +234,6 @@ def workspace(plies: int = 16) -> Workspace:
         moves=np.zeros((plies, MAX_MOVES), dtype=np.int64),
         flips=np.zeros((plies, MAX_MOVES, NWORDS), dtype=np.uint64),
         enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
-        group_touch=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
         group_id=np.zeros(MAX_CELLS, dtype=np.int16),
-        swipers=np.zeros(MAX_CELLS, dtype=np.int64),
-        swiper_moves=np.zeros(MAX_CELLS, dtype=np.int64),
         leaf_checksum=np.zeros(1, dtype=np.uint64),
     )

@@ -82,7 +82,6 @@ def playouts_job(job):
 
     from ..board import Board
     from ..core import kernels
-    from ..core.tables import workspace
 
     fen, first, games, max_plies, seed = job
     board = Board.from_fen(fen)
@@ -90,7 +89,7 @@ def playouts_job(job):
     plies = np.zeros(games, dtype=np.int64)
     winner = np.zeros(games, dtype=np.int8)
     ended = np.zeros(games, dtype=np.int8)
-    kernels.random_games(board.size, own, enemy, first, games, max_plies, seed, workspace(1), plies, winner, ended)
+    kernels.random_games(board.size, own, enemy, first, games, max_plies, seed, plies, winner, ended)
     return plies, winner, ended
 
 

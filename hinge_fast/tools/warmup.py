@@ -13,6 +13,7 @@ def warm_up() -> bool:
     from ..board import Board
     from ..search import Limits, create_searcher
     from ..search.registry import ENGINES
+    from ..core.geometry import MAX_SIZE, MIN_SIZE
     from ..core.tables import workspace
 
     board = Board.from_fen("4/5/2gg2/2b1b2/2g3/5/4 g")
@@ -20,9 +21,12 @@ def warm_up() -> bool:
     work = workspace(3)
     kernels.perft_kernel(board.size, own, enemy, 2, True, work)
     kernels.perft_kernel(board.size, own, enemy, 2, False, work)
-    wide = Board(7)  # the shift layout's other word count (sides 7 to 9)
-    for bulk in (True, False):
-        kernels.perft_kernel(wide.size, wide.own, wide.enemy, 2, bulk, work)
+    for size in range(MIN_SIZE, MAX_SIZE + 1):  # the shift layout's word counts
+        side = Board(size)
+        for bulk in (True, False):
+            kernels.perft_kernel(size, side.own, side.enemy, 2, bulk, work)
+        kernels.random_games(size, side.own, side.enemy, 0, 1, 8, 1, np.zeros(1, dtype=np.int64),
+                             np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8))
     kernels.perft_divide(board.size, own, enemy, 2, True, work, np.zeros(len(work.moves[0]), dtype=np.int64))
     kernels.make_unmake_loop(board.size, own, enemy, 1, work)
     from ..core import parallel
@@ -30,9 +34,8 @@ def warm_up() -> bool:
     for bulk in (True, False):
         parallel.perft(board.size, own, enemy, 2, bulk, 2)
     parallel.playouts(board.size, own, enemy, 2, 50, 1, 2)
-    kernels.random_games(board.size, own, enemy, 0, 1, 50, 1, work, np.zeros(1, dtype=np.int64),
+    kernels.random_games(board.size, own, enemy, 0, 1, 50, 1, np.zeros(1, dtype=np.int64),
                          np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8))
-    kernels.count_legal_moves(board.size, own, enemy, work)
     board.legal_moves
     board.push(board.legal_moves[0])
     board.groups(board.turn)
