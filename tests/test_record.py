@@ -6,7 +6,15 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
-from hinge_fast.tools.record import GameRecord, format_record, parse_records, read_records, write_records
+from hinge_fast.tools.record import (
+    GameRecord,
+    count_games,
+    format_record,
+    parse_record,
+    parse_records,
+    read_records,
+    write_records,
+)
 from hinge_fast.tools.positions import random_position
 
 
@@ -158,3 +166,26 @@ def test_long_movetext_is_wrapped_with_numbers_beside_moves():
     assert len(movetext) > 1
     assert all(len(line) <= 79 for line in movetext)
     assert not any(line.rstrip().endswith(".") for line in movetext)
+
+
+def test_many_comments_at_one_ply_are_joined_in_order():
+    text = "1. F6 " + "".join(f"{{c{i}}}" for i in range(200_000)) + " B2 unfinished\n"
+    (record,) = parse_records(text)
+    parts = record.comments[1].split()
+    assert len(parts) == 200_000 and parts[:3] == ["c0", "c1", "c2"] and parts[-1] == "c199999"
+    assert record.moves == ["F6", "B2"]
+
+
+def test_one_game_is_read_without_replaying_the_others():
+    good = "[Size \"4\"]\n\n1. D4 B2 unfinished\n"
+    bad = "[Size \"4\"]\n\n1. D4 D4 unfinished\n"  # the second move is on a taken cell
+    text = good + "\n" + bad
+    with pytest.raises(HingeError, match="^game 2"):
+        parse_records(text)
+    record, games = parse_record(text, 1)
+    assert games == 2 and record.moves == ["D4", "B2"]
+    with pytest.raises(HingeError, match="^game 2"):
+        parse_record(text, 2)
+    with pytest.raises(HingeError, match="no game 3: the record holds 2 games"):
+        parse_record(text, 3)
+    assert count_games(text) == 2

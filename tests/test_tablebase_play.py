@@ -254,7 +254,7 @@ def test_a_bad_tablebase_is_one_line_and_exit_2(argv, cli, tmp_path, monkeypatch
     junk = tmp_path / "junk.tb"
     junk.write_bytes(b"HINGETB\x01\xff\xff\xff\x00{")
     run = cli(*argv, "--tablebase", junk)
-    assert run.status == 2 and run.err == f"error: {junk}: corrupt tablebase header\n"
+    assert run.status == 2 and run.err == f"error: {junk}: corrupt tablebase header (it claims 16777215 bytes)\n"
 
 
 def test_a_missing_default_is_silent(cli, tmp_path, monkeypatch):

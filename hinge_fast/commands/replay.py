@@ -24,14 +24,14 @@ def register(subparsers):
 def run_replay(args) -> int:
     from ..board import draw
     from ..errors import HingeError
-    from ..tools.record import format_record, move_label, read_records
+    from ..tools.record import count_games, format_record, move_label, read_record
 
-    records = read_records(args.file)
-    if not records:
+    games = count_games(args.file)
+    if not games:
         raise HingeError(f"{args.file} holds no game")
-    if args.game > len(records):
-        raise HingeError(f"--game {args.game}: {args.file} holds {len(records)} game{'s' if len(records) > 1 else ''}")
-    record = records[args.game - 1]
+    if args.game > games:
+        raise HingeError(f"--game {args.game}: {args.file} holds {games} game{'s' if games > 1 else ''}")
+    record, _ = read_record(args.file, args.game)
     total = len(record.moves)
     if args.ply is not None and args.ply > total:
         raise HingeError(f"--ply {args.ply}: game {args.game} has {total} moves")
@@ -39,7 +39,7 @@ def run_replay(args) -> int:
     board = record.board_at(ply)
 
     text = format_record(record)
-    print(f"game {args.game} of {len(records)} in {args.file}")
+    print(f"game {args.game} of {games} in {args.file}")
     print(text.rstrip("\n"))
     print()
     first_blue = record.starts_with_blue()

@@ -86,11 +86,35 @@ def side4_masks(board: Board) -> tuple[int, int]:
     return int(own[0]), int(enemy[0])
 
 
+#: Every entry of the side-4 table: one per base-3 colouring of the 19 interior cells.
+ENTRIES = 3**19
+#: The largest header a tablebase may declare (the header ``solve`` writes is about 1 kB).
+MAX_HEADER = 1 << 16
+#: The largest block the format allows, in entries (the writer uses ``BLOCK_ENTRIES``).
+MAX_BLOCK_ENTRIES = 1 << 24
+
+
+def _max_compressed(entries: int) -> int:
+    """The longest zlib stream of ``entries`` bytes (zlib's stored-block bound)."""
+    return entries + 5 * (entries // 16383 + 1) + 16
+
+
+def _whole(header: dict, key: str, low: int, high: int) -> int:
+    """``header[key]``, an integer in ``[low, high]``, or ValueError."""
+    value = header.get(key)
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(key)
+    return value
+
+
 class Tablebase:
     """A tablebase file opened for probing: reads the header and the block table,
     then decompresses only the blocks a lookup needs (each checked by its CRC-32),
     keeping the last ``CACHED_BLOCKS`` of them. Safe to share between threads.
 
+    Every field of the header and every block record is checked against the format
+    before anything is read on its word: a damaged or hostile file is a HingeError
+    naming the problem, never a huge read, a deep recursion or a decompression bomb.
     ``Tablebase(path, verify=True)`` also checks the whole payload's BLAKE2b digest.
     """
 
@@ -104,36 +128,62 @@ class Tablebase:
         except OSError as e:
             raise HingeError(f"cannot read the tablebase {self.path}: {e.strerror or e}") from None
         with f:
-            data = f.read(12)
-            if len(data) < 12 or data[:8] != MAGIC:
-                raise HingeError(f"{self.path} is not a hinge-fast tablebase (bad magic bytes)")
-            (header_len,) = struct.unpack("<I", data[8:])
-            try:
-                self.header = json.loads(f.read(header_len))
-                n_blocks = int(self.header["blocks"])
-                self.block_entries = int(self.header["block_entries"])
-                self.entries = int(self.header["entries"])
-                expected = self.header["payload_blake2b"]
-            except (ValueError, KeyError, TypeError):
-                raise HingeError(f"{self.path}: corrupt tablebase header") from None
-            if self.header.get("format") != FORMAT_NAME or self.header.get("version") != FORMAT_VERSION:
-                raise HingeError(f"{self.path}: unsupported tablebase format {self.header.get('format')!r} version {self.header.get('version')!r}")
-            table = f.read(n_blocks * BLOCK_RECORD.size)
-            if len(table) != n_blocks * BLOCK_RECORD.size:
+            size = os.fstat(f.fileno()).st_size
+            self._read_header(f, size)
+            table = f.read(self.n_blocks * BLOCK_RECORD.size)
+            if len(table) != self.n_blocks * BLOCK_RECORD.size:
                 raise HingeError(f"{self.path}: tablebase truncated (block table)")
-            self.records = [BLOCK_RECORD.unpack_from(table, i * BLOCK_RECORD.size) for i in range(n_blocks)]
-            self.payload_start = 12 + header_len + len(table)
-            end = self.records[-1][0] + self.records[-1][1] if self.records else 0
-            if os.path.getsize(self.path) != self.payload_start + end:
-                raise HingeError(f"{self.path}: tablebase truncated or padded (size differs from its block table)")
+            self.records = [BLOCK_RECORD.unpack_from(table, i * BLOCK_RECORD.size) for i in range(self.n_blocks)]
+            self.payload_start = f.tell()
+            self._check_records(size)
             if verify:
                 digest = hashlib.blake2b(table, digest_size=32)
                 while chunk := f.read(1 << 24):
                     digest.update(chunk)
-                if digest.hexdigest() != expected:
+                if digest.hexdigest() != self.header["payload_blake2b"]:
                     raise HingeError(f"{self.path}: tablebase checksum mismatch (the file is corrupt)")
         self._blocks: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()
         self._lock = threading.Lock()
+
+    def _read_header(self, f, size: int) -> None:
+        data = f.read(12)
+        if len(data) < 12 or data[:8] != MAGIC:
+            raise HingeError(f"{self.path} is not a hinge-fast tablebase (bad magic bytes)")
+        (header_len,) = struct.unpack("<I", data[8:])
+        if header_len > min(MAX_HEADER, size - 12):
+            raise HingeError(f"{self.path}: corrupt tablebase header (it claims {header_len} bytes)")
+        try:
+            header = json.loads(f.read(header_len))
+            if not isinstance(header, dict):
+                raise ValueError("not an object")
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            raise HingeError(f"{self.path}: corrupt tablebase header") from None
+        if header.get("format") != FORMAT_NAME or header.get("version") != FORMAT_VERSION:
+            raise HingeError(f"{self.path}: unsupported tablebase format {str(header.get('format'))[:40]!r} "
+                             f"version {str(header.get('version'))[:10]!r}")
+        try:
+            self.entries = _whole(header, "entries", ENTRIES, ENTRIES)
+            self.block_entries = _whole(header, "block_entries", 1, MAX_BLOCK_ENTRIES)
+            blocks = -(-self.entries // self.block_entries)
+            self.n_blocks = _whole(header, "blocks", blocks, blocks)
+            expected = header.get("payload_blake2b")
+            if not isinstance(expected, str) or len(expected) != 64:
+                raise ValueError("payload_blake2b")
+        except ValueError as e:
+            raise HingeError(f"{self.path}: corrupt tablebase header (field {e.args[0]})") from None
+        self.header = header
+
+    def _check_records(self, size: int) -> None:
+        """Each block lies right after the one before, no longer than its entries can
+        compress to, and the last one ends at the end of the file."""
+        offset = 0
+        for b, (start, length, _) in enumerate(self.records):
+            entries = min(self.block_entries, self.entries - b * self.block_entries)
+            if start != offset or length > _max_compressed(entries):
+                raise HingeError(f"{self.path}: tablebase block table is corrupt (block {b})")
+            offset += length
+        if size != self.payload_start + offset:
+            raise HingeError(f"{self.path}: tablebase truncated or padded (size differs from its block table)")
 
     def _block(self, b: int) -> np.ndarray:
         with self._lock:
@@ -151,12 +201,14 @@ class Tablebase:
         if length == 0:
             block = np.zeros(entries, dtype=np.uint8)
         else:
+            inflate = zlib.decompressobj()
             try:
-                block = np.frombuffer(zlib.decompress(data), dtype=np.uint8)
+                raw = inflate.decompress(data, entries + 1)  # at most one byte more than it may hold
             except zlib.error:
                 raise HingeError(f"{self.path}: tablebase block {b} does not decompress (the file is corrupt)") from None
-        if len(block) != entries:
-            raise HingeError(f"{self.path}: tablebase block {b} has {len(block)} entries, not {entries} (the file is corrupt)")
+            if len(raw) != entries or not inflate.eof:
+                raise HingeError(f"{self.path}: tablebase block {b} does not hold {entries} entries (the file is corrupt)")
+            block = np.frombuffer(raw, dtype=np.uint8)
         with self._lock:
             self._blocks[b] = block
             while len(self._blocks) > CACHED_BLOCKS:

@@ -325,12 +325,17 @@ def append_record(path, record) -> None:
 def read_records(source) -> list[GameRecord]:
     """Games from a path, an open text file, or the text itself (anything holding a
     newline or a ``[`` is taken as text). Every game is replayed and checked."""
+    return parse_records(_text_of(source))
+
+
+def _text_of(source) -> str:
+    """The record text of a path, an open text file, or the text itself."""
     if hasattr(source, "read"):
-        return parse_records(source.read())
+        return source.read()
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "[" not in source):
         try:
             with open(source, encoding="utf-8") as f:
-                return parse_records(f.read())
+                return f.read()
         except FileNotFoundError:
             raise HingeError(f"no such file: {source}") from None
         except UnicodeDecodeError:
@@ -338,7 +343,7 @@ def read_records(source) -> list[GameRecord]:
         except OSError as e:
             raise HingeError(f"cannot read {source}: {e.strerror or e}") from None
     if isinstance(source, str):
-        return parse_records(source)
+        return source
     raise HingeError(f"read_records needs a path, a file or text, not {type(source).__name__}")
 
 
@@ -348,7 +353,7 @@ class _Game:
         self.tags: dict[str, str] = {}
         self.moves: list[str] = []
         self.numbers: list[tuple[int, str, int]] = []  # (move index, number token, line)
-        self.comments: dict[int, str] = {}
+        self.comments: dict[int, list[str]] = {}  # joined once, when the game is built
         self.result_token: str | None = None
         self.in_moves = False
 
@@ -360,6 +365,44 @@ class _Game:
 def parse_records(text: str) -> list[GameRecord]:
     """Games from record text (format in the module docstring), replayed and checked.
     HingeError names the game (and line, ply and move) at the first problem."""
+    records = []
+    for number, g in enumerate(_scan(text), start=1):
+        records.append(_build_numbered(g, number))
+    return records
+
+
+def read_record(source, game: int = 1) -> tuple[GameRecord, int]:
+    """Game number ``game`` (from 1) of a path, file or text as ``read_records``
+    takes it, and the number of games there (``parse_record``)."""
+    return parse_record(_text_of(source), game)
+
+
+def parse_record(text: str, game: int = 1) -> tuple[GameRecord, int]:
+    """Game number ``game`` (from 1) of record text, and the number of games there:
+    only that game is replayed and checked (the others are read as far as telling
+    where each one starts and ends)."""
+    games = _scan(text)
+    if not games:
+        raise HingeError("the record holds no game")
+    if not 1 <= game <= len(games):
+        raise HingeError(f"there is no game {game}: the record holds {len(games)} game{'s' if len(games) > 1 else ''}")
+    return _build_numbered(games[game - 1], game), len(games)
+
+
+def count_games(source) -> int:
+    """The number of games in a path, file or text, none of them replayed."""
+    return len(_scan(_text_of(source)))
+
+
+def _build_numbered(g, number: int) -> GameRecord:
+    try:
+        return _build(g)
+    except HingeError as e:
+        raise HingeError(f"game {number}: {e}") from None
+
+
+def _scan(text: str) -> list:
+    """The games of record text, tokenised but not replayed: one pass over the text."""
     if not isinstance(text, str):
         raise HingeError(f"record text must be str, not {type(text).__name__}")
     games: list[_Game] = []
@@ -420,7 +463,7 @@ def parse_records(text: str) -> list[GameRecord]:
             g.in_moves = True
             body = " ".join(text[pos + 1 : end].split())
             ply = len(g.moves)
-            g.comments[ply] = f"{g.comments[ply]} {body}" if ply in g.comments else body
+            g.comments.setdefault(ply, []).append(body)
             line += text.count("\n", pos, end)
             pos = end + 1
             continue
@@ -446,13 +489,7 @@ def parse_records(text: str) -> list[GameRecord]:
             fail(f"cannot read {_shorten(token)}: expected a move like F6 or E5-F6xG7, a move number or a result")
         g.moves.append(token)
 
-    records = []
-    for number, g in enumerate((g for g in games if not g.empty), start=1):
-        try:
-            records.append(_build(g))
-        except HingeError as e:
-            raise HingeError(f"game {number}: {e}") from None
-    return records
+    return [g for g in games if not g.empty]
 
 
 def _build(g: _Game) -> GameRecord:
@@ -472,7 +509,8 @@ def _build(g: _Game) -> GameRecord:
             raise HingeError(f"Result tag {tags['Result']} disagrees with the result token {g.result_token}")
     elif g.result_token is not None:
         tags["Result"] = g.result_token
-    record = GameRecord(size, g.moves, tags, comments=g.comments)
+    comments = {ply: " ".join(parts) for ply, parts in g.comments.items()}
+    record = GameRecord(size, g.moves, tags, comments=comments)
     first_blue = record.starts_with_blue()
     for index, token, line in g.numbers:
         ply = index + (1 if first_blue else 0)
@@ -492,6 +530,9 @@ __all__ = [
     "format_record",
     "parse_records",
     "read_records",
+    "read_record",
+    "parse_record",
+    "count_games",
     "write_records",
     "append_record",
     "move_label",

@@ -255,10 +255,25 @@ def first_move_values(result: SolveResult) -> list[tuple[str, bool, int]]:
 # ----- the file -------------------------------------------------------------------------------------
 
 
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the system allows opening a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | None = None, level: int = 6) -> int:
     """Write ``result``'s value table to ``path`` (format in docs/solve.md); returns
-    the file's size in bytes. Writes to a temporary name first, so a crash never
-    leaves a half-written file under the real name."""
+    the file's size in bytes. Writes a temporary file in the same folder, syncs it to
+    disk and renames it over ``path``, so a crash or a full disk never leaves a
+    half-written file under the real name (nor the temporary one behind)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     values = result.values
@@ -299,14 +314,21 @@ def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | 
     }
     header_bytes = json.dumps(header, sort_keys=True).encode()
     temporary = path.with_name(path.name + ".part")
-    with open(temporary, "wb") as f:
-        f.write(MAGIC)
-        f.write(struct.pack("<I", len(header_bytes)))
-        f.write(header_bytes)
-        f.write(table)
-        for block in blocks:
-            f.write(block)
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "wb") as f:
+            f.write(MAGIC)
+            f.write(struct.pack("<I", len(header_bytes)))
+            f.write(header_bytes)
+            f.write(table)
+            for block in blocks:
+                f.write(block)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:  # a full disk, Ctrl-C: leave the old file as it was and no part behind
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync_folder(path.parent)
     return path.stat().st_size
 
 

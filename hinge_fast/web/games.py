@@ -20,7 +20,7 @@ from collections import OrderedDict
 from ..board import Board, Color, bitboard_cells
 from ..core.fen import format_fen
 from ..errors import HingeError
-from ..tools.record import GameRecord, format_record, parse_records
+from ..tools.record import GameRecord, format_record, parse_record
 
 #: Games kept at once; the least recently used one is dropped beyond that.
 MAX_GAMES = 256
@@ -134,10 +134,7 @@ class Game:
 
     def load_record(self, text: str) -> "Game":
         _check_text(text, "record")
-        records = parse_records(text)
-        if not records:
-            raise HingeError("the record holds no game")
-        record = records[0]
+        record, _ = parse_record(text, 1)
         board = record.board_at()
         tags = {k: v for k, v in record.tags.items() if k not in ("Result", "Termination")}
         return self._replace(board, tags)
