@@ -10,6 +10,7 @@ from hinge_fast import Board, HingeError
 from hinge_fast.board import Termination
 from hinge_fast.cli import main
 from hinge_fast.tools.match import Sprt, elo_from_score, elo_interval, play_match, random_opening, score_from_elo
+from hinge_fast.tools.pairstats import Pentanomial
 from hinge_fast.tools.players import GreedyPlayer, Player, RandomPlayer, get_player, parse_spec
 from hinge_fast.tools.record import read_records
 
@@ -98,16 +99,57 @@ def test_sprt_llr_and_bounds():
     sprt = Sprt(0, 50)
     lower, upper = sprt.bounds
     assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == pytest.approx(math.log(0.95 / 0.05))
-    # s = 0.6, var = 0.24, s1 - s0 = 0.07146: LLR = 100 * 0.07146 * 0.12854 / 0.48
-    assert sprt.llr(60, 40) == pytest.approx(100 * (score_from_elo(50) - 0.5) * (1.2 - 0.5 - score_from_elo(50)) / 0.48)
-    assert sprt.llr(0, 0) == 0
-    assert sprt.decision(sprt.llr(30, 0)) == "H1"
-    assert sprt.decision(sprt.llr(0, 30)) == "H0"
+    # 4 pairs [0, 0, 2, 2, 0]: mu = 0.625, var = 0.015625, s1 - s0 = 0.07146:
+    # LLR = 4 * 0.07146 * (1.25 - 0.5 - 0.57146) / (2 * 0.015625)
+    s1 = score_from_elo(50)
+    assert sprt.llr(Pentanomial((0, 0, 2, 2, 0))) == pytest.approx(4 * (s1 - 0.5) * (1.25 - 0.5 - s1) / 0.03125)
+    assert sprt.llr(Pentanomial()) == 0
+    assert sprt.decision(sprt.llr(Pentanomial((0, 0, 0, 0, 30)))) == "H1"
+    assert sprt.decision(sprt.llr(Pentanomial((30, 0, 0, 0, 0)))) == "H0"
     assert sprt.decision(0.0) is None
     assert Sprt.parse("0,50,0.1,0.2") == Sprt(0, 50, 0.1, 0.2)
     for bad in ("50,0", "0", "a,b", "0,50,0.7,0.1", "0,inf"):
         with pytest.raises(HingeError):
             Sprt.parse(bad)
+
+
+def test_pentanomial_figures_by_hand():
+    p = Pentanomial((0, 0, 2, 2, 0))  # pair scores per game 0.5, 0.5, 0.75, 0.75
+    assert p.pairs == 4 and p.mean == pytest.approx(0.625)
+    assert p.variance == pytest.approx(0.015625)
+    assert p.elo == pytest.approx(elo_from_score(0.625))
+    half = 1.959964 * math.sqrt(0.015625 / 4)  # 0.1225
+    low, high = p.elo_interval()
+    assert low == pytest.approx(elo_from_score(0.625 - half), abs=1e-3)
+    assert high == pytest.approx(elo_from_score(0.625 + half), abs=1e-3)
+    assert p.los == pytest.approx(0.977250, abs=1e-6)  # Phi(0.125 / 0.0625) = Phi(2)
+    assert p.nelo == pytest.approx(0.125 / math.sqrt(0.03125) * 800 / math.log(10))
+    assert p.draw_ratio == 0.5 and p.pair_ratio == math.inf
+    assert Pentanomial((1, 2, 3, 4, 5)).pair_ratio == 3.0
+    assert Pentanomial().add(1.5).add(0.5).add(2).ptnml == (0, 1, 0, 1, 1)
+    with pytest.raises(HingeError):
+        Pentanomial().add(0.3)
+
+
+def test_pairs_are_narrower_than_games_when_openings_decide():
+    """Every pair 1-1 (each side wins with the favoured colour): per game the score is
+    50% with a wide interval, per pair there is no doubt at all that they are equal."""
+    p = Pentanomial((0, 0, 100, 0, 0))
+    low, high = p.elo_interval()
+    game = elo_interval(100, 100)
+    assert p.elo == 0 and high - low < (game[2] - game[1]) / 5
+
+
+def test_a_match_counts_its_pairs():
+    result = play_match(get_player("greedy"), get_player("random"), games=21, size=4, seed=3)
+    scores = [g.a_score for g in result.games]
+    expected = [0] * 5
+    for i in range(0, 20, 2):
+        expected[round(2 * (scores[i] + scores[i + 1]))] += 1
+    assert list(result.pentanomial.ptnml) == expected  # game 21 waits for its pair
+    figures = result.figures()
+    assert figures["ptnml"] == expected and figures["games"] == 21 and figures["pairs"] == 10
+    assert "Ptnml(0-2): " + str(expected) in result.summary()
 
 
 # ----- match runner ---------------------------------------------------------------------------------
@@ -164,7 +206,7 @@ def test_sprt_stops_a_lopsided_match():
         get_player("random", seed=1), get_player("greedy", seed=2), games=200, size=5, seed=1, sprt=Sprt(0, 100)
     )
     assert result.sprt_decision == "H0"
-    assert 10 <= result.played < 200  # never decided on fewer than MIN_SPRT_GAMES
+    assert 10 <= result.played < 200  # never decided on fewer than MIN_SPRT_PAIRS pairs
     assert result.llr <= result.llr_bounds[0]
 
 
@@ -185,7 +227,7 @@ def test_match_command_writes_records(tmp_path, capsys):
     assert status == 0
     captured = capsys.readouterr()
     assert "greedy vs random: 4 games on side 5" in captured.out
-    assert "Elo difference" in captured.out
+    assert "Elo of greedy over random" in captured.out and "Ptnml(0-2)" in captured.out
     records = read_records(str(out))
     assert len(records) == 4
     assert [r.tags["Green"] for r in records] == ["greedy", "random", "greedy", "random"]
@@ -225,3 +267,14 @@ def test_match_command_bad_input(argv, cli):
     err = run.err.strip().splitlines()
     assert run.status == 2 and len(err) == 1 and err[0].startswith("error: ")
     assert run.out == ""
+
+
+def test_match_command_writes_the_figures_as_json(tmp_path, capsys):
+    import json
+
+    path = tmp_path / "figures.json"
+    assert main(["match", "greedy", "random", "--games", "6", "--size", "4", "--seed", "4", "--json", str(path)]) == 0
+    figures = json.loads(path.read_text())
+    assert figures["games"] == 6 and figures["pairs"] == 3 and sum(figures["ptnml"]) == 3
+    assert figures["wins"] + figures["losses"] + figures["unfinished"] == 6
+    assert f"Ptnml(0-2): {figures['ptnml']}" in capsys.readouterr().out

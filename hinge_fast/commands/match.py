@@ -38,6 +38,9 @@ def register(subparsers):
     p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M", help="a game this long (opening included) is unfinished (default 400)")
     p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N", help="seed of openings and players (default: random)")
     p.add_argument("--sprt", default=None, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early when an SPRT of H0: ELO0 against H1: ELO1 decides (alpha, beta default 0.05)")
+    p.add_argument("--json", default=None, metavar="FILE",
+                   help="also write every figure of the summary (pair counts, Elo and nElo with intervals, LOS, "
+                   "SPRT) to FILE as JSON, for tools")
     saving = p.add_mutually_exclusive_group()
     saving.add_argument("--out", default=None, metavar="FILE", help="write the games to FILE as game records, each as it finishes (FILE is emptied first)")
     saving.add_argument(
@@ -65,7 +68,8 @@ class _Progress:
     def __call__(self, result):
         from ..tools.match import elo_text
 
-        text = f"+{result.wins} -{result.losses} ={result.unfinished} Elo {elo_text(result.elo)}"
+        ptnml = " ".join(str(k) for k in result.pentanomial.ptnml)
+        text = f"+{result.wins} -{result.losses} ={result.unfinished} ptnml {ptnml} Elo {elo_text(result.elo)}"
         if result.llr is not None:
             text += f" LLR {result.llr:.2f}"
         self.bar.set_postfix_str(text, refresh=False)
@@ -154,7 +158,20 @@ def run_match(args) -> int:
     print(result.summary())
     if path is not None:
         print(f"{written[0]} games written to {path}")
+    if args.json is not None:
+        _write_json(args.json, result.figures())
     return 0
+
+
+def _write_json(path, figures) -> None:
+    import json
+
+    try:
+        with open(path, "w") as f:
+            json.dump(figures, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _limit_texts(limit_a, limit_b) -> tuple[str, str]:

@@ -20,21 +20,20 @@ How a match is played
 
 Statistics
 ----------
-* Score ``s = (W + U/2) / N`` from A's side; Elo difference ``-400 log10(1/s - 1)``
-  (75% is +190.8).
-* 95% interval: the trinomial method (as cutechess-cli): per-game variance
-  ``var = [W (1-s)^2 + U (1/2-s)^2 + L s^2] / N``, interval
-  ``s +- 1.96 sqrt(var / N)`` turned into Elo (clipped to [0, 1]: an endpoint at 0 or
-  1 is -inf or +inf). While every game has the same result the variance is 0; then
-  the interval comes from W, U, L with a pseudo-count of 1/2 each (the Elo itself
-  stays +-inf).
-* SPRT (``sprt=(elo0, elo1, alpha, beta)``, logistic Elo): H0 "A is elo0 stronger",
-  H1 "A is elo1 stronger". The log-likelihood ratio uses the GSPRT normal
-  approximation ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`` with ``s0``, ``s1``
-  the expected scores at elo0 and elo1; the match stops when LLR leaves
-  ``[ln(beta/(1-alpha)), ln((1-beta)/alpha)]``: above accepts H1, below H0, but
-  not before ``MIN_SPRT_GAMES`` (10) games, as the approximation is poor on a
-  handful. The same pseudo-counts as above keep the variance positive.
+The headline figures count **pairs** (pentanomial, ``pairstats.py``): the two games of
+a pair share an opening, so they are not independent, and a pair carries much less
+noise than two games (an opening that hands one colour the win gives each player a
+win). ``ptnml`` counts the pairs that scored 0, 1/2, 1, 3/2, 2 points for A; from it
+come the Elo difference with its 95% interval, the normalized Elo, the LOS, the draw
+and pair ratios, and the SPRT's log-likelihood ratio (``Sprt``, logistic Elo; it
+decides nothing before ``MIN_SPRT_PAIRS`` pairs). A game of an unfinished pair (the
+last of an odd number of games) counts in the per-game figures only.
+
+The per-game figures stay available: ``game_elo`` with its interval by the trinomial
+method (as cutechess-cli): score ``s = (W + U/2) / N``, per-game variance
+``var = [W (1-s)^2 + U (1/2-s)^2 + L s^2] / N``, interval ``s +- 1.96 sqrt(var / N)``
+turned into Elo (``elo_interval``; pseudo-counts of 1/2 while every game has the same
+result).
 """
 
 from __future__ import annotations
@@ -48,32 +47,17 @@ from dataclasses import dataclass, field
 from ..board import Board, Color, Termination
 from ..errors import HingeError
 from .game import DEFAULT_MAX_PLIES, play_game
+from .pairstats import Z95, Pentanomial, Sprt, elo_from_score, score_from_elo  # noqa: F401  (re-exported)
 from .positions import random_position
 
-Z95 = 1.959963984540054
 DEFAULT_OPENING_PLIES = 4
-#: The SPRT decides nothing before this many games: the normal approximation of the
-#: LLR is poor on a handful of games (4 straight wins would already pass 200 Elo).
-MIN_SPRT_GAMES = 10
+#: The SPRT decides nothing before this many pairs: the normal approximation of the
+#: LLR is poor on a handful (4 straight pair wins would already pass 200 Elo).
+MIN_SPRT_PAIRS = 5
 MAX_OPENING_ATTEMPTS = 1000
 
 
 # ----- statistics ----------------------------------------------------------------------------
-def elo_from_score(score: float) -> float:
-    """Logistic Elo difference for an expected score: ``elo_from_score(0.75)`` is
-    +190.85; 0 and 1 give -inf and +inf."""
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
-def score_from_elo(elo: float) -> float:
-    """Expected score for a logistic Elo difference: ``score_from_elo(0)`` is 0.5."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
 def _mean_var(wins: float, unfinished: float, losses: float) -> tuple[float, float]:
     n = wins + unfinished + losses
     s = (wins + 0.5 * unfinished) / n
@@ -98,69 +82,6 @@ def elo_interval(wins: int, losses: int, unfinished: int = 0, z: float = Z95) ->
         return elo_from_score(s), elo_from_score(max(0.0, s_reg - half)), elo_from_score(min(1.0, s_reg + half))
     half = z * math.sqrt(var / n)
     return elo_from_score(s), elo_from_score(max(0.0, s - half)), elo_from_score(min(1.0, s + half))
-
-
-@dataclass(frozen=True)
-class Sprt:
-    """Sequential probability ratio test of H0: ``elo0`` against H1: ``elo1``
-    (logistic Elo of A over B), with error rates ``alpha`` and ``beta``."""
-
-    elo0: float
-    elo1: float
-    alpha: float = 0.05
-    beta: float = 0.05
-
-    def __post_init__(self):
-        if not self.elo0 < self.elo1:
-            raise HingeError(f"SPRT needs elo0 < elo1, not {self.elo0} and {self.elo1}")
-        for name in ("alpha", "beta"):
-            value = getattr(self, name)
-            if not 0 < value < 0.5:
-                raise HingeError(f"SPRT {name} must be between 0 and 0.5, not {value}")
-
-    @classmethod
-    def parse(cls, text: str) -> "Sprt":
-        """``'0,50'`` or ``'0,50,0.05,0.05'`` (elo0, elo1[, alpha, beta])."""
-        parts = [p.strip() for p in str(text).split(",")]
-        if len(parts) not in (2, 4):
-            raise HingeError(f"--sprt takes elo0,elo1 or elo0,elo1,alpha,beta, not {text!r}")
-        try:
-            values = [float(p) for p in parts]
-        except ValueError:
-            raise HingeError(f"--sprt takes numbers: elo0,elo1[,alpha,beta], not {text!r}") from None
-        if any(not math.isfinite(v) for v in values):
-            raise HingeError(f"--sprt takes finite numbers, not {text!r}")
-        return cls(*values)
-
-    @property
-    def bounds(self) -> tuple[float, float]:
-        """``(lower, upper)`` LLR bounds: below accepts H0, above H1."""
-        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
-
-    def llr(self, wins: int, losses: int, unfinished: int = 0) -> float:
-        """GSPRT log-likelihood ratio of H1 over H0 for these results.
-
-        >>> round(Sprt(0, 50).llr(60, 40, 0), 2)
-        1.91
-        """
-        n = wins + losses + unfinished
-        if n == 0:
-            return 0.0
-        w, u, l = float(wins), float(unfinished), float(losses)
-        if (w > 0) + (u > 0) + (l > 0) == 1:
-            w, u, l = w + 0.5, u + 0.5, l + 0.5
-        s, var = _mean_var(w, u, l)
-        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
-        return (w + u + l) * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
-
-    def decision(self, llr: float) -> str | None:
-        """``'H1'`` (A is elo1 stronger), ``'H0'`` or None (go on)."""
-        lower, upper = self.bounds
-        if llr >= upper:
-            return "H1"
-        if llr <= lower:
-            return "H0"
-        return None
 
 
 # ----- games -------------------------------------------------------------------------------------
@@ -210,9 +131,12 @@ class Game:
 
 @dataclass
 class MatchResult:
-    """Results from player A's side: ``wins``, ``losses``, ``unfinished``; ``elo``
-    with its 95% interval ``elo_low .. elo_high``; with an SPRT, ``llr``, its
-    ``llr_bounds`` and ``sprt_decision`` (``'H1'``, ``'H0'`` or None); ``games``."""
+    """Results from player A's side. Per game: ``wins``, ``losses``, ``unfinished``,
+    ``game_elo`` with its interval ``game_elo_low .. game_elo_high``. Per pair (the
+    headline, module docstring): ``pentanomial`` (a ``pairstats.Pentanomial``), ``elo``
+    with its 95% interval ``elo_low .. elo_high``, ``nelo``, ``los``; with an SPRT,
+    ``llr``, its ``llr_bounds`` and ``sprt_decision`` (``'H1'``, ``'H0'`` or None);
+    ``games``."""
 
     player_a: str
     player_b: str
@@ -222,9 +146,7 @@ class MatchResult:
     wins: int = 0
     losses: int = 0
     unfinished: int = 0
-    elo: float = 0.0
-    elo_low: float = -math.inf
-    elo_high: float = math.inf
+    pentanomial: Pentanomial = field(default_factory=Pentanomial)
     llr: float | None = None
     sprt_decision: str | None = None
 
@@ -234,14 +156,43 @@ class MatchResult:
 
     @property
     def score(self) -> float:
-        """A's score fraction (unfinished games count half)."""
+        """A's score fraction over every game (unfinished games count half)."""
         return (self.wins + 0.5 * self.unfinished) / self.played if self.games else 0.5
+
+    @property
+    def elo(self) -> float:
+        return self.pentanomial.elo
+
+    @property
+    def elo_low(self) -> float:
+        return self.pentanomial.elo_interval()[0] if self.pentanomial.pairs else -math.inf
+
+    @property
+    def elo_high(self) -> float:
+        return self.pentanomial.elo_interval()[1] if self.pentanomial.pairs else math.inf
+
+    @property
+    def nelo(self) -> float:
+        return self.pentanomial.nelo if self.pentanomial.pairs else 0.0
+
+    @property
+    def los(self) -> float:
+        return self.pentanomial.los
+
+    @property
+    def game_elo(self) -> float:
+        return elo_interval(self.wins, self.losses, self.unfinished)[0]
+
+    @property
+    def game_elo_interval(self) -> tuple[float, float]:
+        return elo_interval(self.wins, self.losses, self.unfinished)[1:]
 
     @property
     def llr_bounds(self) -> tuple[float, float] | None:
         return None if self.sprt is None else self.sprt.bounds
 
     def add(self, game: Game) -> None:
+        """Count the next game (games come in order: ``2i`` and ``2i + 1`` are pair ``i``)."""
         self.games.append(game)
         if game.result == "unfinished":
             self.unfinished += 1
@@ -249,11 +200,29 @@ class MatchResult:
             self.wins += 1
         else:
             self.losses += 1
-        self.elo, self.elo_low, self.elo_high = elo_interval(self.wins, self.losses, self.unfinished)
-        if self.sprt is not None:
-            self.llr = self.sprt.llr(self.wins, self.losses, self.unfinished)
-            if self.played >= MIN_SPRT_GAMES:
-                self.sprt_decision = self.sprt.decision(self.llr)
+        if self.played % 2 == 0:
+            self.pentanomial = self.pentanomial.add(self.games[-2].a_score + game.a_score)
+            if self.sprt is not None:
+                self.llr = self.sprt.llr(self.pentanomial)
+                if self.pentanomial.pairs >= MIN_SPRT_PAIRS:
+                    self.sprt_decision = self.sprt.decision(self.llr)
+
+    def figures(self) -> dict:
+        """Every figure of the summary, for tools (``match --json``)."""
+        p = self.pentanomial
+        low, high = self.game_elo_interval
+        return {
+            "player_a": self.player_a, "player_b": self.player_b, "size": self.size, "games": self.played,
+            "wins": self.wins, "losses": self.losses, "unfinished": self.unfinished, "score": self.score,
+            "pairs": p.pairs, "ptnml": list(p.ptnml), "elo": _finite(self.elo),
+            "elo_interval": [_finite(self.elo_low), _finite(self.elo_high)],
+            "nelo": _finite(self.nelo), "nelo_interval": [_finite(x) for x in p.nelo_interval()] if p.pairs else None,
+            "los": self.los, "draw_ratio": p.draw_ratio, "pair_ratio": _finite(p.pair_ratio),
+            "game_elo": _finite(self.game_elo), "game_elo_interval": [_finite(low), _finite(high)],
+            "sprt": None if self.sprt is None else {
+                "elo0": self.sprt.elo0, "elo1": self.sprt.elo1, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
+                "llr": self.llr or 0.0, "bounds": list(self.sprt.bounds), "decision": self.sprt_decision},
+        }
 
     def records(self) -> list:
         """The games as ``hinge_fast.tools.record.GameRecord`` objects."""
@@ -265,8 +234,20 @@ class MatchResult:
         lines = [
             f"{a} vs {b}: {self.played} games on side {self.size}",
             f"{a}: +{self.wins} -{self.losses} unfinished {self.unfinished}, score {100 * self.score:.1f}%",
-            f"Elo difference {elo_text(self.elo)} (95% interval {elo_text(self.elo_low)} to {elo_text(self.elo_high)})",
         ]
+        p = self.pentanomial
+        if p.pairs:
+            nlow, nhigh = p.nelo_interval()
+            lines += [
+                f"Ptnml(0-2): {list(p.ptnml)} over {p.pairs} pair{'s' if p.pairs != 1 else ''} "
+                f"(points of {a} per pair of games with the same opening)",
+                f"Elo of {a} over {b}: {elo_text(self.elo)} (95% interval {elo_text(self.elo_low)} to "
+                f"{elo_text(self.elo_high)}), nElo {elo_text(self.nelo)} ({elo_text(nlow)} to {elo_text(nhigh)})",
+                f"LOS {100 * self.los:.1f}%, draw ratio {100 * p.draw_ratio:.1f}%, pair ratio {_ratio_text(p.pair_ratio)}",
+            ]
+        low, high = self.game_elo_interval
+        lines.append(f"per game: Elo {elo_text(self.game_elo)} (95% interval {elo_text(low)} to {elo_text(high)}; "
+                     f"counts games as independent)")
         for color in (Color.GREEN, Color.BLUE):
             mine = [g for g in self.games if g.a_color == color]
             w = sum(g.a_score == 1 for g in mine)
@@ -290,6 +271,15 @@ class MatchResult:
             how = ", ".join(f"{k} {v}" for k, v in sorted(ends.items()))
             lines.append(f"games ended by {how}; mean length {mean:.1f} plies")
         return "\n".join(lines)
+
+
+def _finite(x: float) -> float | None:
+    """A figure for JSON: None stands for an infinite one."""
+    return x if math.isfinite(x) else None
+
+
+def _ratio_text(x: float) -> str:
+    return "inf" if math.isinf(x) else f"{x:.2f}"
 
 
 def elo_text(elo: float) -> str:
