@@ -279,13 +279,13 @@ def _finite(x: float) -> float | None:
 
 
 def _ratio_text(x: float) -> str:
-    return "inf" if math.isinf(x) else f"{x:.2f}"
+    return "inf" if math.isinf(x) else "none won" if math.isnan(x) else f"{x:.2f}"
 
 
 def elo_text(elo: float) -> str:
     if math.isinf(elo):
         return "+inf" if elo > 0 else "-inf"
-    return f"{elo:+.1f}"
+    return f"{elo + 0.0:+.1f}" if round(elo, 1) != 0 else "+0.0"
 
 
 def random_opening(size: int, plies: int, rng: _random.Random) -> list:

@@ -27,7 +27,7 @@ or 1), so that one pair won is weak evidence, as it should be.
 
     >>> p = Pentanomial((0, 0, 2, 2, 0))
     >>> round(p.mean, 3), round(p.elo, 1), [round(x, 1) for x in p.elo_interval()]
-    (0.625, 88.7, [1.7, 188.4])
+    (0.625, 88.7, [1.7, 188.5])
     >>> round(p.los, 4), round(p.nelo, 1)
     (0.9772, 245.7)
 """
@@ -144,10 +144,11 @@ class Pentanomial:
 
     @property
     def pair_ratio(self) -> float:
-        """Pairs A won over pairs A lost (inf when A lost none and won some)."""
+        """Pairs A won over pairs A lost (inf when A lost none and won some, nan when
+        neither player won a pair)."""
         won, lost = self.ptnml[3] + self.ptnml[4], self.ptnml[0] + self.ptnml[1]
         if lost == 0:
-            return math.inf if won else 0.0
+            return math.inf if won else math.nan
         return won / lost
 
 
