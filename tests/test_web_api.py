@@ -14,6 +14,8 @@ from hinge_fast import Board  # noqa: E402
 from hinge_fast.errors import HingeError  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
 
+#: The address the tests call the app at (the app answers only to this machine's names).
+LOCAL = "http://localhost"
 # Green's D3-D4 can flip the blue token on C4 or the one on E5: a choice.
 CHOICE = "5/1g4/2bb3/8/4b4/2b5/2gg3/1g4/5 g"
 MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
@@ -21,7 +23,7 @@ MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
 @pytest.fixture
 def client():
-    with TestClient(create_app(max_searches=2)) as c:
+    with TestClient(create_app(max_searches=2), base_url=LOCAL) as c:
         yield c
 
 
@@ -187,7 +189,7 @@ def test_bad_search_options_are_refused(client):
 
 
 def test_a_search_can_be_stopped_and_does_not_block_another_game():
-    with TestClient(create_app(max_searches=2)) as client:
+    with TestClient(create_app(max_searches=2), base_url=LOCAL) as client:
         slow, quick = new_game(client, position=MIDGAME)["id"], new_game(client, size=4)["id"]
         with client.stream("POST", f"/api/games/{slow}/analysis", json={"engine": "alphabeta", "time": 60}) as long_run:
             stream = events(long_run)
@@ -207,7 +209,7 @@ def test_a_search_can_be_stopped_and_does_not_block_another_game():
 
 
 def test_searches_at_once_are_bounded():
-    with TestClient(create_app(max_searches=1)) as client:
+    with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
         a, b = new_game(client, position=MIDGAME)["id"], new_game(client)["id"]
         with client.stream("POST", f"/api/games/{a}/analysis", json={"engine": "mcts", "time": 60}) as running:
             stream = events(running)

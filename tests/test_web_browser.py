@@ -46,16 +46,20 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1280, "height": 860}}
 
 
+#: The access token of the test server: the page is opened with it, as serve prints it.
+TOKEN = "browser-test-token"
+
+
 @pytest.fixture(scope="module")
 def server():
     """The app on a free localhost port, in a background thread."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app_server = uvicorn.Server(uvicorn.Config(create_app(max_searches=2), log_level="warning"))
+    app_server = uvicorn.Server(uvicorn.Config(create_app(max_searches=2, token=TOKEN), log_level="warning"))
     thread = threading.Thread(target=app_server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{port}/"
+    yield f"http://127.0.0.1:{port}/?token={TOKEN}"
     app_server.should_exit = True
     thread.join(timeout=30)
     sock.close()
@@ -224,7 +228,7 @@ def test_a_click_survives_a_redraw_of_the_board_between_press_and_release(page, 
 
 
 def test_the_rules_page_is_linked_and_shows_its_pictures(page, server):
-    page.goto(server + "rules")
+    page.goto(server.split("?")[0] + "rules")
     expect(page.locator("h1")).to_have_text("The rules of Hinge")
     expect(page.locator("main img")).not_to_have_count(0)
     first = page.locator("main img").first

@@ -15,12 +15,16 @@ def register(subparsers):
         help="play and analyse in the browser (a local web app)",
         description="Start the web app: a board to click, games against the engine, live analysis, "
         "position strings and records in and out, a position editor and the rules (docs/web.md). "
-        "Each browser tab is its own game. Listens on 127.0.0.1 only unless --host says otherwise. "
+        "Each browser tab is its own game. Listens on 127.0.0.1 only unless --host says otherwise; "
+        "the address it prints carries a new access token each run, which the page and the API ask for. "
         "Needs the web extra: pip install 'hinge-fast[web]'.",
         epilog="Example: hinge-fast serve --port 8000 --open",
     )
     p.add_argument("--port", type=positive_int("PORT", 0, 65535), default=8000, help="TCP port (default 8000; 0: any free port)")
     p.add_argument("--host", default=LOCALHOST, help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a host name or address the server answers to besides this machine's and --host's "
+                   "(for --host 0.0.0.0: the name others reach it by); repeatable")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--searches", type=positive_int("SEARCHES", 1, 64), default=2,
                    help="searches at once across all tabs (default 2; more are refused with a message)")
@@ -36,16 +40,21 @@ def run_serve(args) -> int:
         from ..web import create_app
     except ImportError as e:
         raise HingeError(f"serve needs the web extra ({e.name} is missing): pip install 'hinge-fast[web]'") from None
+    import secrets
+
     if args.host != LOCALHOST:
-        print(f"warning: listening on {args.host}: anyone who can reach this address can use the app "
-              "(it has no login)", file=sys.stderr)
-    config = uvicorn.Config(create_app(max_searches=args.searches), host=args.host, port=args.port, log_level="warning")
+        print(f"warning: listening on {args.host}: anyone who can reach this address and has the address "
+              "printed below (with its token) can use the app", file=sys.stderr)
+    token = secrets.token_urlsafe(24)
+    hosts = tuple(args.allow_host) + (() if args.host in ("0.0.0.0", "::") else (args.host,))
+    app = create_app(max_searches=args.searches, hosts=hosts, token=token)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     url_host = "localhost" if args.host in (LOCALHOST, "0.0.0.0", "::") else args.host
 
     def announce():
         port = server.servers[0].sockets[0].getsockname()[1] if server.servers else args.port
-        url = f"http://{url_host}:{port}/"
+        url = f"http://{url_host}:{port}/?token={token}"
         print(f"hinge-fast serving on {url} (Ctrl-C to stop)", flush=True)
         if args.open:
             import webbrowser

@@ -30,6 +30,7 @@ from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, th
 from ..tools.svg import COLORS, board as board_svg
 from .engine import ENGINE_NAMES, MAX_SECONDS, PoolFull, SearchPool, SearchRequest
 from .games import Game, GameStore
+from .guard import LocalGuard
 
 #: Searches at once across all games, by default: one per core is the most that helps.
 DEFAULT_MAX_SEARCHES = 2
@@ -180,10 +181,13 @@ def _result_json(board, result, top: int, outlines, final: bool) -> dict:
     }
 
 
-def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None = None) -> FastAPI:
+def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None = None, *,
+               hosts=(), token: str | None = None) -> FastAPI:
     """The application: ``uvicorn.run(create_app(), host="127.0.0.1", port=8000)``.
     ``max_searches``: searches at once across every tab (more get a 503 answer);
-    ``max_games``: games kept (the least recently used is dropped)."""
+    ``max_games``: games kept (the least recently used is dropped); ``hosts``: host
+    names the server answers to besides this machine's; ``token``: the access token
+    every page and API request must carry (``guard.py``; None: none asked)."""
     app = FastAPI(
         title="hinge-fast",
         version=__version__,
@@ -192,6 +196,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         docs_url=None,
         redoc_url=None,
     )
+    app.add_middleware(LocalGuard, hosts=tuple(hosts), token=token)
     store = GameStore() if max_games is None else GameStore(max_games)
     pool = SearchPool(max_searches)
     app.state.store, app.state.pool = store, pool
