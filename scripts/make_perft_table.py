@@ -6,8 +6,8 @@ reference implementation.
 
 Example: python -m scripts.make_perft_table --check
 
-Positions: the empty board of every side, three mid-game positions with independently
-published counts, and positions reached by seeded random play on every side. Each
+Positions: the empty board of every side, three mid-game positions with independent
+counts (``INDEPENDENT``), and positions reached by seeded random play on every side. Each
 entry's counts are computed by both implementations, as deep as the reference can
 go within REFERENCE_NODE_BUDGET; the fast engine alone then adds deeper counts,
 marked ``fast_only_from``. The independent counts are kept beside them and must
@@ -32,7 +32,7 @@ TABLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.json"
 REFERENCE_NODE_BUDGET = 400_000
 FAST_NODE_BUDGET = 40_000_000
 
-#: Independent counts of these positions, computed outside this project.
+#: Independent counts of these positions (the empty boards of sides 4 to 9 and three mid-games).
 INDEPENDENT = {
     "4/5/6/7/6/5/4 g": [19, 258, 3450, 35304, 395748],
     "5/6/7/8/9/8/7/6/5 g": [37, 1152, 35196, 914880, 23781588],
