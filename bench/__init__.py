@@ -1,1 +1,1 @@
-"""Benchmarks: the pytest-benchmark suite (``python -m pytest bench --benchmark-enable``) and ``python -m bench.compare``."""
+"""Benchmarks: the pytest-benchmark suite (``python -m pytest bench --benchmark-enable``), ``python -m bench.compare`` and ``python -m bench.concurrency``."""

@@ -6,11 +6,11 @@ Plays seeded random games and prints positions where the side to move
 * cannot win in one, has moves that allow an elimination in one and safe moves (kind 'trap').
 
 Usage: python -m scripts.find_tactics SIZE GAMES SEED
+Example: python -m scripts.find_tactics 4 50 1
 """
 
+import argparse
 import random
-import sys
-
 
 from hinge_fast import Board
 
@@ -45,8 +45,13 @@ def forced_win3(board):
     return wins
 
 
-def main():
-    size, games, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m scripts.find_tactics", description=__doc__.split("\n\n")[0])
+    parser.add_argument("size", type=int, help="board side")
+    parser.add_argument("games", type=int, help="random games to play")
+    parser.add_argument("seed", type=int, help="seed of the random games")
+    args = parser.parse_args(argv)
+    size, games, seed = args.size, args.games, args.seed
     rng = random.Random(seed)
     for g in range(games):
         board = Board(size)

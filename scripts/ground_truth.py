@@ -1,4 +1,4 @@
-"""Ground-truth strength test on the solved side-4 board (issue 12, deliverable 3).
+"""Ground-truth strength test on the solved side-4 board: how often each engine picks a winning move.
 
 Samples side-4 positions where the choice matters (at least one winning and one
 losing move, by the tablebase) from uniformly random games with a fixed seed, asks each
@@ -9,6 +9,8 @@ uniformly random choice.
     python -m scripts.ground_truth                       # 1,000 nodes, 0.01 s, 0.2 s
     python -m scripts.ground_truth --positions 100 --budgets 1000n 0.01s
     python -m scripts.ground_truth --engines mcts mcts:exploration=0.4 --budgets 1000n
+
+Example: python -m scripts.ground_truth --positions 100 --budgets 1000n
 
 Needs the tablebase (``hinge-fast solve --size 4``; ``--tablebase FILE`` elsewhere).
 A budget is a node count (``1000n``: positions searched for alpha-beta, playouts for

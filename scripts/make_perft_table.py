@@ -4,12 +4,14 @@ reference implementation.
     python -m scripts.make_perft_table            # rewrite the table (a few minutes)
     python -m scripts.make_perft_table --check    # recompute and compare, write nothing
 
-Positions: the empty board of every side, the mid-game positions given in the rules
-engine issue, and positions reached by seeded random play on every side. Each
+Example: python -m scripts.make_perft_table --check
+
+Positions: the empty board of every side, three mid-game positions with independent
+counts (``INDEPENDENT``), and positions reached by seeded random play on every side. Each
 entry's counts are computed by both implementations, as deep as the reference can
 go within REFERENCE_NODE_BUDGET; the fast engine alone then adds deeper counts,
-marked ``fast_only_from``. Counts given in the issue ("independent") are kept
-beside them and must agree.
+marked ``fast_only_from``. The independent counts are kept beside them and must
+agree.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import json
 import sys
 import time
 from pathlib import Path
-
 
 from hinge_fast import Board
 from hinge_fast.tools.positions import random_position
@@ -31,7 +32,7 @@ TABLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.json"
 REFERENCE_NODE_BUDGET = 400_000
 FAST_NODE_BUDGET = 40_000_000
 
-#: Independent counts from the rules engine issue.
+#: Independent counts of these positions (the empty boards of sides 4 to 9 and three mid-games).
 INDEPENDENT = {
     "4/5/6/7/6/5/4 g": [19, 258, 3450, 35304, 395748],
     "5/6/7/8/9/8/7/6/5 g": [37, 1152, 35196, 914880, 23781588],
@@ -90,7 +91,7 @@ def build() -> list[dict]:
         entry = {"name": names[fen], "position": fen, **counts_for(fen, max_depth=len(independent))}
         agreed = entry["counts"]
         if agreed != independent[: len(agreed)]:
-            raise SystemExit(f"MISMATCH with the issue's counts for {fen}: {agreed} vs {independent}")
+            raise SystemExit(f"MISMATCH with the independent counts for {fen}: {agreed} vs {independent}")
         entry["independent"] = independent
         entries.append(entry)
         print(entry["name"], entry["counts"], file=sys.stderr)
@@ -101,10 +102,10 @@ def build() -> list[dict]:
     return entries
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m scripts.make_perft_table", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="recompute and compare with the table")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     start = time.perf_counter()
     entries = build()
     if args.check:

@@ -4,6 +4,8 @@ their pictures into the web app (hinge_fast/web/static/rules/), which serves the
     python -m scripts.make_rule_pictures          # write docs/rules/*.svg and the app's copy
     python -m scripts.make_rule_pictures --check  # exit 1 if anything is out of date
 
+Example: python -m scripts.make_rule_pictures --check
+
 Every picture is a real position: the moves drawn are legal moves the engine finds
 there (``build`` checks it), so the pictures cannot teach a rule the engine does not
 play. tests/test_rules_doc.py runs the check.
@@ -126,7 +128,7 @@ def expected_files() -> dict[Path, str]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m scripts.make_rule_pictures", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only check that the files are up to date")
     args = parser.parse_args(argv)
     stale = []

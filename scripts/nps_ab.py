@@ -2,6 +2,8 @@
 
     python -m scripts.nps_ab OTHER_CHECKOUT [--rounds 3] [--positions 16] [--depths 4:8 5:6 6:5 9:4]
 
+Example: python -m scripts.nps_ab ../other-checkout --rounds 3
+
 Each round runs one process per checkout, this one first, alternately, so that both see
 the same load: one-thread fixed-depth searches (``alphabeta``'s defaults, tablebase off)
 of the same seeded positions (random games of 4 to 30 plies, 4 to 10 on side 4), CPU time.
@@ -14,36 +16,57 @@ keeps the trees; the script says when they do not. Prints each round, then the r
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
+import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 
 
-def _bench():
-    """``bench_shift_search.py`` beside this file, loaded by path: in the child process
-    the package ``scripts`` on the path may be the other checkout's. Its functions use
-    only hinge_fast's public API, so they run on whichever checkout is imported."""
-    spec = importlib.util.spec_from_file_location("bench_shift_search", Path(__file__).with_name("bench_shift_search.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def positions(size: int, count: int, plies: tuple[int, int], seed: int):
+    """``count`` positions of seeded random games of ``plies`` (low, high) plies, none
+    of them over. Only hinge_fast's public API is used here, so the child process runs
+    the same code on whichever checkout it imports."""
+    from hinge_fast import Board
+    from hinge_fast.tools.positions import random_position
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = random_position(size, rng.randint(*plies), rng)
+        if not board.is_game_over():
+            out.append(Board.from_fen(board.fen()))
+    return out
 
 
-def measure(positions: int, depths: dict[int, int]) -> dict:
-    """``{side: (nodes a CPU second, nodes)}`` in this process's hinge_fast: the
-    positions and the timing of ``bench_shift_search`` (``shift_search`` on, the
-    default), games of 4 to 30 plies (4 to 10 on side 4) seeded by the side."""
-    bench = _bench()
+def rate(boards, depth: int) -> tuple[float, int]:
+    """Nodes a CPU second and nodes of one-thread fixed-depth searches of ``boards``
+    (``alphabeta``'s defaults, tablebase off)."""
+    from hinge_fast.search import Limits, create_searcher
+
+    total = 0
+    seconds = 0.0
+    for board in boards:
+        searcher = create_searcher("alphabeta", threads=1, tablebase="off")
+        start = time.process_time()
+        result = searcher.go(board.copy(), Limits(depth=depth))
+        seconds += time.process_time() - start
+        total += result.nodes
+    return total / seconds, total
+
+
+def measure(count: int, depths: dict[int, int]) -> dict:
+    """``{side: (nodes a CPU second, nodes)}`` in this process's hinge_fast: ``count``
+    positions of games of 4 to 30 plies (4 to 10 on side 4) seeded by the side."""
     out = {}
     for size, depth in depths.items():
-        boards = bench.positions(size, positions, (4, 10 if size == 4 else 30), seed=size)
-        bench.rate(boards[:1], 2, True)  # load the kernels
-        out[size] = bench.rate(boards, depth, True)
+        boards = positions(size, count, (4, 10 if size == 4 else 30), seed=size)
+        rate(boards[:1], 2)  # load the kernels
+        out[size] = rate(boards, depth)
     return out
 
 

@@ -1,6 +1,7 @@
-"""The README's speed tables, measured in one run (issue 9, item 5).
+"""The README's speed tables, measured in one run.
 
 Usage: python -m scripts.speed_table [--rounds R] [--size S] [--yardstick DIR]
+Example: python -m scripts.speed_table --rounds 3
 
 Runs ``hinge-fast bench --json`` (one thread and every core, side by side) and then,
 straight after, ``side_by_side.py`` of the compiled C yardstick on one thread
@@ -63,7 +64,7 @@ def load() -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m scripts.speed_table", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="rounds of side_by_side.py (default 3)")
     parser.add_argument("--size", type=int, default=6, help="board side of hinge-fast bench (default 6)")
     parser.add_argument("--yardstick", type=Path, default=ROOT.parent / "shared" / "yardstick",

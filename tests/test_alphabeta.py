@@ -249,7 +249,7 @@ V1_CASES = json.loads((Path(__file__).parent / "data" / "alphabeta_v1_moves.json
 @pytest.mark.parametrize("case", V1_CASES, ids=[f"{c['fen'][:12]}-{c['limits']}" for c in V1_CASES])
 def test_alphabeta_v1_replays_the_recorded_searches(case):
     """The pinned baseline plays exactly as alpha-beta did before the issue-12 changes
-    (recorded by scripts/record_alphabeta_v1.py before them)."""
+    (recorded in tests/data/alphabeta_v1_moves.json before them)."""
     from hinge_fast.search import create_searcher
 
     result = create_searcher("alphabeta-v1").go(Board.from_fen(case["fen"]), Limits(**case["limits"]))

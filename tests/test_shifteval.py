@@ -12,7 +12,7 @@ search with them against the search as it was before them.
 * fixed-depth searches (three option sets: the default, classic without quiescence,
   fitted with quiescence 1, null move and LMR) give the moves, scores, node counts and
   principal variations recorded before the shift terms existed
-  (``scripts/record_leaf_searches.py``), with ``shift_eval`` on and off.
+  (``tests/data/alphabeta_leaf_searches.json``), with ``shift_eval`` on and off.
 """
 
 import json
@@ -143,7 +143,7 @@ def test_searches_replay_the_recorded_results(shift_eval):
     """Fixed-depth searches recorded before the shift terms: the same move, score,
     nodes and principal variation, with the shift terms and without. (The five side-4
     ``default`` cases were re-recorded in session 9, when the default evaluation took
-    its side-4 weights: scripts/record_leaf_searches.py.)"""
+    its side-4 weights.)"""
     defaults = {k: v for k, v in engine_spec("alphabeta").defaults.items() if k != "tablebase"}
     searchers = {name: AlphaBetaSearcher(**{**defaults, "threads": 1, **options, "shift_eval": shift_eval})
                  for name, options in CONFIGS.items()}

@@ -1,5 +1,5 @@
 """The fixed baselines (issue 12): mcts-v1 plays exactly what mcts played before the
-strength work, recorded in tests/data/mcts_v1_moves.json by scripts/record_mcts_v1.py."""
+strength work, recorded in tests/data/mcts_v1_moves.json."""
 
 import json
 from pathlib import Path

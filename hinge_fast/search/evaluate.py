@@ -6,7 +6,7 @@ of two move generations and two flood fills, with no allocation. On sides 4 to 6
 search's leaves (``leaf_evaluation`` with ``shift``) take the same terms from the shift
 layout instead (``shifteval.shift_terms``: every token at once, no move listed): 550 ns
 a position on side 4 instead of 1,340, 680 instead of 2,310 on side 6 (the fitted
-evaluation on positions of random games, ``scripts/bench_leaf_eval.py``).
+evaluation on positions of random games).
 
 The terms (each a difference "side to move minus opponent" unless said otherwise),
 with the weight constants below:

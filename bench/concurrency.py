@@ -2,9 +2,9 @@
 processes and on a local Ray: which backend ``match --concurrency`` and ``--ray``
 should use, and what Ray costs per game.
 
-Usage: python -m scripts.bench_concurrency [--games 16] [--runs 3] [--size 6] [--a mcts] [--b alphabeta]
-                                           [--nodes-a 300] [--nodes-b 1000] [--workers 2] [--no-ray]
-Example: python -m scripts.bench_concurrency --games 16 --workers 2
+Usage: python -m bench.concurrency [--games 16] [--runs 3] [--size 6] [--a mcts] [--b alphabeta]
+                                   [--nodes-a 300] [--nodes-b 1000] [--workers 2] [--no-ray]
+Example: python -m bench.concurrency --games 16 --workers 2
 
 Every backend plays the same games (node limits, one seed); the script checks that.
 Pools and Ray are started, and their workers given a game each to load the kernels,
@@ -16,7 +16,7 @@ others; the median time is shown.
 import argparse
 import statistics
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from hinge_fast.tools.executor import Executor
 from hinge_fast.tools.match import play_match
@@ -34,8 +34,6 @@ class _Threads:
 
     def run(self, fn, jobs):
         futures = {self.pool.submit(fn, job): i for i, job in enumerate(jobs)}
-        from concurrent.futures import as_completed
-
         for future in as_completed(futures):
             yield futures[future], future.result()
 
@@ -43,8 +41,8 @@ class _Threads:
         self.pool.shutdown()
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.concurrency", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=16)
     parser.add_argument("--size", type=int, default=6)
     parser.add_argument("--a", default="mcts")
@@ -55,7 +53,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=3, help="runs of each backend, interleaved; the median is shown")
     parser.add_argument("--no-ray", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     a = PlayerSpec(args.a, nodes=args.nodes_a, size=args.size)
     b = PlayerSpec(args.b, nodes=args.nodes_b, size=args.size)
 
