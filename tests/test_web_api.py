@@ -279,3 +279,102 @@ def test_the_examples_of_docs_web_md(client):
     from hinge_fast.web import engine
 
     assert f"table is {engine.TABLE_MB} MB" in doc and f"tree is\n  {engine.TREE_NODES:,} nodes" in doc
+
+
+# ----- limits ---------------------------------------------------------------------------------
+def test_over_long_fields_are_refused_and_change_nothing(client):
+    gid = new_game(client, size=4)["id"]
+    for route, body, text in [
+        ("moves", {"move": "C3" * 100}, "the move is 200 characters long; the most accepted is 40"),
+        ("edit", {"cell": "C" * 50, "piece": "green"}, "the cell name is 50 characters long"),
+        ("position", {"position": "4/" * 150_000}, "the position string is 300,000 characters long"),
+    ]:
+        answer = client.post(f"/api/games/{gid}/{route}", json=body)
+        assert answer.status_code == 400 and text in answer.json()["error"], answer.text
+    big = client.post("/api/games", json={"position": "4/" * 150_000})
+    assert big.status_code == 400 and "300,000 characters" in big.json()["error"]
+    assert client.get(f"/api/games/{gid}").json()["position"] == Board(4).fen()
+
+
+def test_a_game_holds_at_most_max_moves(client, monkeypatch):
+    from hinge_fast.web import games
+
+    monkeypatch.setattr(games, "MAX_MOVES", 2)
+    gid = new_game(client, size=4)["id"]
+    for move in ("C3", "F6"):
+        assert client.post(f"/api/games/{gid}/moves", json={"move": move}).status_code == 200
+    third = client.post(f"/api/games/{gid}/moves", json={"move": "B2"})
+    assert third.status_code == 400 and "at most 2 moves" in third.json()["error"]
+    assert client.get(f"/api/games/{gid}").json()["moves"] == ["C3", "F6"]
+    text = client.get(f"/api/games/{gid}/record").text
+    head, tail = text.rsplit("unfinished", 1)
+    record = head + "B2 unfinished" + tail  # a third move
+    other = new_game(client, size=4)["id"]
+    loaded = client.post(f"/api/games/{other}/record", json={"record": record})
+    assert loaded.status_code == 400 and "at most 2 moves" in loaded.json()["error"]
+
+
+def test_a_search_that_fails_before_streaming_gives_its_slot_back(monkeypatch):
+    from hinge_fast.web import app as web_app
+
+    def broken(board):
+        raise RuntimeError("threats failed")
+
+    monkeypatch.setattr(web_app, "threats", broken)
+    with TestClient(create_app(max_searches=1), base_url=LOCAL, raise_server_exceptions=False) as client:
+        gid = new_game(client, position=MIDGAME)["id"]
+        assert client.post(f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}).status_code == 500
+        assert client.get("/api/engines").json()["running"] == 0
+        assert client.get(f"/api/games/{gid}").json()["searching"] is False
+
+
+def test_a_stream_never_read_still_ends_and_frees_its_slot():
+    with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
+        gid = new_game(client, position=MIDGAME)["id"]
+        with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 0.1}):
+            pass  # the page went away without reading a single event
+        pool = client.app.state.pool
+        for run in list(pool.running):
+            run.stop()
+        with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
+            assert [name for name, _ in events(again)][-1] == "done"
+
+
+def test_the_server_answers_while_a_games_lock_is_held(client):
+    import threading
+
+    gid = new_game(client, size=4)["id"]
+    game = client.app.state.store.get(gid)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with game.lock:
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(30)
+    try:
+        assert client.get("/api/engines").json()["max_searches"] == 2
+        other = new_game(client, size=5)["id"]
+        assert client.post(f"/api/games/{other}/moves", json={"move": "E5"}).status_code == 200
+    finally:
+        release.set()
+        holder.join()
+
+
+def test_web_searches_use_one_thread_each(monkeypatch):
+    from hinge_fast.web import engine
+
+    made = []
+    real = __import__("hinge_fast.search", fromlist=["create_searcher"]).create_searcher
+
+    def spy(name, **options):
+        made.append(options)
+        return real(name, **options)
+
+    monkeypatch.setattr("hinge_fast.search.create_searcher", spy)
+    for name in engine.ENGINE_NAMES:
+        engine.RunningSearch(engine.SearchRequest(name, 0.05)).run(Board(4))
+    assert made and all(options.get("threads") == 1 for options in made)

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Literal, Optional
 
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -308,17 +309,20 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             game.search = run
             return run, game.board.copy(), game.version
 
-    def stream(game: Game, run, board, version, body: SearchBody, play_it: bool):
+    def stream(game: Game, run, board, version, body: SearchBody, play_it: bool, found, ends):
         """Server-sent events of a search: ``start`` (threats), ``progress`` (about
         every PROGRESS_EVERY s), then ``done`` (the result, and for an engine move the
-        game after it) or ``error``."""
+        game after it) or ``error``. The search starts at once in its own thread,
+        which alone gives its slot back, however the stream goes (read or not)."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
-        found = threats(board)
         outlines = [(t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"]) for t in found]
 
         def put(item):
-            loop.call_soon_threadsafe(queue.put_nowait, item)
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+            except RuntimeError:  # the server closed its loop: no one is listening
+                pass
 
         def worker():
             # The search's slot is given back before its last message is sent, so that
@@ -339,22 +343,19 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             except Exception as e:  # a bug: report it to the page rather than hang the stream
                 message = ("error", f"search failed: {type(e).__name__}: {e}")
             finally:
-                with game.lock:
-                    if game.search is run:
-                        game.search = None
-                pool.release(run)
+                free(game, run)
                 put(message)
 
+        threading.Thread(target=worker, name=f"search-{game.id}", daemon=True).start()
+
         async def events():
-            thread = threading.Thread(target=worker, name=f"search-{game.id}", daemon=True)
-            thread.start()
             try:
                 yield _sse("start", {
                     "position": board.fen(),
                     "engine": body.engine,
                     "time": body.time,
                     "threats": [t.to_dict() for t in found],
-                    "eliminations": [e.to_dict() for e in eliminations(board)],
+                    "eliminations": [e.to_dict() for e in ends],
                 })
                 last_sent = 0.0
                 while True:
@@ -382,12 +383,26 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    def search(game_id: str, body: SearchBody, analysis: bool):
+    def free(game: Game, run) -> None:
+        """Give a search's slot back and leave its game free to search again."""
+        with game.lock:
+            if game.search is run:
+                game.search = None
+        pool.release(run)
+
+    async def search(game_id: str, body: SearchBody, analysis: bool):
         """Start a search of the game's position and stream it; an engine move (not an
-        analysis) plays the move found."""
+        analysis) plays the move found. The blocking work (the game's lock, the
+        threats) runs in a worker thread, never on the event loop."""
         game = game_of(game_id)
-        run, board, version = start_search(game, body, analysis)
-        return stream(game, run, board, version, body, play_it=not analysis)
+        run, board, version = await run_in_threadpool(start_search, game, body, analysis)
+        try:
+            found, ends = await run_in_threadpool(lambda: (threats(board), eliminations(board)))
+            return stream(game, run, board, version, body, not analysis, found, ends)
+        except BaseException:
+            run.stop()
+            free(game, run)
+            raise
 
     stream_doc = {200: {"content": {"text/event-stream": {}},
                         "description": "server-sent events: start, progress (repeated), then done or error"},
@@ -396,20 +411,23 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     @app.post("/api/games/{game_id}/analysis", responses=stream_doc, response_class=StreamingResponse,
               summary="Analyse the position, streamed (stop it with /stop)")
     async def analysis(game_id: str, body: SearchBody):
-        return search(game_id, body, analysis=True)
+        return await search(game_id, body, analysis=True)
 
     @app.post("/api/games/{game_id}/engine-move", responses=stream_doc, response_class=StreamingResponse,
               summary="The engine thinks and plays, streamed (/stop makes it play its best move so far)")
     async def engine_move(game_id: str, body: SearchBody):
-        return search(game_id, body, analysis=False)
+        return await search(game_id, body, analysis=False)
 
     @app.post("/api/games/{game_id}/stop", response_model=GameState, responses=ERRORS,
               summary="Stop this game's search (an engine move then plays its best so far)")
     def stop(game_id: str):
         game = game_of(game_id)
         with game.lock:
-            if game.search is not None:
-                game.search.stop()
+            run = game.search
+            if run is not None:
+                run.stop()
+                if run not in pool.running:  # its slot is back already: nothing will clear it
+                    game.search = None
             return _state(game)
 
     @app.get("/api/engines", summary="The engines and the limits of this server")

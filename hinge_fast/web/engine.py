@@ -71,8 +71,9 @@ def _search(run: RunningSearch, board: Board, on_progress):
     from ..search import Limits, create_searcher, engine_spec
 
     request = run.request
-    # the app's caps and wishes, given to each engine that has such an option
-    wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "root_scores": request.analysis}
+    # the app's caps and wishes, given to each engine that has such an option: one
+    # thread a search, so that --searches N uses N cores
+    wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "root_scores": request.analysis, "threads": 1}
     names = engine_spec(request.engine).option_names
     options = {name: value for name, value in wanted.items() if name in names}
     searcher = create_searcher(request.engine, **options)

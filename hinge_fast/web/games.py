@@ -26,6 +26,10 @@ from ..tools.record import GameRecord, format_record, parse_record
 MAX_GAMES = 256
 #: Longest record text or position string accepted, characters.
 MAX_TEXT = 200_000
+#: Longest move or cell name accepted, characters (the longest real one, J17-J17xJ17, has 11).
+MAX_NAME = 40
+#: Most moves a game may hold, as in the engine protocol: the next one is refused.
+MAX_MOVES = 5000
 
 
 class Game:
@@ -88,8 +92,10 @@ class Game:
             self.search.stop()
 
     def play(self, text: str) -> "Game":
+        _check_text(text, "move", MAX_NAME)
         if self.board.is_game_over():
             raise HingeError(f"illegal move {text}: the game is over ({self.board.outcome()})")
+        _check_length(len(self.board.move_stack) + 1)
         move = self.board.parse_move(text)
         self.board.push(move)
         if self.redo and self.redo[-1] == str(move):
@@ -135,6 +141,7 @@ class Game:
     def load_record(self, text: str) -> "Game":
         _check_text(text, "record")
         record, _ = parse_record(text, 1)
+        _check_length(len(record.moves))
         board = record.board_at()
         tags = {k: v for k, v in record.tags.items() if k not in ("Result", "Termination")}
         return self._replace(board, tags)
@@ -145,6 +152,8 @@ class Game:
     def edit(self, cell: str | None, piece: str | None, turn: str | None = None) -> "Game":
         """The position with ``cell`` set to ``piece`` (``'green'``, ``'blue'`` or None
         for empty) and ``turn`` to move; the history is dropped (a new start)."""
+        if cell is not None:
+            _check_text(cell, "cell name", MAX_NAME)
         board = self.board
         geo = board.geometry
         index = None if cell is None else geo.parse_cell(cell)
@@ -168,11 +177,16 @@ class Game:
         return self
 
 
-def _check_text(text, what):
+def _check_text(text, what, most: int = MAX_TEXT):
     if not isinstance(text, str):
         raise HingeError(f"a {what} is text, not {type(text).__name__}")
-    if len(text) > MAX_TEXT:
-        raise HingeError(f"the {what} is {len(text):,} characters long; the most accepted is {MAX_TEXT:,}")
+    if len(text) > most:
+        raise HingeError(f"the {what} is {len(text):,} characters long; the most accepted is {most:,}")
+
+
+def _check_length(moves: int):
+    if moves > MAX_MOVES:
+        raise HingeError(f"a game may hold at most {MAX_MOVES:,} moves; start a new game from this position")
 
 
 class GameStore:
@@ -184,6 +198,8 @@ class GameStore:
         self._lock = threading.Lock()
 
     def create(self, size: int = 6, position: str | None = None) -> Game:
+        if position:
+            _check_text(position, "position string")
         board = Board.from_fen(position) if position else Board(size)
         game = Game(secrets.token_urlsafe(9), board)
         with self._lock:
