@@ -69,15 +69,38 @@ def _perft_fast(board, depth, divide, bulk, threads):
         return [], 1, 0.0
     parallel.perft(board.size, own, enemy, 1, bulk, 1)  # load or compile first
     parallel.perft_divide(board.size, own, enemy, 2, bulk, 1)
-    start = time.perf_counter()
+    with _Bar("root moves") as bar:
+        start = time.perf_counter()
+        counts, codes = parallel.perft_divide(board.size, own, enemy, depth, bulk, threads, progress=bar.show)
+        seconds = time.perf_counter() - start
     if not divide:
-        total = parallel.perft(board.size, own, enemy, depth, bulk, threads)
-        return [], int(total), time.perf_counter() - start
-    counts, codes = parallel.perft_divide(board.size, own, enemy, depth, bulk, threads)
-    seconds = time.perf_counter() - start
+        return [], int(counts.sum()), seconds
     by_move = {board.move_from_code(code): int(count) for code, count in zip(codes, counts)}
     ordered = [(move, by_move[move]) for move in board.legal_moves]
     return ordered, sum(by_move.values()), seconds
+
+
+class _Bar:
+    """A progress bar on stderr, shown only when stderr is a terminal and the work
+    lasts more than a second."""
+
+    def __init__(self, unit: str):
+        self.unit = unit
+        self.bar = None
+
+    def __enter__(self):
+        return self
+
+    def show(self, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        if self.bar is None:
+            self.bar = tqdm(total=total, unit=self.unit, file=sys.stderr, disable=None, delay=1.0, leave=False)
+        self.bar.update(done - self.bar.n)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _perft_reference(board, depth, divide):

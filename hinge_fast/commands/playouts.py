@@ -42,10 +42,17 @@ def run_playouts(args) -> int:
     if args.ray is not None:
         tally, seconds, where = _playouts_ray(board, args)
     else:
+        from tqdm import tqdm
+
         parallel.playouts(board.size, own, enemy, 1, 1, args.seed, 1)  # load or compile first
-        start = time.perf_counter()
-        tally = parallel.playouts(board.size, own, enemy, args.games, args.max_plies, args.seed, threads)
-        seconds = time.perf_counter() - start
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, disable=None, delay=1.0, leave=False)
+        try:
+            start = time.perf_counter()
+            tally = parallel.playouts(board.size, own, enemy, args.games, args.max_plies, args.seed, threads,
+                                      progress=lambda done, total: bar.update(done - bar.n))
+            seconds = time.perf_counter() - start
+        finally:
+            bar.close()
         where = f"{threads} thread{'s' if threads > 1 else ''}"
     mover = board.turn
     wins = {mover: tally.wins(0), mover.other: tally.wins(1)}

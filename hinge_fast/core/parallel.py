@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
 
 from . import kernels
+from ..errors import HingeError
 from .playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
 from .tables import workspace
 
@@ -48,16 +48,23 @@ def available_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def perft(size, own, enemy, depth, bulk=True, threads=1) -> int:
-    """Leaf count ``depth`` plies deep, the root moves shared among ``threads``."""
-    if threads <= 1 or depth < 2:
+def perft(size, own, enemy, depth, bulk=True, threads=1, should_stop=None, progress=None) -> int:
+    """Leaf count ``depth`` plies deep, the root moves shared among ``threads``
+    (``perft_divide`` says how it stops and reports progress)."""
+    if depth < 2:
         return int(kernels.perft_kernel(size, own, enemy, depth, bulk, workspace(depth + 1)))
-    counts, _ = perft_divide(size, own, enemy, depth, bulk, threads)
+    counts, _ = perft_divide(size, own, enemy, depth, bulk, threads, should_stop, progress)
     return int(counts.sum())
 
 
-def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
-    """``(counts, codes)``: the count under each root move and the root move codes."""
+def perft_divide(size, own, enemy, depth, bulk=True, threads=1, should_stop=None, progress=None):
+    """``(counts, codes)``: the count under each root move and the root move codes.
+
+    The counting runs in worker threads while this thread waits, so that Ctrl-C stops
+    it within a fraction of a second (KeyboardInterrupt is raised here once the workers
+    have stopped), as does ``should_stop()`` returning true (polled every few
+    milliseconds; then HingeError ``perft stopped after K of N root moves``).
+    ``progress(done, total)`` is called here as root moves finish."""
     root = workspace(1)
     n = int(kernels.generate_moves(size, own, enemy, root.moves[0], root.flips[0], root.enemy_groups, root.group_id, True))
     codes = root.moves[0, :n].copy()
@@ -69,31 +76,38 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1):
     threads = max(1, min(threads, n))
     if float(n) ** depth < (SMALL_BULK_TREE if bulk else SMALL_TREE):
         threads = 1  # starting and joining threads would cost more than they save
-    if threads == 1:
-        kernels.perft_children(size, own, enemy, depth, bulk, workspace(depth), codes, flips, 0, n, counts)
-        return counts, codes
-    # One root move at a time from a shared counter, the biggest subtrees first (by the
-    # number of replies, a cheap estimate), so that no thread is left with a big one at
-    # the end while the others wait.
-    replies = np.zeros(n, dtype=np.int64)
-    kernels.perft_children(size, own, enemy, 2, True, workspace(2), codes, flips, 0, n, replies)
-    order = np.argsort(-replies, kind="stable")
+    order = np.arange(n)
+    if threads > 1:
+        # One root move at a time from a shared counter, the biggest subtrees first (by
+        # the number of replies, a cheap estimate), so that no thread is left with a big
+        # one at the end while the others wait.
+        replies = np.zeros(n, dtype=np.int64)
+        kernels.perft_children(size, own, enemy, 2, True, workspace(2), codes, flips, 0, n, replies)
+        order = np.argsort(-replies, kind="stable")
     codes_by_size, flips_by_size = codes[order], flips[order]
     counts_by_size = np.zeros(n, dtype=np.int64)
+    stop = np.zeros(1, dtype=np.uint8)
     lock = threading.Lock()
     next_index = [0]
+    finished = [0]
 
     def worker():
-        work = workspace(depth)
-        while True:
+        work = workspace(depth, stop)
+        while not stop[0]:
             with lock:
                 i = next_index[0]
                 next_index[0] += 1
             if i >= n:
                 return
-            kernels.perft_children(size, own, enemy, depth, bulk, work, codes_by_size, flips_by_size, i, i + 1, counts_by_size)
+            if kernels.perft_children(size, own, enemy, depth, bulk, work, codes_by_size, flips_by_size, i, i + 1,
+                                      counts_by_size) == 1:
+                with lock:
+                    finished[0] += 1
 
-    _run_threads(worker, threads)
+    tick = None if progress is None else (lambda: progress(finished[0], n))
+    _run_threads(worker, threads, stop, should_stop, tick)
+    if finished[0] < n:
+        raise HingeError(f"perft stopped after {finished[0]} of {n} root moves")
     counts[order] = counts_by_size
     return counts, codes
 
@@ -120,19 +134,23 @@ class PlayoutTally(NamedTuple):
         return float(self.plies.mean()) if len(self.plies) else 0.0
 
 
-def playouts(size, own, enemy, games, max_plies=10_000, seed=0, threads=1) -> PlayoutTally:
-    """``games`` uniformly random games from ``(own, enemy)`` (``own`` to move)."""
+def playouts(size, own, enemy, games, max_plies=10_000, seed=0, threads=1, should_stop=None, progress=None) -> PlayoutTally:
+    """``games`` uniformly random games from ``(own, enemy)`` (``own`` to move). Stops
+    and reports as ``perft_divide`` does, between chunks of at most 256 games
+    (``progress(games done, games)``; HingeError ``playouts stopped after K of N games``)."""
     plies = np.zeros(games, dtype=np.int64)
     winner = np.zeros(games, dtype=np.int8)
     ended = np.zeros(games, dtype=np.int8)
     threads = max(1, min(threads, games))
     # Chunks of games taken from a shared counter: threads that run faster take more.
     chunk = max(1, min(256, games // (8 * threads) or 1))
+    stop = np.zeros(1, dtype=np.uint8)
     lock = threading.Lock()
     next_game = [0]
+    finished = [0]
 
     def worker():
-        while True:
+        while not stop[0]:
             with lock:
                 lo = next_game[0]
                 next_game[0] += chunk
@@ -140,18 +158,54 @@ def playouts(size, own, enemy, games, max_plies=10_000, seed=0, threads=1) -> Pl
                 return
             hi = min(games, lo + chunk)
             kernels.random_games(size, own, enemy, lo, hi - lo, max_plies, seed, plies[lo:hi], winner[lo:hi], ended[lo:hi])
+            with lock:
+                finished[0] += hi - lo
 
-    _run_threads(worker, threads)
+    tick = None if progress is None else (lambda: progress(finished[0], games))
+    _run_threads(worker, threads, stop, should_stop, tick)
+    if finished[0] < games:
+        raise HingeError(f"playouts stopped after {finished[0]} of {games} games")
     return PlayoutTally(plies, winner, ended)
 
 
-def _run_threads(worker, threads):
-    if threads <= 1:
-        worker()
-        return
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for future in [pool.submit(worker) for _ in range(threads)]:
-            future.result()
+#: Seconds between two looks at ``should_stop`` and two progress reports.
+POLL = 0.02
+
+
+def _run_threads(worker, threads, stop, should_stop=None, tick=None):
+    """Run ``worker`` on ``threads`` threads while this one waits, polling
+    ``should_stop`` and calling ``tick`` every ``POLL`` s; Ctrl-C here or a true
+    ``should_stop()`` sets ``stop[0]``, which the workers (and perft's kernel) heed.
+    An exception of a worker is raised here once all have ended."""
+    failures = []
+
+    def run():
+        try:
+            worker()
+        except BaseException as e:  # noqa: BLE001  (handed to the waiting thread)
+            failures.append(e)
+            stop[0] = 1
+
+    pool = [threading.Thread(target=run, name=f"hinge-fast-worker-{k}", daemon=True) for k in range(threads)]
+    for thread in pool:
+        thread.start()
+    try:
+        for thread in pool:
+            while thread.is_alive():
+                thread.join(POLL)
+                if should_stop is not None and not stop[0] and should_stop():
+                    stop[0] = 1
+                if tick is not None:
+                    tick()
+    except BaseException:  # Ctrl-C: stop the workers, wait for them, then go on raising
+        stop[0] = 1
+        for thread in pool:
+            thread.join()
+        raise
+    if tick is not None:
+        tick()
+    if failures:
+        raise failures[0]
 
 
 __all__ = ["ELIMINATION", "NO_LEGAL_MOVE", "PLY_CAP", "PlayoutTally", "available_threads", "perft", "perft_divide", "playouts"]

@@ -15,14 +15,15 @@ def perft(size, own, enemy, depth, bulk, work):
 
     With ``bulk``, the last ply counts the legal moves without listing them; without,
     every leaf move is really played (the children are folded into
-    ``work.leaf_checksum`` so the compiler cannot skip them).
+    ``work.leaf_checksum`` so the compiler cannot skip them). Returns -1 soon after
+    ``work.stop[0]`` is set (by another thread).
 
     The walk is iterative, over per-ply stacks: a recursive call per node would pay an
     atomic reference-count update for every array it passes.
     """
     if depth == 0:
         return np.int64(1)
-    return shift_perft(size, own, enemy, depth, bulk, work.leaf_checksum)
+    return shift_perft(size, own, enemy, depth, bulk, work.leaf_checksum, work.stop)
 
 
 @njit(cache=True, nogil=True)
@@ -59,8 +60,11 @@ def make_unmake_loop(size, own, enemy, rounds, work):
 def perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, last, counts):
     """Perft ``depth - 1`` under the root moves ``first .. last - 1`` (``codes``,
     ``flips``: the root move list), into ``counts``: one call per chunk of root
-    moves, so that threads sharing the root pay Python only once per chunk."""
+    moves, so that threads sharing the root pay Python only once per chunk. Returns
+    how many it counted: fewer when ``work.stop`` stopped it (that count is -1)."""
     for i in range(first, last):
         their, ours = play_with_flip(own, enemy, codes[i], bb_row(flips, i))
         counts[i] = perft(size, their, ours, depth - 1, bulk, work)
+        if counts[i] < 0:
+            return i - first
     return last - first

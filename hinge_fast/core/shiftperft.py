@@ -316,9 +316,10 @@ def shift_moves(size, own_bits, enemy_bits, moves, flips, work, group_of_bit, le
 
 
 @njit(cache=True, nogil=True)
-def shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, like):
+def shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, stop, like):
     """``perft.perft`` in the shift layout of ``like``'s words (``depth >= 1``); the made
-    leaves' checksum is XORed into ``leaf_checksum[0]``."""
+    leaves' checksum is XORed into ``leaf_checksum[0]``. Returns -1 as soon as it sees
+    ``stop[0]`` set (checked at every node above the leaves' parents)."""
     w = U64(2 * size - 1)
     inside = s_interior(size, like)
     own = to_shift_words(size, own_bits, like)
@@ -361,6 +362,8 @@ def shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, like)
                 total += n
                 checksum ^= c
         else:
+            if stop[0]:
+                return np.int64(-1)
             ply += 1
             count[ply] = expand(w, inside, a, b, work, True, kids_to_move, kids_mover, ply * MAX_MOVES)[0]
             next_kid[ply] = 0
@@ -369,14 +372,14 @@ def shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, like)
 
 
 @njit(cache=True, nogil=True)
-def shift_perft(size, own_bits, enemy_bits, depth, bulk, leaf_checksum):
+def shift_perft(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, stop):
     """Perft (rules.md section 8) of the bitboards ``own_bits``, ``enemy_bits`` (the side
     to move first), ``depth >= 1`` plies, in the shift layout of the side's words
-    (``tables.SHIFT_WORDS_OF``)."""
+    (``tables.SHIFT_WORDS_OF``); -1 when stopped by ``stop[0]``."""
     total = np.int64(0)
     for like in literal_unroll(SET_LIKES):
         if len(like) == SHIFT_WORDS_OF[size]:
-            total = shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, like)
+            total = shift_perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, stop, like)
     return total
 
 

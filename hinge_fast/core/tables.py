@@ -225,9 +225,10 @@ class Workspace(NamedTuple):
     enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, NWORDS]: the enemy groups of a position
     group_id: np.ndarray  # int16 [MAX_CELLS]: index in enemy_groups of each enemy token
     leaf_checksum: np.ndarray  # uint64 [1]: perft folds the leaf positions it makes in here
+    stop: np.ndarray  # uint8 [1]: perft returns -1 soon after it becomes non-zero (shared by threads)
 
 
-def workspace(plies: int = 16) -> Workspace:
+def workspace(plies: int = 16, stop: np.ndarray | None = None) -> Workspace:
     """Fresh scratch buffers for kernels reaching ``plies`` deep (perft depth + 1)."""
     plies = max(1, min(plies, MAX_PLY))
     return Workspace(
@@ -236,4 +237,5 @@ def workspace(plies: int = 16) -> Workspace:
         enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
         group_id=np.zeros(MAX_CELLS, dtype=np.int16),
         leaf_checksum=np.zeros(1, dtype=np.uint64),
+        stop=np.zeros(1, dtype=np.uint8) if stop is None else stop,
     )

@@ -283,26 +283,17 @@ def run_search(searcher, board: Board, limits, on_progress, should_stop):
 
 
 def perft(board: Board, depth: int, should_stop=lambda: False) -> int:
-    """perft of ``board`` (rules.md section 8), checking ``should_stop`` between root
-    moves; HingeError if it was stopped.
+    """perft of ``board`` (rules.md section 8) on every core, polling ``should_stop``
+    every few milliseconds, deep inside the count too; HingeError if it was stopped.
 
     >>> perft(Board(4), 2)
     258
     """
     if depth == 0:
         return 1
-    if depth == 1:
-        return len(board.legal_moves)
-    total = 0
-    child = board.copy()
-    moves = child.legal_moves
-    for done, move in enumerate(moves):
-        if should_stop():
-            raise HingeError(f"perft stopped after {done} of {len(moves)} root moves")
-        child.push(move)
-        total += child.perft(depth - 1)
-        child.pop()
-    return total
+    from ..core import parallel
+
+    return parallel.perft(board.size, board.own, board.enemy, depth, True, parallel.available_threads(), should_stop)
 
 
 # ----- serving stdin/stdout ------------------------------------------------------------------
