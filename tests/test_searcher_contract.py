@@ -22,8 +22,7 @@ def test_registry_lists_every_engine_once_with_its_options():
     assert DEFAULT_ENGINE == "alphabeta" and set(ENGINES) == {"alphabeta", "mcts"}
     for name, spec in REGISTRY.items():
         assert spec.name == name and spec.progress_unit in ("nodes", "playouts") and spec.description
-        # A baseline (mcts-v1) is its engine's class with pinned options.
-        assert spec.searcher_class().name == name.removesuffix("-v1")
+        assert spec.searcher_class().name == name
         for option in spec.options:
             assert option.check(option.default) == option.default  # defaults are in bounds
     assert REGISTRY["alphabeta"].honours_depth and not REGISTRY["mcts"].honours_depth

@@ -1,20 +1,15 @@
 """Alpha-beta in the shift layout (``alphabeta.negamax``'s version for two-word sets, sides
-4 to 6, through ``shift_search_depth``) against its bitboard version (``search_depth``):
+4 to 6, through ``shift_search_depth``):
 
 * its move lister (``shiftperft.list_moves_shift``) lists what ``generate_moves`` lists,
   in the same order, with the same codes and flipped groups, and what the reference
   lists (random games, random fillings with long chains, rings and ends next to two
   enemy groups, eliminated positions and a position without a legal move);
 * its incremental Zobrist key (``shift_child_hash``) and move (``shift_play``) give each
-  child's ``Board.zobrist_key`` and sides;
-* its searches equal the bitboard search's node for node (move, score, PV, nodes, depth,
-  root scores), with every option: the children come out in ``generate_moves``' order,
-  so the trees are the same.
+  child's ``Board.zobrist_key`` and sides.
 """
 
 from collections import Counter
-import itertools
-import random
 
 import numpy as np
 import pytest
@@ -25,12 +20,11 @@ from hinge_fast.core.geometry import geometry
 from hinge_fast.core.shiftcount import to_shift_layout
 from hinge_fast.core.shiftperft import GROUP_ROWS, shift_moves
 from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE
-from hinge_fast.search import Limits
 from numba import njit
 
 from hinge_fast.search import alphabeta
-from hinge_fast.search.alphabeta import AlphaBetaSearcher, shift_child_hash, shift_play
-from hinge_fast.tools.positions import random_filling, random_position
+from hinge_fast.search.alphabeta import shift_child_hash, shift_play
+from hinge_fast.tools.positions import random_filling
 from tests.test_shiftperft import ELIMINATED, NO_MOVE
 from tests.test_swipe_lanes import game_positions
 from tests.test_uniform_shift import shift_cells
@@ -157,61 +151,3 @@ def test_the_search_steps_pick_their_layout_by_the_type_of_the_sets(size):
                 assert int(got_key) == child.zobrist_key
                 assert (words(their), words(ours)) == tuple(words(s) for s in sides(child))
                 assert looks_ahead == ahead
-
-
-def search_positions(size: int, count: int, seed: int) -> list[Board]:
-    rng = random.Random(seed)
-    low, high = (0, 8) if size == 4 else (4, 24)
-    out = []
-    while len(out) < count:
-        board = random_position(size, rng.randint(low, high), rng)
-        if not board.is_game_over():
-            out.append(Board.from_fen(board.fen()))
-    return out
-
-
-def result_of(result):
-    return (str(result.move), str(result.score), [str(m) for m in result.pv], result.nodes, result.depth,
-            [(str(r.move), str(r.score), r.visits) for r in result.root_moves])
-
-
-#: Option sets: the table on and off, quiescence, late move reductions, null moves and
-#: flip extensions, each evaluation kind (classic, material, fitted).
-OPTIONS = [
-    dict(),
-    dict(table_mb=0),
-    dict(quiescence=2, lmr=True),
-    dict(quiescence=1, null_move=2, flip_extension=2),
-    dict(quiescence=2, lmr=True, null_move=3, flip_extension=3, evaluator="leaf-fitted"),
-    dict(table_mb=0, quiescence=2, null_move=2, evaluator="fitted"),
-    dict(quiescence=2, evaluator="material", lmr=True),
-    dict(root_scores=True, quiescence=2),
-]
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_searches_are_the_bitboard_searches_node_for_node(size):
-    boards = search_positions(size, 3, seed=77 + size)
-    # The two ways run the two versions of negamax: on bitboards and on two-word sets.
-    assert alphabeta.depth_kernel(AlphaBetaSearcher(shift_search=False), size) is alphabeta.search_depth
-    assert alphabeta.depth_kernel(AlphaBetaSearcher(shift_search=True), size) is alphabeta.shift_search_depth
-    for options, board in itertools.product(OPTIONS, boards):
-        for limits in (Limits(depth=3 if size > 4 else 4), Limits(nodes=2000)):
-            old = AlphaBetaSearcher(shift_search=False, **options).go(board.copy(), limits)
-            new = AlphaBetaSearcher(shift_search=True, **options).go(board.copy(), limits)
-            assert result_of(new) == result_of(old), (board.fen(), options, limits)
-
-
-def test_search_with_a_game_history_and_helper_threads():
-    """Repetitions along the line (the game's positions since the last placement) and
-    Lazy SMP helpers run the shift search too: scores at fixed depth agree."""
-    board = Board(size=4)
-    rng = random.Random(5)
-    while len(board.move_stack) < 14 and not board.is_game_over():
-        board.push(rng.choice(board.legal_moves))
-    for threads in (1, 2):
-        old = AlphaBetaSearcher(shift_search=False, threads=threads).go(board.copy(), Limits(depth=4))
-        new = AlphaBetaSearcher(shift_search=True, threads=threads).go(board.copy(), Limits(depth=4))
-        assert str(new.score) == str(old.score)
-        if threads == 1:
-            assert result_of(new) == result_of(old)

@@ -14,32 +14,16 @@ How it works
   ``negamax`` at the root per depth, so ``progress`` can be called between depths. Depth 1
   always completes, whatever the limits, so a search always returns a legal move.
 * **Negamax with principal variation search** (a null window after the first move,
-  re-searched when it fails high). Without late move reductions no pruning or
-  reduction depends on move order, so the score of a fixed-depth search is exactly
-  the depth-limited minimax value with or without the table (see the transposition
-  table below).
-* **Late move reductions** (option ``lmr``; off in ``alphabeta-v1``): at a node of
-  depth ``LMR_MIN_DEPTH`` or more other than the root, a quiet move (not the table's
-  move, not a killer, not a swipe flipping two tokens or more) after the first
-  ``LMR_FULL_MOVES`` is searched first with a null window ``late_move_reduction``
-  plies shallower, and again at the full depth when it beats alpha.
-* **Quiescence** (option ``quiescence`` = k > 0; 0 in ``alphabeta-v1``): at depth 0
-  the evaluation is a stand-pat score and, below beta, the swipes that flip k tokens
-  or more (the moves the evaluation has just generated) are searched on, largest flip
-  first, at most ``quiescence_plies`` plies past the depth. Below depth 0 nothing is
-  stored in the table and no killer or history is updated; depth-0 results are stored
-  with their true bound, so fixed-depth scores stay the same with and without the table.
-* **Flip extension** (option ``flip_extension`` = k > 0; 0 in ``alphabeta-v1``): at a
-  node of depth 1, a swipe flipping k tokens or more is searched to depth 1 rather
-  than 0 (a full ply of replies before the quiescence), on lines up to twice the
-  iteration's depth (``ITERATION_DEPTH``) and never past ``MAX_DEPTH`` plies.
-* **Null-move pruning** (option ``null_move`` = R > 0; 0 in ``alphabeta-v1``): at a
-  null-window node of depth ``NULL_MIN_DEPTH`` or more (not the root, not right after
-  another null move, beta not a proven score, the side to move with at least
-  ``NULL_MIN_TOKENS`` tokens) whose evaluation reaches beta, the side to move passes and
-  the opponent is searched R plies shallower; if it still fails high, the node returns
-  that lower bound (a proven win found that way is cut to beta: nobody may pass).
-* **Time use** (option ``full_time``; off in ``alphabeta-v1``): under a time limit a new
+  re-searched when it fails high). No pruning or reduction depends on move order, so
+  the score of a fixed-depth search is exactly the depth-limited minimax value with or
+  without the table (see the transposition table below).
+* **Quiescence** (option ``quiescence`` = k > 0): at depth 0 the evaluation is a
+  stand-pat score and, below beta, the swipes that flip k tokens or more (the moves
+  the evaluation has just generated) are searched on, largest flip first, at most
+  ``quiescence_plies`` plies past the depth. Below depth 0 nothing is stored in the
+  table and no killer or history is updated; depth-0 results are stored with their
+  true bound, so fixed-depth scores stay the same with and without the table.
+* **Time use** (option ``full_time``, off by default): under a time limit a new
   depth is started whenever time is left (``starts_next_depth``), not only while it can
   finish, since an unfinished depth searches the previous best move first.
 * **Scores** are centi-tokens from the side to move (``evaluate.py``). A position
@@ -86,17 +70,16 @@ How it works
   tokens (largest first), then the two killer moves of the ply, then the rest by the
   history heuristic (a cut-off adds depth² to the move's from/to counter).
 * **Principal variation** from a triangular PV table, checked legal move by move.
-* **The shift layout** (option ``shift_search``; on through the registry, off here and in
-  ``alphabeta-v1``): on sides 4 to 6 ``shift_search_depth`` runs ``negamax`` with both
-  sides kept as two-word sets of ``core/shiftcount.py``. ``negamax`` is written once:
-  the few steps that depend on the layout (listing moves: ``shiftperft.list_moves_shift``
-  with the codes and the order of ``generate_moves``; playing one; the Zobrist key, the
-  same keys by ``shift_child_hash``; the leaf evaluation; each child's table bucket
-  prefetched a move ahead) are small functions chosen by the numba type of the sets,
-  so numba compiles one version per layout. The tree is the same, node for node.
-* **Threads (Lazy SMP)**: with ``threads`` = T > 1 (the registry's default: every
-  core), T - 1 helper threads (``_LazySMP``) search the same root at once, each with
-  its own buffers (killers, history, PV, about 30 MB each: ``new_buffers``) and
+* **The shift layout**: on sides 4 to 6 ``shift_search_depth`` runs ``negamax`` with
+  both sides kept as two-word sets of ``core/shiftcount.py``, more nodes a second than
+  on bitboards. ``negamax`` is written once: the few steps that depend on the layout
+  (listing moves: ``shiftperft.list_moves_shift`` with the codes and the order of
+  ``generate_moves``; playing one; the Zobrist key, the same keys by
+  ``shift_child_hash``; the leaf evaluation; each child's table bucket prefetched a
+  move ahead) are small functions chosen by the numba type of the sets, so numba
+  compiles one version per layout.
+* **Threads (Lazy SMP)**: with ``threads`` = T > 1 (the default: every core), T - 1
+  helper threads (``_LazySMP``) search the same root at once, each with its own buffers (killers, history, PV, about 30 MB each: ``new_buffers``) and
   sharing only the transposition table, which needs no lock: an entry is stored as
   ``keys[i] = key ^ data[i]`` and accepted only when ``keys[i] ^ data[i]`` is the
   key probed, so an entry torn by two threads writing at once is refused (Hyatt and
@@ -105,9 +88,9 @@ How it works
   thread. The main thread's iterative deepening decides the move; a helper that
   completed a deeper iteration replaces its result. A node limit is shared out among
   the threads; ``nodes`` counts all of them. The PV is continued from the table
-  (``_pv_from_table``). With one thread every search is exactly as before; with more,
-  node counts, the move among equal scores and the PV vary from run to run, while a
-  fixed-depth score stays the depth-limited minimax value (the table cuts off only at
+  (``_pv_from_table``). With one thread a search under a node or depth limit is
+  deterministic; with more, node counts, the move among equal scores and the PV vary
+  from run to run, while a fixed-depth score stays the depth-limited minimax value (the table cuts off only at
   the exact depth).
 * **Root scores**: with ``root_scores=True`` every root move is searched with a full
   window, so ``root_moves`` holds an exact score for each move at the last completed
@@ -137,7 +120,10 @@ from ..core.shiftperft import BIT_OF_CELL, FLIP_KEYS, bit_set, list_moves_shift
 from ..core.tables import MAX_GROUPS, MAX_MOVES, SHIFT_INTERIOR, SHIFT_MAX_SIZE, ZOBRIST
 from .evaluate import LOST, MATE_BOUND, WIN, WINNING, get_evaluator, leaf_evaluation, shift_leaf_evaluation
 from .limits import DEFAULT_TIME, MAX_DEPTH, Limits
-from .registry import DEFAULT_QUIESCENCE_PLIES, MAX_QUIESCENCE_PLIES, DEFAULT_TABLE_MB, EVALUATORS, MIN_TABLE_MB  # noqa: F401  (re-exported)
+from .registry import (  # noqa: F401  (re-exported)
+    DEFAULT_EVALUATOR, DEFAULT_FULL_TIME, DEFAULT_QUIESCENCE, DEFAULT_QUIESCENCE_PLIES, DEFAULT_TABLE_MB, DEFAULT_THREADS,
+    EVALUATORS, FRESH_SEED, MAX_QUIESCENCE_PLIES, MIN_TABLE_MB,
+)
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
@@ -191,25 +177,7 @@ ROOT_DONE = 11  # root moves finished in this depth
 EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
 QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
 QUIESCENCE_PLIES = 14  # most plies of quiescence
-LMR = 15  # 1: late move reductions
-FLIP_EXTENSION = 16  # least flip (tokens) of a frontier swipe extended by a ply; 0: none
-ITERATION_DEPTH = 17  # the depth of the iteration under way (set at the root)
-NULL_MOVE = 18  # null-move pruning: the reduction R of the null move's search; 0: none
-SHIFT_EVAL = 19  # 1: leaf terms from the shift layout on sides 4 to 6 (evaluate.leaf_evaluation's shift)
-STATE_SLOTS = 20
-
-#: Late move reductions: at a node this deep or deeper, the quiet moves after the first
-#: LMR_FULL_MOVES are searched LMR_REDUCTION[depth, index] plies shallower first.
-LMR_MIN_DEPTH = 3
-LMR_FULL_MOVES = 3
-#: The reduction's scale: round(LMR_BASE + ln(depth) ln(index + 1) / LMR_DIVISOR), as
-#: in Stockfish-like engines.
-LMR_BASE = 0.25
-LMR_DIVISOR = 2.25
-#: Null-move pruning: only at nodes this deep or deeper, whose side to move has at
-#: least NULL_MIN_TOKENS tokens.
-NULL_MIN_DEPTH = 3
-NULL_MIN_TOKENS = 3
+STATE_SLOTS = 15
 
 # Transposition table bounds.
 UPPER = 1
@@ -262,7 +230,6 @@ class SearchBuffers(NamedTuple):
     root_info: np.ndarray  # int64 [3, MAX_MOVES]: per root move: score, exact (0/1), nodes
     state: np.ndarray  # int64 [STATE_SLOTS]
     weights: np.ndarray  # float64 [MAX_WEIGHTS]: the evaluator's weights (fitted evaluation)
-    null_moves: np.ndarray  # int64 [PLIES]: 1 while the move searched at that ply is a null move
 
 
 def _touched(array: np.ndarray) -> np.ndarray:
@@ -293,7 +260,6 @@ def _new_buffers() -> SearchBuffers:
         root_info=np.zeros((3, MAX_MOVES), dtype=np.int64),
         state=np.zeros(STATE_SLOTS, dtype=np.int64),
         weights=np.zeros(MAX_WEIGHTS, dtype=np.float64),
-        null_moves=np.zeros(PLIES, dtype=np.int64),
     )
 
 
@@ -420,20 +386,10 @@ def list_moves(size, own, enemy, moves, flips, enemy_groups, group_id):
     return generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
 
 
-@njit(cache=True)
-def late_move_reduction(depth, index):
-    """Plies a quiet move at ``index`` (0-based) of a node of ``depth`` is reduced by
-    (late move reductions), leaving at least one ply."""
-    if depth < LMR_MIN_DEPTH or index < LMR_FULL_MOVES:
-        return np.int64(0)
-    r = np.int64(LMR_BASE + np.log(depth) * np.log(index + 1) / LMR_DIVISOR + 0.5)
-    return max(np.int64(0), min(r, depth - 2))
-
-
 # ----- the steps that depend on the layout of the sides ---------------------------------------
 # ``negamax`` is written once for two layouts of a node's sides: bitboards (four words,
 # ``core/bits.py``; every side) and the shift layout (two words, ``core/shiftcount.py``;
-# sides 4 to SHIFT_MAX_SIZE, option ``shift_search``). Each step below that depends on
+# sides 4 to SHIFT_MAX_SIZE). Each step below that depends on
 # the layout has a version per layout (``_bitboard_...``, ``_shift_...``: plain functions
 # of the step's arguments), a stub that runs the right one from the interpreter, and an
 # ``overload`` that hands numba the one for the type of the set it is given, as
@@ -606,9 +562,8 @@ def _node_moves(size, own, enemy, moves, flips, buf, least_flip):
 
 
 def _bitboard_leaf(size, own, enemy, moves, flips, buf, ply):
-    state = buf.state
-    return leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
-                           buf.enemy_groups, buf.group_id, buf.weights, state[SHIFT_EVAL] != 0)
+    return leaf_evaluation(buf.state[EVALUATOR], size, own, enemy, moves, flips, buf.moves[ply + 1], buf.flips[ply + 1],
+                           buf.enemy_groups, buf.group_id, buf.weights, False)
 
 
 def _shift_leaf(size, own, enemy, moves, flips, buf, ply):
@@ -618,8 +573,8 @@ def _shift_leaf(size, own, enemy, moves, flips, buf, ply):
 
 
 def leaf_score(size, own, enemy, moves, flips, buf, ply):
-    """``(score, n, flip)`` of ``evaluate.leaf_evaluation`` (bitboards; the leaf terms
-    from the shift layout when ``state[SHIFT_EVAL]`` is set) or
+    """``(score, n, flip)`` of ``evaluate.leaf_evaluation`` (bitboards, sides above
+    ``SHIFT_MAX_SIZE``: its terms from the move lists) or
     ``evaluate.shift_leaf_evaluation`` (shift layout) for the evaluator
     ``state[EVALUATOR]``: the moves it lists go to ``moves``/``flips`` (the node's rows
     of ``buf``), ``n`` is -1 when it lists none."""
@@ -682,9 +637,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     the shift layout (sides 4 to ``SHIFT_MAX_SIZE``; ``shift_search_depth``). The steps
     that depend on it (``node_moves``, ``play_move``, ``child_key``, ``leaf_score``,
     ``move_row``, ``prefetches_ahead``) are chosen by their type, so numba compiles this
-    once per layout; the moves come in the same order with the same codes either way, so
-    the tree, scores and node counts are the same (``tests/test_shiftsearch.py``). The
-    flipped groups of ``buf.flips`` are in the same layout: bitboard rows, or columns 0
+    once per layout; the moves come in the same order with the same codes either way.
+    The flipped groups of ``buf.flips`` are in the same layout: bitboard rows, or columns 0
     and 1.
 
     At ply 0 (the root) the moves are not generated but taken, in order, from
@@ -700,8 +654,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     if out_of_budget(state):
         return np.int64(0)
     root = ply == 0
-    if root:
-        state[ITERATION_DEPTH] = depth
     moves = buf.moves[ply]
     flips = buf.flips[ply]
     order = buf.order[ply]
@@ -730,27 +682,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     break
 
         n = -1
-        if (state[NULL_MOVE] > 0 and depth >= NULL_MIN_DEPTH and beta - alpha == 1 and buf.null_moves[ply - 1] == 0
-                and abs(beta) < MATE_BOUND and s_count(own) >= NULL_MIN_TOKENS):
-            # Null-move pruning: at a null-window node whose evaluation is at least beta,
-            # let the opponent move twice (a search R plies shallower); if that still
-            # fails high, so would a real move (having the move is worth something).
-            static, _, _ = leaf_score(size, own, enemy, moves, flips, buf, ply)
-            if static >= beta and static != WINNING:
-                child = key ^ ZOBRIST[size, 2, 0]
-                buf.line[state[HISTORY_LENGTH] + ply + 1] = child
-                buf.null_moves[ply] = 1
-                score = -negamax(size, 1 - colour, enemy, own, child, depth - 1 - state[NULL_MOVE], ply + 1, -beta,
-                                 -beta + 1, buf, keys, data)
-                buf.null_moves[ply] = 0
-                if state[ABORTED]:
-                    return np.int64(0)
-                if score >= beta:
-                    if score >= MATE_BOUND:
-                        score = beta  # not a proven win: the opponent did not really pass
-                    if state[TABLE_ON]:
-                        table_store(keys, data, key, 0, LOWER, depth, generation, score, ply)
-                    return score
         if depth <= 0:
             score, n, largest_flip = leaf_score(size, own, enemy, moves, flips, buf, ply)
             proven = True
@@ -824,11 +755,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     order[i] = buf.history[move & 0x3FFFF]
 
     full_window = root and state[ROOT_FULL_WINDOW] != 0
-    lmr = state[LMR] != 0 and depth >= LMR_MIN_DEPTH
-    # Flip extension: at the frontier (depth 1), a swipe flipping this many tokens or more
-    # gets a full ply of replies instead of the quiescence, on lines up to twice the
-    # iteration's depth.
-    extend_flip = state[FLIP_EXTENSION] if depth == 1 and not root and ply < min(2 * state[ITERATION_DEPTH], MAX_DEPTH) else 0
     original_alpha = alpha
     best = -INFINITE
     if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
@@ -863,30 +789,15 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         buf.line[line_index] = child
         before = state[NODES]
         exact = True
-        child_depth = depth - 1
         big_flip = is_swipe(move) and s_count(flipped) >= 2
-        if extend_flip > 0 and is_swipe(move) and s_count(flipped) >= extend_flip:
-            child_depth = depth
         if i == 0 or full_window:
-            score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys, data)
+            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
         else:
-            reduction = np.int64(0)
-            if lmr and not root and move != table_move and move != killer1 and move != killer2 and not big_flip:
-                reduction = late_move_reduction(depth, i)
-            if reduction > 0:
-                # Late move reduction: a shallower null-window search first; a move that
-                # beats alpha there is searched again at the full depth.
-                score = -negamax(size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1, -alpha - 1,
-                                 -alpha, buf, keys, data)
-                if score > alpha and not state[ABORTED]:
-                    score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha,
-                                     buf, keys, data)
-            else:
-                score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -alpha - 1, -alpha, buf,
-                                 keys, data)
+            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf, keys,
+                             data)
             exact = False
             if alpha < score < beta:
-                score = -negamax(size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha, buf, keys,
+                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys,
                                  data)
                 exact = True
         if state[ABORTED]:
@@ -949,7 +860,7 @@ def unowned_buffers(buf):
     return SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.enemy_groups),
                          unowned(buf.group_id), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
                          unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
-                         unowned(buf.weights), unowned(buf.null_moves))
+                         unowned(buf.weights))
 
 
 @njit(cache=True, nogil=True)
@@ -978,10 +889,10 @@ def shift_search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, b
                    beta, unowned_buffers(buf), unowned(keys), unowned(data))
 
 
-def depth_kernel(searcher, size):
-    """The kernel searching one depth: ``shift_search_depth`` with the ``shift_search``
-    option on sides up to ``SHIFT_MAX_SIZE``, else ``search_depth``."""
-    return shift_search_depth if searcher.shift_search and size <= SHIFT_MAX_SIZE else search_depth
+def depth_kernel(size):
+    """The kernel searching one depth on side ``size``: ``shift_search_depth`` on sides
+    up to ``SHIFT_MAX_SIZE``, else ``search_depth``."""
+    return shift_search_depth if size <= SHIFT_MAX_SIZE else search_depth
 
 
 # ----- Python driver --------------------------------------------------------------------------
@@ -1142,42 +1053,31 @@ def _run_interruptible(kernel, args, state, should_stop):
 
 
 class AlphaBetaSearcher(Searcher):
-    """The alpha-beta searcher (registry name ``alphabeta``). It owns its buffers and
-    transposition table, allocated and written once here and reused by every ``go``.
+    """The alpha-beta searcher (registry name ``alphabeta``; its defaults are the
+    engine's). It owns its buffers and transposition table, allocated at its first
+    ``go`` and reused by every ``go`` after.
 
     ``table_mb``: table size (0: none); ``root_scores``: search every root move with a
     full window so each gets an exact score (for analysis); ``evaluator``: the leaf
     evaluation (``search/evaluate.py``); ``quiescence``, ``quiescence_plies``: the
-    quiescence search (module docstring; 0 here, as ``alphabeta-v1``, 2 through the
-    registry's ``alphabeta``); ``seed``: accepted and unused (alpha-beta is
-    deterministic with one thread: under a node or depth limit the same position gives
-    the same result); ``threads``: Lazy SMP helper threads plus this one (module
-    docstring, "Threads"); 1 here, every core through the registry; ``shift_eval``
-    (not an engine option): on sides 4 to 6 the classic and fitted evaluations take
-    their terms from the shift layout (``search/shifteval.py``, the same values, no
-    move listed at a leaf unless the quiescence searches on); off, from the move lists
-    as on larger sides (for the differential tests and benchmarks); ``shift_search``:
-    on sides 4 to 6 the whole search keeps its positions in the shift layout
-    (``shift_search_depth``: ``negamax`` on two-word sets, the same tree, faster), off here as in ``alphabeta-v1``, on
-    through the registry's ``alphabeta``.
+    quiescence search (module docstring); ``full_time``: under a time limit, start a
+    depth whenever time is left (``starts_next_depth``); ``seed``: accepted and unused
+    (alpha-beta is deterministic with one thread: under a node or depth limit the same
+    position gives the same result); ``threads``: Lazy SMP helper threads plus this one
+    (module docstring, "Threads").
 
     >>> from hinge_fast import Board
-    >>> AlphaBetaSearcher(table_mb=1).go(Board(size=4), Limits(depth=1)).depth
+    >>> AlphaBetaSearcher(table_mb=1, threads=1).go(Board(size=4), Limits(depth=1)).depth
     1
     """
 
     name = "alphabeta"
 
-    def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=EVALUATORS[0], seed=-1,
-                 threads=1, quiescence=0, quiescence_plies=DEFAULT_QUIESCENCE_PLIES, lmr=False, flip_extension=0,
-                 null_move=0, full_time=False, shift_eval=True, shift_search=False):
+    def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=DEFAULT_EVALUATOR, seed=FRESH_SEED,
+                 threads=DEFAULT_THREADS, quiescence=DEFAULT_QUIESCENCE, quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
+                 full_time=DEFAULT_FULL_TIME):
         super().__init__()
-        self.shift_search = bool(shift_search)
-        self.shift_eval = bool(shift_eval)
         self.full_time = bool(full_time)
-        self.null_move = int(null_move)
-        self.flip_extension = int(flip_extension)
-        self.lmr = bool(lmr)
         self.quiescence = int(quiescence)
         self.quiescence_plies = min(int(quiescence_plies), MAX_QUIESCENCE_PLIES)
         self.threads = int(threads)
@@ -1258,11 +1158,6 @@ def _search(searcher, board, limits, progress, start):
     state[EVALUATOR] = searcher.evaluator.kernel_id
     state[QUIESCENCE] = searcher.quiescence
     state[QUIESCENCE_PLIES] = searcher.quiescence_plies
-    state[LMR] = 1 if searcher.lmr else 0
-    state[FLIP_EXTENSION] = searcher.flip_extension
-    state[NULL_MOVE] = searcher.null_move
-    state[SHIFT_EVAL] = 1 if searcher.shift_eval else 0
-    buf.null_moves.fill(0)
     weights = searcher.evaluator.weights_for(board.size)  # side 4 has its own (search/weights.py)
     buf.weights[: len(weights)] = weights
 
@@ -1275,7 +1170,7 @@ def _search(searcher, board, limits, progress, start):
 
     # Load (or compile) the kernel: a call with no root move. Its time counts.
     state[ROOT_COUNT] = 0
-    depth_kernel(searcher, board.size)(*args)
+    depth_kernel(board.size)(*args)
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
     threads = searcher.threads
@@ -1301,7 +1196,7 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
     root_scores = searcher.root_scores
     state = buf.state
     n_root = len(root_moves)
-    kernel = depth_kernel(searcher, board.size)
+    kernel = depth_kernel(board.size)
 
     result = None
     interrupted = False
@@ -1473,7 +1368,7 @@ class _LazySMP:
         self.completed = [None] * len(self.buffers)  # per helper: its deepest completed iteration
         n_root = len(root_moves)
         length = int(buf.state[HISTORY_LENGTH]) + 1
-        self.kernel = depth_kernel(searcher, args[0])
+        self.kernel = depth_kernel(args[0])
         self.threads = []
         for h, hbuf in enumerate(self.buffers, start=1):
             hbuf.line[:length] = buf.line[:length]
@@ -1481,11 +1376,9 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES, LMR,
-                         FLIP_EXTENSION, NULL_MOVE, SHIFT_EVAL):
+            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES):
                 hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
-            hbuf.null_moves.fill(0)
             hs[ROOT_COUNT] = n_root
             hs[CAN_ABORT] = 1
             hs[NODE_LIMIT] = _node_share(limits.nodes, searcher.threads, h)

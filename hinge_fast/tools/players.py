@@ -169,7 +169,7 @@ def _player_factories() -> dict[str, Callable[..., Player]]:
     from ..search.registry import REGISTRY
 
     factories = {"random": _simple_factory(RandomPlayer), "greedy": _simple_factory(GreedyPlayer)}
-    factories.update((engine, _search_factory(engine)) for engine in REGISTRY)  # baselines too (mcts-v1)
+    factories.update((engine, _search_factory(engine)) for engine in REGISTRY)
     return factories
 
 
