@@ -3,7 +3,6 @@ table's exactness, limits, determinism and the result's fields."""
 
 from __future__ import annotations
 
-import random
 import time
 
 import numpy as np
@@ -15,7 +14,7 @@ from hinge_fast.search import alphabeta
 from hinge_fast.search import Score
 from hinge_fast.search.alphabeta import WIN, score_text, search_alphabeta
 from hinge_fast.search.evaluate import TERMS, evaluate_board
-from hinge_fast.tools.positions import random_position
+from tests.conftest import midgame_positions
 
 # Found by a random-play scan (S=4), each checked below by brute force with the
 # reference implementation rather than trusted.
@@ -56,17 +55,6 @@ def ref_forced_wins_in_three(pos):
         if replies and all(reference.outcome(r) is None and ref_eliminations(r) for r in replies.values()):
             wins.add(name)
     return wins
-
-
-def midgame_positions(size, count, seed, min_ply=6, max_ply=30):
-    """Positions from seeded random games, still going."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        board = random_position(size, rng.randint(min_ply, max_ply), rng)
-        if not board.is_game_over():
-            out.append(Board.from_fen(board.fen()))
-    return out
 
 
 @pytest.mark.parametrize("fen", ELIMINATION_IN_ONE)

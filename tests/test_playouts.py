@@ -21,7 +21,7 @@ from hinge_fast.cli import main
 from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP, draw_below
 from hinge_fast.core.tables import MAX_MOVES, workspace
-from tests.test_differential import random_filling
+from hinge_fast.tools.positions import random_filling
 
 # A tiny side-4 position with placements and swipes, and a swipe that can flip
 # either of two enemy groups (so one destination gives two moves).

@@ -19,7 +19,7 @@ from hinge_fast.core.shiftcount import (WIDE_ZERO, ZERO, down, group_touches, gr
                                         s_count, s_highest, s_lowest, s_lowest_index, shift_count, to_shift_words, up)
 from hinge_fast.core.tables import NWORDS, SHIFT_INTERIOR, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, workspace
 from hinge_fast.tools.positions import random_filling
-from tests.test_swipe_lanes import game_positions
+from tests.conftest import game_positions
 
 SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
 

@@ -19,16 +19,10 @@ from hinge_fast.core.bits import bb_row, bb_store
 from hinge_fast.core.shiftperft import shift_children
 from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS, workspace
 from hinge_fast.tools.positions import random_filling
-from tests.test_swipe_lanes import game_positions
-from tests.test_uniform_shift import S6_MID, S9_MID, shift_cells
+from tests.conftest import ELIMINATED, MID_GAME as S6_MID, NO_MOVE, S9_MID, game_positions, shift_cells
 
 SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
 WIDE = range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1)
-#: Side 4, Blue to move with two tokens but no legal move: every empty cell touches
-#: Green only, and Blue's lone tokens cannot swipe (a random filling).
-NO_MOVE = "4/1ggg1/1ggbg1/1gggg2/1g1gg1/1ggb1/4 b"
-#: Side 4, Green to move with no token left while Blue has two: eliminated.
-ELIMINATED = "4/5/6/7/1b2b1/5/4 g"
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ from hinge_fast import reference as ref
 from hinge_fast.core.shiftplay import SHIFT_MAX_SIZE, new_work, shift_playout
 from hinge_fast.search.mcts import default_playout_plies, new_rng
 from hinge_fast.tools.positions import random_filling
-from tests.test_swipe_lanes import game_positions
+from tests.conftest import game_positions
 
 SIZES = range(4, SHIFT_MAX_SIZE + 1)
 

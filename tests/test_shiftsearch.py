@@ -6,10 +6,13 @@
   lists (random games, random fillings with long chains, rings and ends next to two
   enemy groups, eliminated positions and a position without a legal move);
 * its incremental Zobrist key (``shift_child_hash``) and move (``shift_play``) give each
-  child's ``Board.zobrist_key`` and sides.
+  child's ``Board.zobrist_key`` and sides;
+* its fixed-depth scores are the depth-limited negamax values, computed here by brute
+  force, with the table and without, with one thread or two.
 """
 
 from collections import Counter
+import random
 
 import numpy as np
 import pytest
@@ -23,11 +26,11 @@ from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE
 from numba import njit
 
 from hinge_fast.search import alphabeta
-from hinge_fast.search.alphabeta import shift_child_hash, shift_play
+from hinge_fast.search import Limits
+from hinge_fast.search.alphabeta import AlphaBetaSearcher, shift_child_hash, shift_play
+from hinge_fast.search.evaluate import LOST, WINNING
 from hinge_fast.tools.positions import random_filling
-from tests.test_shiftperft import ELIMINATED, NO_MOVE
-from tests.test_swipe_lanes import game_positions
-from tests.test_uniform_shift import shift_cells
+from tests.conftest import ELIMINATED, NO_MOVE, game_positions, midgame_positions, shift_cells
 
 SIZES = range(4, SHIFT_MAX_SIZE + 1)
 
@@ -151,3 +154,69 @@ def test_the_search_steps_pick_their_layout_by_the_type_of_the_sets(size):
                 assert int(got_key) == child.zobrist_key
                 assert (words(their), words(ours)) == tuple(words(s) for s in sides(child))
                 assert looks_ahead == ahead
+
+
+def minimax(board: Board, depth: int, ply: int, evaluator) -> int:
+    """The depth-limited negamax value alpha-beta promises without quiescence, computed
+    here by brute force on ``Board``: a side with no legal move has lost (``-(WIN -
+    ply)``), a side that can flip every enemy token wins at once (``WIN - ply - 1``), a
+    leaf is the evaluator's score (with the same two verdicts)."""
+    moves = board.legal_moves
+    if not moves:
+        return -(alphabeta.WIN - ply)
+    enemy_tokens = board.token_count(board.turn.other)
+    if any(sum(int(w).bit_count() for w in row) == enemy_tokens for row in board.legal_flips):
+        return alphabeta.WIN - ply - 1
+    if depth == 0:
+        score = evaluator(board)
+        if score == LOST:
+            return -(alphabeta.WIN - ply)
+        if score == WINNING:
+            return alphabeta.WIN - ply - 1
+        return score
+    best = -alphabeta.INFINITE
+    for move in moves:
+        board.push(move)
+        best = max(best, -minimax(board, depth - 1, ply + 1, evaluator))
+        board.pop()
+    return best
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("evaluator", ["classic", "leaf-fitted"])
+def test_fixed_depth_root_scores_are_the_minimax_values(size, evaluator):
+    """With every root move searched in a full window and no quiescence, each root
+    move's score at the depth reached (2, or 1 when a move wins at once: a proven
+    result stops the deepening) is its brute-force negamax value, with the table and
+    without."""
+    from hinge_fast.search.evaluate import get_evaluator
+
+    ev = get_evaluator(evaluator)
+    for board in midgame_positions(size, 2, seed=90 + size, min_ply=4, max_ply=16 if size == 4 else 24):
+        for table_mb in (0, 1):
+            searcher = AlphaBetaSearcher(threads=1, quiescence=0, root_scores=True, evaluator=evaluator,
+                                         table_mb=table_mb)
+            result = searcher.go(board.copy(), Limits(depth=2))
+            want = {}
+            for move in board.legal_moves:
+                board.push(move)
+                want[str(move)] = -minimax(board, result.depth - 1, 1, ev)
+                board.pop()
+            got = {str(r.move): r.score for r in result.root_moves}
+            assert got == {name: alphabeta.score_of(v) for name, v in want.items()}, (board.fen(), table_mb)
+            assert result.score == alphabeta.score_of(max(want.values()))
+
+
+def test_fixed_depth_scores_agree_with_a_game_history_and_helper_threads():
+    """Repetitions along the line (the game's positions since the last placement count)
+    and Lazy SMP helpers: a fixed-depth score is the depth-limited value whatever the
+    number of threads, and one thread repeats itself node for node."""
+    board = Board(size=4)
+    rng = random.Random(5)
+    while len(board.move_stack) < 14 and not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    one = AlphaBetaSearcher(threads=1).go(board.copy(), Limits(depth=4))
+    again = AlphaBetaSearcher(threads=1).go(board.copy(), Limits(depth=4))
+    two = AlphaBetaSearcher(threads=2).go(board.copy(), Limits(depth=4))
+    assert (one.move, one.score, one.pv, one.nodes) == (again.move, again.score, again.pv, again.nodes)
+    assert two.score == one.score and two.move in board.legal_moves

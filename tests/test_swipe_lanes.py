@@ -6,8 +6,6 @@ the end cells it finds for each friendly token must be the reference's
 ``swipe_final_cells`` for that token, the lift of rule 4.1 included.
 """
 
-import random
-
 import numpy as np
 import pytest
 
@@ -17,6 +15,7 @@ from hinge_fast.core import kernels
 from hinge_fast.core.geometry import geometry
 from hinge_fast.core.tables import MAX_CELLS, NWORDS, workspace
 from hinge_fast.tools.positions import random_filling
+from tests.conftest import game_positions
 
 SIZES = range(4, 10)
 
@@ -37,16 +36,6 @@ def check(board: Board, work) -> int:
         expected = ref.swipe_final_cells(pos, geo.coords[x])
         assert fast == expected, f"{board.fen()}: token {geo.names[x]}: fast {sorted(fast)}, reference {sorted(expected)}"
     return len(tokens)
-
-
-def game_positions(size: int, seed: int, every: int = 2):
-    rng = random.Random(seed)
-    board = Board(size)
-    while board.legal_moves and len(board.move_stack) < 300:
-        if len(board.move_stack) % every == 0:
-            yield board
-        board.push(rng.choice(board.legal_moves))
-    yield board
 
 
 @pytest.mark.parametrize("size", SIZES)

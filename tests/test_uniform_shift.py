@@ -22,20 +22,11 @@ from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
 from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS, workspace
 from hinge_fast.tools.positions import random_filling
-from tests.test_swipe_lanes import game_positions
+from tests.conftest import MID_GAME, S9_MID, game_positions, shift_cells
 
 SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
 WIDE = range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1)
-S6_MID = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
-S9_MID = ("9/3gggg1b1/1ggg1g3b1/1g4g1b3/1gg4g5/4b3g1g1b1/1b1g1bb2gg1b2/5b1b4b1b1/"
-          "1b2g1bb5bb2/3b2bb8/2b3b2b1b1g1/1b7bb3/2b1bg2b1g2/3bggbb4/4ggg4/4g1bb2/9 g")
-
-
-def shift_cells(size: int, words) -> frozenset:
-    """The cells (c, r) of a set in the shift layout (bit c * W + r of its words)."""
-    width = 2 * size - 1
-    bits = sum(int(word) << (64 * i) for i, word in enumerate(words))
-    return frozenset((b // width, b % width) for b in range(64 * len(words)) if bits >> b & 1)
+S6_MID = MID_GAME
 
 
 def decoded_moves(board: Board) -> list:
