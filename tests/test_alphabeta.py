@@ -10,7 +10,7 @@ import pytest
 
 from hinge_fast import Board, HingeError, reference
 from hinge_fast.search import Limits
-from hinge_fast.search import alphabeta
+from hinge_fast.search import alphabeta, intrinsics, layout, negamax, tt
 from hinge_fast.search import Score
 from hinge_fast.search.alphabeta import WIN, score_text, search_alphabeta
 from hinge_fast.search.evaluate import TERMS, evaluate_board
@@ -170,7 +170,7 @@ def test_incremental_hash_matches_a_full_hash():
     from hinge_fast.core import kernels
 
     for board in midgame_positions(6, 3, seed=21):
-        child_hash = alphabeta.child_hash  # the kernel under test
+        child_hash = layout.child_hash  # the kernel under test
         parent = board.zobrist_key
         codes, flips = board.legal_codes, board.legal_flips
         for code, flip in zip(codes, flips):
@@ -183,26 +183,26 @@ def test_incremental_hash_matches_a_full_hash():
 
 def test_table_entries_round_trip():
     for move, bound, depth, generation, score in [(1, 1, 0, 1, 0), ((1 << 27) - 1, 3, 127, 255, -(WIN + 1)), (5, 2, 9, 7, WIN + 1)]:
-        data = np.uint64(alphabeta.pack_entry(move, bound, depth, generation, score))
-        assert alphabeta.entry_move(data) == move
-        assert alphabeta.entry_bound(data) == bound
-        assert alphabeta.entry_depth(data) == depth
-        assert alphabeta.entry_generation(data) == generation
-        assert alphabeta.entry_score(data) == score
+        data = np.uint64(tt.pack_entry(move, bound, depth, generation, score))
+        assert tt.entry_move(data) == move
+        assert tt.entry_bound(data) == bound
+        assert tt.entry_depth(data) == depth
+        assert tt.entry_generation(data) == generation
+        assert tt.entry_score(data) == score
 
 
 def test_clock_is_the_monotonic_clock():
     before = time.monotonic_ns()
-    now = alphabeta.clock_ns()
+    now = intrinsics.clock_ns()
     after = time.monotonic_ns()
     assert before <= now <= after
 
 
 def test_a_repeated_position_on_the_line_scores_zero():
     line = np.array([5, 7, 9, 11, 13], dtype=np.uint64)
-    assert alphabeta.repeated(line, 4, np.uint64(9))  # two plies back
-    assert alphabeta.repeated(line, 4, np.uint64(5))  # four plies back
-    assert not alphabeta.repeated(line, 4, np.uint64(11))  # odd distance: other side to move
+    assert negamax.repeated(line, 4, np.uint64(9))  # two plies back
+    assert negamax.repeated(line, 4, np.uint64(5))  # four plies back
+    assert not negamax.repeated(line, 4, np.uint64(11))  # odd distance: other side to move
 
 
 def test_evaluation_terms_are_from_the_side_to_move():
@@ -413,7 +413,7 @@ def test_unowned_views_share_the_arrays_memory():
 
     @njit
     def write_through(a, b, c):
-        va, vb, vc = alphabeta.unowned(a), alphabeta.unowned(b), alphabeta.unowned(c)
+        va, vb, vc = intrinsics.unowned(a), intrinsics.unowned(b), intrinsics.unowned(c)
         va[2] = 7
         vb[1, 3] = 9
         vc[1, 2, 3] = np.uint64(11)
@@ -435,7 +435,7 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
     limits = Limits(nodes=4000)
     options = dict(threads=1)
     fast = [search_alphabeta(board.copy(), limits, **options) for board in boards]
-    monkeypatch.setattr(alphabeta, "search_depth", alphabeta.negamax)
+    monkeypatch.setattr(negamax, "search_depth", negamax.negamax)
     plain = [search_alphabeta(board.copy(), limits, **options) for board in boards]
     for a, b in zip(fast, plain):
         assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)

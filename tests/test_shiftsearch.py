@@ -1,4 +1,4 @@
-"""Alpha-beta in the shift layout (``alphabeta.negamax``'s version for two-word sets, sides
+"""Alpha-beta in the shift layout (``negamax.negamax``'s version for two-word sets, sides
 4 to 6, through ``shift_search_depth``):
 
 * its move lister (``shiftperft.list_moves_shift``) lists what ``generate_moves`` lists,
@@ -25,9 +25,10 @@ from hinge_fast.core.shiftperft import GROUP_ROWS, shift_moves
 from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE
 from numba import njit
 
-from hinge_fast.search import alphabeta
+from hinge_fast.search import alphabeta, layout
 from hinge_fast.search import Limits
-from hinge_fast.search.alphabeta import AlphaBetaSearcher, shift_child_hash, shift_play
+from hinge_fast.search.alphabeta import AlphaBetaSearcher
+from hinge_fast.search.layout import shift_child_hash, shift_play
 from hinge_fast.search.evaluate import LOST, WINNING
 from hinge_fast.tools.positions import random_filling
 from tests.conftest import ELIMINATED, NO_MOVE, game_positions, midgame_positions, shift_cells
@@ -129,9 +130,9 @@ def shift_sets(board: Board) -> tuple:
 def layout_steps(size, colour, key, code, own, enemy, flips, i):
     """The steps of ``negamax`` that depend on the layout, compiled for the type of
     ``own``: the move's flipped group (row ``i`` of ``flips``), the child's key and sides."""
-    flipped = alphabeta.move_row(flips, i, own)
-    their, ours = alphabeta.play_move(size, own, enemy, code, flipped)
-    return alphabeta.child_key(size, colour, key, code, flipped), their, ours, alphabeta.prefetches_ahead(own)
+    flipped = layout.move_row(flips, i, own)
+    their, ours = layout.play_move(size, own, enemy, code, flipped)
+    return layout.child_key(size, colour, key, code, flipped), their, ours, layout.prefetches_ahead(own)
 
 
 @pytest.mark.parametrize("size", SIZES)
