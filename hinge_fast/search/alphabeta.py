@@ -64,7 +64,7 @@ from .intrinsics import clock_ns, unowned  # noqa: F401  (re-exported)
 from .layout import (  # noqa: F401  (re-exported)
     child_hash, child_key, move_row, play_move, prefetches_ahead, shift_child_hash, shift_play,
 )
-from .limits import DEFAULT_TIME, MAX_DEPTH, Limits
+from .limits import MAX_DEPTH, Limits
 from .negamax import (  # noqa: F401  (re-exported: negamax, repeated, search_depth)
     ABORTED, CAN_ABORT, DEADLINE, EVALUATOR, GENERATION, HISTORY_LENGTH, HISTORY_ROOM, INFINITE, NODE_LIMIT, NODES,
     QUIESCENCE, QUIESCENCE_PLIES, ROOT_BEST, ROOT_COUNT, ROOT_DONE, ROOT_FULL_WINDOW, TABLE_ON, SearchBuffers,
@@ -254,6 +254,7 @@ class AlphaBetaSearcher(Searcher):
     """
 
     name = "alphabeta"
+    honours_depth = True
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=DEFAULT_EVALUATOR, seed=FRESH_SEED,
                  threads=DEFAULT_THREADS, quiescence=DEFAULT_QUIESCENCE, quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
@@ -278,8 +279,6 @@ class AlphaBetaSearcher(Searcher):
 
     def _go(self, board, limits, progress):
         start = _time.monotonic_ns()
-        if limits.unlimited:
-            limits = Limits(time=DEFAULT_TIME)
         if self.buffers is None:
             self.buffers = POOL.buffers()
             if self.table_mb > 0:

@@ -97,7 +97,7 @@ from ..core.movegen import generate_moves, move_target, move_to, play, play_with
 from ..core.shiftplay import SHIFT_MAX_SIZE, new_work, rng_below, rng_next, shift_playout
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
 from .evaluate import LOST, WINNING, get_evaluator, leaf_evaluation
-from .limits import DEFAULT_TIME, Limits
+from .limits import Limits
 from .registry import (  # noqa: F401
     DEFAULT_EVAL_MIX, DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PLAYOUT_CONNECT,
     DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_TREE_NODES, EVAL_MIX_BY_SIZE, FRESH_SEED, MAX_TREE_NODES,
@@ -585,8 +585,6 @@ class MCTSSearcher(Searcher):
         started = time.perf_counter()
         time_limit = limits.time
         node_limit = limits.nodes
-        if time_limit is None and node_limit is None:
-            time_limit = DEFAULT_TIME
         seed = self.seed if self.seed >= 0 else int.from_bytes(os.urandom(8), "little") >> 1
         rng = new_rng(seed)
         playout_plies = self.playout_plies or default_playout_plies(board.size)

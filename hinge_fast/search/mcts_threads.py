@@ -43,7 +43,7 @@ from __future__ import annotations
 import threading
 import time
 
-from .limits import DEFAULT_TIME, Limits
+from .limits import Limits
 from .mcts import MAX_DEPTH, PLAYOUTS, MCTSSearcher, ensure_compiled, new_rng, principal_variation, rank_key
 from .registry import DEFAULT_THREADS, DEFAULT_TREE_NODES, FRESH_SEED
 from .result import RootMove, SearchResult
@@ -110,8 +110,6 @@ class MCTSThreadsSearcher(Searcher):
         if self.threads == 1 or not len(board.legal_codes):
             return self.searchers[0]._go(board, limits, progress)
         started = time.perf_counter()
-        if limits.time is None and limits.nodes is None:
-            limits = Limits(time=DEFAULT_TIME)
         ensure_compiled()  # before the threads, so no thread compiles in its budget
         count = self.threads if limits.nodes is None else min(self.threads, limits.nodes)
         active = self.searchers[:count]
