@@ -1,13 +1,15 @@
 """What the tests share: common positions, the command-line runner, the pair of rule
 implementations (reference and fast) and the ``--run-slow`` option.
 
-Positions are module constants (importable for ``parametrize``:
-``from tests.conftest import MID_GAME``); the rest are fixtures.
+Positions and the helpers that make them are module constants and functions (importable
+for ``parametrize``: ``from tests.conftest import MID_GAME``); the rest are fixtures. A
+helper two test modules need lives here, never imported from one test module into another.
 """
 
 from __future__ import annotations
 
 import os
+import random
 from dataclasses import dataclass
 
 # One search thread by default (the registry's ``threads`` default reads it at import):
@@ -42,18 +44,17 @@ START = "6/7/8/9/10/11/10/9/8/7/6 g"
 S6_MID = MID_GAME
 S9_MID = ("9/3gggg1b1/1ggg1g3b1/1g4g1b3/1gg4g5/4b3g1g1b1/1b1g1bb2gg1b2/5b1b4b1b1/"
           "1b2g1bb5bb2/3b2bb8/2b3b2b1b1g1/1b7bb3/2b1bg2b1g2/3bggbb4/4ggg4/4g1bb2/9 g")
-#: Side 4, Blue to move with tokens but no legal move.
+#: Side 4, Blue to move with two tokens but no legal move: every empty cell touches
+#: Green only, and Blue's lone tokens cannot swipe (a random filling).
 NO_MOVE = "4/1ggg1/1ggbg1/1gggg2/1g1gg1/1ggb1/4 b"
 #: Side 4, Green to move with no token left while Blue has two: eliminated.
 ELIMINATED = "4/5/6/7/1b2b1/5/4 g"
 
 
+# ----- positions made by play ---------------------------------------------------------------
 def game_positions(size: int, seed: int, every: int = 2):
-    """The positions of one uniformly random game on side ``size`` (at most 300 plies),
-    every ``every``-th ply and the last: one board, yielded as it plays on (copy it to
-    keep it)."""
-    import random
-
+    """The positions of one seeded random game from the empty board (every ``every``-th
+    ply, and the last), as one Board changing in place: copy one to keep it."""
     rng = random.Random(seed)
     board = Board(size)
     while board.legal_moves and len(board.move_stack) < 300:
@@ -61,6 +62,20 @@ def game_positions(size: int, seed: int, every: int = 2):
             yield board
         board.push(rng.choice(board.legal_moves))
     yield board
+
+
+def midgame_positions(size: int, count: int, seed: int, min_ply: int = 6, max_ply: int = 30) -> list[Board]:
+    """``count`` positions of seeded random games, ``min_ply`` to ``max_ply`` plies in,
+    still going (no game history: each rebuilt from its FEN)."""
+    from hinge_fast.tools.positions import random_position
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = random_position(size, rng.randint(min_ply, max_ply), rng)
+        if not board.is_game_over():
+            out.append(Board.from_fen(board.fen()))
+    return out
 
 
 def shift_cells(size: int, words) -> frozenset:

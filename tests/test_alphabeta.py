@@ -3,21 +3,18 @@ table's exactness, limits, determinism and the result's fields."""
 
 from __future__ import annotations
 
-import json
-import random
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from hinge_fast import Board, HingeError, reference
 from hinge_fast.search import Limits
-from hinge_fast.search import alphabeta
+from hinge_fast.search import alphabeta, intrinsics, layout, negamax, tt
 from hinge_fast.search import Score
 from hinge_fast.search.alphabeta import WIN, score_text, search_alphabeta
 from hinge_fast.search.evaluate import TERMS, evaluate_board
-from hinge_fast.tools.positions import random_position
+from tests.conftest import midgame_positions
 
 # Found by a random-play scan (S=4), each checked below by brute force with the
 # reference implementation rather than trusted.
@@ -58,17 +55,6 @@ def ref_forced_wins_in_three(pos):
         if replies and all(reference.outcome(r) is None and ref_eliminations(r) for r in replies.values()):
             wins.add(name)
     return wins
-
-
-def midgame_positions(size, count, seed, min_ply=6, max_ply=30):
-    """Positions from seeded random games, still going."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        board = random_position(size, rng.randint(min_ply, max_ply), rng)
-        if not board.is_game_over():
-            out.append(Board.from_fen(board.fen()))
-    return out
 
 
 @pytest.mark.parametrize("fen", ELIMINATION_IN_ONE)
@@ -133,17 +119,17 @@ def test_the_table_never_changes_a_fixed_depth_result(size, depth):
     every root move's score is too. The best move may differ, but only among moves
     of the best score. (Late move reductions depend on move order: off here.)"""
     for board in midgame_positions(size, 4, seed=100 + size + depth):
-        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, root_scores=True, lmr=False)
+        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, root_scores=True)
         exact = {rm.move: rm.score for rm in plain.root_moves}
         assert None not in exact.values() and len(exact) == len(board.legal_moves)
         best = max(exact.values())
         assert plain.score == best and exact[plain.move] == best
-        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, lmr=False)
+        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1)
         assert with_table.score == best
         assert exact[with_table.move] == best
-        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0, lmr=False)
+        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0)
         assert pvs_without.score == best and exact[pvs_without.move] == best
-        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, root_scores=True, lmr=False)
+        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, root_scores=True)
         assert {rm.move: rm.score for rm in all_with_table.root_moves} == exact
 
 
@@ -184,7 +170,7 @@ def test_incremental_hash_matches_a_full_hash():
     from hinge_fast.core import kernels
 
     for board in midgame_positions(6, 3, seed=21):
-        child_hash = alphabeta.child_hash  # the kernel under test
+        child_hash = layout.child_hash  # the kernel under test
         parent = board.zobrist_key
         codes, flips = board.legal_codes, board.legal_flips
         for code, flip in zip(codes, flips):
@@ -197,26 +183,26 @@ def test_incremental_hash_matches_a_full_hash():
 
 def test_table_entries_round_trip():
     for move, bound, depth, generation, score in [(1, 1, 0, 1, 0), ((1 << 27) - 1, 3, 127, 255, -(WIN + 1)), (5, 2, 9, 7, WIN + 1)]:
-        data = np.uint64(alphabeta.pack_entry(move, bound, depth, generation, score))
-        assert alphabeta.entry_move(data) == move
-        assert alphabeta.entry_bound(data) == bound
-        assert alphabeta.entry_depth(data) == depth
-        assert alphabeta.entry_generation(data) == generation
-        assert alphabeta.entry_score(data) == score
+        data = np.uint64(tt.pack_entry(move, bound, depth, generation, score))
+        assert tt.entry_move(data) == move
+        assert tt.entry_bound(data) == bound
+        assert tt.entry_depth(data) == depth
+        assert tt.entry_generation(data) == generation
+        assert tt.entry_score(data) == score
 
 
 def test_clock_is_the_monotonic_clock():
     before = time.monotonic_ns()
-    now = alphabeta.clock_ns()
+    now = intrinsics.clock_ns()
     after = time.monotonic_ns()
     assert before <= now <= after
 
 
 def test_a_repeated_position_on_the_line_scores_zero():
     line = np.array([5, 7, 9, 11, 13], dtype=np.uint64)
-    assert alphabeta.repeated(line, 4, np.uint64(9))  # two plies back
-    assert alphabeta.repeated(line, 4, np.uint64(5))  # four plies back
-    assert not alphabeta.repeated(line, 4, np.uint64(11))  # odd distance: other side to move
+    assert negamax.repeated(line, 4, np.uint64(9))  # two plies back
+    assert negamax.repeated(line, 4, np.uint64(5))  # four plies back
+    assert not negamax.repeated(line, 4, np.uint64(11))  # odd distance: other side to move
 
 
 def test_evaluation_terms_are_from_the_side_to_move():
@@ -241,20 +227,6 @@ def test_bad_options_are_errors():
         search_alphabeta(board, Limits(depth=1), table_mb=-1)
     with pytest.raises(HingeError, match="table_mb"):
         search_alphabeta(board, Limits(depth=1), table_mb="big")
-
-
-V1_CASES = json.loads((Path(__file__).parent / "data" / "alphabeta_v1_moves.json").read_text())
-
-
-@pytest.mark.parametrize("case", V1_CASES, ids=[f"{c['fen'][:12]}-{c['limits']}" for c in V1_CASES])
-def test_alphabeta_v1_replays_the_recorded_searches(case):
-    """The pinned baseline plays exactly as alpha-beta did before the issue-12 changes
-    (recorded in tests/data/alphabeta_v1_moves.json before them)."""
-    from hinge_fast.search import create_searcher
-
-    result = create_searcher("alphabeta-v1").go(Board.from_fen(case["fen"]), Limits(**case["limits"]))
-    assert (str(result.move), str(result.score), result.depth, result.nodes) == (
-        case["move"], case["score"], case["depth"], case["nodes"])
 
 
 def test_quiescence_with_no_qualifying_flip_searches_as_without():
@@ -332,139 +304,28 @@ def test_stop_ends_a_short_search_run_in_the_calling_thread():
     assert result.move in board.legal_moves
 
 
-def test_alphabeta_defaults_are_the_measured_ones_and_the_baseline_keeps_its_own():
-    from hinge_fast.errors import HingeError
+def test_the_searcher_class_plays_the_engine_defaults():
+    """``AlphaBetaSearcher()`` is what ``create_searcher("alphabeta")`` (and so
+    ``hinge-fast move``) makes: the same options, the same searches node for node."""
     from hinge_fast.search import create_searcher
+    from hinge_fast.search.alphabeta import AlphaBetaSearcher
     from hinge_fast.search.registry import engine_spec
 
-    new, v1 = engine_spec("alphabeta").defaults, engine_spec("alphabeta-v1").defaults
-    assert (new["evaluator"], new["quiescence"]) == ("leaf-fitted", 2)
-    assert (new["lmr"], new["flip_extension"], new["null_move"], new["full_time"]) == (False, 0, 0, False)
-    assert new["shift_search"] is True and "shift_search" not in v1
-    assert v1["evaluator"] == "classic" and "quiescence" not in v1 and v1["threads"] == 1
-    assert create_searcher("alphabeta-v1").quiescence == 0
-    assert create_searcher("alphabeta-v1").shift_search is False
+    defaults = engine_spec("alphabeta").defaults
+    assert (defaults["evaluator"], defaults["quiescence"], defaults["full_time"]) == ("leaf-fitted", 2, False)
+    plain, engine = AlphaBetaSearcher(), create_searcher("alphabeta", tablebase="off")
+    for name in ("table_mb", "root_scores", "quiescence", "quiescence_plies", "full_time", "threads"):
+        assert getattr(plain, name) == getattr(engine, name) == defaults[name], name
+    assert plain.evaluator is engine.evaluator
+    for board in midgame_positions(6, 2, seed=32) + midgame_positions(8, 1, seed=33):
+        a = AlphaBetaSearcher(threads=1).go(board, Limits(nodes=3000))
+        b = create_searcher("alphabeta", threads=1, tablebase="off").go(board, Limits(nodes=3000))
+        assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
     with pytest.raises(HingeError, match="quiescence"):
         create_searcher("alphabeta", quiescence=-1)
-    with pytest.raises(HingeError, match="quiescence"):
-        create_searcher("alphabeta-v1", quiescence=2)
-
-
-@pytest.mark.parametrize("depth", [4, 5])
-def test_late_move_reductions_keep_the_forced_tactics(depth):
-    """Reductions only ever shorten quiet moves late in the order, and a reduced move
-    that beats alpha is searched again at full depth: every tactic above (checked
-    against the reference rules) is still found, and proven scores stay proven."""
-    for fen in ELIMINATION_IN_ONE:
-        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, lmr=True)
-        assert str(result.move) in ref_eliminations(reference.parse_position(fen)) and result.mate == 1
-    for fen in ALLOWS_ELIMINATION:
-        pos = reference.parse_position(fen)
-        safe = {name for name, child in ref_children(pos).items()
-                if reference.outcome(child) is None and not ref_eliminations(child)}
-        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, lmr=True)
-        assert str(result.move) in safe
-    for fen in QUIET_WIN_IN_THREE:
-        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, lmr=True)
-        assert str(result.move) in ref_forced_wins_in_three(reference.parse_position(fen))
-        assert result.score_text == "win in 3"
-
-
-def test_late_move_reductions_search_fewer_nodes_and_change_nothing_below_depth_4():
-    """A reduction needs a node of depth 3 or more below the root (the root itself is
-    never reduced): up to depth 3 the search is the same node for node; deeper it
-    visits fewer nodes on most positions, and its move is legal."""
-    fewer = 0
-    for board in midgame_positions(6, 4, seed=27):
-        for depth in (1, 3):
-            on = search_alphabeta(board, Limits(depth=depth), threads=1, lmr=True)
-            off = search_alphabeta(board, Limits(depth=depth), threads=1, lmr=False)
-            assert (on.move, on.score, on.nodes, on.pv) == (off.move, off.score, off.nodes, off.pv)
-        on = search_alphabeta(board, Limits(depth=5), threads=1, lmr=True)
-        off = search_alphabeta(board, Limits(depth=5), threads=1, lmr=False)
-        assert on.move in board.legal_moves and on.depth == 5
-        fewer += on.nodes < off.nodes
-    assert fewer >= 3
-
-
-@pytest.mark.parametrize("name, pinned, on, bad", [("lmr", False, True, ()), ("null_move", 0, 2, (-1, 9, "x"))])
-def test_search_options_of_alphabeta_only(name, pinned, on, bad):
-    """Late move reductions and null-move pruning: options of alphabeta, refused by the
-    fixed baseline alphabeta-v1 (which keeps them off), bad values refused by name."""
-    from hinge_fast.search import create_searcher
-    from hinge_fast.search.registry import engine_spec
-
-    assert name in engine_spec("alphabeta").option_names
-    assert name not in engine_spec("alphabeta-v1").option_names
-    assert getattr(create_searcher("alphabeta-v1"), name) == pinned
-    for value in bad:
-        with pytest.raises(HingeError, match=name):
-            create_searcher("alphabeta", **{name: value})
-    with pytest.raises(HingeError, match=name):
-        create_searcher("alphabeta-v1", **{name: on})
-
-
-def test_flip_extension_searches_big_frontier_flips_a_ply_deeper():
-    """A flip extension past every swipe's reach changes nothing, node for node; a
-    reachable one only adds nodes at a fixed depth (a frontier big flip gets a full ply
-    of replies), and the tactics above are still found."""
-    more = 0
-    for board in midgame_positions(6, 4, seed=28):
-        plain = search_alphabeta(board, Limits(depth=3), threads=1)
-        unreachable = search_alphabeta(board, Limits(depth=3), threads=1, flip_extension=1000)
-        assert (plain.move, plain.score, plain.nodes, plain.pv) == (
-            unreachable.move, unreachable.score, unreachable.nodes, unreachable.pv)
-        extended = search_alphabeta(board, Limits(depth=3), threads=1, flip_extension=2)
-        assert extended.move in board.legal_moves and extended.depth == 3
-        more += extended.nodes > plain.nodes
-    assert more >= 2
-    for fen in ELIMINATION_IN_ONE:
-        result = search_alphabeta(Board.from_fen(fen), Limits(depth=3), threads=1, flip_extension=2)
-        assert str(result.move) in ref_eliminations(reference.parse_position(fen)) and result.mate == 1
-    for fen in QUIET_WIN_IN_THREE:
-        result = search_alphabeta(Board.from_fen(fen), Limits(depth=3), threads=1, flip_extension=2)
-        assert str(result.move) in ref_forced_wins_in_three(reference.parse_position(fen))
-        assert result.score_text == "win in 3"
-    from hinge_fast.search.registry import engine_spec
-
-    assert "flip_extension" not in engine_spec("alphabeta-v1").option_names
-
-
-@pytest.mark.parametrize("depth", [4, 5])
-def test_null_move_pruning_keeps_the_forced_tactics(depth):
-    """A null move is tried only at null-window nodes whose evaluation reaches beta,
-    never when beta is a proven score, and its proven wins are not believed: every
-    tactic above (checked against the reference rules) is still found."""
-    for fen in ELIMINATION_IN_ONE:
-        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, null_move=2)
-        assert str(result.move) in ref_eliminations(reference.parse_position(fen)) and result.mate == 1
-    for fen in ALLOWS_ELIMINATION:
-        pos = reference.parse_position(fen)
-        safe = {name for name, child in ref_children(pos).items()
-                if reference.outcome(child) is None and not ref_eliminations(child)}
-        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, null_move=2)
-        assert str(result.move) in safe
-    for fen in QUIET_WIN_IN_THREE:
-        result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth), threads=1, null_move=2)
-        assert str(result.move) in ref_forced_wins_in_three(reference.parse_position(fen))
-        assert result.score_text == "win in 3"
-
-
-def test_null_move_pruning_searches_fewer_nodes_and_changes_nothing_below_depth_4():
-    """A null move needs a node of depth 3 or more below the root: up to depth 3 the
-    search is the same node for node; deeper it visits fewer nodes on most positions,
-    and a larger reduction fewer still."""
-    fewer = 0
-    for board in midgame_positions(6, 4, seed=29):
-        for depth in (1, 3):
-            on = search_alphabeta(board, Limits(depth=depth), threads=1, null_move=2)
-            off = search_alphabeta(board, Limits(depth=depth), threads=1, null_move=0)
-            assert (on.move, on.score, on.nodes, on.pv) == (off.move, off.score, off.nodes, off.pv)
-        on = search_alphabeta(board, Limits(depth=5), threads=1, null_move=2)
-        off = search_alphabeta(board, Limits(depth=5), threads=1, null_move=0)
-        assert on.move in board.legal_moves and on.depth == 5
-        fewer += on.nodes < off.nodes
-    assert fewer >= 3
+    for removed in ("lmr", "null_move", "flip_extension", "shift_search"):
+        with pytest.raises(HingeError, match=f"unknown option '{removed}'"):
+            create_searcher("alphabeta", **{removed: 1})
 
 
 def test_full_time_starts_a_depth_whenever_time_is_left():
@@ -484,12 +345,9 @@ def test_full_time_starts_a_depth_whenever_time_is_left():
             on = search_alphabeta(board, limits, threads=1, full_time=True)
             off = search_alphabeta(board, limits, threads=1)
             assert (on.move, on.score, on.nodes, on.pv, on.depth) == (off.move, off.score, off.nodes, off.pv, off.depth)
-    assert "full_time" not in engine_spec("alphabeta-v1").option_names
-    assert create_searcher("alphabeta-v1").full_time is False
+    assert engine_spec("alphabeta").defaults["full_time"] is False
     with pytest.raises(HingeError, match="full_time"):
         create_searcher("alphabeta", full_time="maybe")
-    with pytest.raises(HingeError, match="full_time"):
-        create_searcher("alphabeta-v1", full_time=True)
 
 
 def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and_the_default():
@@ -520,32 +378,32 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
         search_alphabeta(midgame_positions(6, 1, seed=31)[0], Limits(depth=1), evaluator="leaf")
 
 
-def test_leaf_fitted_4_uses_its_side_4_weights_on_side_4_only():
-    """``leaf-fitted-4`` has its own weights on side 4 (``search/weights.py``, fitted on
+def test_leaf_fitted_uses_its_side_4_weights_on_side_4_only():
+    """``leaf-fitted`` has its own weights on side 4 (``search/weights.py``, fitted on
     side-4 self-play) and the sides 6-9 fit elsewhere; ``leaf-fitted-69`` keeps the sides
-    6-9 fit everywhere, and the default ``leaf-fitted`` follows ``LEAF_FITTED_BY_SIZE``.
-    Checked where the search copies the weights into its buffers."""
+    6-9 fit everywhere. Checked where the search copies the weights into its buffers."""
     from hinge_fast.search.alphabeta import AlphaBetaSearcher
     from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, evaluation_arguments, get_evaluator
-    from hinge_fast.search.weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE4
+    from hinge_fast.search.weights import LEAF_FITTED_SIDE4
 
     side4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
     old = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
     assert len(side4) == len(old) and not np.array_equal(side4, old)
-    default4 = np.array(LEAF_FITTED_BY_SIZE.get(4, old), dtype=np.float64)
-    cases = [("leaf-fitted-4", 4, side4), ("leaf-fitted-69", 4, old), ("leaf-fitted", 4, default4)]
-    cases += [(name, s, old) for s in range(5, 10) for name in ("leaf-fitted-4", "leaf-fitted")]
+    cases = [("leaf-fitted", 4, side4), ("leaf-fitted-69", 4, old)]
+    cases += [(name, s, old) for s in range(5, 10) for name in ("leaf-fitted", "leaf-fitted-69")]
     for evaluator, size, expected in cases:
-        searcher = AlphaBetaSearcher(table_mb=1, evaluator=evaluator)
+        searcher = AlphaBetaSearcher(table_mb=1, evaluator=evaluator, threads=1)
         searcher.go(Board(size=size), Limits(depth=1))
         assert np.array_equal(searcher.buffers.weights[: len(expected)], expected), (evaluator, size)
         assert np.array_equal(get_evaluator(evaluator).weights_for(size), expected)
     board = Board(size=4)
     board.push(board.legal_moves[0])
-    four, leaf69 = get_evaluator("leaf-fitted-4"), get_evaluator("leaf-fitted-69")
-    assert four(board) == int(four.kernel(*evaluation_arguments(board), side4))
+    leaf, leaf69 = get_evaluator("leaf-fitted"), get_evaluator("leaf-fitted-69")
+    assert leaf(board) == int(leaf.kernel(*evaluation_arguments(board), side4))
     assert leaf69(board) == int(leaf69.kernel(*evaluation_arguments(board), old))
-    assert four(board) != leaf69(board)
+    assert leaf(board) != leaf69(board)
+    with pytest.raises(HingeError, match="unknown evaluator 'leaf-fitted-4'"):
+        get_evaluator("leaf-fitted-4")
 
 
 def test_unowned_views_share_the_arrays_memory():
@@ -555,7 +413,7 @@ def test_unowned_views_share_the_arrays_memory():
 
     @njit
     def write_through(a, b, c):
-        va, vb, vc = alphabeta.unowned(a), alphabeta.unowned(b), alphabeta.unowned(c)
+        va, vb, vc = intrinsics.unowned(a), intrinsics.unowned(b), intrinsics.unowned(c)
         va[2] = 7
         vb[1, 3] = 9
         vc[1, 2, 3] = np.uint64(11)
@@ -569,16 +427,15 @@ def test_unowned_views_share_the_arrays_memory():
     assert a[2] == 7 and b[1, 3] == 9 and c[1, 2, 3] == 11 and c.sum() == 11
 
 
-@pytest.mark.parametrize("size", [4, 6, 9])
+@pytest.mark.parametrize("size", [7, 9])
 def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
-    """The same searches, node for node, through ``search_depth`` (the default) and with
-    ``negamax`` called on the arrays themselves."""
+    """The same searches, node for node, through ``search_depth`` (the kernel on sides
+    above 6) and with ``negamax`` called on the arrays themselves."""
     boards = midgame_positions(size, 4, seed=40 + size)
     limits = Limits(nodes=4000)
-    options = dict(threads=1, tablebase="off") if size == 4 else dict(threads=1)
-    options["shift_search"] = False  # the bitboard recursion (sides 4 to 6 would search in the shift layout)
+    options = dict(threads=1)
     fast = [search_alphabeta(board.copy(), limits, **options) for board in boards]
-    monkeypatch.setattr(alphabeta, "search_depth", alphabeta.negamax)
+    monkeypatch.setattr(negamax, "search_depth", negamax.negamax)
     plain = [search_alphabeta(board.copy(), limits, **options) for board in boards]
     for a, b in zip(fast, plain):
         assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)

@@ -22,8 +22,8 @@ def test_registry_lists_every_engine_once_with_its_options():
     assert DEFAULT_ENGINE == "alphabeta" and set(ENGINES) == {"alphabeta", "mcts"}
     for name, spec in REGISTRY.items():
         assert spec.name == name and spec.progress_unit in ("nodes", "playouts") and spec.description
-        # A baseline (mcts-v1) is its engine's class with pinned options.
-        assert spec.searcher_class().name == name.removesuffix("-v1")
+        assert spec.searcher_class().name == name
+        assert spec.searcher_class().honours_depth == spec.honours_depth
         for option in spec.options:
             assert option.check(option.default) == option.default  # defaults are in bounds
     assert REGISTRY["alphabeta"].honours_depth and not REGISTRY["mcts"].honours_depth
@@ -168,3 +168,18 @@ def test_no_code_outside_the_registry_branches_on_an_engine_name():
                 bad.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert bad == []
     assert "inspect" not in (ROOT / "hinge_fast" / "protocol" / "server.py").read_text()
+
+
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
+def test_no_limit_means_the_default_time_for_every_searcher(engine, monkeypatch):
+    """``Searcher.go`` alone turns limits that bound nothing into ``DEFAULT_TIME``
+    seconds (a depth bounds alpha-beta only), so a searcher never runs unbounded."""
+    from hinge_fast.search import DEFAULT_TIME, Limits, create_searcher
+
+    searcher = create_searcher(engine, threads=1, seed=1)
+    seen = []
+    monkeypatch.setattr(searcher, "_go", lambda board, limits, progress: seen.append(limits))
+    for limits in (Limits(), Limits(depth=2), Limits(nodes=10), Limits(time=0.01)):
+        searcher.go(Board(5), limits)
+    depth_two = Limits(depth=2) if engine == "alphabeta" else Limits(time=DEFAULT_TIME, depth=2)
+    assert seen == [Limits(time=DEFAULT_TIME), depth_two, Limits(nodes=10), Limits(time=0.01)]

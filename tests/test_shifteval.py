@@ -1,6 +1,5 @@
 """The shift-layout evaluation terms (``search/shifteval.py``: alpha-beta's leaves on
-sides 4 to 6) against the move-list terms of ``evaluate.evaluation_terms``, and the
-search with them against the search as it was before them.
+sides 4 to 6) against the move-list terms of ``evaluate.evaluation_terms``.
 
 * ``shift_terms`` returns exactly ``evaluation_terms``' terms, number of moves and
   elimination verdict on thousands of positions of random games (of random length,
@@ -8,24 +7,16 @@ search with them against the search as it was before them.
   where a side has no move, is eliminated, can eliminate, or has tokens the lift
   (rule 4.1) forbids to swipe;
 * ``leaf_evaluation`` gives the same score and largest flip with and without ``shift``
-  for the classic and fitted evaluations;
-* fixed-depth searches (three option sets: the default, classic without quiescence,
-  fitted with quiescence 1, null move and LMR) give the moves, scores, node counts and
-  principal variations recorded before the shift terms existed
-  (``tests/data/alphabeta_leaf_searches.json``), with ``shift_eval`` on and off.
+  for the classic and fitted evaluations.
 """
 
-import json
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from hinge_fast import Board
 from hinge_fast.core.shiftcount import lift_stuck, to_shift_layout
-from hinge_fast.search import Limits
-from hinge_fast.search.alphabeta import AlphaBetaSearcher
 from hinge_fast.search.evaluate import (
     EVALUATOR_BY_NAME,
     LOST,
@@ -34,7 +25,6 @@ from hinge_fast.search.evaluate import (
     evaluation_terms,
     leaf_evaluation,
 )
-from hinge_fast.search.registry import engine_spec
 from hinge_fast.search.shifteval import shift_terms
 from hinge_fast.tools.positions import random_filling
 
@@ -128,29 +118,3 @@ def test_leaf_evaluation_with_and_without_shift(name):
         assert flip_old == max((sum(int(w).bit_count() for w in row) for row in board.legal_flips), default=0)
         sentinels += old in (LOST, WINNING)
     assert 0 < sentinels < len(boards)
-
-
-CASES = json.loads((Path(__file__).parent / "data" / "alphabeta_leaf_searches.json").read_text())
-CONFIGS = {
-    "default": {},
-    "classic": {"evaluator": "classic", "quiescence": 0},
-    "fitted-null": {"evaluator": "fitted", "quiescence": 1, "null_move": 2, "lmr": True},
-}
-
-
-@pytest.mark.parametrize("shift_eval", [True, False])
-def test_searches_replay_the_recorded_results(shift_eval):
-    """Fixed-depth searches recorded before the shift terms: the same move, score,
-    nodes and principal variation, with the shift terms and without. (The five side-4
-    ``default`` cases were re-recorded in session 9, when the default evaluation took
-    its side-4 weights.)"""
-    defaults = {k: v for k, v in engine_spec("alphabeta").defaults.items() if k != "tablebase"}
-    searchers = {name: AlphaBetaSearcher(**{**defaults, "threads": 1, **options, "shift_eval": shift_eval})
-                 for name, options in CONFIGS.items()}
-    unproven = 0
-    for case in CASES:
-        result = searchers[case["config"]].go(Board.from_fen(case["fen"]), Limits(depth=case["depth"]))
-        assert (str(result.move), str(result.score), result.nodes, [str(m) for m in result.pv]) == (
-            case["move"], case["score"], case["nodes"], case["pv"]), case
-        unproven += "win" not in case["score"] and "loss" not in case["score"]
-    assert unproven >= 30

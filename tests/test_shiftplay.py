@@ -185,37 +185,26 @@ def test_the_random_numbers_are_the_searchers_generator():
     assert a[0] == b[0]
 
 
-def test_mcts_v1_has_no_shift_playouts_and_mcts_uses_them_only_for_their_policy():
+def test_mcts_uses_shift_playouts_only_for_their_policy():
     from hinge_fast.errors import HingeError
     from hinge_fast.search import create_searcher
     from hinge_fast.search.mcts import uses_shift_playouts
-    from hinge_fast.search.registry import engine_spec
 
-    assert engine_spec("mcts").defaults["shift_playouts"] is True
-    assert "shift_playouts" not in engine_spec("mcts-v1").option_names
-    with pytest.raises(HingeError, match="unknown option 'shift_playouts' of engine mcts-v1"):
-        create_searcher("mcts-v1", shift_playouts=True)
-    # mcts-v1 with the default policy's options still plays the move-list playouts.
-    v1 = create_searcher("mcts-v1", playout_connect=1.0)
-    assert not v1.searchers[0].shift_playouts
-    assert create_searcher("mcts").searchers[0].shift_playouts
-    assert uses_shift_playouts(4, True, 1.0, 1.0, 0.0) and uses_shift_playouts(6, True, 1.0, 1.0, 0.0)
-    for args in ((7, True, 1.0, 1.0, 0.0), (6, False, 1.0, 1.0, 0.0), (6, True, 0.5, 1.0, 0.0),
-                 (6, True, 1.0, 0.0, 0.0), (6, True, 1.0, 1.0, 0.5)):
+    assert uses_shift_playouts(4, 1.0, 1.0) and uses_shift_playouts(6, 1.0, 1.0)
+    for args in ((7, 1.0, 1.0), (6, 0.5, 1.0), (6, 1.0, 0.0)):
         assert not uses_shift_playouts(*args), args
+    with pytest.raises(HingeError, match="unknown option 'shift_playouts' of engine mcts"):
+        create_searcher("mcts", shift_playouts=True)
 
 
-def test_the_option_changes_the_playouts_not_the_search_contract():
-    """Same seed and node limit: with ``shift_playouts`` off the search is the old one
-    (the move-list playouts) and repeats; on, it repeats too and plays a legal move."""
+@pytest.mark.parametrize("options", [{}, {"playout_connect": 0.5}])
+def test_a_seed_and_a_node_limit_repeat_the_search_with_either_playouts(options):
+    """Same seed and node limit, the same search twice in one process, whether the
+    playouts run in the shift layout (the default policy) or from move lists."""
     from hinge_fast.search import Limits, create_searcher
 
     board = Board.from_fen("5/1bb1g1/1b2g2/2bbg3/2b1b4/4bg2/3g1g1/6/5 b")
-    runs = {}
-    for shift in (False, True):
-        first, again = (create_searcher("mcts", threads=1, seed=4, shift_playouts=shift, tablebase="off")
-                        .go(board, Limits(nodes=600)) for _ in range(2))
-        assert [(r.move, r.visits) for r in first.root_moves] == [(r.move, r.visits) for r in again.root_moves]
-        assert first.move in board.legal_moves and first.nodes == 600
-        runs[shift] = [(r.move, r.visits) for r in first.root_moves]
-    assert runs[False] != runs[True]
+    first, again = (create_searcher("mcts", threads=1, seed=4, tablebase="off", **options)
+                    .go(board, Limits(nodes=600)) for _ in range(2))
+    assert [(r.move, r.visits) for r in first.root_moves] == [(r.move, r.visits) for r in again.root_moves]
+    assert first.move in board.legal_moves and first.nodes == 600

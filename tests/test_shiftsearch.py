@@ -1,5 +1,5 @@
-"""Alpha-beta in the shift layout (``alphabeta.negamax``'s version for two-word sets, sides
-4 to 6, through ``shift_search_depth``) against its bitboard version (``search_depth``):
+"""Alpha-beta in the shift layout (``negamax.negamax``'s version for two-word sets, sides
+4 to 6, through ``shift_search_depth``):
 
 * its move lister (``shiftperft.list_moves_shift``) lists what ``generate_moves`` lists,
   in the same order, with the same codes and flipped groups, and what the reference
@@ -7,13 +7,11 @@
   enemy groups, eliminated positions and a position without a legal move);
 * its incremental Zobrist key (``shift_child_hash``) and move (``shift_play``) give each
   child's ``Board.zobrist_key`` and sides;
-* its searches equal the bitboard search's node for node (move, score, PV, nodes, depth,
-  root scores), with every option: the children come out in ``generate_moves``' order,
-  so the trees are the same.
+* its fixed-depth scores are the depth-limited negamax values, computed here by brute
+  force, with the table and without, with one thread or two.
 """
 
 from collections import Counter
-import itertools
 import random
 
 import numpy as np
@@ -25,15 +23,15 @@ from hinge_fast.core.geometry import geometry
 from hinge_fast.core.shiftcount import to_shift_layout
 from hinge_fast.core.shiftperft import GROUP_ROWS, shift_moves
 from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE
-from hinge_fast.search import Limits
 from numba import njit
 
-from hinge_fast.search import alphabeta
-from hinge_fast.search.alphabeta import AlphaBetaSearcher, shift_child_hash, shift_play
-from hinge_fast.tools.positions import random_filling, random_position
-from tests.conftest import ELIMINATED, NO_MOVE
-from tests.conftest import game_positions
-from tests.conftest import shift_cells
+from hinge_fast.search import alphabeta, layout
+from hinge_fast.search import Limits
+from hinge_fast.search.alphabeta import AlphaBetaSearcher
+from hinge_fast.search.layout import shift_child_hash, shift_play
+from hinge_fast.search.evaluate import LOST, WINNING
+from hinge_fast.tools.positions import random_filling
+from tests.conftest import ELIMINATED, NO_MOVE, game_positions, midgame_positions, shift_cells
 
 SIZES = range(4, SHIFT_MAX_SIZE + 1)
 
@@ -132,9 +130,9 @@ def shift_sets(board: Board) -> tuple:
 def layout_steps(size, colour, key, code, own, enemy, flips, i):
     """The steps of ``negamax`` that depend on the layout, compiled for the type of
     ``own``: the move's flipped group (row ``i`` of ``flips``), the child's key and sides."""
-    flipped = alphabeta.move_row(flips, i, own)
-    their, ours = alphabeta.play_move(size, own, enemy, code, flipped)
-    return alphabeta.child_key(size, colour, key, code, flipped), their, ours, alphabeta.prefetches_ahead(own)
+    flipped = layout.move_row(flips, i, own)
+    their, ours = layout.play_move(size, own, enemy, code, flipped)
+    return layout.child_key(size, colour, key, code, flipped), their, ours, layout.prefetches_ahead(own)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -159,59 +157,67 @@ def test_the_search_steps_pick_their_layout_by_the_type_of_the_sets(size):
                 assert looks_ahead == ahead
 
 
-def search_positions(size: int, count: int, seed: int) -> list[Board]:
-    rng = random.Random(seed)
-    low, high = (0, 8) if size == 4 else (4, 24)
-    out = []
-    while len(out) < count:
-        board = random_position(size, rng.randint(low, high), rng)
-        if not board.is_game_over():
-            out.append(Board.from_fen(board.fen()))
-    return out
-
-
-def result_of(result):
-    return (str(result.move), str(result.score), [str(m) for m in result.pv], result.nodes, result.depth,
-            [(str(r.move), str(r.score), r.visits) for r in result.root_moves])
-
-
-#: Option sets: the table on and off, quiescence, late move reductions, null moves and
-#: flip extensions, each evaluation kind (classic, material, fitted).
-OPTIONS = [
-    dict(),
-    dict(table_mb=0),
-    dict(quiescence=2, lmr=True),
-    dict(quiescence=1, null_move=2, flip_extension=2),
-    dict(quiescence=2, lmr=True, null_move=3, flip_extension=3, evaluator="leaf-fitted"),
-    dict(table_mb=0, quiescence=2, null_move=2, evaluator="fitted"),
-    dict(quiescence=2, evaluator="material", lmr=True),
-    dict(root_scores=True, quiescence=2),
-]
+def minimax(board: Board, depth: int, ply: int, evaluator) -> int:
+    """The depth-limited negamax value alpha-beta promises without quiescence, computed
+    here by brute force on ``Board``: a side with no legal move has lost (``-(WIN -
+    ply)``), a side that can flip every enemy token wins at once (``WIN - ply - 1``), a
+    leaf is the evaluator's score (with the same two verdicts)."""
+    moves = board.legal_moves
+    if not moves:
+        return -(alphabeta.WIN - ply)
+    enemy_tokens = board.token_count(board.turn.other)
+    if any(sum(int(w).bit_count() for w in row) == enemy_tokens for row in board.legal_flips):
+        return alphabeta.WIN - ply - 1
+    if depth == 0:
+        score = evaluator(board)
+        if score == LOST:
+            return -(alphabeta.WIN - ply)
+        if score == WINNING:
+            return alphabeta.WIN - ply - 1
+        return score
+    best = -alphabeta.INFINITE
+    for move in moves:
+        board.push(move)
+        best = max(best, -minimax(board, depth - 1, ply + 1, evaluator))
+        board.pop()
+    return best
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_searches_are_the_bitboard_searches_node_for_node(size):
-    boards = search_positions(size, 3, seed=77 + size)
-    # The two ways run the two versions of negamax: on bitboards and on two-word sets.
-    assert alphabeta.depth_kernel(AlphaBetaSearcher(shift_search=False), size) is alphabeta.search_depth
-    assert alphabeta.depth_kernel(AlphaBetaSearcher(shift_search=True), size) is alphabeta.shift_search_depth
-    for options, board in itertools.product(OPTIONS, boards):
-        for limits in (Limits(depth=3 if size > 4 else 4), Limits(nodes=2000)):
-            old = AlphaBetaSearcher(shift_search=False, **options).go(board.copy(), limits)
-            new = AlphaBetaSearcher(shift_search=True, **options).go(board.copy(), limits)
-            assert result_of(new) == result_of(old), (board.fen(), options, limits)
+@pytest.mark.parametrize("evaluator", ["classic", "leaf-fitted"])
+def test_fixed_depth_root_scores_are_the_minimax_values(size, evaluator):
+    """With every root move searched in a full window and no quiescence, each root
+    move's score at the depth reached (2, or 1 when a move wins at once: a proven
+    result stops the deepening) is its brute-force negamax value, with the table and
+    without."""
+    from hinge_fast.search.evaluate import get_evaluator
+
+    ev = get_evaluator(evaluator)
+    for board in midgame_positions(size, 2, seed=90 + size, min_ply=4, max_ply=16 if size == 4 else 24):
+        for table_mb in (0, 1):
+            searcher = AlphaBetaSearcher(threads=1, quiescence=0, root_scores=True, evaluator=evaluator,
+                                         table_mb=table_mb)
+            result = searcher.go(board.copy(), Limits(depth=2))
+            want = {}
+            for move in board.legal_moves:
+                board.push(move)
+                want[str(move)] = -minimax(board, result.depth - 1, 1, ev)
+                board.pop()
+            got = {str(r.move): r.score for r in result.root_moves}
+            assert got == {name: alphabeta.score_of(v) for name, v in want.items()}, (board.fen(), table_mb)
+            assert result.score == alphabeta.score_of(max(want.values()))
 
 
-def test_search_with_a_game_history_and_helper_threads():
-    """Repetitions along the line (the game's positions since the last placement) and
-    Lazy SMP helpers run the shift search too: scores at fixed depth agree."""
+def test_fixed_depth_scores_agree_with_a_game_history_and_helper_threads():
+    """Repetitions along the line (the game's positions since the last placement count)
+    and Lazy SMP helpers: a fixed-depth score is the depth-limited value whatever the
+    number of threads, and one thread repeats itself node for node."""
     board = Board(size=4)
     rng = random.Random(5)
     while len(board.move_stack) < 14 and not board.is_game_over():
         board.push(rng.choice(board.legal_moves))
-    for threads in (1, 2):
-        old = AlphaBetaSearcher(shift_search=False, threads=threads).go(board.copy(), Limits(depth=4))
-        new = AlphaBetaSearcher(shift_search=True, threads=threads).go(board.copy(), Limits(depth=4))
-        assert str(new.score) == str(old.score)
-        if threads == 1:
-            assert result_of(new) == result_of(old)
+    one = AlphaBetaSearcher(threads=1).go(board.copy(), Limits(depth=4))
+    again = AlphaBetaSearcher(threads=1).go(board.copy(), Limits(depth=4))
+    two = AlphaBetaSearcher(threads=2).go(board.copy(), Limits(depth=4))
+    assert (one.move, one.score, one.pv, one.nodes) == (again.move, again.score, again.pv, again.nodes)
+    assert two.score == one.score and two.move in board.legal_moves

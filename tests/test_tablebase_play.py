@@ -22,7 +22,7 @@ from hinge_fast.protocol.client import EngineOption
 from hinge_fast.protocol.server import EngineSession
 from hinge_fast.search import Limits, Score, create_searcher
 from hinge_fast.search import tablebase as stb
-from hinge_fast.search.registry import BASELINE_ENGINES, ENGINES, engine_spec
+from hinge_fast.search.registry import ENGINES, engine_spec
 from hinge_fast.tools import tablebase as tbmod
 from hinge_fast.tools.players import get_player
 from hinge_fast.tools.tablebase import Tablebase, probe, solve, write_tablebase
@@ -152,14 +152,9 @@ def test_positions_not_in_the_table_are_searched(small_tb):
     assert create_searcher("alphabeta", tablebase=str(small_tb)).go(over, Limits(depth=1)).move is None
 
 
-def test_off_and_the_baselines_do_not_use_it(small_tb):
+def test_off_does_not_use_it(small_tb):
     board = Board.from_fen(WIN_START)
     assert not create_searcher("mcts", tablebase="off", seed=1).go(board, Limits(nodes=30)).tablebase
-    for name in BASELINE_ENGINES:
-        assert "tablebase" not in engine_spec(name).option_names
-        assert not create_searcher(name, seed=1).go(board, Limits(nodes=30)).tablebase
-        with pytest.raises(HingeError, match="unknown option 'tablebase'"):
-            create_searcher(name, tablebase=str(small_tb))
 
 
 def test_auto_uses_the_default_location_when_it_exists(small_tb, tmp_path, monkeypatch):
@@ -261,11 +256,6 @@ def test_a_missing_default_is_silent(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     run = cli("move", WIN_START, "--tablebase", "auto", "--nodes", "50", "--seed", "1")
     assert run.status == 0 and "(tablebase)" not in run.err and "error" not in run.err
-
-
-def test_baseline_with_tablebase_is_refused(small_tb, cli):
-    run = cli("move", WIN_START, "--engine", "mcts-v1", "--tablebase", small_tb)
-    assert run.status == 2 and run.err.startswith("error: unknown option 'tablebase' of engine mcts-v1")
 
 
 def test_play_falls_back_off_the_table(small_tb, cli, monkeypatch):

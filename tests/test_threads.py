@@ -15,7 +15,7 @@ from hinge_fast.cli import main
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.options import default_options, searcher_options
 from hinge_fast.search import Limits, create_searcher
-from hinge_fast.search.alphabeta import pack_entry, table_store
+from hinge_fast.search.tt import pack_entry, table_store
 from hinge_fast.search.mcts import MCTSSearcher
 from hinge_fast.search.mcts_threads import merged_result, share, thread_seed
 from hinge_fast.search.registry import DEFAULT_THREADS, MAX_THREADS, default_threads, engine_spec, parse_engine_spec
@@ -96,9 +96,7 @@ def test_one_thread_with_a_seed_is_reproducible(engine, limits):
 
 def test_one_thread_mcts_is_exactly_the_single_tree_searcher():
     board = Board.from_fen(MIDGAME)
-    # MCTSSearcher's own default is the move-list playouts (mcts-v1's); the registry's mcts
-    # turns the shift-layout ones on.
-    want = MCTSSearcher(seed=4, tree_nodes=100_000, shift_playouts=True).go(board, Limits(nodes=3000))
+    want = MCTSSearcher(seed=4, tree_nodes=100_000).go(board, Limits(nodes=3000))
     got = create_searcher("mcts", threads=1, seed=4, tree_nodes=100_000).go(board, Limits(nodes=3000))
     assert same(want, got)
 

@@ -26,6 +26,8 @@ from tests.conftest import S6_MID, S9_MID, game_positions, shift_cells
 
 SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
 WIDE = range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1)
+
+
 def decoded_moves(board: Board) -> list:
     """Every index of the shift-layout count, decoded: (name, flipped group) pairs."""
     codes = np.zeros(MAX_MOVES, dtype=np.int64)

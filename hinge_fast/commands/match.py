@@ -20,7 +20,7 @@ def register(subparsers):
         "ENGINE_A's side; a game reaching --max-plies is unfinished (half a point for the Elo). "
         "A progress bar goes to stderr when it is a terminal, the summary to stdout.",
         epilog="Example: hinge-fast match mcts greedy --games 100 --time 0.2 --sprt 0,100; "
-        "time odds: hinge-fast match alphabeta mcts-v1 --time 0.2 --time-b 0.8",
+        "time odds: hinge-fast match alphabeta mcts --time 0.2 --time-b 0.8",
     )
     p.add_argument("engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)")
     p.add_argument("engine_b", metavar="ENGINE_B", help="its opponent")

@@ -42,13 +42,11 @@ def progress_line(result) -> str:
 
 def run_move(args) -> int:
     from ..errors import HingeError
-    from ..search import DEFAULT_TIME, Limits
+    from ..search import Limits
     from ..search.registry import check_limits, choose_engine, create_searcher
 
     board = board_from_args(args)
     limits = Limits(time=args.time, nodes=args.nodes, depth=args.depth)
-    if limits.unlimited:
-        limits = Limits(time=DEFAULT_TIME)
     engine = choose_engine(args.engine, limits)
     check_limits(engine, limits)
     searcher = create_searcher(engine, **engine_options(engine, args))

@@ -54,8 +54,6 @@ def search(
     if not isinstance(board, Board):
         raise HingeError(f"search needs a Board, not {type(board).__name__}")
     limits = Limits(time=time, nodes=nodes, depth=depth)
-    if limits.unlimited:
-        limits = Limits(time=DEFAULT_TIME)
     engine = choose_engine(engine, limits)
     check_limits(engine, limits)
     if seed is not None:

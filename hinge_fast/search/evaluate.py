@@ -64,7 +64,7 @@ from ..core.tables import SHIFT_MAX_SIZE
 from ..core.shiftcount import s_count
 from ..core.shiftperft import list_moves_shift
 from .shifteval import shift_terms, shift_terms_of
-from .weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE4_END, LEAF_FITTED_SIDE4_OPENING
+from .weights import LEAF_FITTED_BY_SIZE
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
 MATERIAL = 100
@@ -315,7 +315,7 @@ def leaf_evaluation(kind, size, own, enemy, moves, flips, their_moves, their_fli
 @njit(cache=True)
 def shift_leaf_evaluation(kind, size, w, inside, own, enemy, moves, flips, work, group_of_bit, weights):
     """``leaf_evaluation`` of a position in the two-word shift layout (sides up to
-    ``SHIFT_MAX_SIZE``: alpha-beta's ``negamax`` with ``shift_search``): the same ``(score, n, flip)``.
+    ``SHIFT_MAX_SIZE``: alpha-beta's ``negamax`` there): the same ``(score, n, flip)``.
     The material evaluation lists the moves (``shiftperft.list_moves_shift``: the
     order and codes of ``generate_moves``, flipped groups as sets); the classic and
     fitted ones take their terms from ``shifteval.shift_terms_of`` and list none (``n``
@@ -400,9 +400,6 @@ EVALUATOR_BY_NAME = {
                              LEAF_FITTED_OPENING + LEAF_FITTED_END, LEAF_FITTED_BY_SIZE),
     "leaf-fitted-69": Evaluator("leaf-fitted-69", 2, evaluate_fitted, "leaf-fitted's sides 6-9 fit on every side",
                                 LEAF_FITTED_OPENING + LEAF_FITTED_END),
-    "leaf-fitted-4": Evaluator("leaf-fitted-4", 2, evaluate_fitted, "leaf-fitted with its side-4 fit on side 4 "
-                               "(search/weights.py)", LEAF_FITTED_OPENING + LEAF_FITTED_END,
-                               {4: LEAF_FITTED_SIDE4_OPENING + LEAF_FITTED_SIDE4_END}),
 }
 
 

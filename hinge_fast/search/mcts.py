@@ -25,12 +25,9 @@ One iteration (``run_iterations``):
    placement). An unvisited child is worth ``fpu + w * prior`` (first-play urgency,
    ``fpu``), so a bad move need not be tried before a good one is deepened; children
    of equal prior are shuffled at expansion so that none is favoured by the
-   generation order. With ``fpu`` negative (``mcts-v1``) unvisited children come first,
-   in prior order (swipes flipping the largest group first, then placements).
-   Children proven lost are never chosen. With ``virtual_visits`` = v > 0 the mean is
-   ``(wins + v / 2) / (visits + v)``: v virtual visits at 50%, so that a move whose
-   first few playouts lost is not starved by a small ``c`` (off by default; 0, the
-   plain mean, as in ``mcts-v1``).
+   generation order. With ``fpu`` negative unvisited children come first, in prior
+   order (swipes flipping the largest group first, then placements). Children proven
+   lost are never chosen.
 2. **Expand** a leaf that has been visited before (the root always): generate its
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
@@ -41,22 +38,14 @@ One iteration (``run_iterations``):
    no swipe (or the coin says so) a uniformly random legal move; up to
    ``playout_plies`` plies; a playout that reaches the cap is scored by the token
    count (more tokens wins, equal counts 0.5). With the default policy on sides 4 to
-   6 (option ``shift_playouts``, on in ``mcts``, absent from ``mcts-v1``),
-   ``core/shiftplay.shift_playout`` plays the same policy without listing the moves,
-   every token's swipes at once in the shift layout.
+   6, ``core/shiftplay.shift_playout`` plays the same policy without listing the
+   moves, every token's swipes at once in the shift layout (``uses_shift_playouts``).
    With ``eval_mix`` = m > 0 the leaf's result is ``(1 - m) * playout + m *
    eval_win_rate`` (alpha-beta's fitted evaluation, ``leaf-fitted``'s weights for the
    side, as a win rate ``1 / (1 + exp(-score / eval_scale))``); m = 1 plays no playout.
-   The registry's ``mcts`` takes m = 1 on side 4 (``EVAL_MIX_BY_SIZE``), where the
-   playouts misjudge the openings, and 0 elsewhere; ``eval_prior`` blends the same
-   win rate of each child into its prior at expansion (off by default).
-4. **Backup** the result along the path, switching perspective at every ply. With
-   ``rave`` = k > 0 (RAVE, off by default), the children of the nodes on the path
-   also collect all-moves-as-first statistics (``amaf_visits``, ``amaf_wins``): a
-   child counts the result when its move's key (destination cell and kind: placement
-   or swipe) was played later in the iteration by the side that would play it, and
-   selection blends the AMAF rate into the mean with weight
-   ``na / (na + n + n * na / k)`` (Gelly and Silver 2011).
+   By default m = 1 on side 4 (``EVAL_MIX_BY_SIZE``), where the playouts misjudge the
+   openings, and 0 elsewhere.
+4. **Backup** the result along the path, switching perspective at every ply.
 
 MCTS-Solver (Winands, Bjornsson, Saito 2008): ``proof[n]`` is +1 when the move into
 ``n`` is a proven win for its mover, -1 a proven loss, 0 unknown; ``plies[n]`` the
@@ -67,20 +56,13 @@ travel up: one child proven won for its mover makes the parent proven lost for t
 parent's mover; all children proven lost makes it proven won. Winning lines are the
 shortest, losing ones the longest. A proven root stops the search.
 
-The move played (``ranked_children``): a proven win (the shortest), else among the unproven
-children the best lower bound ``wins/visits - choice_lcb / sqrt(visits)``
-(``lower_bound``; ``choice_lcb`` 0, as in ``mcts-v1``: the most visited), taken only
-among those with at least ``choice_share`` times the most visited one's visits
-(``choice_floor``; 0: all of them), else the longest proven loss. The most visited
-child lags when its mean falls late (a refutation found deep in its subtree): on side 4
-the lower bound picks a winning move more often, but on side 9 at 0.05 s it lost alone
-(it played moves with few visits and a lucky mean), so it is off by default
-(docs/search-mcts.md, fifth and sixth sessions).
+The move played (``ranked_children``): a proven win (the shortest), else the most
+visited unproven child, else the longest proven loss.
 
 Memory and the tree budget
 --------------------------
 ``tree_nodes`` (default ``DEFAULT_TREE_NODES`` = 4,000,000, about
-``NODE_BYTES`` (43) * 4e6 = 172 MB; at most ``MAX_TREE_NODES``) caps the tree. The
+``NODE_BYTES`` (35) * 4e6 = 140 MB; at most ``MAX_TREE_NODES``) caps the tree. The
 arrays are allocated once per searcher object (at its first ``go``) with ``np.empty`` (every node's fields
 are written when it is handed out), so a short search touches only the pages it uses. When an
 expansion does not fit, the tree stops growing for the rest of the search and
@@ -115,10 +97,10 @@ from ..core.movegen import generate_moves, move_target, move_to, play, play_with
 from ..core.shiftplay import SHIFT_MAX_SIZE, new_work, rng_below, rng_next, shift_playout
 from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
 from .evaluate import LOST, WINNING, get_evaluator, leaf_evaluation
-from .limits import DEFAULT_TIME, Limits
+from .limits import Limits
 from .registry import (  # noqa: F401
-    DEFAULT_CHOICE_LCB, DEFAULT_CHOICE_SHARE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_MAST, DEFAULT_PLAYOUT_CONNECT, DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_RAVE,
-    DEFAULT_EVAL_SCALE, EVAL_MIX_BY_SIZE, EVAL_PRIOR_BY_SIZE, DEFAULT_TREE_NODES, DEFAULT_VIRTUAL_VISITS, MAX_TREE_NODES,
+    DEFAULT_EVAL_MIX, DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PLAYOUT_CONNECT,
+    DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_TREE_NODES, EVAL_MIX_BY_SIZE, FRESH_SEED, MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -143,12 +125,8 @@ PLAYOUT_PLIES = 3  # plies played in playouts
 TREE_FULL = 4  # 1 once an expansion did not fit
 N_STATS = 5
 
-NODE_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4 + 4 + 4  # parent, first, count, move, visits, wins, proof, plies, prior, amaf
-#: AMAF (RAVE) statistics are keyed by a move's destination cell and kind (placement or
-#: swipe): ``to + AMAF_SWIPE * is_swipe``.
-AMAF_SWIPE = 512
-AMAF_KEYS = 2 * AMAF_SWIPE
-#: Longest playout whose moves are traced for AMAF (longer playouts: the first ones).
+NODE_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4  # parent, first, count, move, visits, wins, proof, plies, prior
+#: Room for the moves of a playout in the shift layout (``shiftplay.shift_playout``'s trace).
 MAX_TRACE = 4096
 
 
@@ -170,11 +148,6 @@ class Tree:
         self.proof = np.empty(capacity, dtype=np.int8)
         self.plies = np.empty(capacity, dtype=np.int16)
         self.prior = np.empty(capacity, dtype=np.float32)
-        self.amaf_visits = np.empty(capacity, dtype=np.int32)
-        self.amaf_wins = np.empty(capacity, dtype=np.float32)
-        self.seen = np.zeros((2, AMAF_KEYS), dtype=np.int64)
-        self.mast_visits = np.zeros((2, AMAF_KEYS), dtype=np.float64)
-        self.mast_wins = np.zeros((2, AMAF_KEYS), dtype=np.float64)
         self.trace = np.zeros(MAX_TRACE, dtype=np.int64)
         self.work = new_work()
         self.stats = np.zeros(N_STATS, dtype=np.int64)
@@ -190,13 +163,9 @@ class Tree:
 
     def reset(self) -> None:
         """Make the tree a lone unvisited root (children are written when expanded)."""
-        for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first, self.move, self.prior,
-                      self.amaf_visits, self.amaf_wins):
+        for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first, self.move, self.prior):
             array[0] = 0
         self.stats[:] = 0
-        self.seen[:] = 0
-        self.mast_visits[:] = 0.0
-        self.mast_wins[:] = 0.0
         self.parent[0] = -1
         self.stats[NEXT_FREE] = 1
 
@@ -227,21 +196,6 @@ def rng_random(rng):
     return np.float64(rng_next(rng) >> U64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline='always')
-def move_key(code):
-    """A move's AMAF and MAST key: its destination cell, plus ``AMAF_SWIPE`` for a swipe."""
-    return move_to(code) + (AMAF_SWIPE if move_target(code) != NO_CELL else 0)
-
-
-@njit(cache=True, inline='always')
-def mast_count(mast_visits, mast_wins, side, code, root_result):
-    """MAST: count an iteration's result (``root_result``, for the root's side to
-    move, side 0) for the move ``code`` played by ``side``."""
-    key = move_key(code)
-    mast_visits[side, key] += 1.0
-    mast_wins[side, key] += root_result if side == 0 else 1.0 - root_result
-
-
 @njit(cache=True)
 def connected_placement(size, own, n, moves, rng):
     """Index of a uniformly random placement among ``moves[:n]`` next to one of the
@@ -260,8 +214,7 @@ def connected_placement(size, own, n, moves, rng):
 
 
 @njit(cache=True)
-def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, rng, trace, mast, side0, mast_visits,
-            mast_wins, connect):
+def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, rng, connect):
     """Play random moves from (own, enemy) for at most ``cap`` plies.
 
     Returns ``(result, plies)``: result for the side to move at the start, 1.0 win,
@@ -270,12 +223,6 @@ def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, 
     probability ``greed``, the swipe flipping the largest group (if there is a
     swipe; ties at random), else a uniformly random move. ``plies == 0`` with result 0 means the
     start position itself is lost (no legal move).
-
-    MAST (``mast`` > 0): where the move would be uniformly random, with probability
-    ``mast`` it is instead the move whose key (destination cell and kind, as for AMAF)
-    has the best smoothed mean result ``(wins + 0.5) / (visits + 1)`` for its mover in
-    this search so far (``mast_visits``/``mast_wins``, indexed by side: ``side0`` is the
-    side to move at the start, 0 the root's side to move); ties at random.
 
     Connected placements (``connect`` > 0): where the move would be uniformly random
     and is a placement (no swipe on the board, or the greed coin said no), with
@@ -313,26 +260,8 @@ def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, 
                         choice = i
         if choice < 0 and connect > 0.0 and rng_random(rng) < connect:
             choice = connected_placement(size, own, n, moves, rng)
-        if choice < 0 and mast > 0.0 and rng_random(rng) < mast:
-            side = (side0 + ply) % 2
-            best_rate = -1.0
-            ties = 0
-            for i in range(n):
-                code = moves[i]
-                key = move_key(code)
-                rate = (mast_wins[side, key] + 0.5) / (mast_visits[side, key] + 1.0)
-                if rate > best_rate:
-                    best_rate = rate
-                    choice = i
-                    ties = 1
-                elif rate == best_rate:
-                    ties += 1
-                    if rng_below(rng, ties) == 0:
-                        choice = i
         if choice < 0:
             choice = rng_below(rng, n)
-        if ply < trace.shape[0]:
-            trace[ply] = moves[choice]
         own, enemy = play_with_flip(own, enemy, moves[choice], bb_row(flips, choice))
         ply += 1
     mine = bb_count(own)
@@ -388,18 +317,17 @@ def settle_proof(node, first, count, proof, plies):
 
 @njit(cache=True, nogil=True)  # nogil: one tree per thread runs in parallel (mcts_threads.py)
 def run_iterations(
-    size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight, rave,
-    parent, first, count, move, visits, wins, proof, plies, prior, amaf_visits, amaf_wins, stats, path,
-    moves, flips, enemy_groups, group_id, sizes, seen, trace, rng, mast, mast_visits, mast_wins, connect,
-    virtual_visits, shift, work, eval_mix, eval_prior, eval_scale, eval_weights, eval_moves, eval_flips,
+    size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight,
+    parent, first, count, move, visits, wins, proof, plies, prior, stats, path,
+    moves, flips, enemy_groups, group_id, sizes, trace, rng, connect,
+    shift, work, eval_mix, eval_scale, eval_weights, eval_moves, eval_flips,
 ):  # fmt: skip
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
     Returns how many ran (fewer once the root is proven). ``shift``: the playouts are
-    ``shiftplay.shift_playout``'s (``work`` its scratch), which the caller allows only
-    for the policy it plays (``uses_shift_playouts``). ``eval_mix`` > 0: a leaf's result
-    is ``(1 - eval_mix) * playout + eval_mix * eval_win_rate`` (1: no playout);
-    ``eval_prior`` > 0: a child's prior is ``(1 - eval_prior) * flip prior + eval_prior *
-    eval_win_rate`` for its mover, at expansion (``eval_scale``, ``eval_weights``)."""
+    ``shiftplay.shift_playout``'s (``trace`` and ``work`` its scratch), which the caller
+    allows only for the policy it plays (``uses_shift_playouts``). ``eval_mix`` > 0: a
+    leaf's result is ``(1 - eval_mix) * playout + eval_mix * eval_win_rate`` (1: no
+    playout; ``eval_scale``, ``eval_weights``)."""
     capacity = parent.shape[0]
     done = 0
     for _ in range(iterations):
@@ -455,14 +383,6 @@ def run_iterations(
                         # Prior in [0, 1]: the flipped group's size relative to the
                         # largest flip here (placements 0).
                         prior[c] = s / largest if largest > 0 else 0.0
-                        if eval_prior > 0.0:
-                            # The fitted evaluation of the child, for its mover.
-                            o2, e2 = play_with_flip(own, enemy, moves[i], bb_row(flips, i))
-                            p_child, _ = eval_win_rate(size, o2, e2, eval_scale, eval_weights, eval_moves,
-                                                       eval_flips, enemy_groups, group_id)
-                            prior[c] = (1.0 - eval_prior) * prior[c] + eval_prior * (1.0 - p_child)
-                        amaf_visits[c] = 0
-                        amaf_wins[c] = 0.0
                         # A swipe flipping every enemy token eliminates them: won.
                         proof[c] = 1 if s > 0 and s == enemy_count else 0
                         c += 1
@@ -475,9 +395,6 @@ def run_iterations(
                             m = move[j]
                             move[j] = move[k]
                             move[k] = m
-                            pr = prior[j]  # equal within a block unless eval_prior
-                            prior[j] = prior[k]
-                            prior[k] = pr
                 first[node] = start
                 count[node] = n
                 stats[NEXT_FREE] = start + n
@@ -495,23 +412,11 @@ def run_iterations(
                     continue
                 if visits[c] == 0:
                     if fpu < 0.0:
-                        best = c  # v1: every child once, in prior order, before UCT
+                        best = c  # every child once, in prior order, before UCT
                         break
                     value = fpu + prior_weight * prior[c]  # first-play urgency
-                    if rave > 0.0 and amaf_visits[c] > 0:
-                        # RAVE: the AMAF rate (0.5 neutral) shifts the urgency.
-                        value += amaf_wins[c] / amaf_visits[c] - 0.5
                 else:
-                    # virtual_visits > 0: the mean counts that many visits at 50% besides
-                    # the real ones, so that a move's first few results do not decide it.
-                    mean = (wins[c] + 0.5 * virtual_visits) / (visits[c] + virtual_visits)
-                    if rave > 0.0 and amaf_visits[c] > 0:
-                        # RAVE (Gelly and Silver 2011): blend in the AMAF rate with
-                        # weight beta = na / (na + n + n na / rave), fading as n grows.
-                        na = np.float64(amaf_visits[c])
-                        beta = na / (na + visits[c] + visits[c] * na / rave)
-                        mean = (1.0 - beta) * mean + beta * (amaf_wins[c] / na)
-                    value = (mean + exploration * math.sqrt(log_n / visits[c])
+                    value = (wins[c] / visits[c] + exploration * math.sqrt(log_n / visits[c])
                              + prior_weight * prior[c] / (visits[c] + 1))
                 if value > best_value:
                     best_value = value
@@ -525,7 +430,6 @@ def run_iterations(
         if depth > stats[MAX_DEPTH]:
             stats[MAX_DEPTH] = depth
         # Result for the player who moved into `node`.
-        ply = 0
         if proof[node] != 0:
             reward = 1.0 if proof[node] > 0 else 0.0
         else:
@@ -535,7 +439,7 @@ def run_iterations(
                     result, ply = shift_playout(size, own, enemy, playout_cap, rng, trace, work)
                 else:
                     result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id,
-                                          rng, trace, mast, depth % 2, mast_visits, mast_wins, connect)
+                                          rng, connect)
                 stats[PLAYOUT_PLIES] += ply
                 if ply == 0 and result == 0.0 and playout_cap > 0:
                     proof[node] = 1
@@ -553,37 +457,6 @@ def run_iterations(
                 else:
                     result = (1.0 - eval_mix) * result + eval_mix * p_leaf
             reward = 1.0 - result
-        if rave > 0.0:
-            # AMAF: every child of a node on the path whose move (by destination cell
-            # and kind) its side to move played later in this iteration, in the tree
-            # or the playout, gets the iteration's result for that side.
-            stamp = stats[PLAYOUTS] + done + 1
-            # reward is for the mover into path[depth]: side (depth + 1) % 2, where
-            # side 0 is the root's side to move.
-            root_result = reward if depth % 2 == 1 else 1.0 - reward
-            for i in range(min(ply, trace.shape[0])):
-                code = trace[i]
-                seen[(depth + i) % 2, move_key(code)] = stamp
-            for d in range(depth, -1, -1):
-                side = d % 2
-                if d < depth:
-                    code = np.int64(move[path[d + 1]])
-                    seen[side, move_key(code)] = stamp
-                n_ = path[d]
-                side_result = root_result if side == 0 else 1.0 - root_result
-                for c in range(first[n_], first[n_] + count[n_]):
-                    code = np.int64(move[c])
-                    if seen[side, move_key(code)] == stamp:
-                        amaf_visits[c] += 1
-                        amaf_wins[c] += side_result
-        if mast > 0.0:
-            # MAST: every move of this iteration (tree and playout) counts the result
-            # for its mover under its key (destination cell and kind).
-            root_result = reward if depth % 2 == 1 else 1.0 - reward
-            for i in range(min(ply, trace.shape[0])):
-                mast_count(mast_visits, mast_wins, (depth + i) % 2, trace[i], root_result)
-            for d in range(depth):
-                mast_count(mast_visits, mast_wins, d % 2, np.int64(move[path[d + 1]]), root_result)
         for d in range(depth, -1, -1):
             n_ = path[d]
             visits[n_] += 1
@@ -611,37 +484,35 @@ def ensure_compiled():
     if not _compiled:
         board = Board(4)
         tree = Tree(64)
-        _run(tree, board.size, board.own, board.enemy, 1, 8, DEFAULT_EXPLORATION, 0.5, new_rng(0), 0.5, 0.1, 100.0, 0.5, 0.5)
+        _run(tree, board.size, board.own, board.enemy, 1, 8, DEFAULT_EXPLORATION, 0.5, new_rng(0), 0.5, 0.1, 0.5)
         _compiled = True
 
 
 def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0,
-         rave=0.0, mast=0.0, connect=0.0, virtual_visits=0.0, shift=False, eval_mix=0.0, eval_prior=0.0,
-         eval_scale=DEFAULT_EVAL_SCALE, eval_weights=None):
+         connect=0.0, shift=False, eval_mix=0.0, eval_scale=DEFAULT_EVAL_SCALE, eval_weights=None):
     if eval_weights is None:
         eval_weights = get_evaluator("leaf-fitted").weights_for(size)
     return int(
         run_iterations(
-            size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight), float(rave),
+            size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight),
             tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies, tree.prior,
-            tree.amaf_visits, tree.amaf_wins, tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups,
-            tree.group_id, tree.sizes, tree.seen, tree.trace, rng, float(mast), tree.mast_visits, tree.mast_wins,
-            float(connect), float(virtual_visits), bool(shift), tree.work, float(eval_mix), float(eval_prior),
-            float(eval_scale), eval_weights, tree.eval_moves, tree.eval_flips,
+            tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups, tree.group_id, tree.sizes, tree.trace,
+            rng, float(connect), bool(shift), tree.work, float(eval_mix), float(eval_scale), eval_weights,
+            tree.eval_moves, tree.eval_flips,
         )
     )  # fmt: skip
 
 
-def uses_shift_playouts(size: int, shift_playouts: bool, greed: float, connect: float, mast: float) -> bool:
-    """Whether a search plays its playouts with ``shiftplay.shift_playout``: the option
-    ``shift_playouts`` is on, the side is at most ``SHIFT_MAX_SIZE`` (6) and the policy
-    is the one it plays (``playout_greed`` 1, ``playout_connect`` 1, no MAST, the
-    defaults); else ``playout``, whose distribution of moves is the same for that policy.
+def uses_shift_playouts(size: int, greed: float, connect: float) -> bool:
+    """Whether a search plays its playouts with ``shiftplay.shift_playout``: the side is
+    at most ``SHIFT_MAX_SIZE`` (6) and the policy is the one it plays (``playout_greed``
+    1, ``playout_connect`` 1, the defaults); else ``playout``, whose distribution of
+    moves is the same for that policy.
 
-    >>> uses_shift_playouts(6, True, 1.0, 1.0, 0.0), uses_shift_playouts(7, True, 1.0, 1.0, 0.0)
-    (True, False)
+    >>> uses_shift_playouts(6, 1.0, 1.0), uses_shift_playouts(7, 1.0, 1.0), uses_shift_playouts(6, 0.5, 1.0)
+    (True, False, False)
     """
-    return bool(shift_playouts) and size <= SHIFT_MAX_SIZE and greed == 1.0 and connect == 1.0 and mast == 0.0
+    return size <= SHIFT_MAX_SIZE and greed == 1.0 and connect == 1.0
 
 
 def side_value(value: float, by_size: dict, size: int) -> float:
@@ -661,18 +532,22 @@ def default_playout_plies(size: int) -> int:
 
 
 class MCTSSearcher(Searcher):
-    """The MCTS searcher (registry name ``mcts``). It owns its tree (allocated at the
-    first ``go`` and reused, grown only when a root has more moves than it holds) and
-    its random generator (``new_rng``): two searchers never share state.
+    """One MCTS tree searched in the calling thread (the registry's ``mcts`` runs one or
+    more of them: ``mcts_threads.py``; the defaults are the engine's). It owns its tree
+    (allocated at the first ``go`` and reused, grown only when a root has more moves
+    than it holds) and its random generator (``new_rng``): two searchers never share
+    state.
 
     ``tree_nodes``: tree budget in nodes (module docstring); ``exploration``: UCT
     constant c; ``playout_plies``: playout cap (0: ``default_playout_plies``);
     ``playout_greed``: probability per playout ply of the largest-flip swipe;
-    ``seed``: each ``go`` starts the generator from it (-1: from fresh entropy), so the
-    same seed and node limit give the same result; ``shift_playouts``: on sides 4 to 6
-    the default policy's playouts in the shift layout (``uses_shift_playouts``; off
-    here and in ``mcts-v1``, which does not have the option, on in the registry's
-    ``mcts``).
+    ``fpu``, ``prior_weight``: first-play urgency and progressive bias;
+    ``playout_connect``: connected placements in the playouts; ``eval_mix``,
+    ``eval_scale``: the fitted evaluation mixed into a leaf's result (-1: the side's
+    default, ``EVAL_MIX_BY_SIZE``); ``seed``: each ``go`` starts the generator from it
+    (-1: from fresh entropy), so the same seed and node limit give the same result.
+    On sides 4 to 6 the default policy's playouts run in the shift layout
+    (``uses_shift_playouts``).
 
     >>> from hinge_fast import Board
     >>> r = MCTSSearcher(seed=7).go(Board(), Limits(nodes=2000))
@@ -683,26 +558,16 @@ class MCTSSearcher(Searcher):
     name = "mcts"
 
     def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
-                 playout_greed=DEFAULT_PLAYOUT_GREED, seed=-1, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
-                 rave=DEFAULT_RAVE, mast=DEFAULT_MAST, playout_connect=DEFAULT_PLAYOUT_CONNECT,
-                 virtual_visits=DEFAULT_VIRTUAL_VISITS,
-                 choice_lcb=DEFAULT_CHOICE_LCB, choice_share=DEFAULT_CHOICE_SHARE, shift_playouts=False,
-                 eval_mix=0.0, eval_prior=0.0, eval_scale=DEFAULT_EVAL_SCALE):
+                 playout_greed=DEFAULT_PLAYOUT_GREED, seed=FRESH_SEED, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
+                 playout_connect=DEFAULT_PLAYOUT_CONNECT, eval_mix=DEFAULT_EVAL_MIX, eval_scale=DEFAULT_EVAL_SCALE):
         super().__init__()
         self.eval_mix = eval_mix
-        self.eval_prior = eval_prior
         self.eval_scale = eval_scale
-        self.shift_playouts = bool(shift_playouts)
-        self.choice_lcb = choice_lcb
-        self.choice_share = choice_share
         self.playout_connect = playout_connect
-        self.virtual_visits = virtual_visits
-        self.mast = mast
         self.tree_nodes = tree_nodes
         self.exploration = exploration
         self.fpu = fpu
         self.prior_weight = prior_weight
-        self.rave = rave
         self.playout_plies = playout_plies
         self.playout_greed = playout_greed
         self.seed = seed
@@ -720,8 +585,6 @@ class MCTSSearcher(Searcher):
         started = time.perf_counter()
         time_limit = limits.time
         node_limit = limits.nodes
-        if time_limit is None and node_limit is None:
-            time_limit = DEFAULT_TIME
         seed = self.seed if self.seed >= 0 else int.from_bytes(os.urandom(8), "little") >> 1
         rng = new_rng(seed)
         playout_plies = self.playout_plies or default_playout_plies(board.size)
@@ -732,9 +595,8 @@ class MCTSSearcher(Searcher):
             return SearchResult(None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", [])
         tree = self._tree_for(n_root)
         own, enemy = board.own, board.enemy
-        shift = uses_shift_playouts(board.size, self.shift_playouts, self.playout_greed, self.playout_connect, self.mast)
+        shift = uses_shift_playouts(board.size, self.playout_greed, self.playout_connect)
         eval_mix = side_value(self.eval_mix, EVAL_MIX_BY_SIZE, board.size)
-        eval_prior = side_value(self.eval_prior, EVAL_PRIOR_BY_SIZE, board.size)
         eval_weights = get_evaluator("leaf-fitted").weights_for(board.size)
 
         deadline = None if time_limit is None else started + time_limit
@@ -744,8 +606,7 @@ class MCTSSearcher(Searcher):
         while True:
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
             done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng,
-                         self.fpu, self.prior_weight, self.rave, self.mast,
-                         self.playout_connect, self.virtual_visits, shift, eval_mix, eval_prior, self.eval_scale,
+                         self.fpu, self.prior_weight, self.playout_connect, shift, eval_mix, self.eval_scale,
                          eval_weights)
             now = time.perf_counter()
             if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
@@ -760,9 +621,9 @@ class MCTSSearcher(Searcher):
                 rate = done / max(now - started, 1e-6)
                 chunk = max(1, int(rate * CHUNK_SECONDS))
             if progress is not None and now >= next_report:
-                progress(_result(board, tree, now - started, self.choice_lcb, self.choice_share))
+                progress(_result(board, tree, now - started))
                 next_report = now + PROGRESS_SECONDS
-        return _result(board, tree, time.perf_counter() - started, self.choice_lcb, self.choice_share)
+        return _result(board, tree, time.perf_counter() - started)
 
 
 def search_mcts(board: Board, limits: Limits, seed: int | None = None, progress=None, **options) -> SearchResult:
@@ -795,61 +656,29 @@ def _mate(tree, c):
     return length if tree.proof[c] > 0 else -length
 
 
-def lower_bound(wins: float, visits: int, choice_lcb: float) -> float:
-    """The final choice's value of an unproven move: ``wins / visits - choice_lcb /
-    sqrt(visits)`` (a lower confidence bound on its mean; no visit: -inf).
-
-    >>> lower_bound(30.0, 100, 0.5), lower_bound(0.0, 0, 0.5)
-    (0.25, -inf)
-    """
-    if visits <= 0:
-        return -math.inf
-    return wins / visits - choice_lcb / math.sqrt(visits)
-
-
-def choice_floor(visits, share: float) -> float:
-    """The fewest visits an unproven move needs for the lower-bound choice: ``share``
-    times the most visits among ``visits`` (the unproven moves' counts; 0 when none).
-
-    >>> choice_floor([400, 150, 210, 3], 0.5)
-    200.0
-    """
-    return share * max(visits, default=0)
-
-
-def rank_key(proof: int, plies: int, visits: int, wins: float, choice_lcb: float, tie: int = 0,
-             floor: float = 0.0) -> tuple:
+def rank_key(proof: int, plies: int, visits: int, wins: float, tie: int = 0) -> tuple:
     """Sort key of a move, best first: proven wins (shortest first, then ``tie``), then
-    unproven by visits and win rate (``choice_lcb`` > 0: the moves with at least
-    ``floor`` visits by ``lower_bound`` first, then the others by visits), then proven
-    losses (longest first)."""
+    unproven by visits and then win rate, then proven losses (longest first)."""
     rate = wins / visits if visits else 0.0
     if proof > 0:
-        return (0, plies, tie, 0.0, 0.0)
+        return (0, plies, tie, 0.0)
     if proof < 0:
-        return (2, -plies, -visits, -rate, 0.0)
-    if choice_lcb > 0.0:
-        if visits < floor:
-            return (1, 1, 0.0, -visits, -rate)
-        return (1, 0, -lower_bound(wins, visits, choice_lcb), -visits, -rate)
-    return (1, 0, 0.0, -visits, -rate)
+        return (2, -plies, -visits, -rate)
+    return (1, 0, -visits, -rate)
 
 
-def ranked_children(tree, node, choice_lcb: float = 0.0, choice_share: float = 0.0) -> list[int]:
-    """Children of ``node``, best first (``rank_key``, the lower bound among the
-    unproven children with at least ``choice_floor`` visits); equal proven wins by move
-    code, independent of the children's shuffled order."""
-    children = tree.children(node)
-    floor = choice_floor([int(tree.visits[c]) for c in children if tree.proof[c] == 0], choice_share)
+def ranked_children(tree, node) -> list[int]:
+    """Children of ``node``, best first (``rank_key``); equal proven wins by move code,
+    independent of the children's shuffled order."""
 
     def key(c):
-        return rank_key(int(tree.proof[c]), int(tree.plies[c]), int(tree.visits[c]), float(tree.wins[c]), choice_lcb,
-                        int(tree.move[c]), floor)
+        return rank_key(int(tree.proof[c]), int(tree.plies[c]), int(tree.visits[c]), float(tree.wins[c]),
+                        int(tree.move[c]))
 
-    return sorted(children, key=key)
+    return sorted(tree.children(node), key=key)
 
 
-def principal_variation(tree, node: int, decode, choice_lcb: float = 0.0, choice_share: float = 0.0) -> list:
+def principal_variation(tree, node: int, decode) -> list:
     """The moves (``decode``d) from the tree's ``node`` down: at each node the child the
     final-move rule ranks first (``ranked_children``), stopping at a leaf, at a child
     neither visited nor proven, or at ``MAX_TREE_DEPTH`` moves."""
@@ -858,14 +687,14 @@ def principal_variation(tree, node: int, decode, choice_lcb: float = 0.0, choice
         pv.append(decode(tree.move[node]))
         if tree.count[node] == 0 or len(pv) >= MAX_TREE_DEPTH:
             return pv
-        node = ranked_children(tree, node, choice_lcb, choice_share)[0]
+        node = ranked_children(tree, node)[0]
         if tree.visits[node] == 0 and tree.proof[node] == 0:
             return pv
 
 
-def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0, choice_share: float = 0.0) -> SearchResult:
+def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
     decode = board.move_from_code
-    ranked = ranked_children(tree, 0, choice_lcb, choice_share)
+    ranked = ranked_children(tree, 0)
     root_moves = []
     for c in ranked:
         visits = int(tree.visits[c])
@@ -876,7 +705,7 @@ def _result(board: Board, tree: Tree, seconds: float, choice_lcb: float = 0.0, c
         score = Score.from_mate(mate) if mate is not None else None if rate is None else Score.rate(rate)
         root_moves.append(RootMove(move=decode(tree.move[c]), score=score, visits=visits))
     best = ranked[0]
-    pv = principal_variation(tree, best, decode, choice_lcb, choice_share)
+    pv = principal_variation(tree, best, decode)
     top = root_moves[0]
     score = top.score if top.score is not None else Score.rate(0.5)
     playouts = int(tree.stats[PLAYOUTS])

@@ -43,10 +43,9 @@ from __future__ import annotations
 import threading
 import time
 
-from .limits import DEFAULT_TIME, Limits
-from .mcts import (MAX_DEPTH, PLAYOUTS, MCTSSearcher, choice_floor, ensure_compiled, new_rng, principal_variation,
-                   rank_key)
-from .registry import DEFAULT_TREE_NODES
+from .limits import Limits
+from .mcts import MAX_DEPTH, PLAYOUTS, MCTSSearcher, ensure_compiled, new_rng, principal_variation, rank_key
+from .registry import DEFAULT_THREADS, DEFAULT_TREE_NODES, FRESH_SEED
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
@@ -70,13 +69,14 @@ def share(total: int, parts: int, k: int) -> int:
 
 
 class MCTSThreadsSearcher(Searcher):
-    """The MCTS searcher of the registry: ``threads`` root-parallel trees (module
-    docstring); the other options are :class:`~hinge_fast.search.mcts.MCTSSearcher`'s,
-    with ``tree_nodes`` the budget of all trees together."""
+    """The MCTS searcher of the registry (its defaults are the engine's): ``threads``
+    root-parallel trees (module docstring); the other options are
+    :class:`~hinge_fast.search.mcts.MCTSSearcher`'s, with ``tree_nodes`` the budget of
+    all trees together."""
 
     name = "mcts"
 
-    def __init__(self, threads=1, tree_nodes=DEFAULT_TREE_NODES, seed=-1, **options):
+    def __init__(self, threads=DEFAULT_THREADS, tree_nodes=DEFAULT_TREE_NODES, seed=FRESH_SEED, **options):
         super().__init__()
         self.threads = int(threads)
         per_tree = max(1, tree_nodes // self.threads)
@@ -85,8 +85,6 @@ class MCTSThreadsSearcher(Searcher):
         for searcher in self.searchers:
             searcher.share_stop(self)  # one stop event: stop() reaches every thread at once
         self.seed = seed
-        self.choice_lcb = float(options.get("choice_lcb", 0.0))
-        self.choice_share = float(options.get("choice_share", 0.0))
 
     @property
     def seed(self) -> int:
@@ -112,8 +110,6 @@ class MCTSThreadsSearcher(Searcher):
         if self.threads == 1 or not len(board.legal_codes):
             return self.searchers[0]._go(board, limits, progress)
         started = time.perf_counter()
-        if limits.time is None and limits.nodes is None:
-            limits = Limits(time=DEFAULT_TIME)
         ensure_compiled()  # before the threads, so no thread compiles in its budget
         count = self.threads if limits.nodes is None else min(self.threads, limits.nodes)
         active = self.searchers[:count]
@@ -132,8 +128,7 @@ class MCTSThreadsSearcher(Searcher):
                 self._stop.set()
 
         def on_progress(_interim):
-            progress(merged_result(board, [s.tree for s in active if s.tree is not None], time.perf_counter() - started,
-                                   self.choice_lcb, self.choice_share))
+            progress(merged_result(board, [s.tree for s in active if s.tree is not None], time.perf_counter() - started))
 
         helpers = [threading.Thread(target=run, args=(k,), name=f"hinge-fast mcts {k}", daemon=True)
                    for k in range(1, count)]
@@ -155,13 +150,12 @@ class MCTSThreadsSearcher(Searcher):
                 t.join()
         if errors:
             raise errors[0]
-        return merged_result(board, [s.tree for s in active], time.perf_counter() - started, self.choice_lcb, self.choice_share)
+        return merged_result(board, [s.tree for s in active], time.perf_counter() - started)
 
 
-def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0, choice_share: float = 0.0) -> SearchResult:
-    """One SearchResult from the root statistics of ``trees`` (all searched ``board``);
-    unproven moves ranked as ``mcts.ranked_children`` ranks them with ``choice_lcb`` and
-    ``choice_share`` (the floor from the merged visits)."""
+def merged_result(board, trees, seconds: float) -> SearchResult:
+    """One SearchResult from the root statistics of ``trees`` (all searched ``board``),
+    the moves ranked as ``mcts.ranked_children`` ranks them."""
     decode = board.move_from_code
     stats: dict[int, list] = {}  # move code -> [visits, wins, proof, plies]
     order: list[int] = []
@@ -180,11 +174,9 @@ def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0, choice_
             elif proof < 0 and entry[2] == 0 or proof < 0 and entry[2] < 0 and plies > entry[3]:
                 entry[2], entry[3] = -1, plies
 
-    floor = choice_floor([entry[0] for entry in stats.values() if entry[2] == 0], choice_share)
-
     def key(code):
         visits, wins, proof, plies = stats[code]
-        return rank_key(proof, plies, visits, wins, choice_lcb, floor=floor)
+        return rank_key(proof, plies, visits, wins)
 
     ranked = sorted(order, key=key)
     root_moves = []
@@ -199,7 +191,7 @@ def merged_result(board, trees, seconds: float, choice_lcb: float = 0.0, choice_
     # The principal variation: in the tree that visited the best move most.
     tree, node = max(((t, c) for t in trees for c in t.children(0) if int(t.move[c]) == best),
                      key=lambda tc: int(tc[0].visits[tc[1]]))
-    pv = principal_variation(tree, node, decode, choice_lcb, choice_share)
+    pv = principal_variation(tree, node, decode)
     top = root_moves[0]
     playouts = sum(int(t.stats[PLAYOUTS]) for t in trees)
     return SearchResult(

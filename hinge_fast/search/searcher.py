@@ -25,7 +25,7 @@ from typing import Callable
 from ..board import Board
 from ..errors import HingeError
 from . import tablebase
-from .limits import Limits
+from .limits import DEFAULT_TIME, Limits
 from .result import SearchResult
 
 #: ``on_progress(result)``: called with an interim SearchResult while a search runs.
@@ -38,6 +38,9 @@ class Searcher:
     registry (``create_searcher``) as keyword arguments."""
 
     name: str = ""
+    #: Whether a depth limit bounds the search (alpha-beta's); if not, a depth alone is
+    #: no limit.
+    honours_depth: bool = False
     #: The ``tablebase`` option (``search/tablebase.py``): ``'off'``, ``'auto'`` or a
     #: file; set by ``create_searcher`` for the engines that have the option.
     tablebase: str = "off"
@@ -49,7 +52,9 @@ class Searcher:
     def go(self, board: Board, limits: Limits, on_progress: Progress | None = None) -> SearchResult:
         """Search ``board`` (not changed) within ``limits`` and return a SearchResult.
         ``on_progress(result)`` gets interim results (after each alpha-beta depth, about
-        every 0.1 s for MCTS). One ``go`` at a time per searcher object.
+        every 0.1 s for MCTS). One ``go`` at a time per searcher object. Limits that
+        bound nothing (no time, no nodes, and no depth the searcher honours) mean
+        ``DEFAULT_TIME`` seconds (``default_limits``): the searchers see a bound always.
 
         With a tablebase (the ``tablebase`` option) and a side-4 position in it, the
         answer is the table's (``tablebase.tablebase_result``): no search is run."""
@@ -67,9 +72,22 @@ class Searcher:
                     if on_progress is not None:
                         on_progress(result)
                     return result
-            return self._go(board, limits, on_progress)
+            return self._go(board, self.default_limits(limits), on_progress)
         finally:
             self._busy.release()
+
+    def default_limits(self, limits: Limits) -> Limits:
+        """``limits``, with ``DEFAULT_TIME`` seconds when they bound nothing this
+        searcher honours.
+
+        >>> Searcher().default_limits(Limits(depth=3))
+        Limits(time=1.0, nodes=None, depth=3)
+        >>> Searcher().default_limits(Limits(nodes=50))
+        Limits(time=None, nodes=50, depth=None)
+        """
+        if limits.time is None and limits.nodes is None and (limits.depth is None or not self.honours_depth):
+            return Limits(time=DEFAULT_TIME, depth=limits.depth)
+        return limits
 
     def _from_tablebase(self, board: Board) -> SearchResult | None:
         tb = tablebase.tablebase_for(self.tablebase)

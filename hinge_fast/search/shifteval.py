@@ -142,7 +142,7 @@ def eliminated(own, enemy):
 @njit(cache=True)
 def shift_terms_of(size, own, enemy):
     """``shift_terms`` of a position already in the two-word shift layout (the side to
-    move's tokens ``own``): alpha-beta's ``negamax`` keeps its nodes so with ``shift_search``."""
+    move's tokens ``own``): alpha-beta's ``negamax`` keeps its nodes so on sides 4 to 6."""
     w = U64(2 * size - 1)
     inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
     own_t1, own_t2, own_t3 = group_touches(own, w)

@@ -10,7 +10,7 @@ can play from it. The method and the format are in ``docs/solve.md``.
     >>> check_tablebase_option(" Auto "), check_tablebase_option(""), check_tablebase_option("none")
     ('auto', 'off', 'off')
 
-The searchers of the registry (``mcts``, ``alphabeta``; not the fixed baselines) have
+The searchers of the registry (``mcts``, ``alphabeta``) have
 an option ``tablebase``: ``auto`` (the default) uses the file ``solve`` writes
 (:func:`default_tablebase_path`) when it exists and plays without one when it does
 not; ``off`` never uses one; any other value is the path of a tablebase file, checked

@@ -1,27 +1,25 @@
-"""Per-side weights of the fitted evaluations (issue 12), kept apart from the kernels.
+"""Per-side weights of the fitted evaluations, kept apart from the kernels.
 
 The ``leaf-fitted`` weights of ``evaluate.py`` were fitted on self-play games of sides 6
-to 9. Side 4 has its own fit here (session 8: ``scripts/texel.py generate --sizes 4``,
-then ``fit --unit fitted``; self-play results only, never the side-4 tablebase, which is
-the test set; game positions, not ``--leaves``: on side 4 a depth-1 search's principal
-variation already runs to the end of the game, so its leaves have no evaluation to fit),
-used by the evaluator ``leaf-fitted-4`` on side 4 (its sides 6-9 fit
-elsewhere). ``Evaluator.weights_for(size)`` picks a side's weights and falls back on the
+to 9. Side 4 has its own fit here (``scripts/texel.py generate --sizes 4``, then ``fit
+--unit fitted``; self-play results only, never the side-4 tablebase, which is the test
+set; game positions, not ``--leaves``: on side 4 a depth-1 search's principal variation
+already runs to the end of the game, so its leaves have no evaluation to fit).
+``Evaluator.weights_for(size)`` picks a side's weights and falls back on the
 evaluator's own; alpha-beta copies them into its buffers at each search.
 
 The default ``leaf-fitted`` takes its per-side weights from ``LEAF_FITTED_BY_SIZE``:
-the side-4 fit on side 4 since session 9 (so ``leaf-fitted`` and ``leaf-fitted-4`` are
-the same today), the sides 6-9 fit elsewhere; ``leaf-fitted-69`` keeps the sides 6-9 fit
-on every side, the default of sessions 6 to 8. Matches on side 4 cannot tell the two
-apart (the first player wins nearly every game), but the solved board can: on four
-samples of 1,000 choice-matters positions the side-4 fit picks a winning move in 98.8%
-at 1,000 nodes (97.1% before), 99.1% at 3,000 (98.3%), at every depth from 5 to 7 more
-often than the sides 6-9 fit (docs/search-alphabeta.md, sessions 8 and 9).
+the side-4 fit on side 4, the sides 6-9 fit elsewhere; ``leaf-fitted-69`` keeps the
+sides 6-9 fit on every side. Matches on side 4 cannot tell the two apart (the first
+player wins nearly every game), but the solved board can: on four samples of 1,000
+choice-matters positions the side-4 fit picks a winning move in 98.8% at 1,000 nodes
+(97.1% with the sides 6-9 fit), 99.1% at 3,000 (98.3%), at every depth from 5 to 7
+more often than the sides 6-9 fit (docs/search-alphabeta.md).
 This module has no numba kernel, so an edit here recompiles nothing.
 
     >>> from hinge_fast.search.evaluate import get_evaluator
-    >>> four, leaf = get_evaluator("leaf-fitted-4"), get_evaluator("leaf-fitted")
-    >>> bool((four.weights_for(4) == LEAF_FITTED_SIDE4).all()), bool((four.weights_for(6) == leaf.weights).all())
+    >>> leaf, leaf69 = get_evaluator("leaf-fitted"), get_evaluator("leaf-fitted-69")
+    >>> bool((leaf.weights_for(4) == LEAF_FITTED_SIDE4).all()), bool((leaf.weights_for(6) == leaf69.weights).all())
     (True, True)
 """
 

@@ -107,13 +107,11 @@ class SearchPlayer(Player):
     from ``seed``, so a game replays exactly under a node or depth limit."""
 
     def __init__(self, engine: str, time: float | None = None, nodes: int | None = None, seed: int | None = None, name: str | None = None, **options):
-        from ..search import DEFAULT_TIME, Limits
+        from ..search import Limits
         from ..search.registry import create_searcher, engine_spec
 
         self.engine = engine_spec(engine).name
-        self.limits = Limits(time=time, nodes=nodes)
-        if self.limits.unlimited:
-            self.limits = Limits(time=DEFAULT_TIME)
+        self.limits = Limits(time=time, nodes=nodes)  # none: the searcher's default time
         self.options = options
         self._seeded = "seed" in engine_spec(engine).option_names
         self._searcher = create_searcher(self.engine, **options)
@@ -169,7 +167,7 @@ def _player_factories() -> dict[str, Callable[..., Player]]:
     from ..search.registry import REGISTRY
 
     factories = {"random": _simple_factory(RandomPlayer), "greedy": _simple_factory(GreedyPlayer)}
-    factories.update((engine, _search_factory(engine)) for engine in REGISTRY)  # baselines too (mcts-v1)
+    factories.update((engine, _search_factory(engine)) for engine in REGISTRY)
     return factories
 
 

@@ -1,0 +1,446 @@
+"""Alpha-beta's recursion: negamax with principal variation search, a quiescence search
+and move ordering, the whole tree in numba. ``alphabeta.py`` drives it one depth at a
+time (iterative deepening, threads, limits) and builds the result.
+
+    >>> from hinge_fast import Board
+    >>> depth_kernel(Board(4).size) is shift_search_depth, depth_kernel(9) is search_depth
+    (True, True)
+
+* **Negamax with principal variation search** (a null window after the first move,
+  re-searched when it fails high). No pruning or reduction depends on move order, so
+  the score of a fixed-depth search is exactly the depth-limited minimax value with or
+  without the table (``tt.py``): a stored score cuts the search off only when it was
+  searched to exactly the depth needed (in Hinge a position cannot recur at two
+  different depths of one tree except through swipes that undo each other, so ``>=``
+  would buy almost nothing).
+* **Quiescence** (``state[QUIESCENCE]`` = k > 0): at depth 0 the evaluation is a
+  stand-pat score and, below beta, the swipes that flip k tokens or more (the moves the
+  evaluation has just generated, or lists when it took its terms from the shift
+  layout) are searched on, largest flip first, at most ``state[QUIESCENCE_PLIES]`` plies
+  past the depth. Below depth 0 nothing is stored in the table and no killer or history
+  is updated; depth-0 results are stored with their true bound, so fixed-depth scores
+  stay the same with and without the table.
+* **Scores** are centi-tokens from the side to move (``evaluate.py``). A position whose
+  side to move has no legal move (eliminated or stuck) is lost: ``-(WIN - ply)``, so
+  the search prefers the fastest win and the slowest loss. A swipe that flips the last
+  enemy group is taken on sight (``WIN - ply - 1``). A position that already occurred
+  on the current line (game history since the last placement included: a placement adds
+  a token for good, so nothing before it can recur) is scored 0.
+* **Move ordering**: the table's move, then swipes flipping groups of two or more
+  tokens (largest first), then the two killer moves of the ply, then the rest by the
+  history heuristic (a cut-off adds depth² to the move's from/to counter). The
+  principal variation comes from a triangular PV table.
+* **Limits**: the node limit is checked at every node, the clock (``intrinsics.py``)
+  every ``CLOCK_EVERY`` nodes, so the search stops within a millisecond or so of its
+  deadline; the driver sets the deadline to 0 to stop it (Ctrl-C, ``stop()``).
+* **One entry kernel**: the root is a branch of the recursive ``negamax`` rather than a
+  kernel of its own, because numba's cache cannot load a cached kernel that calls a
+  cached recursive kernel (the second run fails with "unresolved symbol" or crashes).
+* **Two layouts**: on sides 4 to ``SHIFT_MAX_SIZE`` (6) ``shift_search_depth`` runs
+  ``negamax`` with both sides kept as two-word sets of ``core/shiftcount.py``, more
+  nodes a second than on bitboards; the steps that depend on the layout are in
+  ``layout.py``.
+* **No reference counting in the recursion**: ``search_depth`` and
+  ``shift_search_depth`` hand ``negamax`` views of the buffers and the table that numba
+  does not reference-count (``intrinsics.unowned``).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..core.geometry import NWORDS
+from ..core.movegen import is_swipe
+from ..core.shiftcount import s_count, to_shift_layout
+from ..core.tables import MAX_GROUPS, MAX_MOVES, SHIFT_MAX_SIZE
+from .evaluate import LOST, WIN, WINNING
+from .intrinsics import monotonic_ns, touched, unowned
+from .layout import child_key, leaf_score, move_row, node_moves, play_move, prefetches_ahead
+from .limits import MAX_DEPTH
+from .registry import MAX_QUIESCENCE_PLIES
+from .tt import (EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_score, prefetch_bucket,
+                 score_from_table, table_probe, table_store)
+
+#: Scores lie strictly inside (-INFINITE, INFINITE).
+INFINITE = WIN + 1
+#: Plies of per-ply buffers: the deepest iteration, its quiescence, and the two rows a
+#: leaf uses.
+PLIES = MAX_DEPTH + MAX_QUIESCENCE_PLIES + 3
+#: Room for an evaluator's weights in the buffers.
+MAX_WEIGHTS = 64
+#: Positions of the game before the root kept for repetition checks.
+HISTORY_ROOM = 256
+#: Nodes between two clock readings.
+CLOCK_EVERY = 256
+
+# Slots of the ``state`` array shared by Python and the kernels.
+NODES = 0  # positions searched so far
+NODE_LIMIT = 1  # stop when NODES reaches this
+DEADLINE = 2  # stop when the monotonic clock (ns) reaches this; 0 = stop now (Ctrl-C)
+ABORTED = 3  # set by the kernel when it stopped before finishing the depth
+GENERATION = 4  # this search's table generation (1..255)
+TABLE_ON = 5  # 1 when the transposition table is in use
+HISTORY_LENGTH = 6  # game positions before the root in ``line``
+CAN_ABORT = 7  # 0 during depth 1, which always completes
+ROOT_COUNT = 8  # root moves in buf.moves[0]
+ROOT_FULL_WINDOW = 9  # 1: search every root move with a full window (exact scores)
+ROOT_BEST = 10  # index of the best root move finished
+ROOT_DONE = 11  # root moves finished in this depth
+EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
+QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
+QUIESCENCE_PLIES = 14  # most plies of quiescence
+STATE_SLOTS = 15
+
+U64 = np.uint64
+
+
+class SearchBuffers(NamedTuple):
+    """Everything the search kernels write, preallocated once per searcher object."""
+
+    moves: np.ndarray  # int64 [PLIES, MAX_MOVES]: move codes per ply
+    flips: np.ndarray  # uint64 [PLIES, MAX_MOVES, 4]: group each move flips
+    order: np.ndarray  # int64 [PLIES, MAX_MOVES]: ordering keys
+    enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, 4]: move generator scratch
+    group_id: np.ndarray  # int16 [256]: move generator scratch
+    killers: np.ndarray  # int64 [PLIES, 2]
+    history: np.ndarray  # int64 [1 << 18]: by from | to << 9
+    pv: np.ndarray  # int64 [PLIES, PLIES]: triangular PV table
+    pv_length: np.ndarray  # int64 [PLIES]
+    line: np.ndarray  # uint64 [HISTORY_ROOM + PLIES]: hashes of the game and the current line
+    root_info: np.ndarray  # int64 [3, MAX_MOVES]: per root move: score, exact (0/1), nodes
+    state: np.ndarray  # int64 [STATE_SLOTS]
+    weights: np.ndarray  # float64 [MAX_WEIGHTS]: the evaluator's weights (fitted evaluation)
+
+
+def new_buffers() -> SearchBuffers:
+    """Fresh search buffers (about 30 MB, written once so the search pays no page faults)."""
+    return SearchBuffers(*(touched(a) for a in _new_buffers()))
+
+
+def _new_buffers() -> SearchBuffers:
+    return SearchBuffers(
+        moves=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
+        flips=np.zeros((PLIES, MAX_MOVES, NWORDS), dtype=np.uint64),
+        order=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
+        enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
+        group_id=np.zeros(64 * NWORDS, dtype=np.int16),
+        killers=np.zeros((PLIES, 2), dtype=np.int64),
+        history=np.zeros(1 << 18, dtype=np.int64),
+        pv=np.zeros((PLIES, PLIES), dtype=np.int64),
+        pv_length=np.zeros(PLIES, dtype=np.int64),
+        line=np.zeros(HISTORY_ROOM + PLIES, dtype=np.uint64),
+        root_info=np.zeros((3, MAX_MOVES), dtype=np.int64),
+        state=np.zeros(STATE_SLOTS, dtype=np.int64),
+        weights=np.zeros(MAX_WEIGHTS, dtype=np.float64),
+    )
+
+
+@njit(cache=True)
+def out_of_budget(state):
+    """Count a node; True when the search must stop (limits checked only past depth 1)."""
+    state[NODES] += 1
+    if state[ABORTED]:
+        return True
+    if state[CAN_ABORT] == 0:
+        return False
+    if state[NODES] >= state[NODE_LIMIT]:
+        state[ABORTED] = 1
+    elif state[NODES] % CLOCK_EVERY == 0 and monotonic_ns() >= state[DEADLINE]:
+        state[ABORTED] = 1
+    return state[ABORTED] != 0
+
+
+@njit(cache=True)
+def repeated(line, index, key):
+    """Whether ``key`` occurred an even number of plies before ``line[index]``."""
+    i = index - 2
+    while i >= 0:
+        if line[i] == key:
+            return True
+        i -= 2
+    return False
+
+
+@njit(cache=True)
+def note_elimination(buf, ply, moves, flips, enemy_count, like):
+    """Make the principal variation at ``ply`` the swipe (among the listed swipes,
+    which come first) that flips all ``enemy_count`` enemy tokens (flipped groups in
+    ``like``'s layout)."""
+    i = 0
+    while is_swipe(moves[i]):
+        if s_count(move_row(flips, i, like)) == enemy_count:
+            buf.pv[ply, ply] = moves[i]
+            buf.pv_length[ply] = ply + 1
+            return
+        i += 1
+
+
+@njit(cache=True, inline='always')
+def select_move(order, moves, flips, i, n, like):
+    """One step of the selection sort of the move loop: the move of the highest key
+    from ``i`` on (the first of equal ones) to place ``i`` (flipped groups: the words of
+    ``like``'s layout)."""
+    pick = i
+    for j in range(i + 1, n):
+        if order[j] > order[pick]:
+            pick = j
+    if pick != i:
+        order[i], order[pick] = order[pick], order[i]
+        moves[i], moves[pick] = moves[pick], moves[i]
+        for w in range(len(like)):
+            flips[i, w], flips[pick, w] = flips[pick, w], flips[i, w]
+
+
+@njit(cache=True, nogil=True)
+def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
+    """Score of the position for the side to move (``colour``: 0 green, 1 blue),
+    searched ``depth`` plies deep within the window (alpha, beta).
+
+    ``own`` and ``enemy`` are the sides in either layout: bitboards, or two-word sets of
+    the shift layout (sides 4 to ``SHIFT_MAX_SIZE``; ``shift_search_depth``). The steps
+    that depend on it (``node_moves``, ``play_move``, ``child_key``, ``leaf_score``,
+    ``move_row``, ``prefetches_ahead``) are chosen by their type, so numba compiles this
+    once per layout; the moves come in the same order with the same codes either way.
+    The flipped groups of ``buf.flips`` are in the same layout: bitboard rows, or columns 0
+    and 1.
+
+    At ply 0 (the root) the moves are not generated but taken, in order, from
+    ``buf.moves[0, :state[ROOT_COUNT]]`` and ``buf.flips[0]``; each finished root
+    move's score, exactness and node count go to ``buf.root_info``, the index of the
+    best to ``state[ROOT_BEST]`` and the number finished to ``state[ROOT_DONE]``. (The
+    root is a branch of this function rather than a function of its own because
+    numba's cache cannot load a kernel that calls a recursive kernel.)
+    """
+    state = buf.state
+    buf.pv_length[ply] = ply
+    stand_pat = np.int64(0)
+    if out_of_budget(state):
+        return np.int64(0)
+    root = ply == 0
+    moves = buf.moves[ply]
+    flips = buf.flips[ply]
+    order = buf.order[ply]
+    generation = state[GENERATION]
+    table_move = np.int64(0)
+    killer1 = buf.killers[ply, 0]
+    killer2 = buf.killers[ply, 1]
+    if root:
+        n = state[ROOT_COUNT]
+        for i in range(n):
+            order[i] = n - i  # the caller's order
+    else:
+        if repeated(buf.line, state[HISTORY_LENGTH] + ply, key):
+            return np.int64(0)
+        if state[TABLE_ON]:
+            entry = table_probe(keys, data, key, generation)
+            if entry != 0:
+                table_move = entry_move(entry)
+                if entry_depth(entry) == depth:
+                    score = score_from_table(entry_score(entry), ply)
+                    bound = entry_bound(entry)
+                    if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
+                        return score
+
+        n = -1
+        if depth <= 0:
+            score, n, largest_flip = leaf_score(state[EVALUATOR], size, own, enemy, moves, flips, buf, ply)
+            proven = True
+            if score == LOST:
+                score = -(WIN - ply)
+            elif score == WINNING:
+                score = WIN - ply - 1
+                if n < 0:  # the evaluation listed no move: list them (the shift layout: the eliminating swipes only)
+                    n = node_moves(size, own, enemy, moves, flips, buf, s_count(enemy))
+                note_elimination(buf, ply, moves, flips, s_count(enemy), own)
+            else:
+                proven = False
+            least_flip = state[QUIESCENCE]
+            if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
+                # Quiescence: the score stands unless a swipe flipping least_flip tokens
+                # or more (searched on, largest first) beats it. The evaluation may have
+                # left the side to move's moves in the buffer, swipes first; if it took
+                # its terms from the shift layout (n < 0) they are listed now, if a swipe
+                # flips enough (largest_flip: the largest group it can flip).
+                if n < 0:
+                    if largest_flip >= least_flip:
+                        n = node_moves(size, own, enemy, moves, flips, buf, least_flip)
+                    else:
+                        n = 0
+                m = 0
+                for i in range(n):
+                    if not is_swipe(moves[i]):
+                        break
+                    flipped = s_count(move_row(flips, i, own))
+                    if flipped >= least_flip:
+                        moves[m] = moves[i]
+                        for w in range(len(own)):
+                            flips[m, w] = flips[i, w]
+                        order[m] = flipped
+                        m += 1
+                n = m
+            else:
+                n = 0
+            if n == 0:
+                if state[TABLE_ON] and depth == 0:
+                    bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
+                    table_store(keys, data, key, 0, bound, 0, generation, score, ply)
+                return score
+            stand_pat = score
+        if n < 0:
+            n = node_moves(size, own, enemy, moves, flips, buf, 0)
+            if n == 0:
+                return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
+
+            # Ordering keys; a swipe that flips every enemy token wins at once.
+            enemy_count = s_count(enemy)
+            for i in range(n):
+                move = moves[i]
+                if move == table_move:
+                    order[i] = np.int64(1) << 60
+                    continue
+                if is_swipe(move):
+                    flipped = s_count(move_row(flips, i, own))
+                    if flipped == enemy_count:
+                        buf.pv[ply, ply] = move
+                        buf.pv_length[ply] = ply + 1
+                        return WIN - ply - 1
+                    if flipped >= 2:
+                        order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
+                        continue
+                if move == killer1:
+                    order[i] = np.int64(1) << 46
+                elif move == killer2:
+                    order[i] = np.int64(1) << 45
+                else:
+                    order[i] = buf.history[move & 0x3FFFF]
+
+    full_window = root and state[ROOT_FULL_WINDOW] != 0
+    original_alpha = alpha
+    best = -INFINITE
+    if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
+        best = stand_pat
+        if best > alpha:
+            alpha = best
+    best_move = np.int64(0)
+    line_index = state[HISTORY_LENGTH] + ply + 1
+    # The keys do not change during the loop, so the next move is known before this one
+    # is searched: with the table on (and ``prefetches_ahead``), it is placed and its
+    # child's bucket prefetched a move ahead (the same order: each selection step is the
+    # one the loop would take).
+    ahead = state[TABLE_ON] != 0 and prefetches_ahead(own)
+    next_child = U64(0)
+    for i in range(n):
+        # Selection sort, one step at a time: most nodes cut off after a move or two.
+        if i == 0 or not ahead:
+            select_move(order, moves, flips, i, n, own)
+        move = moves[i]
+        flipped = move_row(flips, i, own)
+        their, ours = play_move(size, own, enemy, move, flipped)
+        if i > 0 and ahead:
+            child = next_child
+        else:
+            child = child_key(size, colour, key, move, flipped)
+            if ahead:
+                prefetch_bucket(keys, data, child)
+        if ahead and i + 1 < n:
+            select_move(order, moves, flips, i + 1, n, own)
+            next_child = child_key(size, colour, key, moves[i + 1], move_row(flips, i + 1, own))
+            prefetch_bucket(keys, data, next_child)
+        buf.line[line_index] = child
+        before = state[NODES]
+        exact = True
+        big_flip = is_swipe(move) and s_count(flipped) >= 2
+        if i == 0 or full_window:
+            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
+        else:
+            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf, keys,
+                             data)
+            exact = False
+            if alpha < score < beta:
+                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys,
+                                 data)
+                exact = True
+        if state[ABORTED]:
+            return np.int64(0)
+        if root:
+            buf.root_info[0, i] = score
+            buf.root_info[1, i] = 1 if exact else 0
+            buf.root_info[2, i] = state[NODES] - before
+            state[ROOT_DONE] = i + 1
+        if score > best:
+            best = score
+            best_move = move
+            if root:
+                state[ROOT_BEST] = i
+            if score > alpha:
+                alpha = score
+                buf.pv[ply, ply] = move
+                for k in range(ply + 1, buf.pv_length[ply + 1]):
+                    buf.pv[ply, k] = buf.pv[ply + 1, k]
+                buf.pv_length[ply] = max(buf.pv_length[ply + 1], ply + 1)
+                if score >= beta:
+                    if depth <= 0:
+                        break  # quiescence: no killers or history
+                    if not big_flip and move != killer1:
+                        buf.killers[ply, 1] = killer1
+                        buf.killers[ply, 0] = move
+                    h = buf.history[move & 0x3FFFF] + depth * depth
+                    buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
+                    break
+        if full_window:
+            alpha = -INFINITE  # every root move gets a full window, hence an exact score
+
+    if state[TABLE_ON] and not root and depth >= 0:
+        bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        table_store(keys, data, key, best_move, bound, depth, generation, best, ply)
+    return best
+
+
+@njit(cache=True, inline='always')
+def unowned_buffers(buf):
+    """``buf`` with every array an ``unowned`` view."""
+    return SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.enemy_groups),
+                         unowned(buf.group_id), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
+                         unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
+                         unowned(buf.weights))
+
+
+@njit(cache=True, nogil=True)
+def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
+    """``negamax`` on bitboards over views of the buffers and table that numba does not
+    reference-count: every call of the recursion passed 16 arrays, and their atomic
+    reference-count updates took about a third of the kernel's time."""
+    return negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, unowned_buffers(buf), unowned(keys),
+                   unowned(data))
+
+
+@njit(cache=True, nogil=True)
+def shift_search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
+    """``search_depth`` in the shift layout (sides 4 to ``SHIFT_MAX_SIZE``): the sides
+    (bitboards) and the root moves' flipped groups (rows of ``buf.flips[0]``, which the
+    driver writes before each depth) are converted to two-word sets first, so numba
+    runs ``negamax``'s shift-layout version."""
+    flips = buf.flips[0]
+    for i in range(buf.state[ROOT_COUNT]):
+        group = to_shift_layout(size, flips[i])
+        for word in range(NWORDS):
+            flips[i, word] = U64(0)
+        flips[i, 0] = group[0]
+        flips[i, 1] = group[1]
+    return negamax(size, colour, to_shift_layout(size, own), to_shift_layout(size, enemy), key, depth, ply, alpha,
+                   beta, unowned_buffers(buf), unowned(keys), unowned(data))
+
+
+def depth_kernel(size):
+    """The kernel searching one depth on side ``size``: ``shift_search_depth`` on sides
+    up to ``SHIFT_MAX_SIZE``, else ``search_depth``."""
+    return shift_search_depth if size <= SHIFT_MAX_SIZE else search_depth
+
+
+from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
+
+kernels.register_kernel_module(sys.modules[__name__])
