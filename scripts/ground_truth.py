@@ -120,7 +120,7 @@ def main(argv=None) -> None:
     parser.add_argument("--positions", type=int, default=300, help="positions to sample (default 300)")
     parser.add_argument("--seed", type=int, default=12, help="seed of the random games and of the searches (default 12)")
     parser.add_argument("--budgets", nargs="+", default=list(DEFAULT_BUDGETS), help="budgets: 1000n (nodes) or 0.01s (time)")
-    parser.add_argument("--engines", nargs="+", default=["alphabeta", "mcts"], help="engines to test, with options after a colon as in matches (mcts:rave=300)")
+    parser.add_argument("--engines", nargs="+", default=["alphabeta", "mcts"], help="engines to test, with options after a colon as in matches (mcts:exploration=0.7)")
     parser.add_argument("--tablebase", default=None, metavar="FILE", help="tablebase file (default: where solve writes it)")
     run(parser.parse_args(argv))
 

@@ -10,7 +10,7 @@
 
 Example: python -m scripts.texel check --positions 500
 
-``generate`` plays self-play games (``--engine``, default ``alphabeta-v1``, or an
+``generate`` plays self-play games (``--engine``, default ``alphabeta``, or an
 engine with options such as ``alphabeta:quiescence=0``, at ``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
 differ) on the sides ``--sizes`` (default 6 to 9) and keeps, for every position after the opening, the raw terms
 of the evaluation (``evaluate.evaluation_terms``), the phase (the fraction of interior
@@ -37,7 +37,7 @@ fitted``: in the fitted evaluation's centi-tokens).
 sign with the exact result of the side-4 tablebase (win or loss for the side to
 move): agreement rate and logistic loss, by phase, of the classic, fitted and
 leaf-fitted weights (sides 6-9) and of leaf-fitted's side-4 weights
-(``search/weights.py``, evaluator ``leaf-fitted-4``). It measures how well a fit to sides 6-9 carries over to a
+(``search/weights.py``, evaluator ``leaf-fitted`` on side 4). It measures how well a fit to sides 6-9 carries over to a
 board it never saw; the tablebase only measures here, it never trains.
 """
 
@@ -241,7 +241,7 @@ def main(argv=None) -> None:
     g = sub.add_parser("generate", help="self-play positions with results")
     g.add_argument("--out", required=True)
     g.add_argument("--sizes", type=int, nargs="+", default=[6, 7, 8, 9])
-    g.add_argument("--engine", default="alphabeta-v1")
+    g.add_argument("--engine", default="alphabeta")
     g.add_argument("--nodes", type=int, default=800)
     g.add_argument("--seconds", type=float, default=600)
     g.add_argument("--games", type=int, default=10**9)

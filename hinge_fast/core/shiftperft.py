@@ -137,7 +137,7 @@ def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
 
 
 # ----- move lists in the shift layout (alpha-beta on sides 4 to 6) ------------------------------
-# ``search/alphabeta.py``'s ``negamax`` (``shift_search``) keeps a node's sides as two-word sets and
+# ``search/negamax.py`` (``shift_search_depth``) keeps a node's sides as two-word sets and
 # lists its moves here, with move codes and flipped groups, in the order of
 # ``movegen.generate_moves``: the tree it searches is then the same, node for node.
 

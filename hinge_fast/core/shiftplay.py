@@ -28,10 +28,10 @@ the policy needs, as sets of cells:
 
 This is ``playout_greed`` 1, ``playout_connect`` 1 and no MAST, the ``mcts`` defaults;
 ``mcts.py`` uses it when those options hold and the side is at most
-``tables.SHIFT_MAX_SIZE`` (option ``shift_playouts``). The random stream is the
+``tables.SHIFT_MAX_SIZE`` (``mcts.uses_shift_playouts``). The random stream is the
 searcher's (``rng``, xorshift64* as ``mcts.rng_next``), drawn in another order than the
 old playout's, so single playouts differ while the distribution of moves is the same.
-The moves played are written to ``trace`` as move codes (``movecode.py``) for RAVE/AMAF;
+The moves played are written to ``trace`` as move codes (``movecode.py``);
 ``tests/test_shiftplay.py`` replays them through ``reference.py``.
 """
 
