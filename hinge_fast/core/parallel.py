@@ -178,6 +178,8 @@ def _run_threads(worker, threads, stop, should_stop=None, tick=None):
     ``should_stop()`` sets ``stop[0]``, which the workers (and perft's kernel) heed.
     An exception of a worker is raised here once all have ended."""
     failures = []
+    if should_stop is not None and should_stop():
+        stop[0] = 1  # asked to stop before it began: the workers take nothing
 
     def run():
         try:
