@@ -89,13 +89,14 @@ class _Bar:
         self.bar = None
 
     def __enter__(self):
+        from tqdm import tqdm  # here, not inside the timed count
+
+        self.tqdm = tqdm
         return self
 
     def show(self, done: int, total: int) -> None:
-        from tqdm import tqdm
-
         if self.bar is None:
-            self.bar = tqdm(total=total, unit=self.unit, file=sys.stderr, disable=None, delay=1.0, leave=False)
+            self.bar = self.tqdm(total=total, unit=self.unit, file=sys.stderr, disable=None, delay=1.0, leave=False)
         self.bar.update(done - self.bar.n)
 
     def __exit__(self, *exc):

@@ -85,29 +85,33 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1, should_stop=None
         kernels.perft_children(size, own, enemy, 2, True, workspace(2), codes, flips, 0, n, replies)
         order = np.argsort(-replies, kind="stable")
     codes_by_size, flips_by_size = codes[order], flips[order]
-    counts_by_size = np.zeros(n, dtype=np.int64)
+    counts_by_size = np.full(n, -2, dtype=np.int64)  # -2: not yet counted, -1: stopped
     stop = np.zeros(1, dtype=np.uint8)
     lock = threading.Lock()
     next_index = [0]
-    finished = [0]
 
     def worker():
         work = workspace(depth, stop)
+        if threads == 1:  # one call for every root move: the kernel itself heeds ``stop``
+            if not stop[0]:
+                kernels.perft_children(size, own, enemy, depth, bulk, work, codes_by_size, flips_by_size, 0, n,
+                                       counts_by_size)
+            return
         while not stop[0]:
             with lock:
                 i = next_index[0]
                 next_index[0] += 1
             if i >= n:
                 return
-            if kernels.perft_children(size, own, enemy, depth, bulk, work, codes_by_size, flips_by_size, i, i + 1,
-                                      counts_by_size) == 1:
-                with lock:
-                    finished[0] += 1
+            kernels.perft_children(size, own, enemy, depth, bulk, work, codes_by_size, flips_by_size, i, i + 1, counts_by_size)
 
-    tick = None if progress is None else (lambda: progress(finished[0], n))
+    def finished() -> int:
+        return int(np.count_nonzero(counts_by_size >= 0))
+
+    tick = None if progress is None else (lambda: progress(finished(), n))
     _run_threads(worker, threads, stop, should_stop, tick)
-    if finished[0] < n:
-        raise HingeError(f"perft stopped after {finished[0]} of {n} root moves")
+    if finished() < n:
+        raise HingeError(f"perft stopped after {finished()} of {n} root moves")
     counts[order] = counts_by_size
     return counts, codes
 
