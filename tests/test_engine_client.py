@@ -129,6 +129,10 @@ FAKE = textwrap.dedent(
             if mode == "die":
                 print("dying", file=sys.stderr, flush=True)
                 sys.exit(3)
+            if mode == "flood":
+                sys.stdout.write("x" * (3 << 20))  # one endless line, no ok
+                sys.stdout.flush()
+                sys.stdin.readline()
             print({"illegal": "A1", "garbage": "???", "two": "F6\\nF7"}.get(mode, "F6"))
         elif word == "newgame" and mode == "reject-newgame":
             print("err I only play chess")
@@ -174,6 +178,15 @@ def test_bad_answers_are_reported(fake, mode, message):
     with fake(mode) as e:
         with pytest.raises(HingeError, match=message):
             e.play(Board(), Limits(nodes=5))
+
+
+def test_an_endless_answer_line_is_cut_and_the_engine_stopped(fake):
+    from hinge_fast.protocol.client import MAX_ANSWER_LINE
+
+    with fake("flood") as e:
+        with pytest.raises(HingeError, match=f"answered 'bestmove nodes 5' with a line longer than {MAX_ANSWER_LINE:,} bytes; it was stopped"):
+            e.play(Board(), Limits(nodes=5))
+        assert e.process.wait(30) is not None
 
 
 def test_a_silent_engine_times_out(fake):

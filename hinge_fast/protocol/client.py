@@ -37,6 +37,13 @@ DEFAULT_TIMEOUT = 30.0
 #: compiling on a cold cache, a slow machine).
 SEARCH_GRACE = 30.0
 _CLOSED = object()
+_TOO_LONG = object()
+#: The longest answer line read from an engine, in bytes (a position string of side 9
+#: is under 200): a longer one means the engine is broken, and it is stopped.
+MAX_ANSWER_LINE = 1 << 20
+#: The most lines one answer may hold before its ``ok`` (``validmoves`` of a busy
+#: position is one line; ``info`` lines of a long search are many).
+MAX_ANSWER_LINES = 200_000
 
 
 @dataclass(frozen=True)
@@ -122,7 +129,10 @@ class Engine:
     @staticmethod
     def _pump(stream, lines):
         try:
-            for raw in iter(stream.readline, b""):
+            while raw := stream.readline(MAX_ANSWER_LINE + 1):
+                if len(raw) > MAX_ANSWER_LINE:
+                    lines.put(_TOO_LONG)
+                    return
                 lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
         except (OSError, ValueError):
             pass
@@ -178,6 +188,11 @@ class Engine:
             if line is _CLOSED:
                 self._lines.put(_CLOSED)  # later reads fail the same way
                 raise self._died(command)
+            if line is _TOO_LONG or len(lines) >= MAX_ANSWER_LINES:
+                self._lines.put(_CLOSED)
+                self.kill()
+                what = f"a line longer than {MAX_ANSWER_LINE:,} bytes" if line is _TOO_LONG else f"more than {MAX_ANSWER_LINES:,} lines"
+                raise HingeError(f"engine {self.command_name!r} answered {_short(command)!r} with {what}; it was stopped")
             if line == "ok":
                 return lines
             lines.append(line)
