@@ -336,6 +336,7 @@ def test_a_stream_never_read_still_ends_and_frees_its_slot():
         pool = client.app.state.pool
         for run in list(pool.running):
             run.stop()
+        assert pool.wait_idle(60)  # the search's own thread gave the slot back
         with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
             assert [name for name, _ in events(again)][-1] == "done"
 

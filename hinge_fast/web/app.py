@@ -20,6 +20,7 @@ from typing import Literal, Optional
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -113,6 +114,8 @@ class Error(BaseModel):
 
 ERRORS = {400: {"model": Error, "description": "a malformed position, an illegal move, a bad option: the project's error text"},
           404: {"model": Error, "description": "no such game"}}
+#: The same, for a route whose own answer is not JSON: the errors still are.
+JSON_ERRORS = {code: {**answer, "content": {"application/json": {}}} for code, answer in ERRORS.items()}
 
 
 def _state(game: Game) -> dict:
@@ -213,6 +216,14 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     async def no_game(request, exc: KeyError):
         return JSONResponse({"error": f"no game {exc.args[0]!r}: start one with POST /api/games"}, status_code=404)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request, exc: StarletteHTTPException):
+        # The framework's own refusals (a body that is not JSON, a method a route does not
+        # take) answer as every other error does: {"error": "..."} on one line.
+        text = exc.detail if isinstance(exc.detail, str) else "malformed request"
+        return JSONResponse({"error": text[:200].splitlines()[0] if text else "malformed request"},
+                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
     @app.exception_handler(RequestValidationError)
     async def bad_request(request, exc: RequestValidationError):
         first = exc.errors()[0] if exc.errors() else {}
@@ -283,7 +294,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     def load_record(game_id: str, body: RecordRequest):
         return change(game_id, lambda g: g.load_record(body.record))
 
-    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=ERRORS,
+    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=JSON_ERRORS,
              summary="The game as a record (docs/usage.md)")
     def get_record(game_id: str):
         game = game_of(game_id)

@@ -92,6 +92,7 @@ class SearchPool:
         self.limit = limit
         self._slots = threading.BoundedSemaphore(limit)
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
         self.running: set[RunningSearch] = set()
 
     def acquire(self, request: SearchRequest) -> RunningSearch:
@@ -110,7 +111,14 @@ class SearchPool:
             if run not in self.running:
                 return
             self.running.discard(run)
-        self._slots.release()
+            self._slots.release()
+            self._idle.notify_all()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no search runs (every slot given back); False if ``timeout``
+        seconds passed first."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self.running, timeout)
 
     def stop_all(self) -> None:
         with self._lock:
