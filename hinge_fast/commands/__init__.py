@@ -136,3 +136,30 @@ def engine_options(engine: str, args) -> dict:
     if getattr(args, "tablebase", None) is not None:
         options["tablebase"] = spec.option("tablebase").parse(args.tablebase)
     return options
+
+
+class ProgressBar:
+    """A tqdm bar on stderr for long counts, shown only when stderr is a terminal and
+    the work lasts more than a second; ``show(done, total)`` is the counts' progress
+    callback. tqdm is loaded on entering, not inside a timed count."""
+
+    def __init__(self, unit: str):
+        self.unit = unit
+        self.bar = None
+
+    def __enter__(self):
+        from tqdm import tqdm
+
+        self.tqdm = tqdm
+        return self
+
+    def show(self, done: int, total: int) -> None:
+        if self.bar is None:
+            import sys
+
+            self.bar = self.tqdm(total=total, unit=self.unit, file=sys.stderr, disable=None, delay=1.0, leave=False)
+        self.bar.update(done - self.bar.n)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from . import add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int
+from . import ProgressBar, add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int
 
 MAX_PERFT_DEPTH = 20
 
@@ -69,7 +69,7 @@ def _perft_fast(board, depth, divide, bulk, threads):
         return [], 1, 0.0
     parallel.perft(board.size, own, enemy, 1, bulk, 1)  # load or compile first
     parallel.perft_divide(board.size, own, enemy, 2, bulk, 1)
-    with _Bar("root moves") as bar:
+    with ProgressBar("root moves") as bar:
         start = time.perf_counter()
         counts, codes = parallel.perft_divide(board.size, own, enemy, depth, bulk, threads, progress=bar.show)
         seconds = time.perf_counter() - start
@@ -78,30 +78,6 @@ def _perft_fast(board, depth, divide, bulk, threads):
     by_move = {board.move_from_code(code): int(count) for code, count in zip(codes, counts)}
     ordered = [(move, by_move[move]) for move in board.legal_moves]
     return ordered, sum(by_move.values()), seconds
-
-
-class _Bar:
-    """A progress bar on stderr, shown only when stderr is a terminal and the work
-    lasts more than a second."""
-
-    def __init__(self, unit: str):
-        self.unit = unit
-        self.bar = None
-
-    def __enter__(self):
-        from tqdm import tqdm  # here, not inside the timed count
-
-        self.tqdm = tqdm
-        return self
-
-    def show(self, done: int, total: int) -> None:
-        if self.bar is None:
-            self.bar = self.tqdm(total=total, unit=self.unit, file=sys.stderr, disable=None, delay=1.0, leave=False)
-        self.bar.update(done - self.bar.n)
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.close()
 
 
 def _perft_reference(board, depth, divide):

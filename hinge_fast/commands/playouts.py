@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from . import add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int
+from . import ProgressBar, add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int
 
 
 def register(subparsers):
@@ -42,17 +42,12 @@ def run_playouts(args) -> int:
     if args.ray is not None:
         tally, seconds, where = _playouts_ray(board, args)
     else:
-        from tqdm import tqdm
-
         parallel.playouts(board.size, own, enemy, 1, 1, args.seed, 1)  # load or compile first
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr, disable=None, delay=1.0, leave=False)
-        try:
+        with ProgressBar("game") as bar:
             start = time.perf_counter()
             tally = parallel.playouts(board.size, own, enemy, args.games, args.max_plies, args.seed, threads,
-                                      progress=lambda done, total: bar.update(done - bar.n))
+                                      progress=bar.show)
             seconds = time.perf_counter() - start
-        finally:
-            bar.close()
         where = f"{threads} thread{'s' if threads > 1 else ''}"
     mover = board.turn
     wins = {mover: tally.wins(0), mover.other: tally.wins(1)}
