@@ -204,7 +204,8 @@ def test_fixed_depth_root_scores_are_the_minimax_values_on_the_larger_sides(size
 
     ev = get_evaluator("classic")
     board = midgame_positions(size, 1, seed=190 + size, min_ply=6, max_ply=20)[0]
-    result = AlphaBetaSearcher(threads=1, quiescence=0, root_scores=True).go(board.copy(), Limits(depth=2))
+    result = AlphaBetaSearcher(threads=1, quiescence=0, root_scores=True, evaluator="classic").go(board.copy(),
+                                                                                         Limits(depth=2))
     want = {}
     for move in board.legal_moves:
         board.push(move)
