@@ -25,8 +25,8 @@ POSITIONS = [sides(fen) for fen in MID_GAME_S6]
 def test_movegen(benchmark, index):
     size, own, enemy = POSITIONS[index]
     work = workspace(1)
-    args = (size, own, enemy, work.moves[0], work.flips[0], work.enemy_groups, work.group_id, True)
-    n = benchmark(kernels.generate_moves, *args)
+    args = (size, own, enemy, work.moves[0], work.flips[0], work.scratch, work.group_of_bit)
+    n = benchmark(kernels.legal_moves, *args)
     assert n == len(Board.from_fen(MID_GAME_S6[index]).legal_moves)
 
 

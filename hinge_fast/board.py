@@ -12,9 +12,9 @@ Modelled on python-chess::
     >>> board.pop()
     Move.from_str('F6')
 
-Positions are kept as bitboards (layout: ``geometry.py``); move generation and play
-run in the numba kernels (``kernels.py``), imported on first use so that parsing and
-drawing a board never wait for numba.
+Positions are kept as bitboards (layout: ``geometry.py``); the legal moves come from
+the numba kernels (``core/moves.py``, through ``kernels.py``), imported on first use so
+that parsing and drawing a board never wait for numba.
 
 The low-level face, for the searchers and tools above (python-chess shows its
 bitboards the same way): ``board.green`` / ``board.blue`` / ``board.own`` /
@@ -43,7 +43,7 @@ from .core.fen import BLUE, GREEN, format_fen, parse_fen
 from .core.geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
 from .core.movecode import CELL_BITS, CELL_MASK  # noqa: F401  (the move code's layout, for the layers above)
 from .core.movecode import decode as decode_move_code
-from .core.tables import MAX_GROUPS, MAX_MOVES
+from .core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
 
 _CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
 _MOVE_RE = re.compile(r"\s*([A-Za-z][0-9]{1,2})(?:\s*-\s*([A-Za-z][0-9]{1,2})(?:\s*[xX]\s*([A-Za-z][0-9]{1,2}))?)?\s*")
@@ -165,7 +165,7 @@ def _move_of_code(names, code) -> "Move":
 
 def _move_from_code(cls, code, size: int) -> "Move":
     """The move of a move generator code on the board of side ``size``
-    (layout: ``core/movegen.py``).
+    (layout: ``core/movecode.py``).
 
     >>> Move.from_code(Board(4).code_of(Move.from_str("B2")), 4)
     Move.from_str('B2')
@@ -246,14 +246,50 @@ def bitboard_cells(bitboard) -> list[int]:
     return out
 
 
+def group_cells(neighbours, tokens, cell) -> set:
+    """The group (a flood fill over ``neighbours``, ``geometry.neighbours``) of the
+    cells ``tokens`` (a set of cell indices) that holds ``cell``."""
+    group, frontier = {cell}, [cell]
+    while frontier:
+        for n in neighbours[frontier.pop()]:
+            if int(n) in tokens and int(n) not in group:
+                group.add(int(n))
+                frontier.append(int(n))
+    return group
+
+
+def play_bitboards(own, enemy, code, flipped) -> tuple:
+    """``(their tokens, our tokens)`` after the move of code ``code`` by the side owning
+    ``own``, flipping the bitboard ``flipped`` (zero for a placement)."""
+    frm, to, _ = decode_move_code(code)
+    flipped = [int(w) for w in flipped]
+    ours = [int(w) for w in own]
+    theirs = [int(w) ^ f for w, f in zip(enemy, flipped)]
+    ours[frm >> 6] &= ~(1 << (frm & 63))  # a placement has from == to
+    ours[to >> 6] |= 1 << (to & 63)
+    return as_bitboard(theirs), as_bitboard(w | f for w, f in zip(ours, flipped))
+
+
+def flips_as_bitboards(size, codes, sets) -> np.ndarray:
+    """The flipped groups of a move list (``sets``: rows of shift-layout sets, as
+    ``moves.legal_moves`` writes them) as bitboards, uint64 ``[n, NWORDS]``."""
+    out = np.zeros((len(codes), NWORDS), dtype=np.uint64)
+    flip_cells = _kernels().flip_cells
+    for i, code in enumerate(codes):
+        if decode_move_code(code)[2] is not None:
+            for cell in flip_cells(size, sets[i]):
+                out[i, cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+    return out
+
+
 class _MoveBuffers:
     """Per-board scratch for the move generator (allocated once per board)."""
 
     def __init__(self):
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
-        self.flips = np.zeros((MAX_MOVES, NWORDS), dtype=np.uint64)
-        self.enemy_groups = np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64)
-        self.group_id = np.zeros(64 * NWORDS, dtype=np.int16)
+        self.flips = np.zeros((MAX_MOVES, SHIFT_WORDS), dtype=np.uint64)
+        self.scratch = np.zeros((SCRATCH_ROWS, SHIFT_WORDS), dtype=np.uint64)
+        self.group_of_bit = np.zeros(GROUP_SLOTS, dtype=np.int16)
 
 
 class Board:
@@ -324,12 +360,11 @@ class Board:
     def groups(self, color: Color) -> list[list[str]]:
         """The groups of one colour, each a list of cell names, in (c, r) order."""
         stones = self._green if color == Color.GREEN else self._blue
-        group_of = _kernels().group_of
         out, rest = [], set(bitboard_cells(stones))
         while rest:
-            group = bitboard_cells(group_of(self.size, stones, min(rest)))
-            rest -= set(group)
-            out.append([self._geo.names[c] for c in group])
+            group = group_cells(self._geo.neighbours, rest, min(rest))
+            rest -= group
+            out.append([self._geo.names[c] for c in sorted(group)])
         return out
 
     def _sides(self):
@@ -438,9 +473,9 @@ class Board:
                 self._buffers = _MoveBuffers()
             b = self._buffers
             own, enemy = self._sides()
-            n = _kernels().generate_moves(self.size, own, enemy, b.moves, b.flips, b.enemy_groups, b.group_id, True)
+            n = _kernels().legal_moves(self.size, own, enemy, b.moves, b.flips, b.scratch, b.group_of_bit)
             codes = b.moves[:n].copy()
-            flips = b.flips[:n].copy()
+            flips = flips_as_bitboards(self.size, codes, b.flips)
             codes.flags.writeable = False
             flips.flags.writeable = False
             index = {self._decode(code): i for i, code in enumerate(codes)}
@@ -520,9 +555,7 @@ class Board:
         i = self._find(move)
         codes, flips, _ = self._legal
         canonical = self._decode(codes[i])
-        own, enemy = self._sides()
-        their, ours = _kernels().play_with_flip(own, enemy, codes[i], tuple(flips[i]))
-        their, ours = as_bitboard(their), as_bitboard(ours)
+        their, ours = play_bitboards(*self._sides(), codes[i], flips[i])
         # (green, blue, turn, legal-move cache); the cache is dropped so that a long
         # game's history stays small: pop regenerates the moves when asked.
         self._undo.append((self._green, self._blue, self.turn, None))

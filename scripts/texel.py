@@ -13,7 +13,7 @@ Example: python -m scripts.texel check --positions 500
 ``generate`` plays self-play games (``--engine``, default ``alphabeta``, or an
 engine with options such as ``alphabeta:quiescence=0``, at ``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
 differ) on the sides ``--sizes`` (default 6 to 9) and keeps, for every position after the opening, the raw terms
-of the evaluation (``evaluate.evaluation_terms``), the phase (the fraction of interior
+of the evaluation (``terms.board_terms``), the phase (the fraction of interior
 cells filled) and the game's result for the side to move. Positions with a verdict (no
 legal move, or an elimination now) are left out: the search scores them exactly.
 
@@ -60,18 +60,16 @@ from hinge_fast.search.evaluate import (
     FITTED_TERMS,
     LEAF_FITTED_END,
     LEAF_FITTED_OPENING,
-    TERMS,
     WEIGHTS,
-    evaluation_arguments,
-    evaluation_terms,
 )
+from hinge_fast.search.terms import board_terms
 
 K = len(FITTED_TERMS)
 
 
 def features(board: Board):
     """``(terms + (1,), phase)`` of ``board``, or None when it has a verdict."""
-    terms, n_own, can_eliminate = evaluation_terms(*evaluation_arguments(board))
+    terms, n_own, can_eliminate = board_terms(board.size, board.own, board.enemy)
     if n_own == 0 or can_eliminate:
         return None
     size = board.size

@@ -52,6 +52,11 @@ ELIMINATED = "4/5/6/7/1b2b1/5/4 g"
 
 
 # ----- positions made by play ---------------------------------------------------------------
+#: The largest side on which the reference lists moves quickly enough for many positions
+#: in the default suite; ``-m slow`` runs many more on the sides above.
+QUICK_MAX_SIZE = 6
+
+
 def game_positions(size: int, seed: int, every: int = 2):
     """The positions of one seeded random game from the empty board (every ``every``-th
     ply, and the last), as one Board changing in place: copy one to keep it."""

@@ -10,7 +10,7 @@ import pytest
 
 from hinge_fast import Board, HingeError, reference
 from hinge_fast.search import Limits
-from hinge_fast.search import alphabeta, intrinsics, layout, negamax, tt
+from hinge_fast.search import alphabeta, intrinsics, negamax, tt
 from hinge_fast.search import Score
 from hinge_fast.search.alphabeta import WIN, score_text, search_alphabeta
 from hinge_fast.search.evaluate import TERMS, evaluate_board
@@ -166,21 +166,6 @@ def test_finished_game_gives_no_move():
     assert result.move is None and result.mate == 0
 
 
-def test_incremental_hash_matches_a_full_hash():
-    from hinge_fast.core import kernels
-
-    for board in midgame_positions(6, 3, seed=21):
-        child_hash = layout.child_hash  # the kernel under test
-        parent = board.zobrist_key
-        codes, flips = board.legal_codes, board.legal_flips
-        for code, flip in zip(codes, flips):
-            child = board.copy()
-            child.push(board.move_from_code(code))
-            want = child.zobrist_key
-            got = child_hash(board.size, int(board.turn), np.uint64(parent), code, tuple(flip))
-            assert int(got) == int(want)
-
-
 def test_table_entries_round_trip():
     for move, bound, depth, generation, score in [(1, 1, 0, 1, 0), ((1 << 27) - 1, 3, 127, 255, -(WIN + 1)), (5, 2, 9, 7, WIN + 1)]:
         data = np.uint64(tt.pack_entry(move, bound, depth, generation, score))
@@ -264,12 +249,12 @@ def test_the_table_keeps_fixed_depth_scores_exact_with_quiescence():
 def test_fitted_evaluation_with_the_classic_weights_is_the_classic_evaluation():
     """The fitted kernel blends two weight sets by phase and adds tempo: given the
     classic weights twice and no tempo, it scores as the classic evaluation."""
-    from hinge_fast.search.evaluate import WEIGHTS, Evaluator, evaluate_fitted, get_evaluator
+    from hinge_fast.search.evaluate import WEIGHTS, Evaluator, get_evaluator
 
-    classic = Evaluator("classic-as-fitted", 2, evaluate_fitted, "test", tuple(WEIGHTS) + (0,) + tuple(WEIGHTS) + (0,))
-    for board in midgame_positions(6, 8, seed=24) + midgame_positions(4, 8, seed=25):
+    classic = Evaluator("classic-as-fitted", 2, "test", tuple(WEIGHTS) + (0,) + tuple(WEIGHTS) + (0,))
+    for board in midgame_positions(6, 8, seed=24) + midgame_positions(4, 8, seed=25) + midgame_positions(9, 4, seed=26):
         assert classic(board) == get_evaluator("classic")(board) == evaluate_board(board)["total"]
-    tempo = Evaluator("tempo", 2, evaluate_fitted, "test", (0,) * 9 + (7,) + (0,) * 9 + (7,))
+    tempo = Evaluator("tempo", 2, "test", (0,) * 9 + (7,) + (0,) * 9 + (7,))
     assert tempo(Board()) == 7
 
 
@@ -354,14 +339,14 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
     """``leaf-fitted`` is the fitted kernel with LEAF_FITTED_* weights: each term times
     its phase-blended weight, plus tempo (recomputed here from the raw terms); it scores
     positions differently from ``fitted``, and the default searcher uses it."""
-    from hinge_fast.search.evaluate import (LEAF_FITTED_END, LEAF_FITTED_OPENING, evaluation_arguments, evaluation_terms,
-                                            get_evaluator)
+    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, get_evaluator
+    from hinge_fast.search.terms import board_terms
 
     leaf, fitted = get_evaluator("leaf-fitted"), get_evaluator("fitted")
     assert leaf.kernel_id == fitted.kernel_id == 2 and leaf is get_evaluator("LEAF-FITTED")
     differ = 0
     for board in midgame_positions(6, 6, seed=31):
-        terms, n_own, can_eliminate = evaluation_terms(*evaluation_arguments(board))
+        terms, n_own, can_eliminate = board_terms(board.size, board.own, board.enemy)
         if n_own == 0 or can_eliminate:
             continue
         cells = 3 * (board.size - 1) * (board.size - 2) + 1
@@ -383,7 +368,8 @@ def test_leaf_fitted_uses_its_side_4_weights_on_side_4_only():
     side-4 self-play) and the sides 6-9 fit elsewhere; ``leaf-fitted-69`` keeps the sides
     6-9 fit everywhere. Checked where the search copies the weights into its buffers."""
     from hinge_fast.search.alphabeta import AlphaBetaSearcher
-    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, evaluation_arguments, get_evaluator
+    from hinge_fast.core.sets import set_like
+    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, evaluation_in, get_evaluator
     from hinge_fast.search.weights import LEAF_FITTED_SIDE4
 
     side4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
@@ -399,8 +385,8 @@ def test_leaf_fitted_uses_its_side_4_weights_on_side_4_only():
     board = Board(size=4)
     board.push(board.legal_moves[0])
     leaf, leaf69 = get_evaluator("leaf-fitted"), get_evaluator("leaf-fitted-69")
-    assert leaf(board) == int(leaf.kernel(*evaluation_arguments(board), side4))
-    assert leaf69(board) == int(leaf69.kernel(*evaluation_arguments(board), old))
+    assert leaf(board) == int(evaluation_in(2, 4, board.own, board.enemy, side4, set_like(4)))
+    assert leaf69(board) == int(evaluation_in(2, 4, board.own, board.enemy, old, set_like(4)))
     assert leaf(board) != leaf69(board)
     with pytest.raises(HingeError, match="unknown evaluator 'leaf-fitted-4'"):
         get_evaluator("leaf-fitted-4")
@@ -427,15 +413,21 @@ def test_unowned_views_share_the_arrays_memory():
     assert a[2] == 7 and b[1, 3] == 9 and c[1, 2, 3] == 11 and c.sum() == 11
 
 
-@pytest.mark.parametrize("size", [7, 9])
+@pytest.mark.parametrize("size", [4, 7, 9])
 def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
-    """The same searches, node for node, through ``search_depth`` (the kernel on sides
-    above 6) and with ``negamax`` called on the arrays themselves."""
+    """The same searches, node for node, through ``search_depth`` and with ``negamax``
+    called on the arrays themselves."""
+    from hinge_fast.core.sets import to_shift_words
+
+    def plain(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
+        return negamax.negamax(size, colour, to_shift_words(size, own, like), to_shift_words(size, enemy, like), key,
+                               depth, ply, alpha, beta, buf, keys, data)
+
     boards = midgame_positions(size, 4, seed=40 + size)
     limits = Limits(nodes=4000)
-    options = dict(threads=1)
+    options = dict(threads=1, tablebase="off")
     fast = [search_alphabeta(board.copy(), limits, **options) for board in boards]
-    monkeypatch.setattr(negamax, "search_depth", negamax.negamax)
+    monkeypatch.setattr(alphabeta, "search_depth", plain)
     plain = [search_alphabeta(board.copy(), limits, **options) for board in boards]
     for a, b in zip(fast, plain):
         assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)

@@ -194,7 +194,7 @@ def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
 #: 60 ms a game when idle), stopped once the bar counts 2 games. A match against greedy
 #: (16 games of 60 nodes, then 48 of 600) finished in the moment between the bar's count
 #: and the signal on a loaded machine: greedy games are short and MCTS proves them early.
-LONGER_MATCH = ["match", "mcts", "mcts:exploration=0.4,fpu=-1,prior_weight=0,playout_connect=0", "--nodes", "600",
+LONGER_MATCH = ["match", "mcts", "mcts:exploration=0.4,fpu=-1,prior_weight=0", "--nodes", "600",
                 "--size", "5", "--seed", "7"]
 LONGER_GAMES = 48
 STOP_AT = 2

@@ -194,7 +194,7 @@ def test_search_entry_point_dispatches_to_mcts():
 @pytest.mark.parametrize(
     "options",
     [{"tree_nodes": 0}, {"tree_nodes": 10**12}, {"tree_nodes": 1.5}, {"exploration": -1}, {"playout_plies": -1}, {"table_mb": 16},
-     {"eval_mix": 1.5}, {"eval_mix": "half"}, {"playout_connect": -0.1},
+     {"eval_mix": 1.5}, {"eval_mix": "half"}, {"playout_connect": 1.0}, {"playout_greed": 1.0},
      {"rave": 100.0}, {"mast": 0.5}, {"choice_lcb": 0.5}, {"choice_share": 0.5}, {"virtual_visits": 2.0},
      {"eval_prior": 1.0}, {"shift_playouts": False}],
 )
@@ -206,31 +206,6 @@ def test_bad_options(options):
 def test_tree_layout():
     tree = Tree(10)
     assert tree.parent[0] == -1 and tree.stats[0] == 1 and list(tree.children(0)) == []
-
-
-def test_connected_playout_places_next_to_its_own_tokens():
-    """With ``playout_connect`` 1 and no swipe on the board, a playout places its
-    token next to one of the mover's own tokens (``connected_placement``, of the many
-    legal placements), at random among those."""
-    import numpy as np
-
-    from hinge_fast.core.movegen import move_to, neighbour_mask
-    from hinge_fast.search.mcts import connected_placement, new_rng
-
-    board = Board.from_fen("5/6/7/3g4/9/8/7/6/5 g")  # side 5, one green token, Green to move
-    codes = np.array(board.legal_codes, dtype=np.int64)
-    placed = set()
-    for seed in range(40):
-        i = connected_placement(board.size, board.own, len(codes), codes, new_rng(seed))
-        move = board.move_from_code(codes[i])
-        assert not move.is_swipe
-        assert any(int(a) & int(b) for a, b in zip(neighbour_mask(board.size, move_to(codes[i])), board.own)), move
-        placed.add(move)
-    assert len(placed) > 1  # random among the connected placements
-    assert len(board.legal_moves) > 2 * len(placed)
-    empty = Board(5)
-    free = np.array(empty.legal_codes, dtype=np.int64)
-    assert connected_placement(empty.size, empty.own, len(free), free, new_rng(1)) == -1  # no own token: none
 
 
 def _fitted_rate(board, scale=500.0):
@@ -255,6 +230,7 @@ def test_eval_win_rate_is_the_fitted_evaluation_as_a_win_rate(size):
     move: the same numbers as ``evaluate.py``'s evaluator on game positions."""
     import numpy as np
 
+    from hinge_fast.core.sets import set_like, to_shift_words
     from hinge_fast.search.evaluate import get_evaluator
     from hinge_fast.search.mcts import eval_win_rate
 
@@ -263,8 +239,9 @@ def test_eval_win_rate_is_the_fitted_evaluation_as_a_win_rate(size):
     seen = set()
     for board in game_positions(size, 6, seed=size, final=True):  # the last: its loser has no move
         for scale in (500.0, 137.0):
-            p, lost = eval_win_rate(size, board.own, board.enemy, scale, weights, tree.eval_moves, tree.eval_flips,
-                                    tree.enemy_groups, tree.group_id)
+            like = set_like(size)
+            p, lost = eval_win_rate(size, to_shift_words(size, board.own, like), to_shift_words(size, board.enemy, like),
+                                    scale, weights, tree.arrays)
             assert p == pytest.approx(_fitted_rate(board, scale), abs=1e-12)
             assert lost == (not board.legal_moves)
             seen.add("lost" if lost else "won" if p == 1.0 else "rate")

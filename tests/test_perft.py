@@ -77,17 +77,14 @@ def test_reference_perft(fen, depth, expected):
 
 
 def test_perft_divide_sums_to_total():
-    import numpy as np
+    from hinge_fast.core import parallel
 
     fen = TABLE[6]["position"]
     board = Board.from_fen(fen)
-    own, enemy = board.own, board.enemy
-    work = workspace(4)
-    counts = np.zeros(len(work.moves[0]), dtype=np.int64)
-    n = kernels.perft_divide(board.size, own, enemy, 3, True, work, counts)
-    assert n == len(board.legal_moves)
-    assert int(counts[:n].sum()) == TABLE[6]["counts"][2]
-    for i in range(n):
+    counts, codes = parallel.perft_divide(board.size, board.own, board.enemy, 3, True, threads=1)
+    assert len(codes) == len(board.legal_moves)
+    assert int(counts.sum()) == TABLE[6]["counts"][2]
+    for code, count in zip(codes, counts):
         child = board.copy()
-        child.push(board.move_from_code(work.moves[2][i]))
-        assert fast_perft(child.fen(), 2) == counts[i]
+        child.push(board.move_from_code(code))
+        assert fast_perft(child.fen(), 2) == count

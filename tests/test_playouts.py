@@ -20,7 +20,7 @@ from hinge_fast import reference as ref
 from hinge_fast.cli import main
 from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP, draw_below
-from hinge_fast.core.shiftcount import set_like
+from hinge_fast.core.sets import set_like
 from hinge_fast.core.tables import MAX_MOVES, SHIFT_WORDS
 from hinge_fast.tools.positions import random_filling
 

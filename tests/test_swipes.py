@@ -15,8 +15,8 @@ from numba import njit
 from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core.geometry import DIRECTIONS
-from hinge_fast.core.shiftcount import dilate, s_and, s_andnot, s_interior, s_or, set_like, to_shift_words
-from hinge_fast.core.shiftplay import END_SETS, swipe_end_sets
+from hinge_fast.core.sets import dilate, s_and, s_andnot, s_interior, s_or, set_like, to_shift_words
+from hinge_fast.core.swipes import END_SETS, swipe_end_sets
 from hinge_fast.tools.positions import random_filling
 from tests.conftest import game_positions, shift_cells
 

@@ -3,11 +3,15 @@
 Layer order (lowest first): ``core`` < ``reference`` < ``board`` < ``search`` <
 ``protocol`` < ``tools`` < ``web`` < ``commands`` < ``cli``; see docs/architecture.md.
 
-* ``geometry``: cells, notation, neighbours and the bit layout of a bitboard;
+* ``geometry``: cells, notation, neighbours, and the bitboards a ``Board`` keeps;
 * ``tables``: the kernels' global tables, indexed by board side;
 * ``fen``: position strings in and out;
-* ``bits``, ``movegen``, ``perft``: the numba kernels (flood fill, groups, placements
-  and swipes, make/unmake, hashing, perft, playouts);
+* the numba kernels, all on one cell layout (sets of 64-bit words in which each
+  direction is one shift): ``sets`` (sets and the geometry of the rules over them),
+  ``swipes`` (every token's swipes at once; counting the moves, the n-th move),
+  ``moves`` (the move list, playing a move, hashing), ``perft``, ``playouts``
+  (uniformly random games and the MCTS playout), ``retro`` (the side-4 solver);
+  ``bits`` and ``codes`` hold their word intrinsics and move codes;
 * ``kernels``: the one door to the kernels (compile notice, stale-cache check).
 
 Nothing here imports numba until ``kernels`` (or a kernel module) is imported, so

@@ -84,8 +84,7 @@ class Geometry:
     corner cell ``C[j] = x + D[j] + D[j+1]`` two steps away between ``N[j]`` and
     ``N[j+1]`` (-1 off the board). Around the pivot ``N[k]`` a swipe steps to ``N[k-1]``
     then onward to ``C[k-1]``, or to ``N[k+1]`` then onward to ``C[k]`` (rules.md
-    section 4: with ``x = p + D[i]``, ``p + D[i+-1]`` then ``p + D[i+-2]``), which
-    ``movegen.swipe_lanes`` reads as lanes of a ring.
+    section 4: with ``x = p + D[i]``, ``p + D[i+-1]`` then ``p + D[i+-2]``).
     ``row_cells``: for each row ``r`` from 0 to 2S-2, the cell indices of that row in
     increasing ``c`` (position strings, drawings).
     """

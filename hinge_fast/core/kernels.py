@@ -29,25 +29,13 @@ import numba
 from numba import njit
 from numba.core import event
 
-from . import bits, movegen, perft, playouts, shiftcount, shiftperft, shiftplay
-from .movegen import (  # noqa: F401  (re-exported for the layers above)
-    encode_placement,
-    encode_swipe,
-    generate_moves,
-    group_of,
-    is_eliminated,
-    is_swipe,
-    move_from,
-    move_target,
-    move_to,
-    play,
-    play_with_flip,
-    zobrist_hash,
-)
+from . import bits, codes, moves, perft, playouts, sets, swipes
+from .codes import encode_placement, encode_swipe, is_swipe, move_from, move_target, move_to  # noqa: F401
+from .moves import flip_cells, flipped_group, legal_moves, words, zobrist_hash  # noqa: F401
 from .perft import perft as perft_kernel  # noqa: F401
-from .perft import make_unmake_loop, perft_children, perft_divide  # noqa: F401
-from .playouts import first_move_counts, moves_count, random_games, shift_game_trace  # noqa: F401
-from .shiftplay import uniform_moves  # noqa: F401
+from .perft import make_unmake_loop, perft_children  # noqa: F401
+from .playouts import first_move_counts, moves_count, random_games, game_trace  # noqa: F401
+from .swipes import uniform_moves  # noqa: F401
 from .tables import TABLES_DIGEST
 
 
@@ -57,7 +45,7 @@ def _source_digest() -> np.uint64:
     root = Path(__file__).resolve().parent.parent  # the whole package: search/ holds kernels too
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
-        if b"@njit" in text or path.parent.name == "core":  # core: movecode.py is compiled by movegen
+        if b"@njit" in text or path.parent.name == "core":  # core: movecode.py is compiled by codes.py
             h.update(path.relative_to(root).as_posix().encode() + b"\0" + text)
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
@@ -116,5 +104,5 @@ def register_kernel_module(module):
                 pass  # a cache we cannot write is one numba will not load from either
 
 
-for _module in (bits, movegen, perft, playouts, shiftcount, shiftperft, shiftplay):
+for _module in (bits, codes, moves, perft, playouts, sets, swipes):
     register_kernel_module(_module)

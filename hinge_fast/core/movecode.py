@@ -8,7 +8,7 @@
 is the move's identity of rules.md section 5.
 
 The functions are plain Python, so code above the kernels (Board, tools) can use them
-without numba; ``movegen`` compiles the very same functions for the kernels.
+without numba; ``codes.py`` compiles the very same functions for the kernels.
 
 >>> code = encode_swipe(3, 4, 17)
 >>> move_from(code), move_to(code), move_target(code), is_swipe(code)

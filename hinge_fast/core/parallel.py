@@ -11,7 +11,7 @@ core at once; each thread has its own :func:`~hinge_fast.core.tables.workspace`.
 * Playouts split by game: game ``g`` draws from its own random stream seeded by
   ``(seed, g)`` (``playouts.game_seed``), so a seed gives the same games, and the
   same totals, with any number of threads. ``playouts.random_games`` plays every side
-  in the shift layout (``playouts.shift_game``).
+  in the shift layout (``playouts.random_game``).
 """
 
 from __future__ import annotations
@@ -30,12 +30,9 @@ from .tables import workspace
 
 #: Below about this many leaves (estimated as root moves ** depth) perft stays on one
 #: thread: a tree that small takes milliseconds, about what handing work to threads
-#: costs on a busy machine. The bulk bound is ten times higher because bulk counting
-#: took a leaf about ten times faster than making it when they were set (S=6 mid-game,
-#: one thread: 95 against 22 million leaves a second; 2 threads on the 1.2 million
-#: leaves of S6 mid d4, 9 ms on one, took 17 ms). Since session 10 made perft walks in
-#: the shift layout too (``shiftperft.py``) and the gap is about two times; the bounds
-#: have not been measured again.
+#: costs on a busy machine (2 threads on the 1.2 million leaves of a side-6 middle game
+#: at depth 4 took longer than one). The bulk bound is higher because a counted leaf
+#: costs less than a made one.
 SMALL_TREE = 1e6
 SMALL_BULK_TREE = 1e7
 
@@ -66,7 +63,7 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1, should_stop=None
     milliseconds; then HingeError ``perft stopped after K of N root moves``).
     ``progress(done, total)`` is called here as root moves finish."""
     root = workspace(1)
-    n = int(kernels.generate_moves(size, own, enemy, root.moves[0], root.flips[0], root.enemy_groups, root.group_id, True))
+    n = int(kernels.legal_moves(size, own, enemy, root.moves[0], root.flips[0], root.scratch, root.group_of_bit))
     codes = root.moves[0, :n].copy()
     flips = root.flips[0, :n].copy()
     counts = np.zeros(n, dtype=np.int64)

@@ -30,10 +30,11 @@ import numpy as np
 from numba import njit, prange
 
 from . import kernels  # noqa: F401  (the stale-cache check runs first)
-from .bits import bb_row
 from .geometry import geometry
-from .movegen import generate_moves, is_swipe, play_with_flip
-from .tables import MAX_GROUPS, MAX_MOVES
+from .codes import is_swipe, move_from, move_to
+from .moves import list_moves
+from .tables import (GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_COLUMN_LENGTHS, SHIFT_COLUMN_SOURCES,
+                     SHIFT_COLUMN_TARGETS)
 
 SIZE = 4
 N_CELLS = 19
@@ -158,8 +159,36 @@ def decode_index(index):
 
 
 @njit(cache=True, inline="always")
-def _bitboard(mask):
-    return (np.uint64(mask), np.uint64(0), np.uint64(0), np.uint64(0))
+def _set_of(mask):
+    """The cells of a mask (bit i: interior cell i) as a one-word set of the shift
+    layout: each interior column is one run of bits in both."""
+    word = np.uint64(0)
+    for k in range(2 * SIZE - 3):
+        run = (np.uint64(mask) >> np.uint64(SHIFT_COLUMN_SOURCES[SIZE, k])) & np.uint64(
+            (1 << SHIFT_COLUMN_LENGTHS[SIZE, k]) - 1)
+        word |= run << np.uint64(SHIFT_COLUMN_TARGETS[SIZE, k])
+    return (word,)
+
+
+@njit(cache=True, inline="always")
+def _mask_of(word):
+    """The inverse of ``_set_of``: a one-word set's cells as a mask."""
+    mask = np.int64(0)
+    for k in range(2 * SIZE - 3):
+        run = (word >> np.uint64(SHIFT_COLUMN_TARGETS[SIZE, k])) & np.uint64((1 << SHIFT_COLUMN_LENGTHS[SIZE, k]) - 1)
+        mask |= np.int64(run) << SHIFT_COLUMN_SOURCES[SIZE, k]
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _child_index(own, enemy, move, flips, i):
+    """The canonical index of the child after move ``i`` of a list (``own``, ``enemy``:
+    masks; the child seen from its side to move)."""
+    to = np.int64(1) << move_to(move)
+    if not is_swipe(move):
+        return canonical_index(enemy, own | to)
+    flipped = _mask_of(flips[i, 0])
+    return canonical_index(enemy ^ flipped, (own & ~(np.int64(1) << move_from(move))) | to | flipped)
 
 
 @njit(cache=True, inline="always")
@@ -182,9 +211,9 @@ def code_distance(code):
 
 @njit(cache=True, inline="always")
 def _workspace():
-    """One thread's move-generation buffers: moves, flips, enemy groups, group ids."""
-    return (np.empty(MAX_MOVES, dtype=np.int64), np.empty((MAX_MOVES, 4), dtype=np.uint64),
-            np.empty((MAX_GROUPS, 4), dtype=np.uint64), np.zeros(256, dtype=np.int16))
+    """One thread's move-list buffers (``moves.list_moves``): moves, flips, scratch."""
+    return (np.empty(MAX_MOVES, dtype=np.int64), np.empty((MAX_MOVES, 1), dtype=np.uint64),
+            np.empty((SCRATCH_ROWS, 1), dtype=np.uint64), np.zeros(GROUP_SLOTS, dtype=np.int16))
 
 
 @njit(cache=True, inline="always")
@@ -192,7 +221,7 @@ def _children(index, moves, flips, enemy_groups, group_id):
     """Decode the position of canonical ``index`` and list its moves into the buffers:
     (own mask, enemy mask, number of moves)."""
     own, enemy = decode_index(np.int64(index))
-    n = generate_moves(SIZE, _bitboard(own), _bitboard(enemy), moves, flips, enemy_groups, group_id, True)
+    n = list_moves(SIZE, _set_of(own), _set_of(enemy), moves, flips, enemy_groups, group_id, 0)
     return own, enemy, n
 
 
@@ -219,8 +248,7 @@ def expand_layer(reach, queue, queue_len, following, following_len):
         reach[index] = np.uint8(flags | (todo << 2))
         own, enemy, n = _children(index, moves, flips, enemy_groups, group_id)
         for i in range(n):
-            their, ours = play_with_flip(_bitboard(own), _bitboard(enemy), moves[i], bb_row(flips, i))
-            child = canonical_index(np.int64(their[0]), np.int64(ours[0]))
+            child = _child_index(own, enemy, moves[i], flips, i)
             swipe = is_swipe(moves[i])
             for side in range(2):
                 if not (todo >> side) & 1:
@@ -283,8 +311,7 @@ def summarise_layer(values, classes, swipe_count, min_loss, max_win, resolved):
                 if is_swipe(moves[i]):
                     swipes += 1
                     continue
-                their, ours = play_with_flip(_bitboard(own), _bitboard(enemy), moves[i], bb_row(flips, i))
-                code = values[canonical_index(np.int64(their[0]), np.int64(ours[0]))]
+                code = values[_child_index(own, enemy, moves[i], flips, i)]
                 d = code_distance(code)
                 if code_win(code):
                     win = max(win, d)
@@ -315,8 +342,7 @@ def list_swipe_children(classes, items, offsets, edges):
             for i in range(n):
                 if not is_swipe(moves[i]):
                     continue
-                their, ours = play_with_flip(_bitboard(own), _bitboard(enemy), moves[i], bb_row(flips, i))
-                edges[at] = canonical_index(np.int64(their[0]), np.int64(ours[0]))
+                edges[at] = _child_index(own, enemy, moves[i], flips, i)
                 at += 1
 
 
@@ -423,8 +449,7 @@ def count_inconsistent(values, classes):
             win = -1
             unsolved = False
             for i in range(n):
-                their, ours = play_with_flip(_bitboard(own), _bitboard(enemy), moves[i], bb_row(flips, i))
-                code = values[canonical_index(np.int64(their[0]), np.int64(ours[0]))]
+                code = values[_child_index(own, enemy, moves[i], flips, i)]
                 if code == UNSOLVED:
                     unsolved = True
                     break

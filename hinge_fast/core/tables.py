@@ -24,9 +24,6 @@ MAX_CELLS = 64 * NWORDS
 #: (from, to, group); ``to`` is empty and ``from`` is within two steps, so a board
 #: with n interior cells has fewer than n * 13 * 3 swipes plus n placements.
 MAX_MOVES = 8192
-#: More than the number of groups one colour can have on the largest board (at most
-#: one per token, and tokens stand on interior cells).
-MAX_GROUPS = MAX_CELLS
 #: Deepest line a kernel keeps per-ply buffers for (perft, search).
 MAX_PLY = 128
 #: Kept here for older imports; the move code is laid out in ``movecode.py``.
@@ -47,49 +44,13 @@ def _stack(build, shape, dtype, fill=0):
     return out
 
 
-#: Per side S (first index): the neighbour of each cell in each direction, or -1.
-NEIGHBOURS = _stack(lambda g: g.neighbours, (_CELLS, 6), np.int16, -1)
-#: Per side S: bitboard of each cell's neighbours.
-NEIGHBOUR_MASKS = _stack(lambda g: g.neighbour_masks, (_CELLS, NWORDS), np.uint64)
-#: Per side S: bitboard of the interior cells.
-INTERIOR = _stack(lambda g: g.interior_mask, (NWORDS,), np.uint64)
-
-#: A cell index no board has (S=9 has 217 cells): the kernels' per-cell scratch keeps
-#: it at zero, so a table entry pointing there reads as an empty cell off the board.
-OFF_BOARD = MAX_CELLS - 1
-#: Per side S: ``geometry.swipe_ring`` (a token's six neighbours, then its six corner
-#: cells two steps away), ``OFF_BOARD`` for a cell off the board.
-SWIPE_RING = _stack(lambda g: np.where(g.swipe_ring < 0, OFF_BOARD, g.swipe_ring), (_CELLS, 12), np.int16, OFF_BOARD)
-
-
-def _swipe_reach(geo):
-    """Bitboard per cell: the interior cells a swipe from it could end on, itself aside."""
-    reach = np.zeros((geo.n_cells, NWORDS), dtype=np.uint64)
-    for x in range(geo.n_interior):
-        cells = {int(c) for c in geo.swipe_ring[x] if 0 <= c < geo.n_interior}
-        reach[x] = geo.mask_of(cells)
-    return reach
-
-
-#: Per side S: for each cell, the interior cells one or two swipe steps away (a
-#: token with no landing cell among them and no enemy neighbour cannot swipe).
-SWIPE_REACH = _stack(_swipe_reach, (_CELLS, NWORDS), np.uint64)
-N_CELLS = _stack(lambda g: np.array(g.n_cells), (), np.int64)
-N_INTERIOR = _stack(lambda g: np.array(g.n_interior), (), np.int64)
-
-
-#: The shift layout of ``shiftcount.py``: cell ``(c, r)`` is bit ``c * W + r`` (``W =
+#: The shift layout of ``sets.py``: cell ``(c, r)`` is bit ``c * W + r`` (``W =
 #: 2S - 1``), so every neighbour is a fixed shift (``+W``, ``+W+1``, ``+1``, ``-W``,
-#: ``-W-1``, ``-1`` for the directions of rules.md). Sides up to ``SHIFT_MAX_SIZE`` use
-#: two words (121 bits for S = 6), the larger ones up to ``SHIFT_WIDE_MAX_SIZE``
-#: ``SHIFT_WORDS`` words (289 bits for S = 9). No spare cells are needed: a shift from a
-#: cell at the top or bottom of its column wraps into the next column only where the
-#: hex-hex has no cell (its corners at ``(0, 2S-2)`` and ``(2S-2, 0)`` are off the
+#: ``-W-1``, ``-1`` for the directions of rules.md). No spare cells are needed: a shift
+#: from a cell at the top or bottom of its column wraps into the next column only where
+#: the hex-hex has no cell (its corners at ``(0, 2S-2)`` and ``(2S-2, 0)`` are off the
 #: board), which ``_shift_layout`` checks for every interior cell and every offset a
 #: count reads.
-SHIFT_MAX_SIZE = 6
-#: The largest side in the shift layout (every supported side).
-SHIFT_WIDE_MAX_SIZE = MAX_SIZE
 #: The words of the shift layout of each side S: the fewest 64-bit words that hold its
 #: ``(2S - 1)**2`` bits (1 for S = 4, 2 for S = 5 and 6, 3, 4 and 5 for S = 7, 8 and 9),
 #: so that no side pays for the words of a larger one; ``SHIFT_WORDS`` is the largest.
@@ -97,28 +58,22 @@ SHIFT_WORDS_OF = np.array([0] * MIN_SIZE + [-(-(2 * s - 1) ** 2 // 64) for s in 
                           dtype=np.int64)
 SHIFT_WORDS = int(SHIFT_WORDS_OF.max())
 SHIFT_WORDS_OF.setflags(write=False)
-#: Most interior columns of a side up to ``SHIFT_WIDE_MAX_SIZE``.
-_SHIFT_COLUMNS = 2 * SHIFT_WIDE_MAX_SIZE - 3
+#: Most interior columns of a side.
+_SHIFT_COLUMNS = 2 * MAX_SIZE - 3
 
 
 def _shift_layout(geo):
-    """``(interior mask, column masks, column shifts, edge, column sources, column
-    targets, column lengths)`` of the shift layout for side ``geo.size``: the interior
-    cells of column c (``c = 1 .. 2S-3``) are one run of bits of the bitboard (interior
-    cells come first, by ``(c, r)``), from bit ``source[k]`` on, ``length[k]`` of them,
-    and one run in the shift layout, from bit ``target[k]`` on. Up to
-    ``SHIFT_MAX_SIZE`` the bitboard's runs all lie in word 0 and
-    ``(word0 & mask[k]) << shift[k]`` moves column k over."""
+    """``(interior, edge, column sources, column targets, column lengths)`` of the shift
+    layout for side ``geo.size``: the interior cells of column c (``c = 1 .. 2S-3``) are
+    one run of bits of the bitboard (interior cells come first, by ``(c, r)``), from bit
+    ``source[k]`` on, ``length[k]`` of them, and one run in the shift layout, from bit
+    ``target[k]`` on."""
     size = geo.size
     width = 2 * size - 1
     interior = np.zeros(SHIFT_WORDS, dtype=np.uint64)
-    masks = np.zeros(_SHIFT_COLUMNS, dtype=np.uint64)
-    shifts = np.zeros(_SHIFT_COLUMNS, dtype=np.uint64)
     sources = np.full(_SHIFT_COLUMNS, -1, dtype=np.int64)
     targets = np.zeros(_SHIFT_COLUMNS, dtype=np.int64)
     lengths = np.zeros(_SHIFT_COLUMNS, dtype=np.int64)
-    narrow = size <= SHIFT_MAX_SIZE
-    assert not narrow or geo.n_interior <= 64, "the interior must fit in word 0"
     for i in range(geo.n_interior):
         c, r = geo.coords[i]
         bit = c * width + r
@@ -128,11 +83,6 @@ def _shift_layout(geo):
             targets[c - 1] = bit
         assert bit - i == targets[c - 1] - sources[c - 1], "a column is one run in both layouts"
         lengths[c - 1] += 1
-        if narrow:
-            masks[c - 1] |= np.uint64(1) << np.uint64(i)
-            shift = bit - i
-            assert 0 < shift < 64 and shifts[c - 1] in (0, shift)
-            shifts[c - 1] = shift
     # Every offset a count reads from an interior cell: the six neighbours exactly (no
     # wrap), the six corner cells and the six cells two steps straight on exactly or,
     # past the top or bottom row, a bit that holds no interior cell (a count reads
@@ -157,34 +107,50 @@ def _shift_layout(geo):
         if any((c + dc, r + dr) not in inside for dc, dr in DIRECTIONS):
             bit = c * width + r
             edge[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
-    return interior, masks, shifts, edge, np.maximum(sources, 0), targets, lengths
+    return interior, edge, np.maximum(sources, 0), targets, lengths
 
 
 def _shift_tables():
     interior = np.zeros((_ROWS, SHIFT_WORDS), dtype=np.uint64)
-    masks = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.uint64)
-    shifts = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.uint64)
     edge = np.zeros((_ROWS, SHIFT_WORDS), dtype=np.uint64)
     sources = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.int64)
     targets = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.int64)
     lengths = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.int64)
-    for size in range(MIN_SIZE, SHIFT_WIDE_MAX_SIZE + 1):
-        (interior[size], masks[size], shifts[size], edge[size],
-         sources[size], targets[size], lengths[size]) = _shift_layout(geometry(size))
-    tables = (interior, masks, shifts, edge, sources, targets, lengths)
+    for size in SIZES:
+        interior[size], edge[size], sources[size], targets[size], lengths[size] = _shift_layout(geometry(size))
+    tables = (interior, edge, sources, targets, lengths)
     for table in tables:
         table.setflags(write=False)
     return tables
 
 
-#: Per side S: the interior cells in the shift layout (``SHIFT_WORDS`` words; the
-#: sides up to ``SHIFT_MAX_SIZE`` use the first two), for each interior column its bits
-#: in word 0 of a bitboard and the shift that moves them to the shift layout (sides up
-#: to ``SHIFT_MAX_SIZE``), the edge (the interior cells next to a cell off the
-#: interior: a flood from there reaches what is open to the outside), and for each
-#: interior column its first bit in the bitboard and in the shift layout and its length.
-(SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE,
- SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS) = _shift_tables()
+#: Per side S: the interior cells in the shift layout (``SHIFT_WORDS`` words; a side
+#: uses its first ``SHIFT_WORDS_OF[S]``), the edge (the interior cells next to a cell
+#: off the interior: a flood from there reaches what is open to the outside), and for
+#: each interior column its first bit in the bitboard and in the shift layout and its
+#: length.
+SHIFT_INTERIOR, SHIFT_EDGE, SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS = _shift_tables()
+
+
+def _bit_maps():
+    """``CELL_OF_BIT[S, b]``: the cell index (``geometry.py``) of shift-layout bit ``b``
+    (-1: no interior cell there); ``BIT_OF_CELL[S, cell]``: its inverse (-1 for the
+    edge cells, which never hold a token)."""
+    cell_of_bit = np.full((_ROWS, 64 * SHIFT_WORDS), -1, dtype=np.int16)
+    bit_of_cell = np.full((_ROWS, _CELLS), -1, dtype=np.int16)
+    for size in SIZES:
+        geo = geometry(size)
+        width = 2 * size - 1
+        for i in range(geo.n_interior):
+            c, r = geo.coords[i]
+            cell_of_bit[size, c * width + r] = i
+            bit_of_cell[size, i] = c * width + r
+    cell_of_bit.setflags(write=False)
+    bit_of_cell.setflags(write=False)
+    return cell_of_bit, bit_of_cell
+
+
+CELL_OF_BIT, BIT_OF_CELL = _bit_maps()
 
 
 def _zobrist_keys():
@@ -200,11 +166,25 @@ def _zobrist_keys():
 ZOBRIST = _zobrist_keys()
 
 
+def _flip_keys():
+    """``FLIP_KEYS[S, b]``: the change of the Zobrist key when the token on shift-layout
+    bit ``b`` changes colour, ``ZOBRIST[S, 0, c] ^ ZOBRIST[S, 1, c]`` of its cell ``c``."""
+    table = np.zeros((_ROWS, 64 * SHIFT_WORDS), dtype=np.uint64)
+    for size in SIZES:
+        for b in range(64 * SHIFT_WORDS):
+            cell = CELL_OF_BIT[size, b]
+            if cell >= 0:
+                table[size, b] = ZOBRIST[size, 0, cell] ^ ZOBRIST[size, 1, cell]
+    table.setflags(write=False)
+    return table
+
+
+FLIP_KEYS = _flip_keys()
+
+
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
-    for array in (NEIGHBOURS, NEIGHBOUR_MASKS, INTERIOR, SWIPE_RING, SWIPE_REACH, N_CELLS, N_INTERIOR, ZOBRIST,
-                  SHIFT_INTERIOR, SHIFT_COLUMN_MASKS, SHIFT_COLUMN_SHIFTS, SHIFT_EDGE, SHIFT_WORDS_OF,
-                  SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS):
+    for array in (ZOBRIST, SHIFT_INTERIOR, SHIFT_EDGE, SHIFT_WORDS_OF, SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS, CELL_OF_BIT, BIT_OF_CELL, FLIP_KEYS):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
@@ -215,15 +195,24 @@ def _digest() -> np.uint64:
 TABLES_DIGEST = _digest()
 
 
+#: Rows of the scratch sets of the move lister (``moves.list_moves``): its end
+#: sets and token sets, then one row per enemy group it may flip (two groups are never
+#: neighbours, so a colour has fewer groups than a third of the cells, plus one).
+SCRATCH_ROWS = 32 + 128
+#: Length of the lister's per-bit group numbers: one per bit of the layout, then one
+#: target cell per group.
+GROUP_SLOTS = 64 * SHIFT_WORDS + 128
+
+
 class Workspace(NamedTuple):
     """Scratch buffers a kernel writes into, so that no hot loop allocates: the one
     scratch type of the core kernels (``workspace()`` makes one, sized from the
     constants above). Not shared between threads: one per thread."""
 
     moves: np.ndarray  # int64 [plies, MAX_MOVES]: move codes per ply
-    flips: np.ndarray  # uint64 [plies, MAX_MOVES, NWORDS]: group each swipe flips
-    enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, NWORDS]: the enemy groups of a position
-    group_id: np.ndarray  # int16 [MAX_CELLS]: index in enemy_groups of each enemy token
+    flips: np.ndarray  # uint64 [plies, MAX_MOVES, SHIFT_WORDS]: the group each swipe flips, a set
+    scratch: np.ndarray  # uint64 [SCRATCH_ROWS, SHIFT_WORDS]: the move lister's sets
+    group_of_bit: np.ndarray  # int16 [GROUP_SLOTS]: the move lister's group numbers
     leaf_checksum: np.ndarray  # uint64 [1]: perft folds the leaf positions it makes in here
     stop: np.ndarray  # uint8 [1]: perft returns -1 soon after it becomes non-zero (shared by threads)
 
@@ -233,9 +222,9 @@ def workspace(plies: int = 16, stop: np.ndarray | None = None) -> Workspace:
     plies = max(1, min(plies, MAX_PLY))
     return Workspace(
         moves=np.zeros((plies, MAX_MOVES), dtype=np.int64),
-        flips=np.zeros((plies, MAX_MOVES, NWORDS), dtype=np.uint64),
-        enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
-        group_id=np.zeros(MAX_CELLS, dtype=np.int16),
+        flips=np.zeros((plies, MAX_MOVES, SHIFT_WORDS), dtype=np.uint64),
+        scratch=np.zeros((SCRATCH_ROWS, SHIFT_WORDS), dtype=np.uint64),
+        group_of_bit=np.zeros(GROUP_SLOTS, dtype=np.int16),
         leaf_checksum=np.zeros(1, dtype=np.uint64),
         stop=np.zeros(1, dtype=np.uint8) if stop is None else stop,
     )

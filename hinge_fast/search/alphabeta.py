@@ -9,12 +9,11 @@ time, on one thread or more, and its searcher class.
     (2, True)
 
 The modules of the search: ``negamax.py`` (the recursion and the quiescence, the state
-slots and buffers the kernels share with this driver), ``layout.py`` (the steps that
-depend on the layout of a node's sides), ``tt.py`` (the transposition table) and
+slots and buffers the kernels share with this driver), ``tt.py`` (the transposition table) and
 ``intrinsics.py`` (the clock, prefetch and unowned views); this one drives them.
 
 * **Iterative deepening** is driven from Python: one call of the kernel
-  (``negamax.depth_kernel``) at the root per depth, so ``progress`` can be called
+  (``negamax.search_depth``) at the root per depth, so ``progress`` can be called
   between depths. Depth 1 always completes, whatever the limits, so a search always
   returns a legal move.
 * **Time use** (option ``full_time``, off by default): under a time limit a new depth is
@@ -57,18 +56,18 @@ import time as _time
 
 import numpy as np
 
+from ..core import kernels
 from ..core.geometry import geometry
+from ..core.sets import set_like
+from ..core.tables import workspace
 from ..errors import HingeError
 from .evaluate import MATE_BOUND, WIN, get_evaluator
 from .intrinsics import clock_ns, unowned  # noqa: F401  (re-exported)
-from .layout import (  # noqa: F401  (re-exported)
-    child_hash, child_key, move_row, play_move, prefetches_ahead, shift_child_hash, shift_play,
-)
 from .limits import MAX_DEPTH, Limits
 from .negamax import (  # noqa: F401  (re-exported: negamax, repeated, search_depth)
     ABORTED, CAN_ABORT, DEADLINE, EVALUATOR, GENERATION, HISTORY_LENGTH, HISTORY_ROOM, INFINITE, NODE_LIMIT, NODES,
     QUIESCENCE, QUIESCENCE_PLIES, ROOT_BEST, ROOT_COUNT, ROOT_DONE, ROOT_FULL_WINDOW, TABLE_ON, SearchBuffers,
-    depth_kernel, negamax, new_buffers, repeated, search_depth, shift_search_depth,
+    negamax, new_buffers, repeated, search_depth,
 )
 from .registry import (  # noqa: F401  (re-exported)
     DEFAULT_EVALUATOR, DEFAULT_FULL_TIME, DEFAULT_QUIESCENCE, DEFAULT_QUIESCENCE_PLIES, DEFAULT_TABLE_MB, DEFAULT_THREADS,
@@ -270,6 +269,7 @@ class AlphaBetaSearcher(Searcher):
         self.evaluator = get_evaluator(evaluator)
         self.buffers: SearchBuffers | None = None  # allocated by the first go, in its budget
         self.table: TranspositionTable | None = None
+        self.root_list = workspace(1)  # the root's moves, listed by every go
 
     def stop(self) -> None:
         super().stop()
@@ -312,8 +312,10 @@ def search_alphabeta(board, limits: Limits, seed=None, progress=None, **options)
 
 
 def _search(searcher, board, limits, progress, start):
-    codes, flips = board.legal_codes, board.legal_flips
-    n_root = len(codes)
+    root = searcher.root_list
+    n_root = int(kernels.legal_moves(board.size, board.own, board.enemy, root.moves[0], root.flips[0], root.scratch,
+                                     root.group_of_bit))
+    codes, flips = root.moves[0, :n_root], root.flips[0, :n_root]
     if n_root == 0:
         return SearchResult(move=None, score=Score.loss(0), engine="alphabeta")
     buf = searcher.buffers
@@ -347,11 +349,11 @@ def _search(searcher, board, limits, progress, start):
     root_nodes = np.zeros(n_root, dtype=np.int64)
     state[ROOT_FULL_WINDOW] = 1 if root_scores else 0
     max_depth = limits.depth or MAX_DEPTH
-    args = (board.size, colour, own, enemy, root_key, 1, 0, -INFINITE, INFINITE, buf, keys, data)
+    args = (board.size, colour, own, enemy, root_key, 1, 0, -INFINITE, INFINITE, buf, keys, data, set_like(board.size))
 
     # Load (or compile) the kernel: a call with no root move. Its time counts.
     state[ROOT_COUNT] = 0
-    depth_kernel(board.size)(*args)
+    search_depth(*args)
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
     threads = searcher.threads
@@ -377,7 +379,7 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
     root_scores = searcher.root_scores
     state = buf.state
     n_root = len(root_moves)
-    kernel = depth_kernel(board.size)
+    kernel = search_depth
 
     result = None
     interrupted = False
@@ -531,7 +533,7 @@ class _LazySMP:
         self.completed = [None] * len(self.buffers)  # per helper: its deepest completed iteration
         n_root = len(root_moves)
         length = int(buf.state[HISTORY_LENGTH]) + 1
-        self.kernel = depth_kernel(args[0])
+        self.kernel = search_depth
         self.threads = []
         for h, hbuf in enumerate(self.buffers, start=1):
             hbuf.line[:length] = buf.line[:length]

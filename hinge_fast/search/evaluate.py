@@ -1,12 +1,10 @@
 """The hand-written evaluation of alpha-beta: how good a position is for the side to move.
 
 Units are centi-tokens: one token more than the opponent, all else equal, is +100.
-``evaluate`` is a numba kernel called at every leaf of the search, so it is one pass
-of two move generations and two flood fills, with no allocation. On sides 4 to 6 the
-search's leaves (``leaf_evaluation`` with ``shift``) take the same terms from the shift
-layout instead (``shifteval.shift_terms``: every token at once, no move listed): 550 ns
-a position on side 4 instead of 1,340, 680 instead of 2,310 on side 6 (the fitted
-evaluation on positions of random games).
+``leaf_evaluation`` is a numba kernel called at every leaf of the search. It takes
+its terms from sets of cells (``terms.position_terms``: every token at once, no
+move listed), with no allocation: listing both sides' moves and filling every group a
+cell at a time took 2.4 to 3.4 times as long.
 
 The terms (each a difference "side to move minus opponent" unless said otherwise),
 with the weight constants below:
@@ -37,9 +35,9 @@ with the weight constants below:
 ``mobility``  (``MOBILITY``)
     Number of legal moves (each side counted as if it were to move).
 
-Threats come from the swipe generator itself (``generate_moves`` for each side; the
-side not to move by swapping own and enemy), so they are exactly the flips the rules
-allow next move. Two results are not scores but verdicts, returned as sentinels that
+Threats come from the swipes themselves (the end cells of each side's swipes, the side
+not to move by swapping own and enemy), so they are exactly the flips the rules allow
+next move. Two results are not scores but verdicts, returned as sentinels that
 the search turns into distances: ``LOST`` when the side to move has no legal move (it
 is eliminated or stuck: rules.md section 6) and ``WINNING`` when it can flip the last
 enemy group now (an elimination in one).
@@ -58,12 +56,11 @@ import sys
 import numpy as np
 from numba import njit
 
-from ..core.bits import bb_andnot, bb_any, bb_count, bb_lowest, bb_or, bb_row
-from ..core.movegen import generate_moves, group_of, is_swipe
-from ..core.tables import SHIFT_MAX_SIZE
-from ..core.shiftcount import s_count
-from ..core.shiftperft import list_moves_shift
-from .shifteval import shift_terms, shift_terms_of
+from ..core.codes import is_swipe
+from ..core.moves import list_moves
+from ..core.sets import s_count, s_row, set_like, to_shift_words
+from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
+from .terms import board_terms, position_terms
 from .weights import LEAF_FITTED_BY_SIZE
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
@@ -88,7 +85,7 @@ LOST = -WIN
 #: Sentinel of ``evaluate``: the side to move can flip the last enemy group now.
 WINNING = WIN
 
-#: Term names in the order ``evaluation_terms`` returns them.
+#: Term names in the order ``terms.position_terms`` returns them.
 TERMS = (
     "material",
     "tempo_flip",
@@ -104,90 +101,8 @@ WEIGHTS = (MATERIAL, TEMPO_FLIP, FLIPPABLE, THREAT, THREATENED, GROUP, SINGLETON
 
 
 @njit(cache=True)
-def group_stats(size, stones):
-    """``(groups, singletons, largest group)`` of one colour's tokens."""
-    groups = 0
-    singletons = 0
-    largest = 0
-    rest = stones
-    while bb_any(rest):
-        group = group_of(size, stones, bb_lowest(rest))
-        rest = bb_andnot(rest, group)
-        count = bb_count(group)
-        groups += 1
-        if count == 1:
-            singletons += 1
-        if count > largest:
-            largest = count
-    return groups, singletons, largest
-
-
-@njit(cache=True)
-def flip_stats(moves, flips, n):
-    """``(largest flippable group, tokens in all flippable groups)`` over the first
-    ``n`` generated moves (swipes come first; the first placement ends them)."""
-    best = 0
-    union = (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
-    for i in range(n):
-        if not is_swipe(moves[i]):
-            break
-        flipped = bb_row(flips, i)
-        count = bb_count(flipped)
-        if count > best:
-            best = count
-        union = bb_or(union, flipped)
-    return best, bb_count(union)
-
-
-@njit(cache=True)
-def evaluation_terms(size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id):
-    """The raw terms of the module docstring, in ``TERMS`` order, plus the number of
-    legal moves of the side to move (0: it has lost) and whether it can eliminate now.
-
-    ``moves``/``flips`` and ``their_moves``/``their_flips`` are two move buffers
-    (rows of the search's per-ply buffers); ``enemy_groups``/``group_id`` scratch.
-    """
-    n_own = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
-    own_count = bb_count(own)
-    enemy_count = bb_count(enemy)
-    our_best, our_total = flip_stats(moves, flips, n_own)
-    can_eliminate = n_own > 0 and our_best == enemy_count and enemy_count > 0
-    n_their = generate_moves(size, enemy, own, their_moves, their_flips, enemy_groups, group_id, True)
-    their_best, their_total = flip_stats(their_moves, their_flips, n_their)
-    own_groups, own_singletons, own_largest = group_stats(size, own)
-    enemy_groups_n, enemy_singletons, enemy_largest = group_stats(size, enemy)
-    terms = (
-        own_count - enemy_count,
-        our_best,
-        our_total,
-        -their_best,
-        -their_total,
-        own_groups - enemy_groups_n,
-        own_singletons - enemy_singletons,
-        own_largest - enemy_largest,
-        n_own - n_their,
-    )
-    return terms, n_own, can_eliminate
-
-
-@njit(cache=True)
-def evaluate(size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id):
-    """Score of the position for the side to move, in centi-tokens, clamped to
-    ``±EVAL_LIMIT``; or the sentinel ``LOST`` (no legal move) or ``WINNING`` (can
-    flip the last enemy group now). Leaves the side to move's moves in ``moves``."""
-    terms, n_own, can_eliminate = evaluation_terms(
-        size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id
-    )
-    if n_own == 0:
-        return np.int64(LOST)
-    if can_eliminate:
-        return np.int64(WINNING)
-    return classic_score(terms)
-
-
-@njit(cache=True)
 def classic_score(terms):
-    """The hand-set weighted sum of ``terms`` (``evaluation_terms``), clamped."""
+    """The hand-set weighted sum of ``terms`` (``terms.position_terms``), clamped."""
     score = (
         MATERIAL * terms[0]
         + TEMPO_FLIP * terms[1]
@@ -200,23 +115,6 @@ def classic_score(terms):
         + MOBILITY * terms[8]
     )
     return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
-
-
-@njit(cache=True)
-def evaluate_material(size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id):
-    """The plainest evaluation: token difference (``MATERIAL`` per token), with the same
-    verdicts as ``evaluate`` (``LOST``, ``WINNING``) and the same arguments. A second
-    backend of the :class:`Evaluator` interface, and a baseline to measure against."""
-    n = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
-    if n == 0:
-        return np.int64(LOST)
-    enemy_count = bb_count(enemy)
-    for i in range(n):
-        if not is_swipe(moves[i]):
-            break
-        if bb_count(bb_row(flips, i)) == enemy_count:
-            return np.int64(WINNING)
-    return np.int64(MATERIAL * (bb_count(own) - enemy_count))
 
 
 #: Terms of the fitted evaluation: ``TERMS`` plus ``tempo`` (1: the value of having the
@@ -237,13 +135,6 @@ LEAF_FITTED_END = (821, -500, 559, -255, 432, 2322, -2120, -839, 358, 739)
 
 
 @njit(cache=True)
-def fitted_score(size, own, enemy, terms, weights):
-    """``sum(term * (opening * (1 - phase) + end * phase))`` of the fitted evaluation;
-    ``weights`` is the float64 array ``FITTED_OPENING + FITTED_END``."""
-    return fitted_blend(size, bb_count(own) + bb_count(enemy), terms, weights)
-
-
-@njit(cache=True)
 def fitted_blend(size, tokens, terms, weights):
     """``fitted_score`` of a position holding ``tokens`` tokens."""
     cells = 3 * (size - 1) * (size - 2) + 1
@@ -257,15 +148,10 @@ def fitted_blend(size, tokens, terms, weights):
 
 
 @njit(cache=True)
-def terms_score(kind, size, own, enemy, terms, n_own, can_eliminate, weights):
-    """The score of ``terms`` (``evaluation_terms``' values) by the evaluation ``kind``
-    (0 classic, 2 fitted with ``weights``), sentinels included."""
-    return tokens_terms_score(kind, size, bb_count(own) + bb_count(enemy), terms, n_own, can_eliminate, weights)
-
-
-@njit(cache=True)
 def tokens_terms_score(kind, size, tokens, terms, n_own, can_eliminate, weights):
-    """``terms_score`` of a position holding ``tokens`` tokens."""
+    """The score of ``terms`` (``terms.position_terms``'s values) of a position
+    holding ``tokens`` tokens by the evaluation ``kind`` (0 classic, 2 fitted with
+    ``weights``), sentinels included."""
     if n_own == 0:
         return np.int64(LOST)
     if can_eliminate:
@@ -277,90 +163,60 @@ def tokens_terms_score(kind, size, tokens, terms, n_own, can_eliminate, weights)
 
 
 @njit(cache=True)
-def leaf_evaluation(kind, size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights,
-                    shift):
-    """``(score, n, flip)``: the evaluation ``kind`` (an Evaluator's ``kernel_id``: 0
-    classic, 1 material, 2 fitted with ``weights``) of the position, as ``evaluate`` and
-    its siblings return it (sentinels included), the number of the side to move's legal
-    moves it listed into ``moves``/``flips`` (swipes first), which the search's
-    quiescence reuses, and the size of the largest enemy group the side to move can
-    flip (0 for the material evaluation).
+def leaf_evaluation(kind, size, own, enemy, moves, flips, work, group_of_bit, weights):
+    """``(score, n, flip)`` of a position in the shift layout: the evaluation ``kind``
+    (an Evaluator's ``kernel_id``: 0 classic, 1 material, 2 fitted with ``weights``),
+    centi-tokens clamped to ``±EVAL_LIMIT`` or the sentinels ``LOST`` (no legal move)
+    and ``WINNING`` (can flip the last enemy group now); ``n`` the number of the side
+    to move's legal moves it listed into ``moves``/``flips`` (swipes first; -1 when it
+    listed none), which the search's quiescence reuses; ``flip`` the size of the largest
+    enemy group the side to move can flip (0 for the material evaluation).
 
-    With ``shift``, on the sides up to ``SHIFT_MAX_SIZE``, the classic and fitted
-    evaluations take their terms from ``shifteval.shift_terms`` (the same values, no
-    move listed, 2.4 to 3.4 times faster): then ``n`` is -1, and a caller that needs the
-    moves generates them (the quiescence only when ``flip`` reaches its least flip)."""
+    The material evaluation lists the moves (``moves.list_moves``); the classic and
+    fitted ones take their terms from ``terms.position_terms`` and list none."""
     if kind == 1:
-        n = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
-        if n == 0:
-            return np.int64(LOST), np.int64(n), np.int64(0)
-        enemy_count = bb_count(enemy)
-        for i in range(n):
-            if not is_swipe(moves[i]):
-                break
-            if bb_count(bb_row(flips, i)) == enemy_count:
-                return np.int64(WINNING), np.int64(n), np.int64(0)
-        return np.int64(MATERIAL * (bb_count(own) - enemy_count)), np.int64(n), np.int64(0)
-    if shift and size <= SHIFT_MAX_SIZE:
-        terms, n_own, can_eliminate = shift_terms(size, own, enemy)
-        score = terms_score(kind, size, own, enemy, terms, n_own, can_eliminate, weights)
-        return score, np.int64(-1), np.int64(terms[1])
-    terms, n_own, can_eliminate = evaluation_terms(
-        size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id
-    )
-    score = terms_score(kind, size, own, enemy, terms, n_own, can_eliminate, weights)
-    return score, np.int64(n_own), np.int64(terms[1])
-
-
-@njit(cache=True)
-def shift_leaf_evaluation(kind, size, w, inside, own, enemy, moves, flips, work, group_of_bit, weights):
-    """``leaf_evaluation`` of a position in the two-word shift layout (sides up to
-    ``SHIFT_MAX_SIZE``: alpha-beta's ``negamax`` there): the same ``(score, n, flip)``.
-    The material evaluation lists the moves (``shiftperft.list_moves_shift``: the
-    order and codes of ``generate_moves``, flipped groups as sets); the classic and
-    fitted ones take their terms from ``shifteval.shift_terms_of`` and list none (``n``
-    is -1)."""
-    if kind == 1:
-        n = list_moves_shift(size, w, inside, own, enemy, moves, flips, work, group_of_bit, 0)
+        n = list_moves(size, own, enemy, moves, flips, work, group_of_bit, 0)
         if n == 0:
             return np.int64(LOST), np.int64(n), np.int64(0)
         enemy_count = s_count(enemy)
         for i in range(n):
             if not is_swipe(moves[i]):
                 break
-            if s_count((flips[i, 0], flips[i, 1])) == enemy_count:
+            if s_count(s_row(flips, i, own)) == enemy_count:
                 return np.int64(WINNING), np.int64(n), np.int64(0)
         return np.int64(MATERIAL * (s_count(own) - enemy_count)), np.int64(n), np.int64(0)
-    terms, n_own, can_eliminate = shift_terms_of(size, own, enemy)
+    terms, n_own, can_eliminate = position_terms(size, own, enemy)
     score = tokens_terms_score(kind, size, s_count(own) + s_count(enemy), terms, n_own, can_eliminate, weights)
     return score, np.int64(-1), np.int64(terms[1])
 
 
 @njit(cache=True)
-def evaluate_fitted(size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights):
-    """``evaluate`` with the fitted, phase-blended weights ``weights`` (``fitted_score``)
-    in place of the hand-set constants: same terms, verdicts and arguments, plus the
-    weights."""
-    return leaf_evaluation(2, size, own, enemy, moves, flips, their_moves, their_flips, enemy_groups, group_id, weights,
-                           False)[0]
+def evaluation_in(kind, size, own_bits, enemy_bits, weights, like):
+    """``leaf_evaluation``'s score of a position given as bitboards (``Board``'s words),
+    in the shift layout of ``like``'s words."""
+    words = len(like)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    flips = np.empty((MAX_MOVES, words), dtype=np.uint64)
+    work = np.empty((SCRATCH_ROWS, words), dtype=np.uint64)
+    group_of_bit = np.empty(GROUP_SLOTS, dtype=np.int16)
+    return leaf_evaluation(kind, size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like),
+                           moves, flips, work, group_of_bit, weights)[0]
 
 
 class Evaluator:
     """A leaf evaluation alpha-beta can use: ``name`` (the ``evaluator`` option),
-    ``kernel_id`` (which numba kernel the search calls at a leaf: alpha-beta's
-    ``negamax`` dispatches on it, since numba cannot cache a kernel that takes another
-    kernel as an argument) and ``describe(board)`` (the terms, for analysis).
+    ``kernel_id`` (which branch of ``leaf_evaluation`` the search takes at a leaf: numba
+    cannot cache a kernel that takes another kernel as an argument), ``weights`` (the
+    fitted ones: alpha-beta copies them into its buffers) and ``describe(board)`` (the
+    terms, for analysis).
 
-    A new evaluator is a kernel with ``evaluate``'s arguments and sentinels (the
-    fitted one takes its ``weights`` too: alpha-beta copies them into its buffers), a branch
-    in ``negamax``'s leaf, an entry in ``EVALUATOR_BY_NAME`` and its name in the
-    registry's ``EVALUATORS``.
+    A new evaluator is a branch of ``leaf_evaluation`` with its sentinels, an entry in
+    ``EVALUATOR_BY_NAME`` and its name in the registry's ``EVALUATORS``.
     """
 
-    def __init__(self, name: str, kernel_id: int, kernel, description: str, weights=None, by_size=None):
+    def __init__(self, name: str, kernel_id: int, description: str, weights=None, by_size=None):
         self.name = name
         self.kernel_id = kernel_id
-        self.kernel = kernel
         self.description = description
         #: The fitted evaluation's weights (float64, opening then end), else empty.
         self.weights = np.array(weights if weights is not None else (), dtype=np.float64)
@@ -373,10 +229,10 @@ class Evaluator:
 
     def __call__(self, board) -> int:
         """The evaluation of ``board`` (centi-tokens, or the sentinels LOST/WINNING)."""
-        args = evaluation_arguments(board)
-        if self.kernel_id == 2:
-            args = args + (self.weights_for(board.size),)
-        return int(self.kernel(*args))
+        weights = self.weights_for(board.size)
+        if len(weights) == 0:
+            weights = np.zeros(1, dtype=np.float64)
+        return int(evaluation_in(self.kernel_id, board.size, board.own, board.enemy, weights, set_like(board.size)))
 
     def describe(self, board) -> dict:
         """``evaluate_board``'s dict for the classic evaluation; ``{'total', 'verdict'}``
@@ -391,14 +247,14 @@ class Evaluator:
 
 
 EVALUATOR_BY_NAME = {
-    "classic": Evaluator("classic", 0, evaluate, "the weighted terms above"),
-    "material": Evaluator("material", 1, evaluate_material, "token difference only"),
-    "fitted": Evaluator("fitted", 2, evaluate_fitted, "the terms above plus tempo, weights fitted to self-play "
-                        "results and blended by phase", FITTED_OPENING + FITTED_END),
-    "leaf-fitted": Evaluator("leaf-fitted", 2, evaluate_fitted, "the fitted evaluation's model fitted at the "
-                             "leaves of depth-1 searches; per-side weights from search/weights.py if any",
+    "classic": Evaluator("classic", 0, "the weighted terms above"),
+    "material": Evaluator("material", 1, "token difference only"),
+    "fitted": Evaluator("fitted", 2, "the terms above plus tempo, weights fitted to self-play results and blended by "
+                        "phase", FITTED_OPENING + FITTED_END),
+    "leaf-fitted": Evaluator("leaf-fitted", 2, "the fitted evaluation's model fitted at the leaves of depth-1 "
+                             "searches; per-side weights from search/weights.py if any",
                              LEAF_FITTED_OPENING + LEAF_FITTED_END, LEAF_FITTED_BY_SIZE),
-    "leaf-fitted-69": Evaluator("leaf-fitted-69", 2, evaluate_fitted, "leaf-fitted's sides 6-9 fit on every side",
+    "leaf-fitted-69": Evaluator("leaf-fitted-69", 2, "leaf-fitted's sides 6-9 fit on every side",
                                 LEAF_FITTED_OPENING + LEAF_FITTED_END),
 }
 
@@ -415,18 +271,6 @@ def get_evaluator(name: str = "classic") -> Evaluator:
     return evaluator
 
 
-def evaluation_arguments(board):
-    """The arguments of ``evaluation_terms`` (and ``evaluate``) for ``board``, with fresh
-    move and group buffers: for scripts and tests that evaluate one position."""
-    from ..core.tables import MAX_GROUPS, MAX_MOVES
-
-    moves = np.zeros((2, MAX_MOVES), dtype=np.int64)
-    flips = np.zeros((2, MAX_MOVES, 4), dtype=np.uint64)
-    enemy_groups = np.zeros((MAX_GROUPS, 4), dtype=np.uint64)
-    group_id = np.zeros(256, dtype=np.int16)
-    return (board.size, board.own, board.enemy, moves[0], flips[0], moves[1], flips[1], enemy_groups, group_id)
-
-
 def evaluate_board(board) -> dict:
     """The evaluation of ``board`` term by term, from the side to move's view.
 
@@ -439,13 +283,12 @@ def evaluate_board(board) -> dict:
     >>> evaluate_board(Board())["total"]
     0
     """
-    args = evaluation_arguments(board)
-    terms, n_own, can_eliminate = evaluation_terms(*args)
+    terms, n_own, can_eliminate = board_terms(board.size, board.own, board.enemy)
     out: dict = {}
     for name, weight, value in zip(TERMS, WEIGHTS, terms):
         out[name] = int(value)
         out[name + "_score"] = int(weight * value)
-    total = int(evaluate(*args))
+    total = int(tokens_terms_score(0, board.size, 0, terms, n_own, can_eliminate, np.zeros(1, dtype=np.float64)))
     out["verdict"] = "lost" if total == LOST else "eliminates" if total == WINNING else None
     out["total"] = total
     return out

@@ -32,15 +32,12 @@ One iteration (``run_iterations``):
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
    node per playout rather than one per legal move.
-3. **Playout** (``playout``): a swipe eliminating the opponent is always played
-   (rules.md section 6); otherwise, with probability ``playout_greed`` (default 1),
-   the swipe flipping the largest enemy group (ties at random), and when there is
-   no swipe (or the coin says so) a uniformly random legal move; up to
+3. **Playout** (``core/playouts.policy_playout``, every token's swipes at once, no
+   move listed): a swipe flipping the largest enemy group (ties at random; so a swipe
+   eliminating the opponent is always played, rules.md section 6), else a random
+   placement next to one of the mover's tokens, else any placement; up to
    ``playout_plies`` plies; a playout that reaches the cap is scored by the token
-   count (more tokens wins, equal counts 0.5). With the default policy on sides 4 to
-   6, ``core/shiftplay.shift_playout`` plays the same policy without listing the
-   moves, every token's swipes at once in the shift layout (``uses_shift_playouts``).
-   With ``eval_mix`` = m > 0 the leaf's result is ``(1 - m) * playout + m *
+   count (more tokens wins, equal counts 0.5). With ``eval_mix`` = m > 0 the leaf's result is ``(1 - m) * playout + m *
    eval_win_rate`` (alpha-beta's fitted evaluation, ``leaf-fitted``'s weights for the
    side, as a win rate ``1 / (1 + exp(-score / eval_scale))``); m = 1 plays no playout.
    By default m = 1 on side 4 (``EVAL_MIX_BY_SIZE``), where the playouts misjudge the
@@ -50,7 +47,7 @@ One iteration (``run_iterations``):
 MCTS-Solver (Winands, Bjornsson, Saito 2008): ``proof[n]`` is +1 when the move into
 ``n`` is a proven win for its mover, -1 a proven loss, 0 unknown; ``plies[n]`` the
 length of the forced line from ``n``'s position. A node whose side to move has no
-legal move (generate_moves returns 0: eliminated or stuck) is proven, and so is a
+legal move (eliminated or stuck) is proven, and so is a
 node with a child move that eliminates the opponent, found at expansion. Proofs
 travel up: one child proven won for its mover makes the parent proven lost for the
 parent's mover; all children proven lost makes it proven won. Winning lines are the
@@ -86,21 +83,24 @@ import os
 import sys
 import time
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..core import kernels  # noqa: F401  (compile notice and stale-cache check, before our kernels)
-from ..core.bits import bb_and, bb_any, bb_count, bb_row
 from ..board import Board
 from ..errors import HingeError
-from ..core.movegen import generate_moves, move_target, move_to, play, play_with_flip
-from ..core.shiftplay import SHIFT_MAX_SIZE, new_work, rng_below, rng_next, shift_playout
-from ..core.tables import MAX_GROUPS, MAX_MOVES, NEIGHBOUR_MASKS, NO_CELL
+from ..core.codes import is_swipe
+from ..core.moves import flipped_group, list_moves, play_move
+from ..core.sets import s_count, s_row, set_like, to_shift_words
+from ..core.playouts import new_work, policy_playout, rng_below, rng_next
+from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
 from .evaluate import LOST, WINNING, get_evaluator, leaf_evaluation
 from .limits import Limits
 from .registry import (  # noqa: F401
-    DEFAULT_EVAL_MIX, DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PLAYOUT_CONNECT,
-    DEFAULT_PLAYOUT_GREED, DEFAULT_PRIOR_WEIGHT, DEFAULT_TREE_NODES, EVAL_MIX_BY_SIZE, FRESH_SEED, MAX_TREE_NODES,
+    DEFAULT_EVAL_MIX, DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PRIOR_WEIGHT, DEFAULT_TREE_NODES,
+    EVAL_MIX_BY_SIZE, FRESH_SEED, MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -126,8 +126,31 @@ TREE_FULL = 4  # 1 once an expansion did not fit
 N_STATS = 5
 
 NODE_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4  # parent, first, count, move, visits, wins, proof, plies, prior
-#: Room for the moves of a playout in the shift layout (``shiftplay.shift_playout``'s trace).
+#: Room for the moves of a playout in the shift layout (``playouts.policy_playout``'s trace).
 MAX_TRACE = 4096
+
+
+class TreeArrays(NamedTuple):
+    """The arrays of one search tree and its scratch, as the kernel takes them."""
+
+    parent: np.ndarray  # int32 per node: its parent (-1 for the root)
+    first: np.ndarray  # int32: its first child
+    count: np.ndarray  # int32: its number of children (0: not expanded)
+    move: np.ndarray  # int32: the move code into it
+    visits: np.ndarray  # int32
+    wins: np.ndarray  # float64: results for the player who moved into it
+    proof: np.ndarray  # int8: +1 proven win for that player, -1 proven loss, 0 unknown
+    plies: np.ndarray  # int16: length of the proven line from its position
+    prior: np.ndarray  # float32: the progressive bias's prior in [0, 1]
+    stats: np.ndarray  # int64 [N_STATS]
+    path: np.ndarray  # int32: the nodes of the current iteration's path
+    moves: np.ndarray  # int64 [MAX_MOVES]: a node's moves at expansion
+    flips: np.ndarray  # uint64 [MAX_MOVES, SHIFT_WORDS]: their flipped groups
+    scratch: np.ndarray  # uint64 [SCRATCH_ROWS, SHIFT_WORDS]: the move lister's sets
+    group_of_bit: np.ndarray  # int16 [GROUP_SLOTS]: the move lister's group numbers
+    sizes: np.ndarray  # int32 [MAX_MOVES]: each move's flip size at expansion
+    trace: np.ndarray  # int64 [MAX_TRACE]: the moves of a playout
+    work: np.ndarray  # uint64: the playout's scratch sets
 
 
 class Tree:
@@ -139,26 +162,28 @@ class Tree:
         # a memset of the whole budget whenever the allocator reuses freed heap memory
         # (tens of milliseconds for the default budget, measured in a searcher's second
         # thread), where np.empty touches only the pages the search uses.
-        self.parent = np.empty(capacity, dtype=np.int32)
-        self.first = np.empty(capacity, dtype=np.int32)
-        self.count = np.empty(capacity, dtype=np.int32)
-        self.move = np.empty(capacity, dtype=np.int32)
-        self.visits = np.empty(capacity, dtype=np.int32)
-        self.wins = np.empty(capacity, dtype=np.float64)
-        self.proof = np.empty(capacity, dtype=np.int8)
-        self.plies = np.empty(capacity, dtype=np.int16)
-        self.prior = np.empty(capacity, dtype=np.float32)
-        self.trace = np.zeros(MAX_TRACE, dtype=np.int64)
-        self.work = new_work()
-        self.stats = np.zeros(N_STATS, dtype=np.int64)
-        self.path = np.zeros(MAX_TREE_DEPTH + 2, dtype=np.int32)
-        self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
-        self.flips = np.zeros((MAX_MOVES, 4), dtype=np.uint64)
-        self.eval_moves = np.zeros((2, MAX_MOVES), dtype=np.int64)
-        self.eval_flips = np.zeros((2, MAX_MOVES, 4), dtype=np.uint64)
-        self.enemy_groups = np.zeros((MAX_GROUPS, 4), dtype=np.uint64)
-        self.group_id = np.zeros(256, dtype=np.int16)
-        self.sizes = np.zeros(MAX_MOVES, dtype=np.int32)
+        self.arrays = TreeArrays(
+            parent=np.empty(capacity, dtype=np.int32),
+            first=np.empty(capacity, dtype=np.int32),
+            count=np.empty(capacity, dtype=np.int32),
+            move=np.empty(capacity, dtype=np.int32),
+            visits=np.empty(capacity, dtype=np.int32),
+            wins=np.empty(capacity, dtype=np.float64),
+            proof=np.empty(capacity, dtype=np.int8),
+            plies=np.empty(capacity, dtype=np.int16),
+            prior=np.empty(capacity, dtype=np.float32),
+            stats=np.zeros(N_STATS, dtype=np.int64),
+            path=np.zeros(MAX_TREE_DEPTH + 2, dtype=np.int32),
+            moves=np.zeros(MAX_MOVES, dtype=np.int64),
+            flips=np.zeros((MAX_MOVES, SHIFT_WORDS), dtype=np.uint64),
+            scratch=np.zeros((SCRATCH_ROWS, SHIFT_WORDS), dtype=np.uint64),
+            group_of_bit=np.zeros(GROUP_SLOTS, dtype=np.int16),
+            sizes=np.zeros(MAX_MOVES, dtype=np.int32),
+            trace=np.zeros(MAX_TRACE, dtype=np.int64),
+            work=new_work(),
+        )
+        for name, array in self.arrays._asdict().items():
+            setattr(self, name, array)
         self.reset()
 
     def reset(self) -> None:
@@ -174,12 +199,24 @@ class Tree:
         return range(first, first + int(self.count[node]))
 
 
+class Settings(NamedTuple):
+    """A search's constants, as the kernel takes them (``MCTSSearcher`` says what they
+    mean)."""
+
+    playout_cap: int
+    exploration: float
+    fpu: float
+    prior_weight: float
+    eval_mix: float
+    eval_scale: float
+
+
 # ----- kernels ------------------------------------------------------------------------------
 U64 = np.uint64
 
 
 def new_rng(seed: int) -> np.ndarray:
-    """A generator state for ``rng_next`` (xorshift64*, in ``core/shiftplay.py``): one
+    """A generator state for ``rng_next`` (xorshift64*, in ``core/playouts.py``): one
     uint64 word, from ``seed`` through splitmix64 (so that nearby seeds give unrelated
     streams, and never the state 0).
     Each searcher has its own, so searchers in one process never share a stream."""
@@ -197,90 +234,12 @@ def rng_random(rng):
 
 
 @njit(cache=True)
-def connected_placement(size, own, n, moves, rng):
-    """Index of a uniformly random placement among ``moves[:n]`` next to one of the
-    mover's own tokens, or -1 when there is none."""
-    choice = -1
-    found = 0
-    for i in range(n - 1, -1, -1):  # placements come last
-        if move_target(moves[i]) != NO_CELL:
-            break
-        if not bb_any(bb_and(bb_row(NEIGHBOUR_MASKS[size], move_to(moves[i])), own)):
-            continue
-        found += 1
-        if rng_below(rng, found) == 0:
-            choice = i
-    return choice
-
-
-@njit(cache=True)
-def playout(size, own, enemy, cap, greed, moves, flips, enemy_groups, group_id, rng, connect):
-    """Play random moves from (own, enemy) for at most ``cap`` plies.
-
-    Returns ``(result, plies)``: result for the side to move at the start, 1.0 win,
-    0.0 loss, and when the cap is reached 1.0/0.0/0.5 as it has more/fewer/as many
-    tokens. A swipe that eliminates the opponent is always played; otherwise, with
-    probability ``greed``, the swipe flipping the largest group (if there is a
-    swipe; ties at random), else a uniformly random move. ``plies == 0`` with result 0 means the
-    start position itself is lost (no legal move).
-
-    Connected placements (``connect`` > 0): where the move would be uniformly random
-    and is a placement (no swipe on the board, or the greed coin said no), with
-    probability ``connect`` it is a random placement next to one of the mover's own
-    tokens, if there is one (``connected_placement``). Tokens in groups can swipe (a
-    lone token has no pivot), and such playouts reach the fight sooner: about twice
-    as many playouts a second on S=6.
-    """
-    ply = 0
-    while ply < cap:
-        n = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
-        if n == 0:
-            return (0.0 if ply % 2 == 0 else 1.0), ply
-        choice = -1
-        for i in range(n):  # swipes come first: look for one flipping every enemy token
-            if move_target(moves[i]) == NO_CELL:
-                break
-            if flips[i, 0] == enemy[0] and flips[i, 1] == enemy[1] and flips[i, 2] == enemy[2] and flips[i, 3] == enemy[3]:
-                choice = i
-                break
-        if choice < 0 and greed > 0.0 and move_target(moves[0]) != NO_CELL and rng_random(rng) < greed:
-            largest = 0
-            ties = 0
-            for i in range(n):
-                if move_target(moves[i]) == NO_CELL:
-                    break
-                flipped = bb_count(bb_row(flips, i))
-                if flipped > largest:
-                    largest = flipped
-                    choice = i
-                    ties = 1
-                elif flipped == largest:
-                    ties += 1  # reservoir sampling: each tied swipe equally likely
-                    if rng_below(rng, ties) == 0:
-                        choice = i
-        if choice < 0 and connect > 0.0 and rng_random(rng) < connect:
-            choice = connected_placement(size, own, n, moves, rng)
-        if choice < 0:
-            choice = rng_below(rng, n)
-        own, enemy = play_with_flip(own, enemy, moves[choice], bb_row(flips, choice))
-        ply += 1
-    mine = bb_count(own)
-    theirs = bb_count(enemy)
-    result = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-    if ply % 2 == 1:
-        result = 1.0 - result
-    return result, ply
-
-
-@njit(cache=True)
-def eval_win_rate(size, own, enemy, scale, weights, eval_moves, eval_flips, enemy_groups, group_id):
+def eval_win_rate(size, own, enemy, scale, weights, t):
     """``(p, lost)``: the fitted evaluation (``evaluate.leaf_evaluation``, kind 2 with
-    ``weights``, the shift layout's terms on sides 4 to 6) of the position as a
-    probability that its side to move wins, ``1 / (1 + exp(-score / scale))``; its
-    verdicts exactly: 1 when it can eliminate now, 0 with ``lost`` True when it has no
-    legal move. ``eval_moves``/``eval_flips``: two move buffers of its own (``Tree``)."""
-    score = leaf_evaluation(2, size, own, enemy, eval_moves[0], eval_flips[0], eval_moves[1], eval_flips[1],
-                            enemy_groups, group_id, weights, True)[0]
+    ``weights``) of the position as a probability that its side to move wins,
+    ``1 / (1 + exp(-score / scale))``; its verdicts exactly: 1 when it can eliminate
+    now, 0 with ``lost`` True when it has no legal move."""
+    score = leaf_evaluation(2, size, own, enemy, t.moves, t.flips, t.scratch, t.group_of_bit, weights)[0]
     if score == LOST:
         return 0.0, True
     if score == WINNING:
@@ -316,18 +275,18 @@ def settle_proof(node, first, count, proof, plies):
 
 
 @njit(cache=True, nogil=True)  # nogil: one tree per thread runs in parallel (mcts_threads.py)
-def run_iterations(
-    size, root_own, root_enemy, iterations, playout_cap, exploration, greed, fpu, prior_weight,
-    parent, first, count, move, visits, wins, proof, plies, prior, stats, path,
-    moves, flips, enemy_groups, group_id, sizes, trace, rng, connect,
-    shift, work, eval_mix, eval_scale, eval_weights, eval_moves, eval_flips,
-):  # fmt: skip
-    """Run up to ``iterations`` select-expand-playout-backup iterations on the tree.
-    Returns how many ran (fewer once the root is proven). ``shift``: the playouts are
-    ``shiftplay.shift_playout``'s (``trace`` and ``work`` its scratch), which the caller
-    allows only for the policy it plays (``uses_shift_playouts``). ``eval_mix`` > 0: a
-    leaf's result is ``(1 - eval_mix) * playout + eval_mix * eval_win_rate`` (1: no
-    playout; ``eval_scale``, ``eval_weights``)."""
+def run_iterations(size, root_own_bits, root_enemy_bits, iterations, settings, t, rng, eval_weights, like):
+    """Run up to ``iterations`` select-expand-playout-backup iterations on the tree
+    ``t`` (``TreeArrays``) from the root given as bitboards (``Board``'s words), in the
+    shift layout of ``like``'s words. Returns how many ran (fewer once the root is
+    proven). ``settings``: ``Settings``; with ``eval_mix`` > 0 a leaf's result is
+    ``(1 - eval_mix) * playout + eval_mix * eval_win_rate`` (1: no playout)."""
+    playout_cap, exploration, fpu, prior_weight, eval_mix, eval_scale = settings
+    parent, first, count, move, visits, wins, proof, plies, prior = (t.parent, t.first, t.count, t.move, t.visits,
+                                                                      t.wins, t.proof, t.plies, t.prior)
+    stats, path, moves, flips, sizes = t.stats, t.path, t.moves, t.flips, t.sizes
+    root_own = to_shift_words(size, root_own_bits, like)
+    root_enemy = to_shift_words(size, root_enemy_bits, like)
     capacity = parent.shape[0]
     done = 0
     for _ in range(iterations):
@@ -346,7 +305,7 @@ def run_iterations(
                     break  # first visit: playout from here
                 if stats[TREE_FULL] != 0 or depth >= MAX_TREE_DEPTH:
                     break
-                n = generate_moves(size, own, enemy, moves, flips, enemy_groups, group_id, True)
+                n = list_moves(size, own, enemy, moves, flips, t.scratch, t.group_of_bit, 0)
                 if n == 0:
                     proof[node] = 1  # side to move has no move: it lost
                     plies[node] = 0
@@ -360,14 +319,14 @@ def run_iterations(
                 # placements; unvisited children are tried in this order.
                 largest = 0
                 for i in range(n):
-                    if move_target(moves[i]) == NO_CELL:
+                    if not is_swipe(moves[i]):
                         sizes[i] = 0
                     else:
-                        sizes[i] = bb_count(bb_row(flips, i))
+                        sizes[i] = s_count(s_row(flips, i, own))
                         if sizes[i] > largest:
                             largest = sizes[i]
                 c = start
-                enemy_count = bb_count(enemy)
+                enemy_count = s_count(enemy)
                 for s in range(largest, -1, -1):
                     block = c
                     for i in range(n):
@@ -423,7 +382,8 @@ def run_iterations(
                     best = c
             if best < 0:
                 break  # cannot happen: a node with every child lost is itself proven
-            own, enemy = play(size, own, enemy, np.int64(move[best]))
+            code = np.int64(move[best])
+            own, enemy = play_move(size, own, enemy, code, flipped_group(size, own, enemy, code))
             node = best
             depth += 1
             path[depth] = node
@@ -435,11 +395,7 @@ def run_iterations(
         else:
             result = 0.5
             if eval_mix < 1.0:
-                if shift:
-                    result, ply = shift_playout(size, own, enemy, playout_cap, rng, trace, work)
-                else:
-                    result, ply = playout(size, own, enemy, playout_cap, greed, moves, flips, enemy_groups, group_id,
-                                          rng, connect)
+                result, ply = policy_playout(size, own, enemy, playout_cap, rng, t.trace, t.work)
                 stats[PLAYOUT_PLIES] += ply
                 if ply == 0 and result == 0.0 and playout_cap > 0:
                     proof[node] = 1
@@ -447,8 +403,7 @@ def run_iterations(
                     newly_proven = True
             if eval_mix > 0.0 and not newly_proven:
                 # The fitted evaluation of the leaf for its side to move, mixed in.
-                p_leaf, lost = eval_win_rate(size, own, enemy, eval_scale, eval_weights, eval_moves, eval_flips,
-                                             enemy_groups, group_id)
+                p_leaf, lost = eval_win_rate(size, own, enemy, eval_scale, eval_weights, t)
                 if lost:
                     proof[node] = 1
                     plies[node] = 0
@@ -483,36 +438,20 @@ def ensure_compiled():
     global _compiled
     if not _compiled:
         board = Board(4)
-        tree = Tree(64)
-        _run(tree, board.size, board.own, board.enemy, 1, 8, DEFAULT_EXPLORATION, 0.5, new_rng(0), 0.5, 0.1, 0.5)
+        settings = settings_of(8, DEFAULT_EXPLORATION, 0.5, 0.1, 0.5, DEFAULT_EVAL_SCALE)
+        _run(Tree(64), board, 1, settings, new_rng(0), get_evaluator("leaf-fitted").weights_for(4))
         _compiled = True
 
 
-def _run(tree, size, own, enemy, iterations, playout_cap, exploration, greed, rng, fpu=-1.0, prior_weight=0.0,
-         connect=0.0, shift=False, eval_mix=0.0, eval_scale=DEFAULT_EVAL_SCALE, eval_weights=None):
-    if eval_weights is None:
-        eval_weights = get_evaluator("leaf-fitted").weights_for(size)
-    return int(
-        run_iterations(
-            size, own, enemy, iterations, playout_cap, exploration, greed, float(fpu), float(prior_weight),
-            tree.parent, tree.first, tree.count, tree.move, tree.visits, tree.wins, tree.proof, tree.plies, tree.prior,
-            tree.stats, tree.path, tree.moves, tree.flips, tree.enemy_groups, tree.group_id, tree.sizes, tree.trace,
-            rng, float(connect), bool(shift), tree.work, float(eval_mix), float(eval_scale), eval_weights,
-            tree.eval_moves, tree.eval_flips,
-        )
-    )  # fmt: skip
+def settings_of(playout_cap, exploration, fpu, prior_weight, eval_mix, eval_scale) -> Settings:
+    """``Settings`` with the types the compiled kernel expects."""
+    return Settings(int(playout_cap), float(exploration), float(fpu), float(prior_weight), float(eval_mix),
+                    float(eval_scale))
 
 
-def uses_shift_playouts(size: int, greed: float, connect: float) -> bool:
-    """Whether a search plays its playouts with ``shiftplay.shift_playout``: the side is
-    at most ``SHIFT_MAX_SIZE`` (6) and the policy is the one it plays (``playout_greed``
-    1, ``playout_connect`` 1, the defaults); else ``playout``, whose distribution of
-    moves is the same for that policy.
-
-    >>> uses_shift_playouts(6, 1.0, 1.0), uses_shift_playouts(7, 1.0, 1.0), uses_shift_playouts(6, 0.5, 1.0)
-    (True, False, False)
-    """
-    return size <= SHIFT_MAX_SIZE and greed == 1.0 and connect == 1.0
+def _run(tree, board, iterations, settings, rng, weights):
+    return int(run_iterations(board.size, board.own, board.enemy, iterations, settings, tree.arrays, rng, weights,
+                              set_like(board.size)))
 
 
 def side_value(value: float, by_size: dict, size: int) -> float:
@@ -540,14 +479,11 @@ class MCTSSearcher(Searcher):
 
     ``tree_nodes``: tree budget in nodes (module docstring); ``exploration``: UCT
     constant c; ``playout_plies``: playout cap (0: ``default_playout_plies``);
-    ``playout_greed``: probability per playout ply of the largest-flip swipe;
     ``fpu``, ``prior_weight``: first-play urgency and progressive bias;
-    ``playout_connect``: connected placements in the playouts; ``eval_mix``,
+    ``eval_mix``,
     ``eval_scale``: the fitted evaluation mixed into a leaf's result (-1: the side's
     default, ``EVAL_MIX_BY_SIZE``); ``seed``: each ``go`` starts the generator from it
     (-1: from fresh entropy), so the same seed and node limit give the same result.
-    On sides 4 to 6 the default policy's playouts run in the shift layout
-    (``uses_shift_playouts``).
 
     >>> from hinge_fast import Board
     >>> r = MCTSSearcher(seed=7).go(Board(), Limits(nodes=2000))
@@ -558,18 +494,16 @@ class MCTSSearcher(Searcher):
     name = "mcts"
 
     def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
-                 playout_greed=DEFAULT_PLAYOUT_GREED, seed=FRESH_SEED, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT,
-                 playout_connect=DEFAULT_PLAYOUT_CONNECT, eval_mix=DEFAULT_EVAL_MIX, eval_scale=DEFAULT_EVAL_SCALE):
+                 seed=FRESH_SEED, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT, eval_mix=DEFAULT_EVAL_MIX,
+                 eval_scale=DEFAULT_EVAL_SCALE):
         super().__init__()
         self.eval_mix = eval_mix
         self.eval_scale = eval_scale
-        self.playout_connect = playout_connect
         self.tree_nodes = tree_nodes
         self.exploration = exploration
         self.fpu = fpu
         self.prior_weight = prior_weight
         self.playout_plies = playout_plies
-        self.playout_greed = playout_greed
         self.seed = seed
         self.tree: Tree | None = None
 
@@ -594,9 +528,8 @@ class MCTSSearcher(Searcher):
         if n_root == 0:
             return SearchResult(None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", [])
         tree = self._tree_for(n_root)
-        own, enemy = board.own, board.enemy
-        shift = uses_shift_playouts(board.size, self.playout_greed, self.playout_connect)
         eval_mix = side_value(self.eval_mix, EVAL_MIX_BY_SIZE, board.size)
+        settings = settings_of(playout_plies, self.exploration, self.fpu, self.prior_weight, eval_mix, self.eval_scale)
         eval_weights = get_evaluator("leaf-fitted").weights_for(board.size)
 
         deadline = None if time_limit is None else started + time_limit
@@ -605,9 +538,7 @@ class MCTSSearcher(Searcher):
         next_report = started + PROGRESS_SECONDS
         while True:
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
-            done += _run(tree, board.size, own, enemy, todo, playout_plies, self.exploration, self.playout_greed, rng,
-                         self.fpu, self.prior_weight, self.playout_connect, shift, eval_mix, self.eval_scale,
-                         eval_weights)
+            done += _run(tree, board, todo, settings, rng, eval_weights)
             now = time.perf_counter()
             if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
                 break

@@ -2,10 +2,6 @@
 and move ordering, the whole tree in numba. ``alphabeta.py`` drives it one depth at a
 time (iterative deepening, threads, limits) and builds the result.
 
-    >>> from hinge_fast import Board
-    >>> depth_kernel(Board(4).size) is shift_search_depth, depth_kernel(9) is search_depth
-    (True, True)
-
 * **Negamax with principal variation search** (a null window after the first move,
   re-searched when it fails high). No pruning or reduction depends on move order, so
   the score of a fixed-depth search is exactly the depth-limited minimax value with or
@@ -14,9 +10,8 @@ time (iterative deepening, threads, limits) and builds the result.
   different depths of one tree except through swipes that undo each other, so ``>=``
   would buy almost nothing).
 * **Quiescence** (``state[QUIESCENCE]`` = k > 0): at depth 0 the evaluation is a
-  stand-pat score and, below beta, the swipes that flip k tokens or more (the moves the
-  evaluation has just generated, or lists when it took its terms from the shift
-  layout) are searched on, largest flip first, at most ``state[QUIESCENCE_PLIES]`` plies
+  stand-pat score and, below beta, the swipes that flip k tokens or more (listed only
+  when the evaluation says such a flip exists) are searched on, largest flip first, at most ``state[QUIESCENCE_PLIES]`` plies
   past the depth. Below depth 0 nothing is stored in the table and no killer or history
   is updated; depth-0 results are stored with their true bound, so fixed-depth scores
   stay the same with and without the table.
@@ -36,13 +31,13 @@ time (iterative deepening, threads, limits) and builds the result.
 * **One entry kernel**: the root is a branch of the recursive ``negamax`` rather than a
   kernel of its own, because numba's cache cannot load a cached kernel that calls a
   cached recursive kernel (the second run fails with "unresolved symbol" or crashes).
-* **Two layouts**: on sides 4 to ``SHIFT_MAX_SIZE`` (6) ``shift_search_depth`` runs
-  ``negamax`` with both sides kept as two-word sets of ``core/shiftcount.py``, more
-  nodes a second than on bitboards; the steps that depend on the layout are in
-  ``layout.py``.
-* **No reference counting in the recursion**: ``search_depth`` and
-  ``shift_search_depth`` hand ``negamax`` views of the buffers and the table that numba
-  does not reference-count (``intrinsics.unowned``).
+* **One layout**: a node's sides are sets of the shift layout (``core/sets.py``)
+  in the side's words; ``search_depth`` converts the root once, and the type of the
+  sets picks ``negamax``'s compiled version. Moves are listed, played and hashed by
+  ``core/moves.py``.
+* **No reference counting in the recursion**: ``search_depth`` hands ``negamax`` views
+  of the buffers and the table that numba does not reference-count
+  (``intrinsics.unowned``).
 """
 
 from __future__ import annotations
@@ -53,13 +48,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..core.geometry import NWORDS
-from ..core.movegen import is_swipe
-from ..core.shiftcount import s_count, to_shift_layout
-from ..core.tables import MAX_GROUPS, MAX_MOVES, SHIFT_MAX_SIZE
-from .evaluate import LOST, WIN, WINNING
+from ..core.codes import is_swipe
+from ..core.moves import child_key, list_moves, play_move
+from ..core.sets import s_count, s_row, to_shift_words
+from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
+from .evaluate import LOST, WIN, WINNING, leaf_evaluation
 from .intrinsics import monotonic_ns, touched, unowned
-from .layout import child_key, leaf_score, move_row, node_moves, play_move, prefetches_ahead
 from .limits import MAX_DEPTH
 from .registry import MAX_QUIESCENCE_PLIES
 from .tt import (EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_score, prefetch_bucket,
@@ -102,10 +96,10 @@ class SearchBuffers(NamedTuple):
     """Everything the search kernels write, preallocated once per searcher object."""
 
     moves: np.ndarray  # int64 [PLIES, MAX_MOVES]: move codes per ply
-    flips: np.ndarray  # uint64 [PLIES, MAX_MOVES, 4]: group each move flips
+    flips: np.ndarray  # uint64 [PLIES, MAX_MOVES, SHIFT_WORDS]: the set each move flips
     order: np.ndarray  # int64 [PLIES, MAX_MOVES]: ordering keys
-    enemy_groups: np.ndarray  # uint64 [MAX_GROUPS, 4]: move generator scratch
-    group_id: np.ndarray  # int16 [256]: move generator scratch
+    scratch: np.ndarray  # uint64 [SCRATCH_ROWS, SHIFT_WORDS]: the move lister's sets
+    group_of_bit: np.ndarray  # int16 [GROUP_SLOTS]: the move lister's group numbers
     killers: np.ndarray  # int64 [PLIES, 2]
     history: np.ndarray  # int64 [1 << 18]: by from | to << 9
     pv: np.ndarray  # int64 [PLIES, PLIES]: triangular PV table
@@ -124,10 +118,10 @@ def new_buffers() -> SearchBuffers:
 def _new_buffers() -> SearchBuffers:
     return SearchBuffers(
         moves=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
-        flips=np.zeros((PLIES, MAX_MOVES, NWORDS), dtype=np.uint64),
+        flips=np.zeros((PLIES, MAX_MOVES, SHIFT_WORDS), dtype=np.uint64),
         order=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
-        enemy_groups=np.zeros((MAX_GROUPS, NWORDS), dtype=np.uint64),
-        group_id=np.zeros(64 * NWORDS, dtype=np.int16),
+        scratch=np.zeros((SCRATCH_ROWS, SHIFT_WORDS), dtype=np.uint64),
+        group_of_bit=np.zeros(GROUP_SLOTS, dtype=np.int16),
         killers=np.zeros((PLIES, 2), dtype=np.int64),
         history=np.zeros(1 << 18, dtype=np.int64),
         pv=np.zeros((PLIES, PLIES), dtype=np.int64),
@@ -168,11 +162,11 @@ def repeated(line, index, key):
 @njit(cache=True)
 def note_elimination(buf, ply, moves, flips, enemy_count, like):
     """Make the principal variation at ``ply`` the swipe (among the listed swipes,
-    which come first) that flips all ``enemy_count`` enemy tokens (flipped groups in
-    ``like``'s layout)."""
+    which come first) that flips all ``enemy_count`` enemy tokens (flipped groups of
+    ``like``'s words)."""
     i = 0
     while is_swipe(moves[i]):
-        if s_count(move_row(flips, i, like)) == enemy_count:
+        if s_count(s_row(flips, i, like)) == enemy_count:
             buf.pv[ply, ply] = moves[i]
             buf.pv_length[ply] = ply + 1
             return
@@ -200,13 +194,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     """Score of the position for the side to move (``colour``: 0 green, 1 blue),
     searched ``depth`` plies deep within the window (alpha, beta).
 
-    ``own`` and ``enemy`` are the sides in either layout: bitboards, or two-word sets of
-    the shift layout (sides 4 to ``SHIFT_MAX_SIZE``; ``shift_search_depth``). The steps
-    that depend on it (``node_moves``, ``play_move``, ``child_key``, ``leaf_score``,
-    ``move_row``, ``prefetches_ahead``) are chosen by their type, so numba compiles this
-    once per layout; the moves come in the same order with the same codes either way.
-    The flipped groups of ``buf.flips`` are in the same layout: bitboard rows, or columns 0
-    and 1.
+    ``own`` and ``enemy`` are the sides as sets of the shift layout, and so are the
+    flipped groups of ``buf.flips`` (their first words).
 
     At ply 0 (the root) the moves are not generated but taken, in order, from
     ``buf.moves[0, :state[ROOT_COUNT]]`` and ``buf.flips[0]``; each finished root
@@ -247,14 +236,15 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
 
         n = -1
         if depth <= 0:
-            score, n, largest_flip = leaf_score(state[EVALUATOR], size, own, enemy, moves, flips, buf, ply)
+            score, n, largest_flip = leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.scratch,
+                                                     buf.group_of_bit, buf.weights)
             proven = True
             if score == LOST:
                 score = -(WIN - ply)
             elif score == WINNING:
                 score = WIN - ply - 1
-                if n < 0:  # the evaluation listed no move: list them (the shift layout: the eliminating swipes only)
-                    n = node_moves(size, own, enemy, moves, flips, buf, s_count(enemy))
+                if n < 0:  # the evaluation listed no move: list the eliminating swipes
+                    n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, s_count(enemy))
                 note_elimination(buf, ply, moves, flips, s_count(enemy), own)
             else:
                 proven = False
@@ -262,19 +252,19 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
             if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
                 # Quiescence: the score stands unless a swipe flipping least_flip tokens
                 # or more (searched on, largest first) beats it. The evaluation may have
-                # left the side to move's moves in the buffer, swipes first; if it took
-                # its terms from the shift layout (n < 0) they are listed now, if a swipe
-                # flips enough (largest_flip: the largest group it can flip).
+                # left the side to move's moves in the buffer, swipes first; if not
+                # (n < 0) they are listed now, if a swipe flips enough (largest_flip:
+                # the largest group it can flip).
                 if n < 0:
                     if largest_flip >= least_flip:
-                        n = node_moves(size, own, enemy, moves, flips, buf, least_flip)
+                        n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, least_flip)
                     else:
                         n = 0
                 m = 0
                 for i in range(n):
                     if not is_swipe(moves[i]):
                         break
-                    flipped = s_count(move_row(flips, i, own))
+                    flipped = s_count(s_row(flips, i, own))
                     if flipped >= least_flip:
                         moves[m] = moves[i]
                         for w in range(len(own)):
@@ -291,7 +281,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 return score
             stand_pat = score
         if n < 0:
-            n = node_moves(size, own, enemy, moves, flips, buf, 0)
+            n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
             if n == 0:
                 return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
 
@@ -303,7 +293,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     order[i] = np.int64(1) << 60
                     continue
                 if is_swipe(move):
-                    flipped = s_count(move_row(flips, i, own))
+                    flipped = s_count(s_row(flips, i, own))
                     if flipped == enemy_count:
                         buf.pv[ply, ply] = move
                         buf.pv_length[ply] = ply + 1
@@ -328,17 +318,16 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     best_move = np.int64(0)
     line_index = state[HISTORY_LENGTH] + ply + 1
     # The keys do not change during the loop, so the next move is known before this one
-    # is searched: with the table on (and ``prefetches_ahead``), it is placed and its
-    # child's bucket prefetched a move ahead (the same order: each selection step is the
-    # one the loop would take).
-    ahead = state[TABLE_ON] != 0 and prefetches_ahead(own)
+    # is searched: with the table on, it is placed and its child's bucket prefetched a
+    # move ahead (the same order: each selection step is the one the loop would take).
+    ahead = state[TABLE_ON] != 0
     next_child = U64(0)
     for i in range(n):
         # Selection sort, one step at a time: most nodes cut off after a move or two.
         if i == 0 or not ahead:
             select_move(order, moves, flips, i, n, own)
         move = moves[i]
-        flipped = move_row(flips, i, own)
+        flipped = s_row(flips, i, own)
         their, ours = play_move(size, own, enemy, move, flipped)
         if i > 0 and ahead:
             child = next_child
@@ -348,7 +337,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 prefetch_bucket(keys, data, child)
         if ahead and i + 1 < n:
             select_move(order, moves, flips, i + 1, n, own)
-            next_child = child_key(size, colour, key, moves[i + 1], move_row(flips, i + 1, own))
+            next_child = child_key(size, colour, key, moves[i + 1], s_row(flips, i + 1, own))
             prefetch_bucket(keys, data, next_child)
         buf.line[line_index] = child
         before = state[NODES]
@@ -403,42 +392,21 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
 @njit(cache=True, inline='always')
 def unowned_buffers(buf):
     """``buf`` with every array an ``unowned`` view."""
-    return SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.enemy_groups),
-                         unowned(buf.group_id), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
+    return SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.scratch),
+                         unowned(buf.group_of_bit), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
                          unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
                          unowned(buf.weights))
 
 
 @njit(cache=True, nogil=True)
-def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
-    """``negamax`` on bitboards over views of the buffers and table that numba does not
-    reference-count: every call of the recursion passed 16 arrays, and their atomic
-    reference-count updates took about a third of the kernel's time."""
-    return negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, unowned_buffers(buf), unowned(keys),
-                   unowned(data))
-
-
-@njit(cache=True, nogil=True)
-def shift_search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
-    """``search_depth`` in the shift layout (sides 4 to ``SHIFT_MAX_SIZE``): the sides
-    (bitboards) and the root moves' flipped groups (rows of ``buf.flips[0]``, which the
-    driver writes before each depth) are converted to two-word sets first, so numba
-    runs ``negamax``'s shift-layout version."""
-    flips = buf.flips[0]
-    for i in range(buf.state[ROOT_COUNT]):
-        group = to_shift_layout(size, flips[i])
-        for word in range(NWORDS):
-            flips[i, word] = U64(0)
-        flips[i, 0] = group[0]
-        flips[i, 1] = group[1]
-    return negamax(size, colour, to_shift_layout(size, own), to_shift_layout(size, enemy), key, depth, ply, alpha,
-                   beta, unowned_buffers(buf), unowned(keys), unowned(data))
-
-
-def depth_kernel(size):
-    """The kernel searching one depth on side ``size``: ``shift_search_depth`` on sides
-    up to ``SHIFT_MAX_SIZE``, else ``search_depth``."""
-    return shift_search_depth if size <= SHIFT_MAX_SIZE else search_depth
+def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
+    """``negamax`` of the position given as bitboards (``own``, ``enemy``: ``Board``'s
+    words), converted to the shift layout of ``like``'s words, over views of the buffers
+    and table that numba does not reference-count: every call of the recursion passed
+    16 arrays, and their atomic reference-count updates took about a third of the
+    kernel's time."""
+    return negamax(size, colour, to_shift_words(size, own, like), to_shift_words(size, enemy, like), key, depth, ply,
+                   alpha, beta, unowned_buffers(buf), unowned(keys), unowned(data))
 
 
 from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)

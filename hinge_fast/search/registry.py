@@ -47,7 +47,6 @@ MIN_TREE_NODES = 1
 MAX_TREE_NODES = 50_000_000
 DEFAULT_EXPLORATION = 0.25
 MAX_EXPLORATION = 100.0
-DEFAULT_PLAYOUT_GREED = 1.0
 #: First-play urgency: the UCT value of an unvisited child (negative: every child is
 #: visited once, in prior order, before UCT applies).
 DEFAULT_FPU = 1.0
@@ -57,9 +56,6 @@ MAX_FPU = 100.0
 #: divided by visits + 1.
 DEFAULT_PRIOR_WEIGHT = 0.2
 MAX_PRIOR_WEIGHT = 100.0
-#: Connected playouts: probability, at a playout ply that places a token at random, of
-#: a random placement next to one of the mover's tokens (0: uniform).
-DEFAULT_PLAYOUT_CONNECT = 1.0
 #: The fitted evaluation in MCTS (``leaf-fitted``'s weights for the side,
 #: ``search/weights.py``), as a win rate ``1 / (1 + exp(-score / eval_scale))``:
 #: ``eval_mix`` mixes it into each playout's result (1: no playout). -1: the side's
@@ -279,15 +275,10 @@ MCTS_OPTIONS = (
                "MCTS tree capacity, nodes (about 35 bytes each)"),
     OptionSpec("exploration", "float", DEFAULT_EXPLORATION, 0.0, MAX_EXPLORATION, "UCT exploration constant c"),
     OptionSpec("playout_plies", "int", 0, 0, MAX_PLAYOUT_PLIES, "playout length cap in plies; 0: one per interior cell"),
-    OptionSpec("playout_greed", "float", DEFAULT_PLAYOUT_GREED, 0.0, 1.0,
-               "probability per playout ply of the largest-flip swipe"),
     OptionSpec("fpu", "float", DEFAULT_FPU, MIN_FPU, MAX_FPU,
                "first-play urgency: UCT value of an unvisited child; negative: every child once first, in prior order"),
     OptionSpec("prior_weight", "float", DEFAULT_PRIOR_WEIGHT, 0.0, MAX_PRIOR_WEIGHT,
                "progressive bias: weight of the flip-size prior, divided by visits + 1"),
-    OptionSpec("playout_connect", "float", DEFAULT_PLAYOUT_CONNECT, 0.0, 1.0,
-               "playouts: probability of a random placement next to one of the mover's tokens, "
-               "instead of any random placement (0: off)"),
     OptionSpec("eval_mix", "float", DEFAULT_EVAL_MIX, -1.0, 1.0,
                "share of the fitted evaluation (as a win rate) in each playout's result (1: no playout); "
                "-1: the side's default (side 4: see docs/search-mcts.md; 0 elsewhere)"),
@@ -354,7 +345,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, playout_greed, fpu, prior_weight, playout_connect, eval_mix, eval_scale, seed, threads, tablebase
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, playout_plies, fpu, prior_weight, eval_mix, eval_scale, seed, threads, tablebase
 
     The ``tablebase`` option is the Searcher's own (``Searcher.go`` consults the table),
     not given to the searcher class.

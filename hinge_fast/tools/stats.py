@@ -35,7 +35,8 @@ import math
 import random
 import time
 
-from ..board import CELL_BITS, CELL_MASK, Color, Termination, as_bitboard, bitboard_cells
+from ..board import (CELL_BITS, CELL_MASK, Color, Termination, bitboard_cells, flips_as_bitboards, group_cells,
+                     play_bitboards)
 from ..core.fen import format_fen
 from ..core.tables import NO_CELL
 from ..core.geometry import geometry
@@ -141,11 +142,11 @@ def play_random(size, games, max_plies, seed, tally):
             if ply >= max_plies:
                 tally.endings[Termination.MAX_PLIES] += 1
                 break
-            n = kernels.generate_moves(size, own, enemy, moves, flips, work.enemy_groups, work.group_id, True)
+            n = kernels.legal_moves(size, own, enemy, moves, flips, work.scratch, work.group_of_bit)
             mover = Color.GREEN if ply % 2 == 0 else Color.BLUE
             if n == 0:
                 winner = mover.other
-                if kernels.is_eliminated(own, enemy):
+                if not any(int(w) for w in own) and sum(int(w).bit_count() for w in enemy) >= 2:
                     tally.endings[Termination.ELIMINATION] += 1
                 else:
                     tally.endings[Termination.NO_LEGAL_MOVE] += 1
@@ -156,12 +157,10 @@ def play_random(size, games, max_plies, seed, tally):
             i = rng.randrange(n)
             code = int(moves[i])
             frm, to, target = code & CELL_MASK, (code >> CELL_BITS) & CELL_MASK, (code >> 2 * CELL_BITS) & CELL_MASK
-            mine = own
-            bits = sum(int(w) << (64 * k) for k, w in enumerate(own))
-            has = lambda cell: bits >> cell & 1  # noqa: E731
-            tally.move(*kinds.classify(frm, to, target != NO_CELL, has, lambda cell: set(bitboard_cells(kernels.group_of(size, mine, cell)))))
-            own, enemy = kernels.play_with_flip(own, enemy, moves[i], tuple(flips[i]))
-            own, enemy = as_bitboard(own), as_bitboard(enemy)
+            mine = set(bitboard_cells(own))
+            tally.move(*kinds.classify(frm, to, target != NO_CELL, mine.__contains__,
+                                       lambda cell: group_cells(kinds.geo.neighbours, mine, cell)))
+            own, enemy = play_bitboards(own, enemy, code, flips_as_bitboards(size, moves[i:i + 1], flips[i:i + 1])[0])
             ply += 1
         tally.lengths.append(ply)
         tally.winners.append(None if winner is None else str(winner))

@@ -27,8 +27,7 @@ def warm_up() -> bool:
             kernels.perft_kernel(size, side.own, side.enemy, 2, bulk, work)
         kernels.random_games(size, side.own, side.enemy, 0, 1, 8, 1, np.zeros(1, dtype=np.int64),
                              np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8))
-    kernels.perft_divide(board.size, own, enemy, 2, True, work, np.zeros(len(work.moves[0]), dtype=np.int64))
-    kernels.make_unmake_loop(board.size, own, enemy, 1, work)
+        kernels.make_unmake_loop(size, side.own, side.enemy, 1, work)
     from ..core import parallel
 
     for bulk in (True, False):

@@ -1,4 +1,4 @@
-"""The uniform random playouts in the shift layout (``playouts.shift_game``, the
+"""The uniform random playouts in the shift layout (``playouts.random_game``, the
 ``hinge-fast playouts`` kernel: two words on sides 4 to 6, ``SHIFT_WORDS`` on sides 7
 to 9) against ``reference.py``.
 
@@ -20,12 +20,12 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
-from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS, workspace
+from hinge_fast.core.tables import MAX_MOVES, MAX_SIZE, SHIFT_WORDS, workspace
 from hinge_fast.tools.positions import random_filling
-from tests.conftest import S6_MID, S9_MID, game_positions, shift_cells
+from tests.conftest import QUICK_MAX_SIZE, S6_MID, S9_MID, game_positions, shift_cells
 
-SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
-WIDE = range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1)
+SIZES = range(4, MAX_SIZE + 1)
+WIDE = range(QUICK_MAX_SIZE + 1, MAX_SIZE + 1)
 
 
 def decoded_moves(board: Board) -> list:
@@ -51,7 +51,7 @@ def positions(size: int, games: int = 8, fillings: int = 80, every: int = 1) -> 
 def default_positions(size: int) -> list[Board]:
     """The default suite's positions: fewer on sides 7 to 9, where the reference is slow
     (``-m slow`` runs many more there)."""
-    return positions(size) if size <= SHIFT_MAX_SIZE else positions(size, 3, 30, 6)
+    return positions(size) if size <= QUICK_MAX_SIZE else positions(size, 3, 30, 6)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -97,7 +97,7 @@ def replay(board: Board, codes, plies: int) -> ref.RefPosition:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_whole_games_replay_through_the_reference(size):
-    if size <= SHIFT_MAX_SIZE:
+    if size <= QUICK_MAX_SIZE:
         check_whole_games(size, 4, 3, 6)
     else:  # the reference is slow on the larger sides: -m slow replays more
         check_whole_games(size, 1, 1, 2)
@@ -122,7 +122,7 @@ def check_whole_games(size: int, played: int, fillings: int, games: int) -> None
         for game in range(games):
             for cap in (10_000, 7):
                 trace = np.zeros(4096, dtype=np.int64)
-                plies, winner, ended = kernels.shift_game_trace(size, board.own, board.enemy, game, cap, 11, trace)
+                plies, winner, ended = kernels.game_trace(size, board.own, board.enemy, game, cap, 11, trace)
                 if cap == 10_000:  # the very game random_games played
                     assert (plies, winner, ended) == (plies_out[game], winner_out[game], ended_out[game]), fen
                 pos = replay(board, trace, plies)
@@ -158,7 +158,7 @@ def test_the_draw_spreads_over_every_move():
     seen = Counter()
     for game in range(300 * n):
         trace = np.zeros(1, dtype=np.int64)
-        kernels.shift_game_trace(4, board.own, board.enemy, game, 1, 3, trace)
+        kernels.game_trace(4, board.own, board.enemy, game, 1, 3, trace)
         seen[str(board.move_from_code(trace[0]))] += 1
     assert set(seen) == {str(m) for m in board.legal_moves}
     chi2 = sum((c - 300) ** 2 / 300 for c in seen.values())

@@ -1,47 +1,31 @@
-"""MCTS playouts in the shift layout (sides 4 to 6): the default playout policy without
-listing the moves.
+"""Swipes of every token at once (every side).
 
-``search/mcts.py``'s ``playout`` calls ``movegen.generate_moves`` every ply: every
-legal move with its flipped group, then one is chosen. Here the position stays in the
-shift layout of ``shiftcount.py`` (cell ``(c, r)`` is bit ``c * W + r`` of two words,
-each direction one fixed shift) for the whole playout, and each ply computes only what
-the policy needs, as sets of cells:
+The position stays in the shift layout of ``sets.py`` (cell ``(c, r)`` is bit
+``c * W + r``, each direction one fixed shift), and each step computes only what it
+needs, as sets of cells:
 
 1. ``t1 = dilate(enemy)``, the cells next to an enemy token: landing cells are the
    empty interior ones in it.
-2. The swipe ends of every friendly token at once, as ``shiftcount.py`` counts them,
-   but kept apart by offset: ``E[j]`` (j < 6) the tokens with a one-step end on
-   ``N[j]``, ``E[6 + j]`` those with an onward end on ``C[j]``, ``E[12]`` those with a
-   reversing end on themselves; tokens that the lift (rule 4.1) forbids are taken out.
-   Each set moved by its offset is the set of end cells ``F[k]``; a swipe is a token, an
-   end and an enemy group next to the end, and for one token its thirteen offsets are
-   thirteen distinct cells, so the swipes ending next to a group ``g`` number
-   ``sum_k |F[k] & dilate(g)|``, each (token, end) once, as in ``generate_moves``.
-3. The groups a swipe can flip are the enemy groups with a token next to an end: only
-   those are flood-filled. The policy takes the largest (a group holding every enemy
-   token is an elimination, so "an eliminating swipe is always played" comes with it)
-   and, over the tied largest groups, draws one of their swipes uniformly: the same
-   distribution as the old playout's reservoir sampling over the listed swipes.
-4. No swipe: a placement next to one of the mover's tokens (``empty & adjacent(own)``)
-   uniformly, if any; else a uniformly random placement (``empty & ~t1``: an empty cell
-   next to no enemy token, since none is next to a friendly one); none: the mover loses.
+2. The swipe ends of every friendly token at once (``swipe_end_sets``), kept apart by
+   offset: ``E[j]`` (j < 6) the tokens with a one-step end on ``N[j]``, ``E[6 + j]``
+   those with an onward end on ``C[j]``, ``E[12]`` those with a reversing end on
+   themselves; tokens that the lift (rule 4.1) forbids are taken out. Each set moved by
+   its offset is the set of end cells ``F[k]``; a swipe is a token, an end and an enemy
+   group next to the end, and for one token its thirteen offsets are thirteen distinct
+   cells, so the swipes ending next to a group ``g`` number ``sum_k |F[k] & dilate(g)|``,
+   each (token, end) once. ``moves.list_moves``, the perft walk, both kinds of playout
+   and the evaluation's terms are all built on these end sets.
 
-This is ``playout_greed`` 1, ``playout_connect`` 1 and no MAST, the ``mcts`` defaults;
-``mcts.py`` uses it when those options hold and the side is at most
-``tables.SHIFT_MAX_SIZE`` (``mcts.uses_shift_playouts``). The random stream is the
-searcher's (``rng``, xorshift64* as ``mcts.rng_next``), drawn in another order than the
-old playout's, so single playouts differ while the distribution of moves is the same.
-The moves played are written to ``trace`` as move codes (``movecode.py``);
-``tests/test_shiftplay.py`` replays them through ``reference.py``.
+The moves of a position can then be counted and the n-th one decoded without a list
+(``uniform_count``, ``uniform_nth``): what the uniformly random playouts of
+``playouts.py`` draw from.
 """
 
 import numpy as np
 from numba import njit
 
-from .geometry import MIN_SIZE, geometry
-from .movegen import encode_placement, encode_swipe
-from .shiftcount import (
-    ZERO,
+from .codes import encode_placement, encode_swipe
+from .sets import (
     add_to_counter,
     adjacent,
     at,
@@ -67,62 +51,18 @@ from .shiftcount import (
     set_like,
     to_shift_words,
 )
-from .tables import SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS, SHIFT_WORDS_OF
+from .tables import CELL_OF_BIT, SHIFT_WORDS_OF
 
 U64 = np.uint64
 ONE = U64(1)
-#: Rows of the scratch array ``work`` (``new_work``): ``E[0..12]`` (the tokens with an end
-#: at each offset; then their end cells ``F[0..12]``), then the tied largest groups from
-#: ``GROUPS_ROW``.
+#: Rows ``E[0..12]`` of a scratch array ``work`` that ``swipe_end_sets`` fills (the
+#: tokens with an end at each offset; then their end cells ``F[0..12]``).
 END_SETS = 13
-GROUPS_ROW = 16
-WORK_ROWS = GROUPS_ROW + 64
-
-
-def _cell_of_bit():
-    """``CELL_OF_BIT[size, b]``: the cell index (``geometry.py``) of shift-layout bit b
-    (-1: no interior cell)."""
-    table = np.full((SHIFT_WIDE_MAX_SIZE + 1, 64 * SHIFT_WORDS), -1, dtype=np.int16)
-    for size in range(MIN_SIZE, SHIFT_WIDE_MAX_SIZE + 1):
-        geo = geometry(size)
-        width = 2 * size - 1
-        for i in range(geo.n_interior):
-            c, r = geo.coords[i]
-            table[size, c * width + r] = i
-    table.setflags(write=False)
-    return table
-
-
-CELL_OF_BIT = _cell_of_bit()
-
-
-def new_work() -> np.ndarray:
-    """The scratch array of ``shift_playout``."""
-    return np.zeros((WORK_ROWS, 2), dtype=np.uint64)
-
-
-@njit(cache=True)
-def rng_next(rng):
-    """xorshift64* (Vigna): the next 64 random bits of the state ``rng[0]``. The MCTS
-    searcher's generator too (``search/mcts.py`` imports it from here, below it), so a
-    playout here steps the searcher's state as its own playouts do."""
-    x = rng[0]
-    x ^= x >> U64(12)
-    x ^= x << U64(25)
-    x ^= x >> U64(27)
-    rng[0] = x
-    return x * U64(0x2545F4914F6CDD1D)
-
-
-@njit(cache=True)
-def rng_below(rng, n):
-    """A uniform whole number in [0, n) (n small: the modulo bias is below 2**-50)."""
-    return np.int64((rng_next(rng) >> U64(1)) % U64(n))
 
 
 @njit(cache=True)
 def step(a, j, w):
-    """Every cell of ``a`` moved by ``D[j]`` (the inverse of ``shiftcount.at``):
+    """Every cell of ``a`` moved by ``D[j]`` (the inverse of ``sets.at``):
     ``D[j + 3] = -D[j]``, so this is ``at`` of the opposite direction."""
     return at(a, (j + 3) % 6, w)
 
@@ -130,7 +70,7 @@ def step(a, j, w):
 @njit(cache=True)
 def step_corner(a, j, w):
     """Every cell of ``a`` moved by ``D[j] + D[j + 1]`` (the inverse of
-    ``shiftcount.at_corner``; the cells must land inside the two words):
+    ``sets.at_corner``; the cells must land inside the two words):
     ``at_corner`` of the opposite corner, ``D[j + 3] + D[j + 4]``."""
     return at_corner(a, (j + 3) % 6, w)
 
@@ -159,7 +99,7 @@ def start_cells(a, k, w):
 def direction_ends(j, w, own, stop, landing):
     """The friendly tokens with a one-step end on ``N[j]``, with an onward end on
     ``C[j]``, whose first step to ``N[j]`` goes on, and whose run of friendly
-    neighbours starts at ``N[j]``: ``shiftcount.direction`` with the end sets kept.
+    neighbours starts at ``N[j]``: ``sets.direction`` with the end sets kept.
     Inlined, and called with ``j`` a constant (the six calls written out), so that each
     ``at`` is one shift."""
     before = at(own, (j + 5) % 6, w)
@@ -209,7 +149,7 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     ends = s_or(s_or(s_or(o0, o1), s_or(o2, o3)), s_or(o4, o5))
     ends = s_or(s_or(ends, reverse), s_or(s_or(s_or(c0, c1), s_or(c2, c3)), s_or(c4, c5)))
     # Rule 4.1: a token whose friendly neighbours form two runs or more may hold its
-    # group together; then it cannot swipe (``shiftcount.lift_stuck_among``). Only the
+    # group together; then it cannot swipe (``sets.lift_stuck_among``). Only the
     # tokens with an end are checked.
     zero = s_zero(own)
     r1, r2, r3 = add_to_counter(zero, zero, zero, s0)
@@ -237,17 +177,6 @@ def cell_index(size, a):
     return np.int64(CELL_OF_BIT[size, s_lowest_index(a)])
 
 
-@njit(cache=True)
-def group_swipes(near, work):
-    """The number of swipes ending next to a group that touches the cells ``near``
-    (its dilation): one per (token, end) of the end sets, whose end cells are in
-    ``work[0..12]``."""
-    n = np.int64(0)
-    for k in range(END_SETS):
-        n += s_count(s_and(s_row(work, k, near), near))
-    return n
-
-
 @njit(cache=True, inline='always')
 def grow_group(stones, seed, w):
     """The group of ``stones`` holding the cells ``seed`` (one group's), grown a ring a
@@ -261,95 +190,9 @@ def grow_group(stones, seed, w):
         group = grown
 
 
-@njit(cache=True)
-def choose_swipe(w, enemy, reached, work, rng):
-    """The policy's swipe: among the enemy groups next to an end cell (``reached``),
-    those of the largest size, and among all their swipes one uniformly. Returns
-    ``(token, end, group)`` as sets."""
-    flippable = s_and(enemy, adjacent(reached, w))
-    largest = 0
-    tied = 0
-    total = np.int64(0)
-    while s_any(flippable):
-        group, near = grow_group(enemy, s_lowest(flippable), w)
-        flippable = s_andnot(flippable, group)
-        size = s_count(group)
-        if size < largest:
-            continue
-        if size > largest:
-            largest = size
-            tied = 0
-            total = 0
-        s_store(work, GROUPS_ROW + tied, group)
-        total += group_swipes(near, work)
-        tied += 1
-    r = rng_below(rng, total)
-    for t in range(tied):
-        group = s_row(work, GROUPS_ROW + t, enemy)
-        near = dilate(group, w)
-        for k in range(END_SETS):
-            cells = s_and(s_row(work, k, near), near)
-            c = s_count(cells)
-            if r < c:
-                f = nth_bit(cells, r)
-                return start_cells(f, k, w), f, group
-            r -= c
-    zero = s_zero(enemy)
-    return zero, zero, zero  # cannot happen: total counts these very swipes
-
-
-@njit(cache=True)
-def shift_playout(size, own_bits, enemy_bits, cap, rng, trace, work):
-    """Play the default policy (module docstring) from the position ``(own_bits,
-    enemy_bits)`` (bitboards of ``geometry.py``'s layout, side to move first) for at
-    most ``cap`` plies, as ``mcts.playout`` with ``playout_greed`` 1, ``playout_connect``
-    1 and no MAST. Returns ``(result, plies)``: result for the side to move at the start,
-    1.0 win, 0.0 loss, and at the cap 1.0/0.0/0.5 as it has more/fewer/as many tokens
-    (``plies == 0`` with result 0: the start position is lost). The moves played go to
-    ``trace[:plies]`` (as far as it reaches); ``work`` is ``new_work()``'s scratch."""
-    w = U64(2 * size - 1)
-    inside = s_interior(size, ZERO)
-    own = to_shift_words(size, own_bits, ZERO)
-    enemy = to_shift_words(size, enemy_bits, ZERO)
-    ply = 0
-    while ply < cap:
-        if not s_any(own) and s_count(enemy) >= 2:
-            return (0.0 if ply % 2 == 0 else 1.0), ply  # rule 6: eliminated
-        t1 = dilate(enemy, w)
-        empty = s_andnot(inside, s_or(own, enemy))
-        landing = s_and(empty, t1)
-        reached = ZERO
-        if s_any(s_and(own, adjacent(own, w))) and (s_any(landing) or s_any(s_and(own, t1))):
-            reached = swipe_end_sets(w, own, enemy, t1, landing, work)
-        if s_any(reached):
-            x, f, group = choose_swipe(w, enemy, reached, work, rng)
-            if ply < trace.shape[0]:
-                trace[ply] = encode_swipe(cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group)))
-            mover = s_or(s_or(s_andnot(own, x), f), group)
-            own, enemy = s_andnot(enemy, group), mover
-        else:
-            # Rule 3: next to a friendly token is always legal; else next to no enemy.
-            cells = s_and(empty, adjacent(own, w))
-            if not s_any(cells):
-                cells = s_andnot(empty, t1)
-                if not s_any(cells):
-                    return (0.0 if ply % 2 == 0 else 1.0), ply  # no legal move: lost
-            cell = nth_bit(cells, rng_below(rng, s_count(cells)))
-            if ply < trace.shape[0]:
-                trace[ply] = encode_placement(cell_index(size, cell))
-            own, enemy = enemy, s_or(own, cell)
-        ply += 1
-    mine = s_count(own)
-    theirs = s_count(enemy)
-    result = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-    if ply % 2 == 1:
-        result = 1.0 - result
-    return result, ply
-
-
-# ----- uniform playouts (``playouts.shift_game``, every side) -----------------------------------
+# ----- counting the moves, and the n-th move ---------------------------------------------------
 # Uniform over the distinct legal moves (rules.md section 5): count them, draw an index,
-# decode only that move. Written for sets of any word count (``shiftcount.py``'s
+# decode only that move. Written for sets of any word count (``sets.py``'s
 # primitives): two words on sides 4 to 6, ``SHIFT_WORDS`` on sides 7 to 9.
 # ``kernels.py`` registers this module (it may not import
 # ``kernels``: ``playouts.py``, which ``kernels`` imports, imports it).
@@ -481,5 +324,5 @@ def words(size: int) -> int:
     return int(SHIFT_WORDS_OF[size])
 
 
-__all__ = ["SHIFT_MAX_SIZE", "new_work", "shift_playout", "uniform_count", "uniform_moves", "uniform_nth",
+__all__ = ["uniform_count", "uniform_moves", "uniform_nth",
            "uniform_play", "words"]

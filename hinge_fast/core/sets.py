@@ -24,7 +24,7 @@ the pivot ``N[j-1]`` it goes to ``N[j]`` too, and onward to ``C[j-1]``. So with
 * a reversing end on ``x`` itself: any first step that goes on, and ``x`` next to
   an enemy token.
 
-``shiftplay.swipe_end_sets`` builds the end sets from these pieces. Each end gives one
+``swipes.swipe_end_sets`` builds the end sets from these pieces. Each end gives one
 move per enemy group next to it (rule 4.5); no end is next to three groups, so with
 ``touch2`` the cells next to two enemy groups, an end set E gives ``|E| + |E & touch2|``
 moves (``ends_moves``).
@@ -52,8 +52,6 @@ from .geometry import MAX_SIZE, MIN_SIZE
 from .bits import highest_bit_index64, lowest_bit_index64, popcount64
 from .tables import (
     SHIFT_COLUMN_LENGTHS,
-    SHIFT_COLUMN_MASKS,
-    SHIFT_COLUMN_SHIFTS,
     SHIFT_COLUMN_SOURCES,
     SHIFT_COLUMN_TARGETS,
     SHIFT_EDGE,
@@ -63,8 +61,6 @@ from .tables import (
 )
 
 U64 = np.uint64
-ZERO = (U64(0), U64(0))
-ALL = (~U64(0), ~U64(0))
 #: The empty set of each word count from 1 to ``SHIFT_WORDS``: passed as ``like`` to a
 #: kernel, its type picks the kernel's compiled version (``set_like(size)`` for a side).
 SET_LIKES = tuple((U64(0),) * n for n in range(1, SHIFT_WORDS + 1))
@@ -92,7 +88,7 @@ def _define(name, args, n, lines):
     scope = {"U64": U64, "B64": B64, "ONE": ONE, "np": np, "popcount64": popcount64,
              "lowest_bit_index64": lowest_bit_index64, "highest_bit_index64": highest_bit_index64,
              "nth_in_word": nth_in_word}
-    exec(compile(source, f"<shiftcount.{name}[{n}]>", "exec"), scope)
+    exec(compile(source, f"<sets.{name}[{n}]>", "exec"), scope)
     return scope[name]
 
 
@@ -309,6 +305,31 @@ def _s_store(array, row, a):
         return _define("s_store", "array, row, a", n, [f"array[row, {i}] = a[{i}]" for i in range(n)])
 
 
+def s_bit(b, like):
+    """The set of the one bit ``b``, in as many words as ``like``."""
+    return _as_set(1 << int(b), len(like))
+
+
+@overload(s_bit)
+def _s_bit(b, like):
+    n = _words(like)
+    if n:
+        return _define("s_bit", "b, like", n, ["k = U64(b & 63)", "q = b >> 6"] + [
+            "return " + _tuple([f"(ONE << k) if q == {i} else U64(0)" for i in range(n)])])
+
+
+def s_has(a, b):
+    """Whether the set ``a`` holds bit ``b``."""
+    return bool(_as_int(a) >> int(b) & 1)
+
+
+@overload(s_has)
+def _s_has(a, b):
+    n = _words(a)
+    if n:
+        return _define("s_has", "a, b", n, ["return (a[b >> 6] >> U64(b & 63)) & ONE != U64(0)"])
+
+
 #: Masks of the low half of every 32-, 16-, 8-, 4-, 2- and 1-bit block of a word.
 HALVES = (U64(0x00000000FFFFFFFF), U64(0x0000FFFF0000FFFF), U64(0x00FF00FF00FF00FF),
           U64(0x0F0F0F0F0F0F0F0F), U64(0x3333333333333333), U64(0x5555555555555555))
@@ -377,25 +398,8 @@ _overload_table_row(s_interior, SHIFT_INTERIOR)
 _overload_table_row(s_edge, SHIFT_EDGE)
 
 
-@njit(cache=True, inline='always')
-def to_shift_layout(size, bits):
-    """The interior cells of bitboard ``bits`` (all in its word 0 on the sides up to
-    ``SHIFT_MAX_SIZE``) in the two-word shift layout: one mask and shift per interior
-    column."""
-    word = bits[0]
-    lo = U64(0)
-    hi = U64(0)
-    for k in range(2 * size - 3):
-        column = word & SHIFT_COLUMN_MASKS[size, k]
-        shift = SHIFT_COLUMN_SHIFTS[size, k]
-        lo |= column << shift
-        hi |= column >> (B64 - shift)
-    return (lo, hi)
-
-
 def to_shift_words(size, bits, like):
-    """The interior cells of bitboard ``bits`` in the shift layout of ``like``'s words
-    (two: ``to_shift_layout``)."""
+    """The interior cells of bitboard ``bits`` in the shift layout of ``like``'s words."""
     out = 0
     for k in range(2 * size - 3):
         run = _as_int(bits) >> int(SHIFT_COLUMN_SOURCES[size, k])

@@ -1,4 +1,4 @@
-"""The shift layout's sets and counts (``shiftcount.py``; bulk perft's last ply is
+"""The shift layout's sets and counts (``sets.py``; bulk perft's last ply is
 ``shiftplay.uniform_count``, in as many words as the side needs) against the reference.
 
 The counts must be the reference's number of distinct legal moves on random positions
@@ -14,13 +14,13 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels
 from hinge_fast.core.geometry import geometry
-from hinge_fast.core.shiftcount import (SET_LIKES, down, group_touches, group_touches_at, lift_stuck, nth_bit, s_count,
+from hinge_fast.core.sets import (SET_LIKES, down, group_touches, group_touches_at, lift_stuck, nth_bit, s_count,
                                         s_highest, s_lowest, s_lowest_index, set_like, to_shift_words, up)
-from hinge_fast.core.tables import NWORDS, SHIFT_INTERIOR, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS_OF, workspace
+from hinge_fast.core.tables import NWORDS, SHIFT_INTERIOR, MAX_SIZE, SHIFT_WORDS_OF, workspace
 from hinge_fast.tools.positions import random_filling
-from tests.conftest import game_positions
+from tests.conftest import QUICK_MAX_SIZE, game_positions
 
-SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
+SIZES = range(4, MAX_SIZE + 1)
 
 
 def shift_count(size: int, own, enemy) -> int:
@@ -31,7 +31,7 @@ def shift_count(size: int, own, enemy) -> int:
 def fewer(size: int, n: int) -> int:
     """``n`` positions on sides 4 to 6, fewer on the larger sides (the reference is slow
     there); ``-m slow`` runs many more on sides 7 to 9."""
-    return n if size <= SHIFT_MAX_SIZE else max(1, n // 3)
+    return n if size <= QUICK_MAX_SIZE else max(1, n // 3)
 
 
 def played(size: int, seed: int) -> list:
@@ -64,7 +64,7 @@ def test_counts_are_the_reference_move_counts(size):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1))
+@pytest.mark.parametrize("size", range(QUICK_MAX_SIZE + 1, MAX_SIZE + 1))
 def test_wide_counts_are_the_reference_move_counts_on_many_positions(size):
     boards = [b for seed in range(6) for b in played(size, 170 * size + seed)[::3]]
     boards += [random_filling(size, seed=7700 * size + seed) for seed in range(150)]

@@ -1,9 +1,10 @@
-"""Perft in the shift layout (``core/shiftperft.py``) against the reference and against
-the bitboard walk it replaced (move lists of ``movegen.generate_moves``, each move played
-with ``play_with_flip``), made and bulk, on every side: random games' positions and random
-fillings (long chains, rings, ends next to two enemy groups), eliminated positions and
-positions without a legal move. The children a node lists are compared, as positions, with
-the reference's legal moves played: a lost or doubled flip choice shows there first."""
+"""Perft's walk (``core/perft.py``: children as whole sets, the last ply counted by
+``swipes.uniform_count``) against the reference and against a second walk over the move
+list (``moves.list_moves``, each move played by ``moves.play_move``), made and bulk, on
+every side: random games' positions and random fillings (long chains, rings, ends next
+to two enemy groups), eliminated positions and positions without a legal move. The
+children a node lists are compared, as positions, with the reference's legal moves
+played: a lost or doubled flip choice shows there first."""
 
 from collections import Counter
 
@@ -14,31 +15,36 @@ from numba import njit
 from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels, parallel
-from hinge_fast.core.movegen import generate_moves, play_with_flip
-from hinge_fast.core.bits import bb_row, bb_store
-from hinge_fast.core.shiftperft import shift_children
-from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE, SHIFT_WIDE_MAX_SIZE, SHIFT_WORDS, workspace
+from hinge_fast.core.moves import list_moves, play_move
+from hinge_fast.core.perft import children_sets
+from hinge_fast.core.sets import s_row, s_store, set_like, to_shift_words
+from hinge_fast.core.tables import GROUP_SLOTS, MAX_MOVES, MAX_SIZE, SCRATCH_ROWS, SHIFT_WORDS, workspace
 from hinge_fast.tools.positions import random_filling
-from tests.conftest import ELIMINATED, NO_MOVE, S6_MID, S9_MID, game_positions, shift_cells
+from tests.conftest import ELIMINATED, NO_MOVE, QUICK_MAX_SIZE, S6_MID, S9_MID, game_positions, shift_cells
 
-SIZES = range(4, SHIFT_WIDE_MAX_SIZE + 1)
-WIDE = range(SHIFT_MAX_SIZE + 1, SHIFT_WIDE_MAX_SIZE + 1)
+SIZES = range(4, MAX_SIZE + 1)
+WIDE = range(QUICK_MAX_SIZE + 1, MAX_SIZE + 1)
 
 
 @njit(cache=True)
-def bitboard_perft(size, own, enemy, depth, work):
-    """The walk this module replaced: every ply listed by ``generate_moves``, every
-    move played by ``play_with_flip`` (the oracle of the tests below)."""
+def list_walk(size, own_bits, enemy_bits, depth, like):
+    """Perft over move lists: every ply listed by ``list_moves``, every move played by
+    ``play_move`` (the second walk the tests below compare with)."""
     if depth == 0:
         return np.int64(1)
-    moves = work.moves
-    flips = work.flips
-    stack = np.empty((depth, 2, 4), dtype=np.uint64)
+    words = len(like)
+    moves = np.zeros((depth, MAX_MOVES), dtype=np.int64)
+    flips = np.zeros((depth, MAX_MOVES, words), dtype=np.uint64)
+    work = np.zeros((SCRATCH_ROWS, words), dtype=np.uint64)
+    group_of_bit = np.zeros(GROUP_SLOTS, dtype=np.int16)
+    stack = np.empty((depth, 2, words), dtype=np.uint64)
     count = np.zeros(depth, dtype=np.int64)
     next_move = np.zeros(depth, dtype=np.int64)
-    bb_store(stack[0], 0, own)
-    bb_store(stack[0], 1, enemy)
-    count[0] = generate_moves(size, own, enemy, moves[0], flips[0], work.enemy_groups, work.group_id, True)
+    own = to_shift_words(size, own_bits, like)
+    enemy = to_shift_words(size, enemy_bits, like)
+    s_store(stack[0], 0, own)
+    s_store(stack[0], 1, enemy)
+    count[0] = list_moves(size, own, enemy, moves[0], flips[0], work, group_of_bit, 0)
     total = np.int64(0)
     ply = 0
     while ply >= 0:
@@ -50,11 +56,12 @@ def bitboard_perft(size, own, enemy, depth, work):
         if ply == depth - 1:
             total += 1
             continue
-        their, ours = play_with_flip(bb_row(stack[ply], 0), bb_row(stack[ply], 1), moves[ply, i], bb_row(flips[ply], i))
+        their, ours = play_move(size, s_row(stack[ply], 0, like), s_row(stack[ply], 1, like), moves[ply, i],
+                                s_row(flips[ply], i, like))
         ply += 1
-        bb_store(stack[ply], 0, their)
-        bb_store(stack[ply], 1, ours)
-        count[ply] = generate_moves(size, their, ours, moves[ply], flips[ply], work.enemy_groups, work.group_id, True)
+        s_store(stack[ply], 0, their)
+        s_store(stack[ply], 1, ours)
+        count[ply] = list_moves(size, their, ours, moves[ply], flips[ply], work, group_of_bit, 0)
         next_move[ply] = 0
     return total
 
@@ -64,14 +71,14 @@ def fast(board: Board, depth: int, bulk: bool) -> int:
 
 
 def old(board: Board, depth: int) -> int:
-    return int(bitboard_perft(board.size, board.own, board.enemy, depth, workspace(depth + 1)))
+    return int(list_walk(board.size, board.own, board.enemy, depth, set_like(board.size)))
 
 
 def children(board: Board) -> Counter:
     """The children the walk lists, as (green cells, blue cells, side to move)."""
     to_move = np.zeros((MAX_MOVES, SHIFT_WORDS), dtype=np.uint64)
     mover = np.zeros((MAX_MOVES, SHIFT_WORDS), dtype=np.uint64)
-    n = shift_children(board.size, board.own, board.enemy, to_move, mover)
+    n = children_sets(board.size, board.own, board.enemy, to_move, mover)
     me = board.fen().split()[1]
     them = ref.other(me)
     out = Counter()
@@ -112,7 +119,7 @@ def check_children(boards: list[Board]) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_children_are_the_reference_moves_played(size):
-    if size <= SHIFT_MAX_SIZE:
+    if size <= QUICK_MAX_SIZE:
         check_children(positions(size, 6, 60, 2))
     else:  # the reference is slow on the larger sides: -m slow checks more
         check_children(positions(size, 2, 30, 8))
@@ -135,7 +142,7 @@ def test_made_and_bulk_equal_the_reference_perft(size):
             assert fast(board, depth, True) == expected, (board.fen(), depth)
 
 
-def check_old_walk(boards: list[Board], depths) -> None:
+def check_list_walk(boards: list[Board], depths) -> None:
     for board in boards:
         for depth in depths:
             expected = old(board, depth)
@@ -144,19 +151,19 @@ def check_old_walk(boards: list[Board], depths) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_made_and_bulk_equal_the_bitboard_walk(size):
-    check_old_walk(positions(size, 4, 40, 6), (1, 2))
-    check_old_walk(positions(size, 1, 6, 20), (3,))
+def test_made_and_bulk_equal_the_list_walk(size):
+    check_list_walk(positions(size, 4, 40, 6), (1, 2))
+    check_list_walk(positions(size, 1, 6, 20), (3,))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
-def test_made_and_bulk_equal_the_bitboard_walk_on_many_positions(size):
-    check_old_walk(positions(size, 20, 300, 1), (1, 2, 3))
+def test_made_and_bulk_equal_the_list_walk_on_many_positions(size):
+    check_list_walk(positions(size, 20, 300, 1), (1, 2, 3))
 
 
 @pytest.mark.parametrize("fen", [S6_MID, S9_MID])
-def test_mid_game_trees_equal_the_bitboard_walk(fen):
+def test_mid_game_trees_equal_the_list_walk(fen):
     board = Board.from_fen(fen)
     expected = old(board, 3)
     assert fast(board, 3, False) == fast(board, 3, True) == expected

@@ -1,49 +1,63 @@
-"""Alpha-beta in the shift layout (``negamax.negamax``'s version for two-word sets, sides
-4 to 6, through ``shift_search_depth``):
+"""The move list of the kernels (``core/moves.py``) on every side, and alpha-beta on it:
 
-* its move lister (``shiftperft.list_moves_shift``) lists what ``generate_moves`` lists,
-  in the same order, with the same codes and flipped groups, and what the reference
-  lists (random games, random fillings with long chains, rings and ends next to two
-  enemy groups, eliminated positions and a position without a legal move);
-* its incremental Zobrist key (``shift_child_hash``) and move (``shift_play``) give each
-  child's ``Board.zobrist_key`` and sides;
-* its fixed-depth scores are the depth-limited negamax values, computed here by brute
-  force, with the table and without, with one thread or two.
+* ``list_moves`` lists exactly the reference's moves with their flipped groups (random
+  games, random fillings with long chains, rings and ends next to two enemy groups,
+  eliminated positions and a position without a legal move), swipes first, and with a
+  least flip only the swipes flipping that many tokens, in the same order;
+* ``child_key`` and ``play_move`` give each child's ``Board.zobrist_key`` and sides;
+* alpha-beta's fixed-depth scores are the depth-limited negamax values, computed here
+  by brute force, with the table and without, with one thread or two.
 """
 
-from collections import Counter
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
+from numba import njit
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
-from hinge_fast.core.geometry import geometry
-from hinge_fast.core.shiftcount import to_shift_layout
-from hinge_fast.core.shiftperft import GROUP_ROWS, shift_moves
-from hinge_fast.core.tables import MAX_MOVES, SHIFT_MAX_SIZE
-from numba import njit
-
-from hinge_fast.search import alphabeta, layout
-from hinge_fast.search import Limits
+from hinge_fast.core.codes import is_swipe
+from hinge_fast.core.geometry import MAX_SIZE, MIN_SIZE
+from hinge_fast.core.moves import child_key, list_moves, play_move
+from hinge_fast.core.sets import s_row, set_like, to_shift_words
+from hinge_fast.core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS_OF
+from hinge_fast.search import Limits, alphabeta
 from hinge_fast.search.alphabeta import AlphaBetaSearcher
-from hinge_fast.search.layout import shift_child_hash, shift_play
 from hinge_fast.search.evaluate import LOST, WINNING
 from hinge_fast.tools.positions import random_filling
-from tests.conftest import ELIMINATED, NO_MOVE, game_positions, midgame_positions, shift_cells
+from tests.conftest import ELIMINATED, NO_MOVE, QUICK_MAX_SIZE, game_positions, midgame_positions, shift_cells
 
-SIZES = range(4, SHIFT_MAX_SIZE + 1)
+SIZES = range(MIN_SIZE, MAX_SIZE + 1)
+
+
+@njit(cache=True)
+def list_of(size, own_bits, enemy_bits, least_flip, moves, flips, like):
+    own = to_shift_words(size, own_bits, like)
+    enemy = to_shift_words(size, enemy_bits, like)
+    work = np.zeros((SCRATCH_ROWS, len(like)), dtype=np.uint64)
+    group_of_bit = np.zeros(GROUP_SLOTS, dtype=np.int16)
+    return list_moves(size, own, enemy, moves, flips, work, group_of_bit, least_flip)
+
+
+@njit(cache=True)
+def child_of(size, colour, key, code, own_bits, enemy_bits, flips, i, like):
+    """The child's key and sides after move ``i`` of a list, as ``negamax`` makes them."""
+    own = to_shift_words(size, own_bits, like)
+    enemy = to_shift_words(size, enemy_bits, like)
+    flipped = s_row(flips, i, like)
+    their, ours = play_move(size, own, enemy, code, flipped)
+    return child_key(size, colour, key, code, flipped), their, ours
 
 
 def listed(board: Board, least_flip: int = 0):
-    """``shift_moves`` of ``board``: (codes, flipped groups as shift-layout words)."""
+    """``list_moves`` of ``board``: (codes, flipped groups as shift-layout words)."""
+    words = int(SHIFT_WORDS_OF[board.size])
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    flips = np.zeros((MAX_MOVES, 4), dtype=np.uint64)
-    work = np.zeros((GROUP_ROWS + 256, 4), dtype=np.uint64)
-    group_of_bit = np.zeros(256, dtype=np.int16)
-    n = shift_moves(board.size, board.own, board.enemy, moves, flips, work, group_of_bit, least_flip)
-    return moves[:n].copy(), flips[:n, :2].copy()
+    flips = np.zeros((MAX_MOVES, words), dtype=np.uint64)
+    n = list_of(board.size, board.own, board.enemy, least_flip, moves, flips, set_like(board.size))
+    return moves[:n].copy(), flips[:n].copy()
 
 
 def words(a) -> tuple:
@@ -51,18 +65,20 @@ def words(a) -> tuple:
     return tuple(int(x) & (2**64 - 1) for x in a)
 
 
-def as_set(a) -> tuple:
-    """A set's words as a tuple of uint64 (numba's type for them)."""
-    return tuple(np.uint64(x) for x in words(a))
-
-
-def bitboard_cells(size: int, row) -> frozenset:
-    coords = geometry(size).coords
-    return frozenset(coords[64 * w + b] for w in range(len(row)) for b in range(64) if int(row[w]) >> b & 1)
+def sets_of(board: Board) -> tuple:
+    """The sides of ``board`` (to move, other) as sets of the shift layout."""
+    like = set_like(board.size)
+    return words(to_shift_words(board.size, board.own, like)), words(to_shift_words(board.size, board.enemy, like))
 
 
 def positions(size: int, games: int = 6, fillings: int = 60) -> list[Board]:
+    """Random games' positions and random fillings: all of them on the sides up to
+    ``QUICK_MAX_SIZE``, a third above (the reference is slow there)."""
+    if size > QUICK_MAX_SIZE:
+        games, fillings = max(1, games // 3), max(1, fillings // 3)
     boards = [b.copy() for seed in range(games) for b in game_positions(size, 31_000 * size + seed, every=1)]
+    if size > QUICK_MAX_SIZE:
+        boards = boards[::4]
     boards += [random_filling(size, seed=31_100 * size + seed) for seed in range(fillings)]
     if size == 4:
         boards += [Board.from_fen(NO_MOVE), Board.from_fen(ELIMINATED)]
@@ -70,19 +86,19 @@ def positions(size: int, games: int = 6, fillings: int = 60) -> list[Board]:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_lister_lists_generate_moves_in_its_order_and_the_reference_moves(size):
+def test_the_list_is_the_reference_moves_swipes_first(size):
     two_groups = 0
     for board in positions(size):
         codes, groups = listed(board)
-        old_codes, old_flips = board.legal_codes, board.legal_flips
-        assert list(codes) == list(old_codes), board.fen()
+        assert list(codes) == list(board.legal_codes), board.fen()
         got = [shift_cells(size, g) for g in groups]
-        assert got == [bitboard_cells(size, row) for row in old_flips], board.fen()
         names = Counter((str(board.move_from_code(c)), cells) for c, cells in zip(codes, got))
         pos = ref.parse_position(board.fen())
         want = Counter((ref.move_name(m), frozenset(m[3]) if m[0] == "swipe" else frozenset())
                        for m in ref.legal_moves(pos))
         assert names == want, board.fen()
+        kinds = [bool(is_swipe(c)) for c in codes]
+        assert kinds == sorted(kinds, reverse=True), board.fen()  # swipes first
         ends = Counter(str(board.move_from_code(c)).split("x")[0] for c, cells in zip(codes, got) if cells)
         two_groups += sum(1 for k in ends.values() if k > 1)
         # The quiescence's lists: the swipes flipping k tokens or more, in the same order.
@@ -91,10 +107,11 @@ def test_the_lister_lists_generate_moves_in_its_order_and_the_reference_moves(si
             keep = [i for i, cells in enumerate(got) if cells and len(cells) >= least_flip]
             assert list(few) == [codes[i] for i in keep], (board.fen(), least_flip)
             assert [shift_cells(size, g) for g in few_groups] == [got[i] for i in keep]
-    assert two_groups >= 3
+    if size <= QUICK_MAX_SIZE:
+        assert two_groups >= 3
 
 
-def test_the_lister_on_the_game_over_positions():
+def test_the_list_on_the_game_over_positions():
     assert len(listed(Board.from_fen(ELIMINATED))[0]) == 0
     assert len(listed(Board.from_fen(NO_MOVE))[0]) == 0
 
@@ -103,58 +120,14 @@ def test_the_lister_on_the_game_over_positions():
 def test_incremental_keys_and_moves_give_each_child(size):
     for board in positions(size, games=3, fillings=20):
         codes, groups = listed(board)
-        own = tuple(np.uint64(x) for x in words(to_shift_layout(size, board.own)))
-        enemy = tuple(np.uint64(x) for x in words(to_shift_layout(size, board.enemy)))
         key = np.uint64(board.zobrist_key)
-        for code, group in zip(codes, groups):
-            flipped = (group[0], group[1])
+        for i, code in enumerate(codes):
             child = board.copy()
             child.push(board.move_from_code(code))
-            assert int(shift_child_hash(size, int(board.turn), key, code, flipped)) == child.zobrist_key
-            their, ours = shift_play(size, own, enemy, code, flipped)
-            assert (words(their), words(ours)) == (words(to_shift_layout(size, child.own)),
-                                                   words(to_shift_layout(size, child.enemy)))
-
-
-def bitboards(board: Board) -> tuple:
-    """The sides (to move, other) as bitboards."""
-    return as_set(board.own), as_set(board.enemy)
-
-
-def shift_sets(board: Board) -> tuple:
-    """The sides (to move, other) as two-word sets of the shift layout."""
-    return as_set(to_shift_layout(board.size, board.own)), as_set(to_shift_layout(board.size, board.enemy))
-
-
-@njit(cache=True)
-def layout_steps(size, colour, key, code, own, enemy, flips, i):
-    """The steps of ``negamax`` that depend on the layout, compiled for the type of
-    ``own``: the move's flipped group (row ``i`` of ``flips``), the child's key and sides."""
-    flipped = layout.move_row(flips, i, own)
-    their, ours = layout.play_move(size, own, enemy, code, flipped)
-    return layout.child_key(size, colour, key, code, flipped), their, ours, layout.prefetches_ahead(own)
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_the_search_steps_pick_their_layout_by_the_type_of_the_sets(size):
-    """``negamax`` is one function: given bitboards (four words) its steps play and key
-    moves as ``play_with_flip`` and ``child_hash`` do, given two-word sets as
-    ``shift_play`` and ``shift_child_hash``; both give each child."""
-    for board in positions(size, games=2, fillings=5):
-        codes, groups = listed(board)
-        shift_flips = np.zeros((len(codes) + 1, 4), dtype=np.uint64)
-        shift_flips[: len(codes), :2] = groups
-        layouts = [bitboards(board) + (board.legal_flips, bitboards, False),
-                   shift_sets(board) + (shift_flips, shift_sets, True)]
-        key = np.uint64(board.zobrist_key)
-        for own, enemy, flips, sides, ahead in layouts:
-            for i, code in enumerate(codes):
-                child = board.copy()
-                child.push(board.move_from_code(code))
-                got_key, their, ours, looks_ahead = layout_steps(size, int(board.turn), key, code, own, enemy, flips, i)
-                assert int(got_key) == child.zobrist_key
-                assert (words(their), words(ours)) == tuple(words(s) for s in sides(child))
-                assert looks_ahead == ahead
+            got_key, their, ours = child_of(size, int(board.turn), key, code, board.own, board.enemy, groups, i,
+                                            set_like(size))
+            assert int(got_key) == child.zobrist_key, board.fen()
+            assert (words(their), words(ours)) == sets_of(child), board.fen()
 
 
 def minimax(board: Board, depth: int, ply: int, evaluator) -> int:
@@ -183,7 +156,7 @@ def minimax(board: Board, depth: int, ply: int, evaluator) -> int:
     return best
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", range(MIN_SIZE, QUICK_MAX_SIZE + 1))
 @pytest.mark.parametrize("evaluator", ["classic", "leaf-fitted"])
 def test_fixed_depth_root_scores_are_the_minimax_values(size, evaluator):
     """With every root move searched in a full window and no quiescence, each root
@@ -221,3 +194,20 @@ def test_fixed_depth_scores_agree_with_a_game_history_and_helper_threads():
     two = AlphaBetaSearcher(threads=2).go(board.copy(), Limits(depth=4))
     assert (one.move, one.score, one.pv, one.nodes) == (again.move, again.score, again.pv, again.nodes)
     assert two.score == one.score and two.move in board.legal_moves
+
+
+@pytest.mark.parametrize("size", range(QUICK_MAX_SIZE + 1, MAX_SIZE + 1))
+def test_fixed_depth_root_scores_are_the_minimax_values_on_the_larger_sides(size):
+    """The same on one middle game of each side above ``QUICK_MAX_SIZE``, whose sets
+    take three to five words."""
+    from hinge_fast.search.evaluate import get_evaluator
+
+    ev = get_evaluator("classic")
+    board = midgame_positions(size, 1, seed=190 + size, min_ply=6, max_ply=20)[0]
+    result = AlphaBetaSearcher(threads=1, quiescence=0, root_scores=True).go(board.copy(), Limits(depth=2))
+    want = {}
+    for move in board.legal_moves:
+        board.push(move)
+        want[str(move)] = -minimax(board, result.depth - 1, 1, ev)
+        board.pop()
+    assert {str(r.move): r.score for r in result.root_moves} == {n: alphabeta.score_of(v) for n, v in want.items()}

@@ -1,33 +1,26 @@
-"""The evaluation's terms in the shift layout of ``core/shiftcount.py`` (sides 4 to 6).
+"""The evaluation's terms from sets of cells, every token at once (``evaluate.py``).
 
-``evaluate.evaluation_terms`` lists both sides' moves (``generate_moves``, flips stored),
-takes the flip statistics over the lists, and fills every group a cell at a time. On the
-sides whose hex-hex fits in 128 bits (``tables.SHIFT_MAX_SIZE``) this module computes
-the same terms from sets of cells, every token at once:
+No move is listed: on positions in the shift layout of ``core/sets.py``
 
-* the groups' touch counts of both colours (``shiftcount.group_touches``), once for
+* the groups' touch counts of both colours (``sets.group_touches``), once for
   both sides' moves;
-* per side, the number of legal moves as ``shiftcount.shift_count`` counts them, and
-  the union of its swipes' end cells (``shiftplay.swipe_end_sets``'s ends, the lift of
-  rule 4.1 applied first as in ``shift_count``);
+* per side, the number of legal moves, and the union of its swipes' end cells (the
+  end sets of ``swipes.swipe_end_sets``, the lift of rule 4.1 applied first);
 * per colour, its groups grown a ring a round (``dilate``): the group count, the lone
   tokens (no friendly neighbour: no fill), the largest group, and, of the groups with a
   token next to an end cell of the other side's swipes (exactly the groups those swipes
   flip, rule 4.5), the largest and their token total.
 
-``shift_terms`` returns what ``evaluation_terms`` returns, without listing a move;
-``tests/test_shifteval.py`` compares them on many thousands of positions.
+``tests/test_terms.py`` checks them against the same terms computed from move lists.
 """
 
 import numpy as np
 from numba import njit
 
-from ..core.shiftcount import (
-    ZERO,
+from ..core.sets import (
     adjacent,
     at,
     at_corner,
-    dilate,
     ends_moves,
     fill,
     group_touches,
@@ -36,12 +29,13 @@ from ..core.shiftcount import (
     s_andnot,
     s_any,
     s_count,
-    s_eq,
     s_lowest,
     s_or,
-    to_shift_layout,
+    s_interior,
+    s_zero,
+    set_like,
+    to_shift_words,
 )
-from ..core.tables import SHIFT_INTERIOR, SHIFT_MAX_SIZE
 
 U64 = np.uint64
 ONE = U64(1)
@@ -49,7 +43,7 @@ ONE = U64(1)
 
 @njit(cache=True, inline='always')
 def direction_ends(j, w, tokens, own, stop, landing, land2, land3):
-    """``shiftcount.direction`` with the end cells kept: the swipes of ``tokens`` whose
+    """``sets.direction`` with the end cells kept: the swipes of ``tokens`` whose
     first step goes to ``N[j]`` and that end there, or go on to ``C[j]``. ``j`` is a
     constant at every call. Returns ``(moves, tokens whose first step to N[j] goes on,
     end cells)``."""
@@ -81,7 +75,7 @@ def side_moves(size, w, inside, own, enemy, own_t1, own_t2, t1, t2, t3):
     # Rule 3: an empty interior cell with no enemy neighbour or a friendly neighbour.
     n = s_count(s_and(empty, s_or(s_andnot(inside, t1), own_t1)))
     if not s_any(landing) and not s_any(s_and(own, t1)):
-        return n, ZERO  # no swipe can end anywhere
+        return n, s_zero(own)  # no swipe can end anywhere
     stop = s_or(s_or(enemy, s_andnot(own_t2, own)), landing)
     land2 = s_and(landing, t2)
     land3 = s_and(landing, t3)
@@ -126,11 +120,15 @@ def colour_stats(stones, ends, w):
 
 
 @njit(cache=True)
-def shift_terms(size, own_bits, enemy_bits):
-    """``evaluate.evaluation_terms`` without listing a move (``size`` up to
-    ``SHIFT_MAX_SIZE``; bitboards of ``geometry.py``'s layout): ``(terms, n_own,
-    can_eliminate)``, the same values."""
-    return shift_terms_of(size, to_shift_layout(size, own_bits), to_shift_layout(size, enemy_bits))
+def terms_in(size, own_bits, enemy_bits, like):
+    """``position_terms`` of bitboards, in the shift layout of ``like``'s words."""
+    return position_terms(size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like))
+
+
+def board_terms(size, own_bits, enemy_bits):
+    """The evaluation's terms of a position given as bitboards (``Board``'s words):
+    ``(terms, n_own, can_eliminate)``."""
+    return terms_in(size, own_bits, enemy_bits, set_like(size))
 
 
 @njit(cache=True, inline='always')
@@ -140,19 +138,21 @@ def eliminated(own, enemy):
 
 
 @njit(cache=True)
-def shift_terms_of(size, own, enemy):
-    """``shift_terms`` of a position already in the two-word shift layout (the side to
-    move's tokens ``own``): alpha-beta's ``negamax`` keeps its nodes so on sides 4 to 6."""
+def position_terms(size, own, enemy):
+    """The terms of ``evaluate.py``'s docstring, in ``TERMS`` order, of a position in the
+    shift layout (the side to move's tokens ``own``), plus the number of legal moves of
+    the side to move (0: it has lost) and whether it can eliminate now:
+    ``(terms, n_own, can_eliminate)``."""
     w = U64(2 * size - 1)
-    inside = (SHIFT_INTERIOR[size, 0], SHIFT_INTERIOR[size, 1])
+    inside = s_interior(size, own)
     own_t1, own_t2, own_t3 = group_touches(own, w)
     en_t1, en_t2, en_t3 = group_touches(enemy, w)
     n_own = np.int64(0)
-    our_ends = ZERO
+    our_ends = s_zero(own)
     if not eliminated(own, enemy):
         n_own, our_ends = side_moves(size, w, inside, own, enemy, own_t1, own_t2, en_t1, en_t2, en_t3)
     n_their = np.int64(0)
-    their_ends = ZERO
+    their_ends = s_zero(own)
     if not eliminated(enemy, own):
         n_their, their_ends = side_moves(size, w, inside, enemy, own, en_t1, en_t2, own_t1, own_t2, own_t3)
     own_groups, own_singletons, own_largest, their_best, their_total = colour_stats(own, their_ends, w)
@@ -178,4 +178,4 @@ from ..core import kernels  # noqa: E402  (after the kernels above: registers th
 
 kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))
 
-__all__ = ["SHIFT_MAX_SIZE", "shift_terms", "shift_terms_of"]
+__all__ = ["board_terms", "position_terms"]
