@@ -87,11 +87,6 @@ def test_no_development_history_in_the_help_texts():
     assert not found, found
 
 
-#: Lines of history still in code comments that are not this test's to clean: at most this
-#: many per file (a module being rewritten elsewhere). Lower the numbers as they go.
-KNOWN_IN_SOURCES = {"hinge_fast/core/parallel.py": 1}
-
-
 def test_no_development_history_in_the_sources():
     """Comments and docstrings of the package and of the tests describe the code, not
     the sessions or issues it came from (this file, which spells the patterns out, aside)."""
@@ -101,7 +96,7 @@ def test_no_development_history_in_the_sources():
         if source == Path(__file__).resolve():
             continue
         hits = history_in(source.read_text())
-        if len(hits) > KNOWN_IN_SOURCES.get(name, 0):
+        if hits:
             found[name] = hits
     assert not found, found
 
