@@ -1,11 +1,11 @@
-"""The README's speed tables, measured in one run.
+"""The speed tables of README.md and docs/performance.md, measured in one run.
 
 Usage: python -m scripts.speed_table [--rounds R] [--size S] [--yardstick DIR]
 Example: python -m scripts.speed_table --rounds 3
 
 Runs ``hinge-fast bench --json`` (one thread and every core, side by side) and then,
 straight after, ``side_by_side.py`` of the compiled C yardstick on one thread
-(``scripts/hinge-fast-1thread``), and prints both as the Markdown tables of the README,
+(``scripts/hinge-fast-1thread``), and prints both as Markdown tables,
 headed by the machine, the time and the load average before and after. The yardstick
 lives outside the project (``../shared/yardstick`` by default); without it the second
 table says so and the first is printed alone.

@@ -1,12 +1,12 @@
 """Texel tuning of alpha-beta's fitted evaluation: a logistic fit of game results.
 
-    python -m scripts.texel generate --out /tmp/texel.npz --seconds 900   # self-play, sides 6-9
-    python -m scripts.texel fit /tmp/texel.npz                            # weights for evaluate.py
+    python -m scripts.texel generate --out texel.npz --seconds 900   # self-play, sides 6-9
+    python -m scripts.texel fit texel.npz                            # weights for evaluate.py
     python -m scripts.texel check                                         # side 4, tablebase labels
 
     # side 4's own weights (search/weights.py; no --leaves: see there):
-    python -m scripts.texel generate --sizes 4 --engine 'alphabeta:evaluator=leaf-fitted-69' --out /tmp/texel4.npz --seconds 150 --seed 8
-    python -m scripts.texel fit /tmp/texel4.npz --l2 1e-3 --unit fitted
+    python -m scripts.texel generate --sizes 4 --engine 'alphabeta:evaluator=leaf-fitted-69' --out texel4.npz --seconds 150 --seed 8
+    python -m scripts.texel fit texel4.npz --l2 1e-3 --unit fitted
 
 Example: python -m scripts.texel check --positions 500
 

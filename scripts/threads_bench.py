@@ -12,9 +12,9 @@ with ``--threads`` threads (registry option ``threads``), in turn; the rates (to
 units / total wall seconds) and their ratio are printed. Beside each rate: the CPU
 seconds the process got per wall second (``cpu/wall``), about 1.0 with one thread and
 ``--threads`` with more on a quiet machine. On a shared machine the scheduler may give
-the process less: Linux's autogroups share the cores fairly between sessions, not
-threads, so while other sessions are busy a process gets its session's share however
-many threads it runs. The ratio of the per-CPU-second rates (``per cpu``) says whether
+the process less: Linux's autogroups share the cores fairly between groups of
+processes, not threads, so while other groups are busy a process gets its group's
+share however many threads it runs. The ratio of the per-CPU-second rates (``per cpu``) says whether
 the threads themselves lose anything (locks, the GIL, memory); the wall ratio is the
 speed-up the machine gave. Targets on a 2-core machine: MCTS >= 1.7x, alpha-beta >= 1.6x.
 

@@ -175,7 +175,7 @@ def test_replay_reports_a_bad_record(capsys, tmp_path):
 
 
 def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
-    """The issue's case: after an unfinished depth 5, one move carries a depth-5 score
+    """After an unfinished depth 5, one move carries a depth-5 score
     and the others depth-4 scores; the depth-4 ones are never ranked among the depth-5
     ones by score, and are marked."""
     from hinge_fast.search import RootMove, Score, SearchResult

@@ -71,9 +71,9 @@ def test_finds_forced_elimination_in_three_with_a_quiet_move():
     assert str(result.move) == "E5"
     assert result.mate == 3 and result.score_text == "win in 3"
     assert len(result.pv) == 3 and ends_game(_after(board, result.pv[:2]), result.pv[2])
-    # Side 4's default scores leaves by the evaluation (eval_mix 1): re-recorded in
-    # session 11, when with this seed it proved D5's win in 5 first (the tablebase: D5
-    # wins too) and a proven root stops the search. A proven win all the same.
+    # Side 4's default scores leaves by the evaluation (eval_mix 1): with this seed it
+    # proves D5's win in 5 first (the tablebase: D5 wins too) and a proven root stops
+    # the search. A proven win all the same.
     result = search_mcts(board, Limits(nodes=20000), seed=2)
     assert str(result.move) == "D5" and result.mate == 5
     assert len(result.pv) == 5 and ends_game(_after(board, result.pv[:4]), result.pv[4])

@@ -2,7 +2,7 @@
 
 ``tests/data/perft.json`` holds counts agreed on by the fast engine and the
 reference implementation (``python -m scripts.make_perft_table``), and the independent
-counts given in the rules engine issue. Every run checks all the independent counts
+counts of an independent implementation. Every run checks all the independent counts
 (up to the 690 million leaves of the empty S=9 board at depth 4) and the agreed
 counts up to ``FAST_BUDGET`` nodes, with and without bulk counting; ``-m slow``
 checks the rest.
@@ -44,7 +44,7 @@ def _cases(budget, slow_budget, key):
                 )
 
 
-def test_table_covers_what_the_issue_asks():
+def test_table_covers_random_play_on_every_side():
     sizes = {Board.from_fen(e["position"]).size for e in TABLE if e["name"].startswith("random play")}
     assert sizes == {4, 5, 6, 7, 8, 9}
     assert sum(e["name"].startswith("random play") for e in TABLE) >= 10

@@ -243,7 +243,7 @@ def test_default_location_follows_xdg(monkeypatch, tmp_path):
 
 @pytest.mark.slow
 def test_full_side4_solve_reproduces_the_facts(tmp_path, capsys):
-    """Issue 12's facts, exactly (several minutes and about 4 GB)."""
+    """The independently established facts, exactly (several minutes and about 4 GB)."""
     from hinge_fast.core import retro
 
     result = solve(progress=False)

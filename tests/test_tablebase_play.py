@@ -1,4 +1,4 @@
-"""Perfect play on side 4 from the tablebase (issue 12, deliverable 2): the searchers'
+"""Perfect play on side 4 from the tablebase: the searchers'
 ``tablebase`` option, ``Searcher.go``'s answer from the table, the command line
 (``--tablebase``), the protocol option, and the fallback to searching.
 

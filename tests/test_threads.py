@@ -1,4 +1,4 @@
-"""Search threads (issue 9, item 3): the ``threads`` option of the registry, alpha-beta's
+"""Search threads: the ``threads`` option of the registry, alpha-beta's
 Lazy SMP over a lockless table, MCTS's root-parallel trees. Speed is measured by
 ``scripts/threads_bench.py``, never here."""
 

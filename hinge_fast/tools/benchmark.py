@@ -22,7 +22,7 @@ from ..board import Board
 from .positions import random_position
 
 #: Mid-game positions of the side-6 board (seeded random play, plies 16 to 40, and
-#: the two mid-game positions of the rules engine issue).
+#: two hand-picked mid-game positions, the last two).
 MID_GAME_S6 = [
     "6/1gg4/5g2/9/3b4g1/3b3g3/1b2ggg1g1/1b7/3b4/3b3/6 g",
     "6/1g1g1g1/6g1/4g2g1/2gbbb2g1/1b1g5b1/3g1b2b1/1gg4b1/8/3g3/6 g",

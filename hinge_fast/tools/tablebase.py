@@ -55,7 +55,7 @@ from ..search.tablebase import (  # noqa: F401  (the reader lives in the search 
 @dataclass
 class SolveResult:
     """What ``solve`` found. Counts are of (board, side to move) pairs, symmetric
-    positions counted apart, as the facts of issue 12 count them."""
+    positions counted apart, as :data:`KNOWN_FACTS` counts them."""
 
     values: np.ndarray  # uint8 [3**19]: value code per canonical index (core/retro.py)
     start_index: int  # canonical index of the start position
@@ -351,7 +351,8 @@ def solve_from_and_write(start: str, out: str | os.PathLike, progress: bool = Tr
     yield f"solved in {result.seconds:.1f} s; tablebase written to {out} ({size:,} bytes)"
 
 
-#: Issue 12's facts, established independently; ``solve_and_write`` checks them.
+#: The facts of the side-4 board, established by an independent solver;
+#: ``solve_and_write`` checks them.
 KNOWN_FACTS = {
     "positions": 792_516_064,
     "green_to_move": 400_410_975,
@@ -393,7 +394,7 @@ def solve_and_write(out: str | os.PathLike | None = None, progress: bool = True,
     yield f"Green's {len(firsts)} first placements: {wins} win, {len(firsts) - wins} lose"
     yield "  " + ", ".join(f"{cell} {describe(win, d)}" for cell, win, d in firsts)
     same = all(facts[k] == v for k, v in KNOWN_FACTS.items())
-    yield f"issue 12's facts: {'all reproduced' if same and wins == len(firsts) else 'NOT reproduced'}"
+    yield f"the independently established facts: {'all reproduced' if same and wins == len(firsts) else 'NOT reproduced'}"
     if check:
         began = time.perf_counter()
         bad = count_inconsistent(result)
