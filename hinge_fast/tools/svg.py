@@ -239,6 +239,7 @@ def board(
     flipped=AUTO,
     legend=AUTO,
     labels: bool = False,
+    result=None,
 ) -> str:
     """The SVG picture of ``board`` as a string.
 
@@ -259,7 +260,8 @@ def board(
     and, below it, the best move and a legend of what is drawn. ``legend``: AUTO (what
     is drawn), None, or a list of ``(colour, text)`` entries (or ``(colour, text,
     mark)``, mark ``"ring"``, ``"loop"`` or ``"arrow"``). ``labels``: each empty
-    interior cell's name written faintly inside it.
+    interior cell's name written faintly inside it. ``result``: ``(winner, text)`` to
+    write as the caption instead (a game that ended off the board, by resignation).
 
     >>> from hinge_fast import Board
     >>> board(Board(4), size=200)[:4]
@@ -304,6 +306,9 @@ def board(
         outcome = board.outcome()
         text = str(outcome) if outcome else f"{board.turn} to move"
         color = COLORS["green"] if (outcome.winner if outcome else board.turn) == Color.GREEN else COLORS["blue"]
+        if result is not None:
+            winner, text = result
+            color = COLORS["green"] if Color.parse(str(winner)) == Color.GREEN else COLORS["blue"]
         text_lines.append(("caption", color, text, None))
         if best is not None:
             text_lines.append(("best", COLORS["arrow"], f"best move: {best}" + (f"  {best_text}" if best_text else ""),

@@ -140,7 +140,8 @@ def _state(game: Game) -> dict:
         "legal": game.legal_moves(),
         "last_flipped": last_flipped(board),
         "searching": game.search is not None,
-        "svg": board_svg(board, labels=True),
+        "svg": board_svg(board, labels=True, result=None if game.resigned is None else
+                         (str(game.resigned.other), game.over_text())),
     }
 
 
