@@ -385,6 +385,8 @@ def test_a_game_is_never_lost(page, server):
     expect(other.locator("#missing")).to_be_visible()
     expect(other.locator("#missing-text")).to_contain_text("There is no game “no-such-game” on this server")
     expect(other.locator("#board-area")).to_be_hidden()
+    other.keyboard.press("ArrowLeft")  # no game: the keys do nothing, and say nothing
+    expect(other.locator("#message")).to_have_text("")
     other.click("#missing-new")
     expect(other.locator("#board-area")).to_be_visible()
     expect(board_position(other)).to_have_text(Board().fen())
@@ -446,9 +448,10 @@ def test_feedback_on_the_board(page, server, tmp_path):
     expect(page.locator("#evaltext")).to_have_text("Green won by resignation")
     expect(page.locator("#board g.text-caption")).to_have_text("green wins by resignation")
     assert game_state(page)["outcome"] == {"winner": "green", "reason": "resignation"}
-    click_cell(page, "F6")  # no move after the end: a hint says why
-    expect(page.locator("#hint")).to_contain_text("the game is over")
     screenshot(page, "web-game-over.png", tmp_path)
+    click_cell(page, "F6")  # no move after the end: a hint says why
+    expect(page.locator("#hint")).to_have_text(
+        "the game is over (green wins by resignation): take back the resignation or start a new game")
     page.click("#banner-undo")  # takes back the resignation, not a move
     expect(page.locator("#banner")).to_be_hidden()
     expect(page.locator("#moves li button")).to_have_text(["D3-D4xE5"])
@@ -669,3 +672,18 @@ def test_the_rules_page_is_for_players(page, server):
     expect(page.locator("#back")).to_have_attribute("href", "/")
     page.goto(server.split("?")[0] + "rules?game=\"><script>")
     expect(page.locator("#back")).to_have_attribute("href", "/")
+
+
+def test_a_swipe_by_dragging_a_token(page, server):
+    open_page(page, server)
+    load(page, MIDGAME)
+    legal = game_state(page)["legal"]
+    swipe = next(m for m in legal if m["from"] and m["from"] != m["to"]
+                 and sum(1 for n in legal if (n["from"], n["to"]) == (m["from"], m["to"])) == 1)
+    token = page.locator(f'#board circle.token[data-cell="{swipe["from"]}"]').bounding_box()
+    target = page.locator(f'#board polygon[data-cell="{swipe["to"]}"]').bounding_box()
+    page.mouse.move(token["x"] + token["width"] / 2, token["y"] + token["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=5)
+    page.mouse.up()
+    expect(page.locator("#moves li.current button")).to_have_text(swipe["move"])

@@ -231,7 +231,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     app = FastAPI(
         title="hinge-fast",
         version=__version__,
-        description="Play and analyse Hinge. Each browser tab is its own game (an id). Errors answer "
+        description="Play and analyse Hinge. Each game has an id (the page keeps it in its address). Errors answer "
         '{"error": "..."} with the project\'s message; a rejected request changes nothing.',
         docs_url=None,
         redoc_url=None,
@@ -289,7 +289,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
     # ----- games ---------------------------------------------------------------------------
-    @app.post("/api/games", response_model=GameState, responses=ERRORS, summary="Start a game (one per browser tab)")
+    @app.post("/api/games", response_model=GameState, responses=ERRORS, summary="Start a game")
     def new_game(body: NewGame):
         game = store.create(size=body.size, position=body.position)
         return _state(game)

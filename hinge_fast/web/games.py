@@ -1,5 +1,5 @@
-"""The games of the web app: one per browser tab, each with its moves, its redo list
-and at most one search at a time.
+"""The games of the web app, by id (the page keeps the id in its address), each with
+its moves, its redo list and at most one search at a time.
 
     >>> from hinge_fast.web.games import GameStore
     >>> store = GameStore()

@@ -297,7 +297,11 @@ function humanToMove() {
 // Why a click on the board cannot play now, or null.
 function notNow() {
   const state = page.state;
-  if (state.outcome) return `the game is over (${state.outcome.winner} wins by ${state.outcome.reason}): take back a move or start a new game`;
+  if (state.outcome) {
+    const { winner, reason } = state.outcome;
+    const back = reason === "resignation" ? "the resignation" : "the last move";
+    return `the game is over (${winner} wins by ${reason}): take back ${back} or start a new game`;
+  }
   if (page.thinking) return "the engine is thinking: wait, or press Stop";
   if (!humanToMove()) return "it is the engine's turn: press “Engine, move now”";
   return null;
@@ -632,7 +636,10 @@ function wire() {
   });
   $("#board").addEventListener("pointerover", (event) => showLegal(cellOf(event)));
   $("#board").addEventListener("pointerleave", () => showLegal(null));
-  const on = (id, action) => $(id).addEventListener("click", () => attempt(action));
+  // every button but "Start a new game" acts on the game on screen: none without one
+  const on = (id, action) => $(id).addEventListener("click", () => {
+    if (page.state || id === "#missing-new") attempt(action);
+  });
   on("#new-game", newGame);
   on("#banner-new", newGame);
   on("#missing-new", newGame);
