@@ -259,8 +259,13 @@ def test_serve_reports_a_busy_port(capsys):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
-        status = main(["serve", "--port", str(busy.getsockname()[1])])
-    assert status == 2
+        # in a thread of its own: the server starts an event loop, and this test may share
+        # its process with the browser tests, whose Playwright runs one in this thread
+        result = []
+        thread = threading.Thread(target=lambda: result.append(main(["serve", "--port", str(busy.getsockname()[1])])))
+        thread.start()
+        thread.join(timeout=60)
+    assert result == [2]
     assert "error: cannot listen on 127.0.0.1" in capsys.readouterr().err
 
 
