@@ -259,8 +259,13 @@ def test_serve_reports_a_busy_port(capsys):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
-        status = main(["serve", "--port", str(busy.getsockname()[1])])
-    assert status == 2
+        # in a thread of its own: the server starts an event loop, and this test may share
+        # its process with the browser tests, whose Playwright runs one in this thread
+        result = []
+        thread = threading.Thread(target=lambda: result.append(main(["serve", "--port", str(busy.getsockname()[1])])))
+        thread.start()
+        thread.join(timeout=60)
+    assert result == [2]
     assert "error: cannot listen on 127.0.0.1" in capsys.readouterr().err
 
 
@@ -379,3 +384,62 @@ def test_web_searches_use_one_thread_each(monkeypatch):
     for name in engine.ENGINE_NAMES:
         engine.RunningSearch(engine.SearchRequest(name, 0.05)).run(Board(4))
     assert made and all(options.get("threads") == 1 for options in made)
+
+
+# ----- the score from Green's side, resigning, the rules page's way back ---------------------------
+def analysis_done(client, gid, engine="alphabeta", time=0.3):
+    with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": engine, "time": time, "top": 3}) as response:
+        assert response.status_code == 200
+        return list(events(response))[-1][1]
+
+
+def test_the_score_is_given_from_greens_side_too(client):
+    for position in (MIDGAME, MIDGAME[:-1] + "b"):
+        done = analysis_done(client, new_game(client, position=position)["id"])
+        mover = done["score"]["value"] if done["score"]["kind"] == "centi" else None
+        if mover is not None:
+            green = mover if position.endswith("g") else -mover
+            assert done["green"]["text"] == f"Green {green / 100:+.2f} tokens"
+            assert (done["green"]["green_share"] > 0.5) == (green > 0)
+            assert done["green_share"] == done["green"]["green_share"]
+            assert done["green"]["text"] in done["svg"]  # the line under the board says the same
+        for row in done["top"]:
+            assert row["green_text"].startswith(("Green ", "Blue ", "not fully searched"))
+    # proven: the winner by name, whoever is to move
+    for position, text, share in (("6/7/8/9/10/4gg5/5b4/9/8/7/6 g", "Green wins in 1", 1.0),
+                                  ("6/7/8/9/10/4bb5/5g4/9/8/7/6 b", "Blue wins in 1", 0.0)):
+        done = analysis_done(client, new_game(client, position=position)["id"])
+        assert done["green"] == {"text": text, "winner": text.split()[0].lower(), "moves": 1, "green_share": share}
+    # MCTS: a chance to win, in per cent
+    done = analysis_done(client, new_game(client, position=MIDGAME)["id"], engine="mcts")
+    assert done["green"]["text"].endswith("% to win") or " wins in " in done["green"]["text"]
+
+
+def test_a_side_resigns_and_takes_it_back(client):
+    gid = new_game(client, size=4)["id"]
+    client.post(f"/api/games/{gid}/moves", json={"move": "C3"})
+    state = client.post(f"/api/games/{gid}/resign", json={}).json()  # Blue, to move
+    assert state["outcome"] == {"winner": "green", "reason": "resignation"}
+    assert "green wins by resignation" in state["svg"]
+    record = client.get(f"/api/games/{gid}/record").text
+    assert '[Result "green"]' in record and '[Termination "resignation"]' in record
+    # over: no move, no search, no second resignation; each refusal changes nothing
+    for path, body in (("/moves", {"move": "D4"}), ("/resign", {"side": "green"}), ("/analysis", {"time": 0.2})):
+        answer = client.post(f"/api/games/{gid}{path}", json=body)
+        assert answer.status_code == 400 and "over" in answer.json()["error"]
+        assert client.get(f"/api/games/{gid}").json() == state
+    bad = client.post(f"/api/games/{gid}/resign", json={"side": "red"})
+    assert bad.status_code == 422 and client.get(f"/api/games/{gid}").json() == state
+    # going to the same ply takes the resignation back and keeps the moves
+    state = client.post(f"/api/games/{gid}/goto", json={"ply": 1}).json()
+    assert state["outcome"] is None and state["moves"] == ["C3"]
+    state = client.post(f"/api/games/{gid}/resign", json={"side": "green"}).json()
+    assert state["outcome"] == {"winner": "blue", "reason": "resignation"}
+
+
+def test_the_rules_page_leads_back_to_its_game(client):
+    gid = new_game(client)["id"]
+    page = client.get(f"/rules?game={gid}").text
+    assert f'href="/?game={gid}"' in page and "python -m" not in page
+    assert 'href="/"' in client.get("/rules").text
+    assert 'href="/"' in client.get('/rules?game="><script>alert(1)</script>').text

@@ -1,9 +1,12 @@
 """The web app in a real headless Chromium (Debian's ``chromium`` package; .ci/run
 installs it), driven by Playwright: a short game by clicking, a swipe with a choice of
-groups to flip, live analysis, undo, position strings, and the screenshot of the README
-(docs/web.png). Every wait is Playwright's auto-waiting ``expect``."""
+groups to flip, live analysis, undo, position strings; the score from Green's side, a
+game that is never lost (links, the rules page and back, recent games), feedback on
+the board, following the moves, big boards and a phone-sized window; and the
+screenshots of docs/web.md. Every wait is Playwright's auto-waiting ``expect``."""
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -22,10 +25,10 @@ from hinge_fast.web import create_app  # noqa: E402
 pytestmark = pytest.mark.xdist_group("browser")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-#: docs/web.png, the README's picture of the page: rewritten only when asked
-#: (``HINGE_FAST_SCREENSHOT=1 pytest tests/test_web_browser.py``), so that a test run
-#: leaves the work tree as it found it. Otherwise the screenshot goes to a temporary file.
-DOCS_SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "web.png"
+#: docs/web.png and the other pictures of docs/web.md: rewritten only when asked
+#: (``HINGE_FAST_SCREENSHOTS=1 pytest tests/test_web_browser.py``), so that a test run
+#: leaves the work tree as it found it. Otherwise each screenshot goes to a temporary file.
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 # Green's D3-D4 can flip Blue's C4 or Blue's E5.
 CHOICE = "5/1g4/2bb3/8/4b4/2b5/2gg3/1g4/5 g"
 MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
@@ -91,11 +94,36 @@ def board_position(page):
     return page.locator("#board svg title")
 
 
+def screenshot(page, name, tmp_path):
+    """A screenshot of the page: docs/NAME when HINGE_FAST_SCREENSHOTS=1, else a temporary file."""
+    shot = DOCS / name if os.environ.get("HINGE_FAST_SCREENSHOTS") else tmp_path / name
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000  # a rendered page, not an empty image
+
+
+def open_page(page, server, mode="people"):
+    page.goto(server)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.select_option("#mode", mode)
+
+
+def load(page, position):
+    page.fill("#position", position)
+    page.click("#load-position")
+    expect(board_position(page)).to_have_text(position)
+
+
+def game_state(page):
+    """The game as the server has it (through the page's own session)."""
+    game = re.search(r"game=([\w-]+)", page.url).group(1)
+    return page.evaluate("id => fetch('/api/games/' + id).then(r => r.json())", game)
+
+
 def test_a_game_in_the_browser(page, server, tmp_path):
     page.goto(server)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(board_position(page)).to_have_text(Board().fen())
-    expect(page.locator("#rules-link")).to_have_attribute("href", "/rules")
+    expect(page.locator("#rules-link")).to_have_attribute("href", re.compile(r"^/rules\?game=[\w-]+$"))
 
     # against the engine: a click places a token, the engine answers
     page.select_option("#mode", "engine")
@@ -150,10 +178,9 @@ def test_a_game_in_the_browser(page, server, tmp_path):
     expect(page.locator("#top-moves tbody tr")).not_to_have_count(0)
     expect(page.locator("#threats li")).not_to_have_count(0)
     score = page.locator("#score").text_content()
-    best = score.split()[0]
+    best = page.locator("#best").text_content()
     assert best in {str(m) for m in Board.from_fen(MIDGAME).legal_moves}
-    bar = page.locator("#evalfill").get_attribute("style")
-    assert "height" in bar
+    expect(page.locator("#evalbar")).to_have_class("eval")
 
     page.fill("#analysis-time", "30")  # long enough to be stopped below
     play_by_clicks(page, best)
@@ -163,9 +190,10 @@ def test_a_game_in_the_browser(page, server, tmp_path):
     expect(board_position(page)).to_have_text(after.fen())
     expect(page.locator("#analysis-info")).to_contain_text("depth")
     expect(page.locator("#board g.arrow, #board circle.arrow")).to_have_count(1)
-    expect(page.locator("#score")).not_to_have_text(score)  # a new evaluation and best move
-    new_best = page.locator("#score").text_content().split()[0]
+    expect(page.locator("#best")).not_to_have_text(best)  # a new best move, for the other side
+    new_best = page.locator("#best").text_content()
     assert new_best in {str(m) for m in after.legal_moves}
+    assert score  # (its score may be the same: both are from Green's side)
 
     # stopped, the analysis keeps what it found
     page.click("#stop-analysis")
@@ -173,7 +201,8 @@ def test_a_game_in_the_browser(page, server, tmp_path):
     expect(page.locator("#analysis-info")).to_contain_text("(done)")
     expect(page.locator("#board g.arrow, #board circle.arrow")).to_have_count(1)
 
-    # undo: back to the position before, analysed again (the analysis follows the moves)
+    # undo: back to the position before; stopped, the analysis does not start again
+    # until asked
     page.fill("#analysis-time", "2")
     page.click("#undo")
     expect(board_position(page)).to_have_text(MIDGAME)
@@ -182,15 +211,19 @@ def test_a_game_in_the_browser(page, server, tmp_path):
     expect(board_position(page)).to_have_text(after.fen())
     page.keyboard.press("ArrowLeft")
     expect(board_position(page)).to_have_text(MIDGAME)
+    expect(page.locator("#analyse")).to_be_visible()
+    expect(page.locator("#analysis-info")).to_have_text("")
+    expect(page.locator("#evalbar")).to_have_class("none")
+    page.click("#analyse")
     expect(page.locator("#board g.arrow")).to_have_count(1)
     expect(page.locator("#analysis-info")).to_contain_text("(done)", timeout=20_000)
-    shot = DOCS_SCREENSHOT if os.environ.get("HINGE_FAST_SCREENSHOT") else tmp_path / "web.png"
-    page.screenshot(path=str(shot))
-    assert shot.stat().st_size > 10_000  # a rendered page, not an empty image
+    screenshot(page, "web.png", tmp_path)
 
-    # a new game on another side, and the position editor
+    # a new game on another side (this one has moves: the page asks first), and the
+    # position editor
     page.select_option("#size", "4")
     page.click("#new-game")
+    page.click("#confirm-yes")
     expect(board_position(page)).to_have_text(Board(4).fen())
     expect(page.locator("#moves li")).to_have_count(0)
     page.locator("summary", has_text="Position editor").click()
@@ -234,3 +267,423 @@ def test_the_rules_page_is_linked_and_shows_its_pictures(page, server):
     first = page.locator("main img").first
     expect(first).to_have_attribute("src", "/static/rules/board.svg")
     assert first.evaluate("img => img.complete && img.naturalWidth > 0")
+
+
+# ----- the score, from Green's side ----------------------------------------------------------------
+#: Green to move eliminates Blue at once (E6-E5xF5); the same with the colours swapped.
+GREEN_WINS = "6/7/8/9/10/4gg5/5b4/9/8/7/6 g"
+BLUE_WINS = "6/7/8/9/10/4bb5/5g4/9/8/7/6 b"
+#: Side 4, Green has no token left: Blue has won.
+BLUE_HAS_WON = "4/5/6/7/1b2b1/5/4 g"
+TOKENS = re.compile(r"^Green [+-]\d+\.\d\d tokens$")
+
+
+def analyse_once(page, seconds="1"):
+    page.fill("#analysis-time", seconds)
+    page.click("#analyse")
+    expect(page.locator("#analysis-info")).to_contain_text("(done)", timeout=20_000)
+
+
+def bar_share(page):
+    return float(page.locator("#evalfill").evaluate("e => parseFloat(e.style.width)")) / 100
+
+
+def test_the_score_is_from_greens_side_with_its_unit(page, server):
+    open_page(page, server)
+    expect(page.locator("#convention")).to_contain_text("Scores are from Green's side")
+    # no evaluation yet: the bar is grey and says so
+    expect(page.locator("#evalbar")).to_have_class("none")
+    expect(page.locator("#evaltext")).to_have_text("no evaluation: press Analyse")
+
+    # alpha-beta's score in tokens, Green's side, whoever is to move; the bar agrees
+    page.uncheck("#live")  # one analysis a position, each asked for
+    page.select_option("#engine", "alphabeta")
+    for position in (MIDGAME, MIDGAME[:-1] + "b"):
+        load(page, position)
+        expect(page.locator("#evalbar")).to_have_class("none")
+        analyse_once(page)
+        text = page.locator("#score").text_content()
+        assert TOKENS.match(text), text
+        expect(page.locator("#evaltext")).to_have_text(text)
+        expect(page.locator("#evalbar")).to_have_class("eval")
+        green_ahead = float(text.split()[1]) > 0
+        assert (bar_share(page) > 0.5) == green_ahead
+        for row in page.locator("#top-moves tbody tr td:nth-child(2)").all_text_contents():
+            assert TOKENS.match(row) or re.match(r"^(Green|Blue) wins in \d+$", row) or row == "not fully searched", row
+
+    # MCTS: Green's chance to win, in per cent
+    page.select_option("#engine", "mcts")
+    analyse_once(page, "0.5")
+    expect(page.locator("#score")).to_have_text(re.compile(r"^(Green \d+% to win|(Green|Blue) wins in \d+)$"))
+
+    # a proven result names the winner, from either side to move
+    page.select_option("#engine", "alphabeta")
+    for position, words, share in ((GREEN_WINS, "Green wins in 1", 1.0), (BLUE_WINS, "Blue wins in 1", 0.0)):
+        load(page, position)
+        analyse_once(page)
+        expect(page.locator("#score")).to_have_text(words)
+        expect(page.locator("#evaltext")).to_have_text(words)
+        assert bar_share(page) == share
+
+    # the game is over: the bar shows the result, a banner says what to do next
+    load(page, BLUE_HAS_WON)
+    expect(page.locator("#evalbar")).to_have_class("over")
+    expect(page.locator("#evaltext")).to_have_text("Blue won by elimination")
+    assert bar_share(page) == 0.0
+    expect(page.locator("#banner")).to_be_visible()
+    expect(page.locator("#banner-text")).to_have_text("Blue wins by elimination.")
+    expect(page.locator("#banner-new")).to_be_visible()
+    expect(page.locator("#size")).to_have_value("4")  # the side selector follows the position
+
+
+# ----- a game is never lost ---------------------------------------------------------------------------
+def test_a_game_is_never_lost(page, server):
+    open_page(page, server)
+    for move in ("F6", "E4", "G7"):
+        click_cell(page, move)
+    expect(page.locator("#moves li button")).to_have_count(3)
+    first = game_state(page)
+    assert f"game={first['id']}" in page.url  # the address names the game
+    expect(page.locator("#game-link")).to_have_attribute("href", f"/?game={first['id']}")
+
+    # the rules open in this tab, and their way back leads to the same game
+    page.click("#rules-link")
+    expect(page.locator("h1")).to_have_text("The rules of Hinge")
+    assert page.url.endswith(f"/rules?game={first['id']}")
+    page.click("#back")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#moves li button")).to_have_text(["F6", "E4", "G7"])
+
+    # "New game" asks first; keeping the game changes nothing
+    page.click("#new-game")
+    expect(page.locator("#confirm-new")).to_be_visible()
+    expect(page.locator("#confirm-text")).to_contain_text("3 moves")
+    page.click("#confirm-no")
+    expect(page.locator("#confirm-new")).to_be_hidden()
+    expect(page.locator("#moves li button")).to_have_count(3)
+    assert game_state(page)["position"] == first["position"]
+    # a new game: the old one is listed under the recent games, and reopens from there
+    page.click("#new-game")
+    page.click("#confirm-yes")
+    expect(page.locator("#moves li")).to_have_count(0)
+    assert first["id"] not in page.url
+    expect(page.locator("#recent li")).to_have_count(2)
+    expect(page.locator("#recent li.current")).to_contain_text("side 6, 0 moves")
+    old = page.locator(f'#recent a[data-game="{first["id"]}"]')
+    expect(old).to_contain_text("side 6, 3 moves, blue to move")
+    old.click()
+    expect(page.locator("#moves li button")).to_have_text(["F6", "E4", "G7"])
+
+    # a link opens its game in another tab too
+    other = page.context.new_page()
+    other.goto(page.url)
+    expect(other.locator("#moves li button")).to_have_text(["F6", "E4", "G7"])
+    expect(board_position(other)).to_have_text(first["position"])
+
+    # a game the server does not know: said so, and a new game offered
+    other.goto(server.split("?")[0] + "?game=no-such-game")
+    expect(other.locator("#missing")).to_be_visible()
+    expect(other.locator("#missing-text")).to_contain_text("There is no game “no-such-game” on this server")
+    expect(other.locator("#board-area")).to_be_hidden()
+    other.keyboard.press("ArrowLeft")  # no game: the keys do nothing, and say nothing
+    expect(other.locator("#message")).to_have_text("")
+    other.click("#missing-new")
+    expect(other.locator("#board-area")).to_be_visible()
+    expect(board_position(other)).to_have_text(Board().fen())
+    other.close()
+
+
+# ----- feedback on the board ---------------------------------------------------------------------------
+def colour(locator, what):
+    return locator.evaluate(f"e => getComputedStyle(e).{what}")
+
+
+SIDES = {"rgb(31, 154, 58)", "rgb(35, 88, 214)", "rgb(159, 216, 239)"}  # green, blue, the light blue
+
+
+def test_feedback_on_the_board(page, server, tmp_path):
+    open_page(page, server)
+    expect(page.locator("#help")).to_contain_text("Click an empty cell to place a token of your colour")
+    # hovering a legal empty cell marks it faintly, in the colour of neither side
+    page.locator('#board polygon[data-cell="F6"]').hover()
+    marked = page.locator('#board polygon.legal[data-cell="F6"]')
+    expect(marked).to_have_count(1)
+    assert colour(marked, "fill") not in SIDES and colour(marked, "stroke") not in SIDES
+    page.locator('#board polygon[data-cell="A1"]').hover()  # an edge cell: nothing to mark
+    expect(page.locator("#board polygon.legal")).to_have_count(0)
+
+    # a picked token: its destinations marked; the hint beside the board, not in red
+    load(page, CHOICE)
+    click_cell(page, "D3")
+    dest = page.locator("#board polygon.dest")
+    expect(dest).to_have_count(1)
+    assert colour(dest, "fill") not in SIDES and colour(dest, "stroke") not in SIDES
+    expect(page.locator("#hint")).to_contain_text("D3 picked")
+    assert colour(page.locator("#hint"), "color") != colour(page.locator("#message"), "color")
+    expect(page.locator("#help")).to_be_hidden()  # the hint takes its place
+    # the move: the hint is gone, the flipped token turns over (once, briefly)
+    click_cell(page, "D4")
+    page.locator('#choice button[data-move="D3-D4xE5"]').click()
+    expect(page.locator("#hint")).to_have_text("")
+    flipped = page.locator('#board circle.token.flip-anim[data-cell="E5"]')
+    expect(flipped).to_have_count(1)
+    assert colour(flipped, "animationName") == "flip-over"
+
+    # less motion asked for: no animation; the sound is off until asked for
+    page.emulate_media(reduced_motion="reduce")
+    page.click("#undo")
+    expect(page.locator("#sound")).not_to_be_checked()
+    page.check("#sound")
+    page.click("#redo")
+    flipped = page.locator('#board circle.token.flip-anim[data-cell="E5"]')
+    expect(flipped).to_have_count(1)
+    assert colour(flipped, "animationName") == "none"
+    expect(page.locator("body")).to_have_attribute("data-sounds", "1")
+
+    # resigning ends the game: a banner with the result and what to do next
+    page.click("#resign")  # Blue, to move, resigns (two people at this screen)
+    expect(page.locator("#banner")).to_be_visible()
+    expect(page.locator("#banner-text")).to_have_text("Green wins by resignation.")
+    expect(page.locator("#status")).to_have_text("green wins by resignation")
+    expect(page.locator("#evaltext")).to_have_text("Green won by resignation")
+    expect(page.locator("#board g.text-caption")).to_have_text("green wins by resignation")
+    assert game_state(page)["outcome"] == {"winner": "green", "reason": "resignation"}
+    screenshot(page, "web-game-over.png", tmp_path)
+    click_cell(page, "F6")  # no move after the end: a hint says why
+    expect(page.locator("#hint")).to_have_text(
+        "the game is over (green wins by resignation): take back the resignation or start a new game")
+    page.click("#banner-undo")  # takes back the resignation, not a move
+    expect(page.locator("#banner")).to_be_hidden()
+    expect(page.locator("#moves li button")).to_have_text(["D3-D4xE5"])
+    assert game_state(page)["outcome"] is None
+
+
+# ----- following the moves -------------------------------------------------------------------------------
+def a_placement(page):
+    return next(m["to"] for m in game_state(page)["legal"] if m["from"] is None)
+
+
+def test_follow_the_moves_follows_whoever_moves_and_stops_when_told(page, server):
+    open_page(page, server, mode="engine")
+    page.select_option("#side", "green")
+    page.select_option("#engine", "mcts")
+    page.fill("#time", "0.3")
+    page.fill("#analysis-time", "30")
+    page.click("#analyse")
+    expect(page.locator("#analysis-info")).to_contain_text("mcts")
+    # against the engine: after its reply, the analysis goes on in the new position
+    click_cell(page, "F6")
+    expect(page.locator("#moves li button")).to_have_count(2)
+    expect(page.locator("#status")).to_have_text("green to move")
+    expect(page.locator("#stop-analysis")).to_be_visible()
+    expect(page.locator("#analysis-info")).to_contain_text("mcts")
+    replied = game_state(page)["position"]
+    expect(board_position(page)).to_have_text(replied)
+
+    # two people: it follows each move
+    page.select_option("#mode", "people")
+    click_cell(page, a_placement(page))
+    expect(page.locator("#moves li button")).to_have_count(3)
+    expect(page.locator("#stop-analysis")).to_be_visible()
+    expect(page.locator("#analysis-info")).to_contain_text("mcts")
+    # stopped, it stays stopped, whoever moves next
+    page.click("#stop-analysis")
+    expect(page.locator("#analyse")).to_be_visible()
+    click_cell(page, a_placement(page))
+    expect(page.locator("#moves li button")).to_have_count(4)
+    expect(page.locator("#analyse")).to_be_visible()
+    expect(page.locator("#analysis-info")).to_have_text("")
+    page.select_option("#mode", "engine")
+    page.select_option("#side", "blue")  # the engine is Green, to move: it moves at once
+    expect(page.locator("#moves li button")).to_have_count(5)
+    expect(page.locator("#status")).to_have_text("blue to move")
+    expect(page.locator("#analysis-info")).to_have_text("")
+    assert not game_state(page)["searching"]
+
+
+# ----- any screen ------------------------------------------------------------------------------------------
+def cell_width(page, cell="F6"):
+    return page.locator(f'#board polygon[data-cell="{cell}"]').bounding_box()["width"]
+
+
+def test_the_board_fills_the_window_on_side_9(page, server):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_page(page, server)
+    page.select_option("#size", "9")
+    page.click("#new-game")
+    expect(board_position(page)).to_have_text(Board(9).fen())
+    # the whole board within the window, as large as its height allows
+    box = page.locator("#board svg").bounding_box()
+    assert box["y"] + box["height"] <= 800
+    assert box["height"] >= 560
+    assert cell_width(page) >= 34
+    assert page.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight + 1")
+    expect(page.locator("#board text.label").first).to_be_visible()  # the cells' names are readable
+    # a taller window: a bigger board
+    width = cell_width(page)
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.wait_for_function(
+        f"document.querySelector('#board polygon[data-cell=F6]').getBoundingClientRect().width > {width + 3}")
+
+
+def test_the_board_turns_around_and_still_plays(page, server):
+    open_page(page, server)
+    low = page.locator('#board polygon[data-cell="F2"]').bounding_box()["y"]
+    high = page.locator('#board polygon[data-cell="F10"]').bounding_box()["y"]
+    assert low > high  # row 2 below row 10
+    page.click("#flip")
+    expect(page.locator("#flip")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#board g.turned")).to_have_count(1)
+    assert page.locator('#board polygon[data-cell="F2"]').bounding_box()["y"] < page.locator(
+        '#board polygon[data-cell="F10"]').bounding_box()["y"]
+    click_cell(page, "F2")
+    expect(page.locator("#moves li button")).to_have_text(["F2"])
+    expect(page.locator("#board g.turned")).to_have_count(1)  # it stays turned after a move
+    page.reload()
+    expect(page.locator("#board g.turned")).to_have_count(1)  # and after a reload of the tab
+
+
+@pytest.fixture
+def phone(browser, server):
+    """A page in a phone-sized window (390 x 844) with a touch screen."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    yield phone
+    context.close()
+
+
+def test_on_a_phone(phone, server, tmp_path):
+    page = phone
+    open_page(page, server)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")  # nothing wider than the screen
+    box = page.locator("#board svg").bounding_box()
+    assert box["width"] >= 370  # the board takes the screen's width
+    assert cell_width(page) >= 28
+    expect(page.locator("#board text.label").first).to_be_visible()
+    page.locator('#board polygon[data-cell="F6"]').tap()
+    expect(page.locator("#moves li button")).to_have_text(["F6"])
+
+    # side 9: the cells' names are too small to read, so they give way to larger
+    # coordinates around the board; Zoom makes the cells a finger wide
+    page.select_option("#size", "9")
+    page.locator("#new-game").tap()
+    page.locator("#confirm-yes").tap()
+    expect(board_position(page)).to_have_text(Board(9).fen())
+    expect(page.locator("#board")).to_have_class(re.compile("small"))
+    expect(page.locator("#board text.label").first).to_be_hidden()
+    assert page.locator("#board text.coordinate").first.bounding_box()["height"] >= 10
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+    page.locator("#zoom").tap()
+    expect(page.locator("#board")).not_to_have_class(re.compile("small"))
+    page.locator('#board polygon[data-cell="I9"]').scroll_into_view_if_needed()
+    assert cell_width(page, "I9") >= 40
+    page.locator('#board polygon[data-cell="I9"]').tap()
+    expect(page.locator("#moves li button")).to_have_text(["I9"])
+    page.locator("#zoom").tap()
+    expect(page.locator("#board")).to_have_class(re.compile("small"))
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "web-phone.png", tmp_path)
+
+
+# ----- the smaller things -------------------------------------------------------------------------------------
+def test_the_engine_thinking_message_goes_once_it_moved(page, server):
+    open_page(page, server, mode="engine")
+    page.select_option("#engine", "mcts")
+    page.fill("#time", "3")
+    click_cell(page, "F6")
+    expect(page.locator("#status")).to_contain_text("the engine is thinking")
+    click_cell(page, "D4")  # too early: a hint, not a move
+    expect(page.locator("#hint")).to_have_text("the engine is thinking: wait, or press Stop")
+    page.click("#stop")
+    expect(page.locator("#moves li button")).to_have_count(2)
+    expect(page.locator("#status")).to_have_text("green to move")
+    expect(page.locator("#hint")).to_have_text("")
+    expect(page.locator("#message")).to_have_text("")
+
+
+def test_a_double_click_places_one_token_and_no_error(page, server):
+    open_page(page, server)
+    page.locator('#board polygon[data-cell="F6"]').dblclick()
+    expect(page.locator("#moves li button")).to_have_text(["F6"])
+    expect(page.locator("#message")).to_have_text("")
+    expect(page.locator("#status")).to_have_text("blue to move")
+
+
+def test_analysis_keeps_the_last_move_and_draws_a_placement_as_its_legend_says(page, server):
+    open_page(page, server)
+    click_cell(page, "F6")
+    page.fill("#analysis-time", "30")
+    page.click("#analyse")
+    expect(page.locator("#analysis-info")).to_contain_text("depth")
+    # the last move stays tinted under the analysis
+    expect(page.locator('#board polygon[data-cell="F6"]')).to_have_attribute("fill", "#f4d35e")
+    # on an almost empty board the best move is a placement: a ring, and the legend says ring
+    best = page.locator("#best").text_content()
+    assert "-" not in best
+    expect(page.locator("#board circle.arrow")).to_have_count(1)
+    expect(page.locator("#board g.arrow")).to_have_count(0)
+    expect(page.locator("#board g.text-legend", has_text="ring: the best move, a placement")).to_have_count(1)
+    expect(page.locator("#board g.text-legend circle.legend-ring")).to_have_count(1)
+    expect(page.locator("#board svg")).not_to_contain_text("arrow: the best move")
+    page.click("#stop-analysis")
+
+
+def test_loading_a_position_or_record(page, server):
+    open_page(page, server)
+    click_cell(page, "F6")
+    expect(page.locator("#moves li button")).to_have_text(["F6"])
+    # a side-4 position: the side selector says 4
+    load(page, "4/5/6/7/2g3/5/4 b")
+    expect(page.locator("#size")).to_have_value("4")
+    before = game_state(page)
+    # rejected: the text stays in its box, marked, with the reason; the game is unchanged
+    page.fill("#position", "6/7/8 g")
+    page.click("#load-position")
+    expect(page.locator("#message")).to_have_text("position string has 3 rows; a board of side S has 2S-1 rows (7 to 17)")
+    expect(page.locator("#position")).to_have_value("6/7/8 g")
+    expect(page.locator("#position")).to_have_attribute("aria-invalid", "true")
+    expect(board_position(page)).to_have_text(before["position"])
+    expect(page.locator("#size")).to_have_value("4")
+    assert game_state(page) == before
+    page.fill("#record", "this is no record")
+    page.click("#load-record")
+    expect(page.locator("#message")).not_to_have_text("")
+    expect(page.locator("#record")).to_have_value("this is no record")
+    assert game_state(page) == before
+    # the next move puts the board's own string back in the box
+    click_cell(page, a_placement(page))
+    expect(page.locator("#position")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#message")).to_have_text("")
+    expect(page.locator("#position")).to_have_value(game_state(page)["position"])
+
+
+def test_choosing_blue_lets_the_engine_move(page, server):
+    open_page(page, server, mode="engine")
+    page.select_option("#engine", "mcts")
+    page.fill("#time", "0.2")
+    page.select_option("#side", "blue")
+    expect(page.locator("#moves li button")).to_have_count(1)  # the engine played Green's first move
+    expect(page.locator("#status")).to_have_text("blue to move")
+
+
+def test_the_rules_page_is_for_players(page, server):
+    page.goto(server.split("?")[0] + "rules")
+    expect(page.locator("main")).not_to_contain_text("python -m")
+    expect(page.locator("#back")).to_have_attribute("href", "/")
+    page.goto(server.split("?")[0] + "rules?game=\"><script>")
+    expect(page.locator("#back")).to_have_attribute("href", "/")
+
+
+def test_a_swipe_by_dragging_a_token(page, server):
+    open_page(page, server)
+    load(page, MIDGAME)
+    legal = game_state(page)["legal"]
+    swipe = next(m for m in legal if m["from"] and m["from"] != m["to"]
+                 and sum(1 for n in legal if (n["from"], n["to"]) == (m["from"], m["to"])) == 1)
+    token = page.locator(f'#board circle.token[data-cell="{swipe["from"]}"]').bounding_box()
+    target = page.locator(f'#board polygon[data-cell="{swipe["to"]}"]').bounding_box()
+    page.mouse.move(token["x"] + token["width"] / 2, token["y"] + token["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=5)
+    page.mouse.up()
+    expect(page.locator("#moves li.current button")).to_have_text(swipe["move"])

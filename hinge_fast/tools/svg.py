@@ -239,6 +239,7 @@ def board(
     flipped=AUTO,
     legend=AUTO,
     labels: bool = False,
+    result=None,
 ) -> str:
     """The SVG picture of ``board`` as a string.
 
@@ -253,11 +254,14 @@ def board(
     tokens the last move on ``board.move_stack`` flipped, when ``lastmove`` is that
     move). ``outlines``: groups (lists of cells, or ``(cells, colour)`` or ``(cells,
     colour, legend text)``) to draw a border around, e.g. threatened groups.
-    ``best``: the best move, drawn as an arrow and written under the board, followed
+    ``best``: the best move, drawn as an arrow (a ring for a placement, a loop for a
+    reversing swipe) and written under the board with the same mark, followed
     by ``best_text`` (a score, say). ``caption``: the side to move (or the outcome)
     and, below it, the best move and a legend of what is drawn. ``legend``: AUTO (what
-    is drawn), None, or a list of ``(colour, text)`` entries. ``labels``: each empty
-    interior cell's name written faintly inside it.
+    is drawn), None, or a list of ``(colour, text)`` entries (or ``(colour, text,
+    mark)``, mark ``"ring"``, ``"loop"`` or ``"arrow"``). ``labels``: each empty
+    interior cell's name written faintly inside it. ``result``: ``(winner, text)`` to
+    write as the caption instead (a game that ended off the board, by resignation).
 
     >>> from hinge_fast import Board
     >>> board(Board(4), size=200)[:4]
@@ -302,13 +306,18 @@ def board(
         outcome = board.outcome()
         text = str(outcome) if outcome else f"{board.turn} to move"
         color = COLORS["green"] if (outcome.winner if outcome else board.turn) == Color.GREEN else COLORS["blue"]
-        text_lines.append(("caption", color, text))
+        if result is not None:
+            winner, text = result
+            color = COLORS["green"] if Color.parse(str(winner)) == Color.GREEN else COLORS["blue"]
+        text_lines.append(("caption", color, text, None))
         if best is not None:
-            text_lines.append(("best", COLORS["arrow"], f"best move: {best}" + (f"  {best_text}" if best_text else "")))
+            text_lines.append(("best", COLORS["arrow"], f"best move: {best}" + (f"  {best_text}" if best_text else ""),
+                               _best_mark(best)))
     if legend is AUTO or (isinstance(legend, str) and legend == AUTO):
         legend = _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, best) if caption else []
-    for color, text in legend or ():
-        text_lines.append(("legend", color, text))
+    for entry in legend or ():
+        color, text, *mark = entry
+        text_lines.append(("legend", color, text, mark[0] if mark else None))
 
     width, height = natural_size(side)
     board_height = height
@@ -418,18 +427,33 @@ def board(
 
     # text under the board: the side to move, the best move, the legend
     y = board_height + RADIUS * 0.1
-    for kind, color, text in text_lines:
+    for kind, color, text, mark in text_lines:
         y += _LINE
-        out.append(_text_line(kind, color, text, y))
+        out.append(_text_line(kind, color, text, y, mark))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _text_line(kind, color, text, y):
+def _best_mark(best) -> str:
+    """How a move is drawn on the board, so that its legend draws the same: ``ring`` (a
+    placement), ``loop`` (a reversing swipe) or ``arrow``."""
+    if best.is_swipe:
+        return "loop" if best.frm == best.to else "arrow"
+    return "ring"
+
+
+def _text_line(kind, color, text, y, shape=None):
     font = RADIUS * (0.7 if kind != "legend" else 0.6)
     x0, x1 = RADIUS * 0.6, RADIUS * 1.8
     mid = y - font * 0.35
-    if kind == "caption":
+    if shape == "ring":
+        mark = (
+            f'<circle class="legend-ring" cx="{(x0 + x1) / 2 - 4:.2f}" cy="{mid:.2f}" r="{RADIUS * 0.32:.2f}" fill="none" '
+            f'stroke={quoteattr(color)} stroke-width="{RADIUS * 0.1:.2f}"/>'
+        )
+    elif shape == "loop":
+        mark = _loop_arrow((x0 + x1) / 2 - 4, mid, color, RADIUS * 0.08, "legend-loop")
+    elif kind == "caption":
         mark = (
             f'<circle cx="{(x0 + x1) / 2 - 4:.2f}" cy="{mid:.2f}" r="{RADIUS * 0.35:.2f}" fill={quoteattr(color)} '
             f'stroke="{COLORS["token_border"]}" stroke-width="1"/>'
@@ -486,8 +510,13 @@ def _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, bes
     if arrow_specs and best is None:
         entries.append((COLORS["arrow"], "arrow: a move (its flipped group crossed out)"))
     elif best is not None:
-        crossed = " (the group it flips crossed out)" if best.is_swipe else ""
-        entries.append((COLORS["arrow"], f"arrow: the best move{crossed}"))
+        shape = _best_mark(best)
+        if shape == "ring":
+            entries.append((COLORS["arrow"], "ring: the best move, a placement", shape))
+        elif shape == "loop":
+            entries.append((COLORS["arrow"], "loop: the best move, a reversing swipe (the group it flips crossed out)", shape))
+        else:
+            entries.append((COLORS["arrow"], "arrow: the best move (the group it flips crossed out)", shape))
     return entries
 
 

@@ -68,6 +68,10 @@ class RecordRequest(BaseModel):
     record: str = Field(..., description="a game record (docs/usage.md); the first game is loaded, at its last move")
 
 
+class ResignRequest(BaseModel):
+    side: Optional[Literal["green", "blue"]] = Field(None, description="the side that resigns (default: the side to move)")
+
+
 class EditRequest(BaseModel):
     cell: Optional[str] = Field(None, description="the cell to change, e.g. F6 (null: change only the side to move)")
     piece: Optional[Literal["green", "blue"]] = Field(None, description="the token to put there; null: empty it")
@@ -122,7 +126,7 @@ def _state(game: Game) -> dict:
     from ..tools.svg import last_flipped
 
     board = game.board
-    outcome = board.outcome()
+    outcome = game.outcome()
     return {
         "id": game.id,
         "size": board.size,
@@ -132,11 +136,12 @@ def _state(game: Game) -> dict:
         "moves": [str(m) for m in board.move_stack],
         "redo": list(reversed(game.redo)),
         "start": game.start_board().fen(),
-        "outcome": None if outcome is None else {"winner": str(outcome.winner), "reason": outcome.reason},
+        "outcome": outcome,
         "legal": game.legal_moves(),
         "last_flipped": last_flipped(board),
         "searching": game.search is not None,
-        "svg": board_svg(board, labels=True),
+        "svg": board_svg(board, labels=True, result=None if game.resigned is None else
+                         (str(game.resigned.other), game.over_text())),
     }
 
 
@@ -144,20 +149,49 @@ def _sse(event: str, data: dict) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
 
-def _green_share(result, turn: Color) -> float:
+def _green_share(score, turn: Color) -> float:
     """The evaluation bar: how much of it is Green's, 0 to 1. A win rate (MCTS, or a
     proven result) is used as it is; centi-tokens (alpha-beta) go through a logistic
     curve, 3 tokens ahead filling about 73%."""
-    score = result.score
     share = score.win_rate
     if share is None:
         share = 1.0 / (1.0 + math.exp(-score.centi_tokens / 300.0))
     return share if turn == Color.GREEN else 1.0 - share
 
 
+def green_view(score, turn: Color) -> dict:
+    """A score of the side to move (``turn``) as the page shows it, from Green's side:
+    ``text`` in words with its unit (``Green +1.25 tokens``, ``Green 62% to win``,
+    ``Blue wins in 3``), ``winner`` and ``moves`` for a proven result (moves of both
+    sides), and ``green_share`` for the bar.
+
+    >>> from hinge_fast.search.score import Score
+    >>> green_view(Score.centi(-125), Color.BLUE)["text"]
+    'Green +1.25 tokens'
+    >>> green_view(Score.win(3), Color.BLUE)["text"], green_view(Score.rate(0.25), Color.BLUE)["text"]
+    ('Blue wins in 3', 'Green 75% to win')
+    """
+    if score is None:
+        return {"text": "not fully searched", "winner": None, "moves": None, "green_share": None}
+    share = _green_share(score, turn)
+    if score.is_mate:
+        mover_wins = score.mate > 0
+        winner = turn if mover_wins else turn.other
+        moves = abs(score.mate)
+        text = f"{str(winner).capitalize()} wins in {moves}" if moves else f"{str(winner).capitalize()} has won"
+        return {"text": text, "winner": str(winner), "moves": moves, "green_share": share}
+    if score.win_rate is not None:
+        text = f"Green {100 * share:.0f}% to win"
+    else:
+        centi = score.centi_tokens if turn == Color.GREEN else -score.centi_tokens
+        text = f"Green {centi / 100:+.2f} tokens"
+    return {"text": text, "winner": None, "moves": None, "green_share": share}
+
+
 def _result_json(board, result, top: int, outlines, final: bool) -> dict:
     best = result.move
     root = ranked_root_moves(result)[:top]
+    green = green_view(result.score, board.turn)
     return {
         "final": final,
         "engine": result.engine,
@@ -169,19 +203,21 @@ def _result_json(board, result, top: int, outlines, final: bool) -> dict:
         "score": result.score.to_dict(),
         "score_text": str(result.score),
         "mate": result.mate,
-        "green_share": _green_share(result, board.turn),
+        "green": green,
+        "green_share": green["green_share"],
         "pv": [str(m) for m in result.pv],
         "top": [
             {
                 "move": str(rm.move),
                 "score_text": root_move_text(rm, result.depth),
+                "green_text": green_view(rm.score, board.turn)["text"],
                 # the searchers keep one line, the best move's; the others show their move
                 "line": [str(m) for m in (result.pv if rm.move == best else [rm.move])],
             }
             for rm in root
         ],
-        "svg": board_svg(board, best=best, best_text=str(result.score), outlines=outlines, labels=True, lastmove=None,
-                         flipped=()),
+        # the last move stays tinted under the analysis's arrow
+        "svg": board_svg(board, best=best, best_text=green["text"], outlines=outlines, labels=True),
     }
 
 
@@ -195,7 +231,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     app = FastAPI(
         title="hinge-fast",
         version=__version__,
-        description="Play and analyse Hinge. Each browser tab is its own game (an id). Errors answer "
+        description="Play and analyse Hinge. Each game has an id (the page keeps it in its address). Errors answer "
         '{"error": "..."} with the project\'s message; a rejected request changes nothing.',
         docs_url=None,
         redoc_url=None,
@@ -245,15 +281,15 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         return (static / "index.html").read_text(encoding="utf-8")
 
     @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
-    def rules():
+    def rules(game: Optional[str] = None):
         from .rules_page import rules_html
 
-        return rules_html()
+        return rules_html(game)
 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
     # ----- games ---------------------------------------------------------------------------
-    @app.post("/api/games", response_model=GameState, responses=ERRORS, summary="Start a game (one per browser tab)")
+    @app.post("/api/games", response_model=GameState, responses=ERRORS, summary="Start a game")
     def new_game(body: NewGame):
         game = store.create(size=body.size, position=body.position)
         return _state(game)
@@ -277,6 +313,11 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     @app.post("/api/games/{game_id}/redo", response_model=GameState, responses=ERRORS, summary="Play the move taken back again")
     def redo(game_id: str):
         return change(game_id, lambda g: g.redo_move())
+
+    @app.post("/api/games/{game_id}/resign", response_model=GameState, responses=ERRORS,
+              summary="A side resigns (undo takes it back)")
+    def resign(game_id: str, body: ResignRequest):
+        return change(game_id, lambda g: g.resign(body.side))
 
     @app.post("/api/games/{game_id}/goto", response_model=GameState, responses=ERRORS, summary="Go to a ply of the game")
     def goto(game_id: str, body: GotoRequest):
@@ -312,8 +353,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         if not isinstance(body.top, int) or not 1 <= body.top <= 50:
             raise HingeError(f"top must be from 1 to 50 moves, not {body.top}")
         with game.lock:
-            if game.board.is_game_over():
-                raise HingeError(f"nothing to search: the game is over ({game.board.outcome()})")
+            if game.outcome() is not None:
+                raise HingeError(f"nothing to search: the game is over ({game.over_text()})")
             if game.search is not None:
                 raise HingeError("this game is already searching: stop that search first")
             run = pool.acquire(request)

@@ -1,5 +1,5 @@
-"""The games of the web app: one per browser tab, each with its moves, its redo list
-and at most one search at a time.
+"""The games of the web app, by id (the page keeps the id in its address), each with
+its moves, its redo list and at most one search at a time.
 
     >>> from hinge_fast.web.games import GameStore
     >>> store = GameStore()
@@ -45,6 +45,19 @@ class Game:
         self.version = 0
         self.lock = threading.RLock()
         self.search = None  # the RunningSearch of this game, if any
+        self.resigned: Color | None = None  # the side that resigned, if one did
+
+    def outcome(self) -> dict | None:
+        """``{"winner", "reason"}`` once the game is over (on the board, or by
+        resignation), else None."""
+        if self.resigned is not None:
+            return {"winner": str(self.resigned.other), "reason": "resignation"}
+        outcome = self.board.outcome()
+        return None if outcome is None else {"winner": str(outcome.winner), "reason": outcome.reason}
+
+    def over_text(self) -> str | None:
+        outcome = self.outcome()
+        return None if outcome is None else f"{outcome['winner']} wins by {outcome['reason']}"
 
     # ----- what the page shows -----------------------------------------------------------
     @property
@@ -74,10 +87,10 @@ class Game:
         return out
 
     def record(self) -> GameRecord:
-        outcome = self.board.outcome()
+        outcome = self.outcome()
         tags = dict(self.tags)
         if outcome is not None:
-            tags["Result"], tags["Termination"] = str(outcome.winner), outcome.reason
+            tags["Result"], tags["Termination"] = outcome["winner"], outcome["reason"]
         else:
             tags["Result"] = "unfinished"
         return GameRecord.from_board(self.board, **tags)
@@ -88,13 +101,14 @@ class Game:
     # ----- changes -------------------------------------------------------------------------
     def _changed(self):
         self.version += 1
+        self.resigned = None  # a move taken back or a new position: the game goes on
         if self.search is not None:
             self.search.stop()
 
     def play(self, text: str) -> "Game":
         _check_text(text, "move", MAX_NAME)
-        if self.board.is_game_over():
-            raise HingeError(f"illegal move {text}: the game is over ({self.board.outcome()})")
+        if self.outcome() is not None:
+            raise HingeError(f"illegal move {text}: the game is over ({self.over_text()})")
         _check_length(len(self.board.move_stack) + 1)
         move = self.board.parse_move(text)
         self.board.push(move)
@@ -103,6 +117,16 @@ class Game:
         else:
             self.redo = []
         self._changed()
+        return self
+
+    def resign(self, side: str | None = None) -> "Game":
+        """``side`` (default: the side to move) gives up; any later change (undo, a
+        new position) takes the resignation back with it."""
+        if self.outcome() is not None:
+            raise HingeError(f"the game is over already ({self.over_text()})")
+        color = self.board.turn if side is None else Color.parse(side)
+        self._changed()
+        self.resigned = color
         return self
 
     def undo(self) -> "Game":
