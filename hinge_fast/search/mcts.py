@@ -182,7 +182,7 @@ class Tree:
             trace=np.zeros(MAX_TRACE, dtype=np.int64),
             work=new_work(),
         )
-        for name, array in self.arrays._asdict().items():
+        for name, array in zip(TreeArrays.__annotations__, self.arrays):
             setattr(self, name, array)
         self.reset()
 
