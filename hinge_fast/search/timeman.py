@@ -13,12 +13,14 @@ clock runs out loses. A search under a clock gets the two clocks (``Clock``, as 
 remaining time then shrinks by a constant factor per move, so a long game never runs a
 clock out, and the increment keeps most of its value. ``MOVE_OVERHEAD`` is kept back on
 every move for what the clock counts but the search does not (a process's answer going
-through a pipe, the game loop).
+through a pipe, the game loop, a search overshooting its time on a loaded machine): it
+also keeps the clock from sinking below about 20 times itself minus the increment's
+unspent quarter, a reserve against a stall.
 
     >>> move_time(10.0, 0.1)
-    0.565
+    0.545
     >>> move_time(1.0, 0.01)
-    0.0475
+    0.0275
     >>> move_time(0.001, 0.0)
     0.001
     >>> Clock(green_time=10, blue_time=4, green_inc=0.1, blue_inc=0.1).side(1)
@@ -38,7 +40,7 @@ EXPECTED_MOVES = 20
 #: The share of the increment spent on the move that earns it.
 INCREMENT_SHARE = 0.75
 #: Seconds kept back on every move for what is not search (pipes, the game loop).
-MOVE_OVERHEAD = 0.01
+MOVE_OVERHEAD = 0.03
 #: Never more than this share of the remaining time on one move.
 MAX_SHARE = 0.5
 #: The least time a search is given (it always completes its first step).
