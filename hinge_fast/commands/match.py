@@ -88,7 +88,7 @@ class _Progress:
 def run_match(args) -> int:
     import random
 
-    from ..tools.match import MatchSettings, Sprt, play_match, read_match, read_match_file, seed_of_match_file
+    from ..tools.match import MatchSettings, Sprt, cut_file, play_match, read_match, read_match_file, seed_of_match_file
     from ..tools.players import PlayerSpec, close_made_players, get_player
     from ..tools.record import append_record
 
@@ -120,7 +120,7 @@ def run_match(args) -> int:
         done = {}
         if args.resume is not None:
             done, length = read_match(args.resume, settings)
-            _cut(args.resume, length)
+            cut_file(args.resume, length)
         elif args.out is not None:
             try:
                 open(args.out, "w").close()
@@ -209,16 +209,3 @@ def _limit_texts(limit_a, limit_b) -> tuple[str, str]:
     if limit_a == limit_b:
         return f"{words(limit_a)} per move", tag(limit_a)
     return f"{words(limit_a)} per move for A, {words(limit_b)} for B", f"{tag(limit_a)}; B {tag(limit_b)}"
-
-
-def _cut(path, length) -> None:
-    """Cut the file at ``length`` bytes (dropping a game cut short), creating it if need be."""
-    import os
-
-    try:
-        with open(path, "a"):
-            pass
-        if os.path.getsize(path) > length:
-            os.truncate(path, length)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None

@@ -361,7 +361,8 @@ def _make(player, slot):
     return player.make(slot) if isinstance(player, PlayerSpec) else player
 
 
-def _label(player) -> str:
+def player_label(player) -> str:
+    """The name a player (a Player or a PlayerSpec) goes by in a match."""
     from .players import PlayerSpec
 
     return player.label if isinstance(player, PlayerSpec) else player.name
@@ -385,8 +386,8 @@ def play_job(job: GameJob) -> Game:
     played = play_game(green, blue, start, max_plies=job.max_plies, time_control=job.time_control, timer=job.timer)
     return Game(
         round=job.index + 1,
-        green=_label(job.player_a if a_green else job.player_b),
-        blue=_label(job.player_b if a_green else job.player_a),
+        green=player_label(job.player_a if a_green else job.player_b),
+        blue=player_label(job.player_b if a_green else job.player_a),
         a_color=Color.GREEN if a_green else Color.BLUE,
         moves=[str(m) for m in played.board.move_stack],
         result=played.result,
@@ -467,7 +468,7 @@ def play_match(
     if executor is not None and executor.kind != "serial":
         _check_sendable(player_a)
         _check_sendable(player_b)
-    result = MatchResult(_label(player_a), _label(player_b), size, sprt=sprt)
+    result = MatchResult(player_label(player_a), player_label(player_b), size, sprt=sprt)
     waiting = dict(done)
 
     def apply() -> bool:
@@ -488,21 +489,33 @@ def play_match(
 
     if apply():
         return result
+
+    def take(game) -> bool:
+        waiting[game.round - 1] = game
+        return apply()
+
+    run_games(jobs(), executor, on_game, take)
+    return result
+
+
+def run_games(jobs, executor=None, on_game=None, take=None) -> None:
+    """Play ``jobs`` (:class:`GameJob`) on ``executor`` (default: one at a time in this
+    process): as each game finishes, in the order they finish, ``on_game(game)`` is
+    called (to save it), then ``take(game)``, which returns True to stop (the games
+    still running are dropped). The runner of matches and tournaments."""
     if executor is None:
         from .executor import Executor
 
         executor = Executor()
-    stream = executor.run(play_job, jobs())
+    stream = executor.run(play_job, jobs)
     try:
         for _, game in stream:
             if on_game is not None:
                 on_game(game)
-            waiting[game.round - 1] = game
-            if apply():
+            if take is not None and take(game):
                 break
     finally:
         stream.close()
-    return result
 
 
 def _check_sendable(player) -> None:
@@ -511,7 +524,7 @@ def _check_sendable(player) -> None:
     try:
         pickle.dumps(player)
     except Exception:  # noqa: BLE001  (whatever pickling raises)
-        raise HingeError(f"player {_label(player)} cannot be sent to other processes: give a PlayerSpec") from None
+        raise HingeError(f"player {player_label(player)} cannot be sent to other processes: give a PlayerSpec") from None
 
 
 # ----- match files: saved game by game, resumed --------------------------------------------
@@ -523,7 +536,8 @@ class MatchSettings:
     ``Round`` - 1), so that ``match --resume`` knows which games are done and refuses
     a file made with other settings. ``limit``: ``'nodes 200'``, ``'time 0.1'`` or
     ``'tc 10+0.1'``; ``seed``: the command's seed; ``book``: the book's ``Book`` tag
-    (``Book.tag``; None: random openings of ``openings`` plies)."""
+    (``Book.tag``; None: random openings of ``openings`` plies); ``tournament``: for a
+    game of a tournament, the tournament's ``Tournament`` tag (its kind and players)."""
 
     player_a: str
     player_b: str
@@ -533,11 +547,15 @@ class MatchSettings:
     limit: str
     seed: int
     book: str | None = None
+    tournament: str | None = None
 
     def tags(self) -> dict:
         tags = {"PlayerA": self.player_a, "PlayerB": self.player_b, "Limit": self.limit, "MaxPlies": str(self.max_plies), "Seed": str(self.seed)}
         if self.book is not None:
             tags["Book"] = self.book
+        if self.tournament is not None:
+            tags["Event"] = "hinge-fast tournament"
+            tags["Tournament"] = self.tournament
         return tags
 
     def check(self, record, where: str) -> None:
@@ -551,6 +569,7 @@ class MatchSettings:
             "Limit": (record.tags.get("Limit"), self.limit),
             "MaxPlies": (record.tags.get("MaxPlies"), str(self.max_plies)),
             "Seed": (record.tags.get("Seed"), str(self.seed)),
+            "Tournament": (record.tags.get("Tournament", "none"), self.tournament or "none"),
         }
         for tag, (theirs, ours) in found.items():
             if theirs is None:
@@ -616,23 +635,41 @@ def _termination(record) -> Termination:
         raise HingeError(f"game {record.tags.get('Round', '?')} ended by {record.termination!r}, not by a match's endings") from None
 
 
-def read_match(path, settings: MatchSettings) -> tuple[dict, int]:
+def read_match(path, settings) -> tuple[dict, int]:
     """``({index: Game}, length)``: the games already in a match file (``done`` for
-    :func:`play_match`), checked against ``settings``, and the length of the text
-    holding them (the file is cut there before new games are added)."""
+    :func:`play_match`), checked against ``settings`` (a :class:`MatchSettings`, or a
+    function of the game's index giving one: a tournament's), and the length of the
+    text holding them (the file is cut there before new games are added)."""
     records, length = read_match_file(path)
     done = {}
     for number, record in enumerate(records, start=1):
         where = f"{path} (game {number})"
-        settings.check(record, where)
         round_tag = record.tags.get("Round", "")
         if not round_tag.isdigit() or int(round_tag) < 1:
             raise HingeError(f"{where} has Round {round_tag!r}, not a game number")
+        expected = settings(int(round_tag) - 1) if callable(settings) else settings
+        if expected is None:
+            raise HingeError(f"{where} is game {round_tag}, past the games of these settings")
+        expected.check(record, where)
         game = game_from_record(record)
         if game.round - 1 in done:
             raise HingeError(f"{where}: game {game.round} is in the file twice")
         done[game.round - 1] = game
     return done, length
+
+
+def cut_file(path, length) -> None:
+    """Cut a match file at ``length`` bytes (dropping a game cut short, as
+    :func:`read_match` measures), creating it if need be."""
+    import os
+
+    try:
+        with open(path, "a"):
+            pass
+        if os.path.getsize(path) > length:
+            os.truncate(path, length)
+    except OSError as e:
+        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def seed_of_match_file(path) -> int | None:
