@@ -644,13 +644,19 @@ def read_match(path, settings) -> tuple[dict, int]:
     done = {}
     for number, record in enumerate(records, start=1):
         where = f"{path} (game {number})"
-        round_tag = record.tags.get("Round", "")
-        if not round_tag.isdigit() or int(round_tag) < 1:
-            raise HingeError(f"{where} has Round {round_tag!r}, not a game number")
-        expected = settings(int(round_tag) - 1) if callable(settings) else settings
-        if expected is None:
-            raise HingeError(f"{where} is game {round_tag}, past the games of these settings")
-        expected.check(record, where)
+        round_tag = record.tags.get("Round")
+        if callable(settings):
+            if round_tag is None:
+                raise HingeError(f"{where} has no Round tag: it is not a file written by --out or --resume")
+            expected = settings(int(round_tag) - 1) if round_tag.isdigit() and int(round_tag) >= 1 else None
+            if expected is None and round_tag.isdigit() and int(round_tag) >= 1:
+                raise HingeError(f"{where} is game {round_tag}, past the games of these settings")
+        else:
+            expected = settings
+        if expected is not None:
+            expected.check(record, where)
+        if round_tag is None or not round_tag.isdigit() or int(round_tag) < 1:
+            raise HingeError(f"{where} has Round {round_tag or ''!r}, not a game number")
         game = game_from_record(record)
         if game.round - 1 in done:
             raise HingeError(f"{where}: game {game.round} is in the file twice")
