@@ -154,6 +154,9 @@ def test_a_match_where_one_player_overruns_is_lost_on_time(tmp_path):
     records = read_records(str(path))
     assert [r.tags["Termination"] for r in records] == ["time forfeit"] * 4
     assert [r.result for r in records] == ["blue", "green", "blue", "green"]
+    # each move's time is a comment after it; the late move's at the end
+    assert all(r.comments[len(r.moves)].endswith("out of time after 0.300 s") for r in records)
+    assert "0.001 s" in records[0].comments.values()
     done, _ = read_match(str(path), settings)
     assert sorted(done) == [0, 1, 2, 3] and all(g.termination == Termination.TIME_FORFEIT for g in done.values())
 

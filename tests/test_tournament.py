@@ -112,3 +112,14 @@ def test_tournament_command_bad_input(cli, argv):
     err = run.err.strip().splitlines()
     assert run.status == 2 and len(err) == 1 and err[0].startswith("error: "), run.err
     assert run.out == ""
+
+
+def test_a_tournament_in_worker_processes_plays_the_same_games():
+    from hinge_fast.tools.executor import Executor
+    from hinge_fast.tools.players import PlayerSpec
+
+    specs = [PlayerSpec("greedy", size=4), PlayerSpec("random", size=4), PlayerSpec("mcts", nodes=20, size=4)]
+    serial = play_tournament(specs, rounds=1, size=4, seed=3)
+    with Executor(concurrency=2) as pool:
+        parallel = play_tournament(specs, rounds=1, size=4, seed=3, executor=pool)
+    assert {i: g.moves for i, g in serial.games.items()} == {i: g.moves for i, g in parallel.games.items()}

@@ -44,6 +44,7 @@ class GameResult:
     winner: Color | None
     termination: Termination
     clock_left: tuple[float, float] | None = None
+    move_seconds: list[float] | None = None
 
     @property
     def result(self) -> str:
@@ -78,11 +79,12 @@ def play_game(
     ``choose_timed(board, clock)`` when they have it (a ``timeman.Clock`` with both
     clocks), else ``choose(board)``; ``timer``: the clock's time source (default
     ``time.perf_counter``; tests give a fake one). ``clock_left`` of the result holds
-    the two clocks at the end.
+    the two clocks at the end, ``move_seconds`` the time of each move (the last one the
+    late move of a time forfeit, not played).
     """
     board = Board(size) if start is None else start
     first = len(board.move_stack)
-    left = None
+    left = spent = None
     if time_control is not None:
         import time
 
@@ -90,10 +92,11 @@ def play_game(
 
         timer = time.perf_counter if timer is None else timer
         left = [time_control.base, time_control.base]
+        spent = []
         increment = time_control.increment
 
     def finished(winner, termination):
-        return GameResult(board, board.move_stack[first:], winner, termination, None if left is None else tuple(left))
+        return GameResult(board, board.move_stack[first:], winner, termination, None if left is None else tuple(left), spent)
 
     while True:
         outcome = board.outcome()
@@ -110,7 +113,8 @@ def play_game(
             choose_timed = getattr(player, "choose_timed", None)
             started = timer()
             move = choose_timed(board, clock) if choose_timed is not None else player.choose(board)
-            left[side] -= timer() - started
+            spent.append(timer() - started)
+            left[side] -= spent[-1]
             if left[side] < 0:
                 return finished(board.turn.other, Termination.TIME_FORFEIT)
             left[side] += increment

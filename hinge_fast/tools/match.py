@@ -106,6 +106,7 @@ class Game:
     opening_plies: int
     size: int
     start: str | None = None
+    move_seconds: tuple = ()
 
     @property
     def a_score(self) -> float:
@@ -131,7 +132,17 @@ class Game:
         }
         if settings is not None:
             tags.update(settings.tags())
-        return GameRecord(size=self.size, moves=list(self.moves), tags=tags, start=self.start)
+        # under a clock, each move's seconds as a comment after it; a time forfeit's late
+        # move, not played, at the end
+        comments = {}
+        for i, seconds in enumerate(self.move_seconds):
+            ply = self.opening_plies + i + 1
+            if ply <= len(self.moves):
+                comments[ply] = f"{seconds:.3f} s"
+            else:
+                last = comments.get(len(self.moves))
+                comments[len(self.moves)] = (f"{last}; " if last else "") + f"out of time after {seconds:.3f} s"
+        return GameRecord(size=self.size, moves=list(self.moves), tags=tags, start=self.start, comments=comments)
 
 
 @dataclass
@@ -395,6 +406,7 @@ def play_job(job: GameJob) -> Game:
         opening_plies=len(job.opening),
         size=job.size,
         start=job.start,
+        move_seconds=tuple(played.move_seconds or ()),
     )
 
 
