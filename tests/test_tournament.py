@@ -123,3 +123,12 @@ def test_a_tournament_in_worker_processes_plays_the_same_games():
     with Executor(concurrency=2) as pool:
         parallel = play_tournament(specs, rounds=1, size=4, seed=3, executor=pool)
     assert {i: g.moves for i, g in serial.games.items()} == {i: g.moves for i, g in parallel.games.items()}
+
+
+def test_tournament_command_on_a_clock(cli, tmp_path):
+    out = tmp_path / "t.hgn"
+    run = cli("tournament", "greedy", "random", "--rounds", "1", "--size", "4", "--tc", "60+1", "--seed", "2", "--out", out)
+    assert run.status == 0 and "60+1 clock" in run.out
+    records = read_records(str(out))
+    assert [r.tags["Limit"] for r in records] == ["tc 60+1"] * 2
+    assert all(r.comments for r in records)  # each move's time

@@ -20,7 +20,7 @@ def register(subparsers):
         "in 'match' (the shipped book by default). Players as in 'match': random, greedy, alphabeta, mcts, "
         "with search options after a colon, or cmd:PROGRAM. Ends with one rating list fitted by maximum "
         "likelihood over all the games (logistic Elo, averaging 0; one virtual draw per pairing keeps a "
-        "player that won everything finite), each rating with its 95%% interval.",
+        "player that won everything finite), each rating with its 95% interval.",
         epilog="Example: hinge-fast tournament alphabeta mcts greedy --rounds 10 --time 0.1 --size 6 --out t.hgn",
     )
     p.add_argument("engines", nargs="+", metavar="ENGINE", help="the players (at least two)")
