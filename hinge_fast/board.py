@@ -184,12 +184,15 @@ class Termination(enum.Enum):
     """Why a game ended. ``str()`` is the text used in records and messages.
 
     ``ELIMINATION`` and ``NO_LEGAL_MOVE`` are the two endings of rules.md section 6;
-    ``MAX_PLIES`` is a game runner giving up on a game after its ply cap (no winner).
+    ``MAX_PLIES`` is a game runner giving up on a game after its ply cap (no winner);
+    ``TIME_FORFEIT`` a game runner ending a game whose side to move ran out of time
+    (the other side wins).
     """
 
     ELIMINATION = "elimination"
     NO_LEGAL_MOVE = "no legal move"
     MAX_PLIES = "max plies"
+    TIME_FORFEIT = "time forfeit"
 
     def __str__(self) -> str:
         return self.value

@@ -52,6 +52,14 @@ def test_validmoves_and_perft_agree_with_the_board(engine, seed):
     assert engine.perft(board, 2) == perft(board, 2)
 
 
+def test_play_sends_the_clocks(engine):
+    from hinge_fast.search.timeman import Clock
+
+    board = random_game(5, 6, 4)
+    move = engine.play(board, Limits(nodes=40, clock=Clock(1.0, 0.5, 0.01, 0.01)))
+    assert move in board.legal_moves
+
+
 def test_positions_are_synced_incrementally(engine):
     board = Board(6)
     board.push_str("F6")

@@ -166,10 +166,10 @@ def test_resume_refuses_other_settings(tmp_path, capsys):
     ):
         with pytest.raises(HingeError, match="resume with the same settings"):
             read_match(path, other)
-    assert main(["match", "mcts", "greedy", "--nodes", "61", "--size", "5", "--games", "4", "--resume", str(path)]) == 2
+    assert main(["match", "mcts", "greedy", "--nodes", "61", "--size", "5", "--games", "4", "--book", "none", "--resume", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Limit 'nodes 60', not 'nodes 61'" in err[0]
-    assert main(MATCH + ["--games", "2", "--resume", str(path)]) == 2  # fewer games than the file holds
+    assert main(MATCH + ["--games", "2", "--book", "none", "--resume", str(path)]) == 2  # fewer games than the file holds
     assert "past the 2" in capsys.readouterr().err
     plain = tmp_path / "plain.hgn"
     plain.write_text(format_record(read_records(str(path))[0].__class__(5, ["C3"], {"Result": "unfinished"})))

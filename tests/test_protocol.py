@@ -261,7 +261,11 @@ def test_parse_bestmove_limits():
         ("time 00:00:00", "time must be more than 0"),
         ("time 25:00:00", "at most 86400"),
         ("depth 2 depth 3", "given twice"),
-        ("moves 3", "must be time, depth or nodes"),
+        ("moves 3", "must be time, depth, nodes or a clock"),
+        ("gtime 00:00:01", "needs both gtime and btime"),
+        ("gtime 00:00:01 btime 00:00:01 ginc 1", "HH:MM:SS"),
+        ("gtime 00:00:01 btime 00:00:01 movestogo 0", "moves to go"),
+        ("gtime 00:00:01 btime 00:00:01 gtime 00:00:02", "given twice"),
         ("depth 1e3", "whole number"),
     ]:
         with pytest.raises(HingeError, match=message):

@@ -163,3 +163,44 @@ class ProgressBar:
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.close()
+
+
+def add_opening_arguments(parser):
+    """``--book FILE|none``, ``--book-order``, ``--book-plies N`` and ``--openings K``:
+    how the pairs of a match or tournament open (:func:`openings_from_args`)."""
+    parser.add_argument("--book", default=None, metavar="FILE",
+                        help="opening book: one position string a line, or game records (see --book-plies); "
+                        "default: the book shipped for the board side; 'none': random openings (--openings)")
+    parser.add_argument("--book-order", choices=("random", "sequential"), default="random",
+                        help="take the book's entries in an order shuffled by the seed (default) or in file order")
+    parser.add_argument("--book-plies", type=positive_int("--book-plies", 0, 10**6), default=None, metavar="N",
+                        help="a book of game records: play the first N moves of each game (default: all)")
+    parser.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=None, metavar="K",
+                        help="no book: K uniformly random plies open each pair of games (default with --book none: 4)")
+
+
+def openings_from_args(args, size: int):
+    """``(book, openings)``: the Book the arguments ask for (None: random openings) and
+    the random openings' plies; HingeError for a missing, empty or bad book."""
+    from ..tools.book import NO_BOOK, default_book_path, read_book
+    from ..tools.match import DEFAULT_OPENING_PLIES
+
+    name = args.book
+    if args.openings is not None and name is not None and name.strip().lower() not in NO_BOOK:
+        raise HingeError("--openings asks for random openings: give it without --book, or with --book none")
+    if args.openings is not None or (name is not None and name.strip().lower() in NO_BOOK):
+        if args.book_plies is not None:
+            raise HingeError("--book-plies is for a book of game records, not for random openings")
+        return None, DEFAULT_OPENING_PLIES if args.openings is None else args.openings
+    path = default_book_path(size) if name is None else name
+    return read_book(path, size, args.book_plies), 0
+
+
+def time_control(text: str):
+    """An argparse type: ``--tc BASE+INC`` (seconds)."""
+    from ..search.timeman import TimeControl
+
+    try:
+        return TimeControl.parse(text)
+    except HingeError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None

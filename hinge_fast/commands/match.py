@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import HingeError
-from . import add_executor_arguments, executor_from_args, positive_int, seconds
+from . import (add_executor_arguments, add_opening_arguments, executor_from_args, openings_from_args, positive_int, seconds,
+               time_control)
 
 DEFAULT_MATCH_TIME = 0.1
 
@@ -16,11 +17,13 @@ def register(subparsers):
         help="play two players against each other (Elo, SPRT, game records)",
         description="Play ENGINE_A against ENGINE_B. Players: random, greedy, alphabeta, mcts "
         "(search options after a colon: mcts:exploration=0.7). Colours alternate; games 2i and "
-        "2i+1 start from the same random opening with the colours swapped. Results are from "
+        "2i+1 start from the same opening with the colours swapped: an entry of the opening book (by default "
+        "the balanced book shipped for the board side), or random plies with --book none. Results are from "
         "ENGINE_A's side; a game reaching --max-plies is unfinished (half a point for the Elo). "
         "A progress bar goes to stderr when it is a terminal, the summary to stdout.",
         epilog="Example: hinge-fast match mcts greedy --games 100 --time 0.2 --sprt 0,100; "
-        "time odds: hinge-fast match alphabeta mcts --time 0.2 --time-b 0.8",
+        "time odds: hinge-fast match alphabeta mcts --time 0.2 --time-b 0.8; "
+        "a clock: hinge-fast match alphabeta mcts --tc 10+0.1",
     )
     p.add_argument("engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)")
     p.add_argument("engine_b", metavar="ENGINE_B", help="its opponent")
@@ -28,13 +31,16 @@ def register(subparsers):
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S", help=f"seconds per search move (default {DEFAULT_MATCH_TIME})")
     limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N", help="nodes (alpha-beta) or playouts (MCTS) per search move")
+    limit.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC",
+                       help="a clock for each side: BASE seconds, INC more after each move (10+0.1); the engines decide "
+                       "the time of each move, and a side whose clock runs out loses on time")
     odds = p.add_mutually_exclusive_group()
     odds.add_argument("--time-b", type=seconds("--time-b"), default=None, metavar="S",
                       help="ENGINE_B's own seconds per search move (time odds; default: as ENGINE_A)")
     odds.add_argument("--nodes-b", type=positive_int("--nodes-b", 1, 10**12), default=None, metavar="N",
                       help="ENGINE_B's own nodes or playouts per search move (default: as ENGINE_A)")
     p.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
-    p.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=4, metavar="K", help="random plies opening each pair of games (default 4)")
+    add_opening_arguments(p)
     p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M", help="a game this long (opening included) is unfinished (default 400)")
     p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N", help="seed of openings and players (default: random)")
     p.add_argument("--sprt", default=None, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early when an SPRT of H0: ELO0 against H1: ELO1 decides (alpha, beta default 0.05)")
@@ -82,14 +88,17 @@ class _Progress:
 def run_match(args) -> int:
     import random
 
-    from ..tools.match import MatchSettings, Sprt, play_match, read_match, read_match_file, seed_of_match_file
+    from ..tools.match import MatchSettings, Sprt, cut_file, play_match, read_match, read_match_file, seed_of_match_file
     from ..tools.players import PlayerSpec, close_made_players, get_player
     from ..tools.record import append_record
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
-    if args.openings >= args.max_plies:
-        raise HingeError(f"--openings ({args.openings}) must be less than --max-plies ({args.max_plies})")
-    time_limit = args.time if args.time is not None or args.nodes is not None else DEFAULT_MATCH_TIME
+    book, openings = openings_from_args(args, args.size)
+    if book is None and openings >= args.max_plies:
+        raise HingeError(f"--openings ({openings}) must be less than --max-plies ({args.max_plies})")
+    if args.tc is not None and (args.time_b is not None or args.nodes_b is not None):
+        raise HingeError("--time-b and --nodes-b are odds per move: with --tc both sides play on the same clock")
+    time_limit = args.time if args.time is not None or args.nodes is not None or args.tc is not None else DEFAULT_MATCH_TIME
     limit_a = (None, args.nodes) if args.nodes is not None else (time_limit, None)
     limit_b = (args.time_b, None) if args.time_b is not None else (None, args.nodes_b) if args.nodes_b is not None else limit_a
     path = args.resume if args.resume is not None else args.out
@@ -102,15 +111,16 @@ def run_match(args) -> int:
     player_a = get_player(args.engine_a, time=limit_a[0], nodes=limit_a[1], seed=seeds.getrandbits(32), size=args.size)
     player_b = get_player(args.engine_b, time=limit_b[0], nodes=limit_b[1], seed=seeds.getrandbits(32), size=args.size)
     match_seed = seeds.getrandbits(32)
-    limit, tag = _limit_texts(limit_a, limit_b)
-    settings = MatchSettings(args.engine_a, args.engine_b, args.size, args.openings, args.max_plies, tag, seed)
+    limit, tag = _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
+    settings = MatchSettings(args.engine_a, args.engine_b, args.size, openings, args.max_plies, tag, seed,
+                             None if book is None else book.tag(args.book_order))
     executor = executor_from_args(args)
     line = None
     try:
         done = {}
         if args.resume is not None:
             done, length = read_match(args.resume, settings)
-            _cut(args.resume, length)
+            cut_file(args.resume, length)
         elif args.out is not None:
             try:
                 open(args.out, "w").close()
@@ -130,7 +140,7 @@ def run_match(args) -> int:
         executor.start()  # Ray first, to say how many workers it has
         print(
             f"match {player_a.name} vs {player_b.name}: {args.games} games on side {args.size}, {limit}, "
-            f"{args.openings}-ply openings, max {args.max_plies} plies, seed {seed}"
+            f"{_openings_text(book, openings, args.book_order)}, max {args.max_plies} plies, seed {seed}"
             + ("" if executor.kind == "serial" else f", {executor.describe()}"),
             flush=True,
         )
@@ -138,8 +148,8 @@ def run_match(args) -> int:
             print(f"resuming: {len(done)} games already in {path}", flush=True)
         line = _Progress(args.games)
         result = play_match(
-            players[0], players[1], args.games, args.size, args.openings, args.max_plies, match_seed, line, sprt,
-            executor=executor, done=done, on_game=on_game,
+            players[0], players[1], args.games, args.size, openings, args.max_plies, match_seed, line, sprt,
+            executor=executor, done=done, on_game=on_game, book=book, book_order=args.book_order, time_control=args.tc,
         )
     except KeyboardInterrupt:
         if line is not None:
@@ -161,6 +171,13 @@ def run_match(args) -> int:
     if args.json is not None:
         _write_json(args.json, result.figures())
     return 0
+
+
+def _openings_text(book, openings, order) -> str:
+    """The banner's words for the openings."""
+    if book is None:
+        return f"{openings}-ply random openings"
+    return f"book {book.name} ({len(book)} entries, {order} order)"
 
 
 def _write_json(path, figures) -> None:
@@ -192,16 +209,3 @@ def _limit_texts(limit_a, limit_b) -> tuple[str, str]:
     if limit_a == limit_b:
         return f"{words(limit_a)} per move", tag(limit_a)
     return f"{words(limit_a)} per move for A, {words(limit_b)} for B", f"{tag(limit_a)}; B {tag(limit_b)}"
-
-
-def _cut(path, length) -> None:
-    """Cut the file at ``length`` bytes (dropping a game cut short), creating it if need be."""
-    import os
-
-    try:
-        with open(path, "a"):
-            pass
-        if os.path.getsize(path) > length:
-            os.truncate(path, length)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None

@@ -261,14 +261,21 @@ class Engine:
             parts.append(f"depth {limit.depth}")
         if limit.nodes is not None:
             parts.append(f"nodes {limit.nodes}")
+        clock = limit.clock
+        if clock is not None:
+            parts.append(f"gtime {hhmmss(clock.green_time)} btime {hhmmss(clock.blue_time)} "
+                         f"ginc {hhmmss(clock.green_inc, 0)} binc {hhmmss(clock.blue_inc, 0)}")
+            if clock.moves_to_go is not None:
+                parts.append(f"movestogo {clock.moves_to_go}")
         if not parts:
             from ..search.limits import DEFAULT_TIME
 
             parts.append("time " + hhmmss(DEFAULT_TIME))
             limit = Limits(time=DEFAULT_TIME)
         command = "bestmove " + " ".join(parts)
-        if limit.time is not None:
-            deadline = _time.monotonic() + limit.time + SEARCH_GRACE + self.timeout
+        if limit.time is not None or clock is not None:
+            budget = min(x for x in (limit.time, clock and max(clock.side(board.turn)[0], 0.0)) if x is not None)
+            deadline = _time.monotonic() + budget + SEARCH_GRACE + self.timeout
         elif self.search_timeout is not None:
             deadline = _time.monotonic() + self.search_timeout
         else:
@@ -362,9 +369,10 @@ class Engine:
             pass
 
 
-def hhmmss(seconds: float) -> str:
-    """``HH:MM:SS.fff`` for a positive number of seconds (never rounds down to 0)."""
-    millis = max(1, round(seconds * 1000))
+def hhmmss(seconds: float, least: int = 1) -> str:
+    """``HH:MM:SS.fff`` for a number of seconds, at least ``least`` milliseconds (by
+    default 1: a time limit never rounds down to 0)."""
+    millis = max(least, round(seconds * 1000))
     hours, rest = divmod(millis, 3600_000)
     minutes, rest = divmod(rest, 60_000)
     return f"{hours:02d}:{minutes:02d}:{rest // 1000:02d}.{rest % 1000:03d}"

@@ -13,6 +13,7 @@ import re
 from ..board import Board, Color, Move
 from ..errors import HingeError
 from ..search.limits import Limits
+from ..search.timeman import Clock
 
 #: Most moves a game may hold (newgame with a game string, or play): bounds memory (a
 #: Board keeps about 24 KiB per ply on S=9, for undo) and
@@ -103,29 +104,47 @@ def whole_number(name: str, text: str) -> int:
     return int(text)
 
 
+#: The clock words of ``bestmove`` (times ``HH:MM:SS``) and ``movestogo N``.
+CLOCK_WORDS = {"gtime": "green_time", "btime": "blue_time", "ginc": "green_inc", "binc": "blue_inc"}
+
+
 def parse_bestmove_limits(text: str):
     """Limits from ``time HH:MM:SS``, ``depth N``, ``nodes N`` (one or more pairs;
-    whichever is reached first ends the search).
+    whichever is reached first ends the search), or a clock: ``gtime`` and ``btime``
+    (the time left to Green and Blue), optionally ``ginc``, ``binc`` (their increments)
+    and ``movestogo N``; the engine then decides the time of this move.
 
     >>> parse_bestmove_limits("depth 3 time 00:00:02")
     Limits(time=2.0, nodes=None, depth=3)
+    >>> parse_bestmove_limits("gtime 00:00:10 btime 00:00:09.5 ginc 00:00:00.1 binc 00:00:00.1").clock.blue_time
+    9.5
     """
     words = text.split()
     if not words or len(words) % 2:
-        raise HingeError("bestmove needs a limit: 'bestmove time HH:MM:SS', 'bestmove depth N' or 'bestmove nodes N'")
+        raise HingeError("bestmove needs a limit: 'bestmove time HH:MM:SS', 'bestmove depth N', 'bestmove nodes N' "
+                         "or a clock 'bestmove gtime HH:MM:SS btime HH:MM:SS [ginc HH:MM:SS binc HH:MM:SS]'")
     values = {}
+    clock = {}
     for key, value in zip(words[::2], words[1::2]):
         key = key.lower()
-        if key in values:
+        if key in values or CLOCK_WORDS.get(key) in clock or (key == "movestogo" and "moves_to_go" in clock):
             raise HingeError(f"bestmove: {key} given twice")
         if key == "time":
             values[key] = parse_time(value)
         elif key in ("depth", "nodes"):
             values[key] = whole_number(f"bestmove {key}", value)
+        elif key in CLOCK_WORDS:
+            clock[CLOCK_WORDS[key]] = parse_time(value)
+        elif key == "movestogo":
+            clock["moves_to_go"] = whole_number("bestmove movestogo", value)
         else:
-            raise HingeError(f"bestmove limit must be time, depth or nodes, not {shown(key)}")
+            raise HingeError(f"bestmove limit must be time, depth, nodes or a clock (gtime, btime, ginc, binc, "
+                             f"movestogo), not {shown(key)}")
+    if clock:
+        if "green_time" not in clock or "blue_time" not in clock:
+            raise HingeError("bestmove with a clock needs both gtime and btime")
+        values["clock"] = Clock(**clock)
     return Limits(**values)
-
 
 
 def info_line(result) -> str:

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import HingeError
+from .timeman import Clock
 
 def physical_memory_mb() -> int:
     """Megabytes of memory of this machine (a large number where unknown)."""
@@ -23,13 +24,15 @@ MAX_NODES = 10**12
 MAX_DEPTH = 64
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Limits:
     """When a search must stop: whichever limit is reached first.
 
     ``time``: seconds of wall clock (the search stops within 5% plus a few
     milliseconds); ``nodes``: positions searched (alpha-beta) or playouts (MCTS);
-    ``depth``: plies of iterative deepening (alpha-beta only; MCTS ignores it).
+    ``depth``: plies of iterative deepening (alpha-beta only; MCTS ignores it);
+    ``clock``: the two game clocks (a ``timeman.Clock``), from which the searcher
+    decides the time of this move (``timeman.move_time``).
     With no limit at all, a search uses ``DEFAULT_TIME`` seconds.
 
     >>> Limits(time=0.5)
@@ -39,8 +42,15 @@ class Limits:
     time: float | None = None
     nodes: int | None = None
     depth: int | None = None
+    clock: Clock | None = None
+
+    def __repr__(self) -> str:
+        text = f"Limits(time={self.time!r}, nodes={self.nodes!r}, depth={self.depth!r}"
+        return text + (")" if self.clock is None else f", clock={self.clock!r})")
 
     def __post_init__(self):
+        if self.clock is not None and not isinstance(self.clock, Clock):
+            raise HingeError(f"clock must be a Clock, not {type(self.clock).__name__}")
         if self.time is not None:
             if isinstance(self.time, bool) or not isinstance(self.time, (int, float)) or self.time != self.time:
                 raise HingeError(f"time must be a number of seconds, not {self.time!r}")
@@ -59,7 +69,7 @@ class Limits:
 
     @property
     def unlimited(self) -> bool:
-        return self.time is None and self.nodes is None and self.depth is None
+        return self.time is None and self.nodes is None and self.depth is None and self.clock is None
 
 
 #: Seconds a search takes when it is given no limit.

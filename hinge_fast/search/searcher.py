@@ -24,7 +24,7 @@ from typing import Callable
 
 from ..board import Board
 from ..errors import HingeError
-from . import tablebase
+from . import tablebase, timeman
 from .limits import DEFAULT_TIME, Limits
 from .result import SearchResult
 
@@ -55,6 +55,7 @@ class Searcher:
         every 0.1 s for MCTS). One ``go`` at a time per searcher object. Limits that
         bound nothing (no time, no nodes, and no depth the searcher honours) mean
         ``DEFAULT_TIME`` seconds (``default_limits``): the searchers see a bound always.
+        A clock in the limits becomes a time for this move (``timeman.limits_for_move``).
 
         With a tablebase (the ``tablebase`` option) and a side-4 position in it, the
         answer is the table's (``tablebase.tablebase_result``): no search is run."""
@@ -72,7 +73,7 @@ class Searcher:
                     if on_progress is not None:
                         on_progress(result)
                     return result
-            return self._go(board, self.default_limits(limits), on_progress)
+            return self._go(board, self.default_limits(timeman.limits_for_move(limits, board.turn)), on_progress)
         finally:
             self._busy.release()
 

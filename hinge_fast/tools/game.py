@@ -12,6 +12,12 @@ already on a given board count towards the cap) and goes on while neither side h
 won, asking the player whose turn it is for a move. It ends by elimination or when
 the side to move has no legal move (rules.md section 6), or as unfinished when
 ``max_plies`` plies have been played: never a win for either side.
+
+Under a clock (``time_control``: a ``hinge_fast.search.timeman.TimeControl``), each
+side's clock starts at the base time; a move's time is the wall time of the player's
+answer (from asking to getting the move), taken off the mover's clock, and the increment
+is added after it. A side whose clock is below zero after its answer loses on time
+(``Termination.TIME_FORFEIT``): its late move is not played.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ class GameResult:
     moves: list[Move]
     winner: Color | None
     termination: Termination
+    clock_left: tuple[float, float] | None = None
+    move_seconds: list[float] | None = None
 
     @property
     def result(self) -> str:
@@ -56,6 +64,8 @@ def play_game(
     size: int = DEFAULT_SIZE,
     max_plies: int = DEFAULT_MAX_PLIES,
     on_move: Callable[[Board, Move], None] | None = None,
+    time_control=None,
+    timer: Callable[[], float] | None = None,
 ) -> GameResult:
     """Play a game between two players (``hinge_fast.tools.players.Player``: a
     ``name`` and ``choose(board)``; reset them first for a new game).
@@ -64,17 +74,50 @@ def play_game(
     of side ``size``); ``max_plies``: the game is unfinished once the board's
     ``move_stack`` is this long; ``on_move(board, move)``: called after each move is
     played. A player's illegal choice raises HingeError naming the player.
+
+    ``time_control``: play under a clock (module docstring); the players are asked
+    ``choose_timed(board, clock)`` when they have it (a ``timeman.Clock`` with both
+    clocks), else ``choose(board)``; ``timer``: the clock's time source (default
+    ``time.perf_counter``; tests give a fake one). ``clock_left`` of the result holds
+    the two clocks at the end, ``move_seconds`` the time of each move (the last one the
+    late move of a time forfeit, not played).
     """
     board = Board(size) if start is None else start
     first = len(board.move_stack)
+    left = spent = None
+    if time_control is not None:
+        import time
+
+        from ..search.timeman import Clock
+
+        timer = time.perf_counter if timer is None else timer
+        left = [time_control.base, time_control.base]
+        spent = []
+        increment = time_control.increment
+
+    def finished(winner, termination):
+        return GameResult(board, board.move_stack[first:], winner, termination, None if left is None else tuple(left), spent)
+
     while True:
         outcome = board.outcome()
         if outcome is not None:
-            return GameResult(board, board.move_stack[first:], outcome.winner, outcome.termination)
+            return finished(outcome.winner, outcome.termination)
         if len(board.move_stack) >= max_plies:
-            return GameResult(board, board.move_stack[first:], None, Termination.MAX_PLIES)
+            return finished(None, Termination.MAX_PLIES)
         player = green if board.turn == Color.GREEN else blue
-        move = player.choose(board)
+        if left is None:
+            move = player.choose(board)
+        else:
+            side = int(board.turn)
+            clock = Clock(left[0], left[1], increment, increment)
+            choose_timed = getattr(player, "choose_timed", None)
+            started = timer()
+            move = choose_timed(board, clock) if choose_timed is not None else player.choose(board)
+            spent.append(timer() - started)
+            left[side] -= spent[-1]
+            if left[side] < 0:
+                return finished(board.turn.other, Termination.TIME_FORFEIT)
+            left[side] += increment
         try:
             board.push(move)
         except HingeError as e:

@@ -8,10 +8,14 @@
 
 How a match is played
 ---------------------
-* Games come in pairs. Pair ``i`` starts from opening ``i``: ``openings`` uniformly
-  random plies from the empty board (seeded; an opening that ends the game is drawn
-  again). Game ``2i`` gives player A Green, game ``2i+1`` the same opening with the
-  colours swapped, so neither player profits from a lucky opening.
+* Games come in pairs. Pair ``i`` starts from opening ``i``: with a ``book``
+  (``tools/book.py``), the book's entry for pair ``i`` in the book order; without one,
+  ``openings`` uniformly random plies from the empty board (seeded; an opening that
+  ends the game is drawn again). Game ``2i`` gives player A Green, game ``2i+1`` the
+  same opening with the colours swapped, so neither player profits from a lucky opening.
+* Under a clock (``time_control``), each game starts both clocks at the base time; a
+  side whose clock runs out loses by time forfeit (``tools/game.py``). Each player is
+  made ready (its compiled code loaded) before the clocks start.
 * Before each game both players are ``reset`` with a seed drawn from the match seed:
   the whole match replays exactly when the players are limited by nodes.
 * A game ends by elimination or when the side to move has no legal move (rules.md
@@ -101,6 +105,8 @@ class Game:
     termination: Termination
     opening_plies: int
     size: int
+    start: str | None = None
+    move_seconds: tuple = ()
 
     @property
     def a_score(self) -> float:
@@ -126,7 +132,17 @@ class Game:
         }
         if settings is not None:
             tags.update(settings.tags())
-        return GameRecord(size=self.size, moves=list(self.moves), tags=tags)
+        # under a clock, each move's seconds as a comment after it; a time forfeit's late
+        # move, not played, at the end
+        comments = {}
+        for i, seconds in enumerate(self.move_seconds):
+            ply = self.opening_plies + i + 1
+            if ply <= len(self.moves):
+                comments[ply] = f"{seconds:.3f} s"
+            else:
+                last = comments.get(len(self.moves))
+                comments[len(self.moves)] = (f"{last}; " if last else "") + f"out of time after {seconds:.3f} s"
+        return GameRecord(size=self.size, moves=list(self.moves), tags=tags, start=self.start, comments=comments)
 
 
 @dataclass
@@ -188,6 +204,13 @@ class MatchResult:
         return elo_interval(self.wins, self.losses, self.unfinished)[1:]
 
     @property
+    def time_losses(self) -> tuple[int, int]:
+        """``(A, B)``: the games each player lost on time."""
+        lost = [g for g in self.games if g.termination == Termination.TIME_FORFEIT]
+        a = sum(g.a_score == 0 for g in lost)
+        return a, len(lost) - a
+
+    @property
     def llr_bounds(self) -> tuple[float, float] | None:
         return None if self.sprt is None else self.sprt.bounds
 
@@ -219,6 +242,7 @@ class MatchResult:
             "nelo": _finite(self.nelo), "nelo_interval": [_finite(x) for x in p.nelo_interval()] if p.pairs else None,
             "los": self.los, "draw_ratio": p.draw_ratio, "pair_ratio": _finite(p.pair_ratio),
             "game_elo": _finite(self.game_elo), "game_elo_interval": [_finite(low), _finite(high)],
+            "time_losses": dict(zip(("a", "b"), self.time_losses)),
             "sprt": None if self.sprt is None else {
                 "elo0": self.sprt.elo0, "elo1": self.sprt.elo1, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
                 "llr": self.llr or 0.0, "bounds": list(self.sprt.bounds), "decision": self.sprt_decision},
@@ -270,6 +294,9 @@ class MatchResult:
             mean = sum(len(g.moves) for g in self.games) / len(self.games)
             how = ", ".join(f"{k} {v}" for k, v in sorted(ends.items()))
             lines.append(f"games ended by {how}; mean length {mean:.1f} plies")
+            if Termination.TIME_FORFEIT.value in ends:
+                lost_a, lost_b = self.time_losses
+                lines.append(f"lost on time: {a} {lost_a}, {b} {lost_b}")
         return "\n".join(lines)
 
 
@@ -304,7 +331,9 @@ class GameJob:
     runs (this process, a worker process, a Ray actor): ``index`` (from 0; A has Green
     in even games), the two players (Player objects or
     :class:`~hinge_fast.tools.players.PlayerSpec`), the board side, the opening moves,
-    the seeds the players are reset with, and the ply cap."""
+    the seeds the players are reset with, and the ply cap; ``start``: the position
+    string the opening moves start from (None: the empty board); ``time_control``: the
+    clock (None: none) and ``timer``, its time source (None: the wall clock)."""
 
     index: int
     player_a: object
@@ -314,18 +343,27 @@ class GameJob:
     green_seed: int
     blue_seed: int
     max_plies: int
+    start: str | None = None
+    time_control: object = None
+    timer: object = None
 
 
-def game_plan(seed: int, games: int, size: int, openings: int):
-    """``(index, opening, green_seed, blue_seed)`` for games ``0 .. games-1`` of a match
-    with this seed: pair ``i`` shares opening ``i``; the sequence depends on the seed
-    alone (not on how the games are played), so any game can be played anywhere."""
+def game_plan(seed: int, games: int, size: int, openings: int, book=None, book_order: str = "random"):
+    """``(index, start, opening, green_seed, blue_seed)`` for games ``0 .. games-1`` of
+    a match with this seed: pair ``i`` shares opening ``i`` (``start``: a position
+    string or None for the empty board; ``opening``: moves from it), from ``book`` (a
+    ``tools.book.Book``) when given, else random; the sequence depends on the seed alone
+    (not on how the games are played), so any game can be played anywhere."""
     rng = _random.Random(seed)
-    opening = []
+    start, opening = None, []
     for index in range(games):
         if index % 2 == 0:
-            opening = random_opening(size, openings, rng)
-        yield index, tuple(opening), rng.getrandbits(32), rng.getrandbits(32)
+            if book is None:
+                opening = random_opening(size, openings, rng)
+            else:
+                entry = book.entry(index // 2, seed, book_order)
+                start, opening = entry.start, entry.moves
+        yield index, start, tuple(opening), rng.getrandbits(32), rng.getrandbits(32)
 
 
 def _make(player, slot):
@@ -334,7 +372,8 @@ def _make(player, slot):
     return player.make(slot) if isinstance(player, PlayerSpec) else player
 
 
-def _label(player) -> str:
+def player_label(player) -> str:
+    """The name a player (a Player or a PlayerSpec) goes by in a match."""
     from .players import PlayerSpec
 
     return player.label if isinstance(player, PlayerSpec) else player.name
@@ -347,20 +386,27 @@ def play_job(job: GameJob) -> Game:
     green, blue = (player_a, player_b) if a_green else (player_b, player_a)
     green.reset(job.green_seed)
     blue.reset(job.blue_seed)
-    start = Board(job.size)
+    start = Board(job.size) if job.start is None else Board.from_fen(job.start)
     for move in job.opening:
         start.push(move)
-    played = play_game(green, blue, start, max_plies=job.max_plies)
+    if job.time_control is not None:
+        for player in (green, blue):
+            ready = getattr(player, "ready", None)
+            if ready is not None:
+                ready(start)
+    played = play_game(green, blue, start, max_plies=job.max_plies, time_control=job.time_control, timer=job.timer)
     return Game(
         round=job.index + 1,
-        green=_label(job.player_a if a_green else job.player_b),
-        blue=_label(job.player_b if a_green else job.player_a),
+        green=player_label(job.player_a if a_green else job.player_b),
+        blue=player_label(job.player_b if a_green else job.player_a),
         a_color=Color.GREEN if a_green else Color.BLUE,
         moves=[str(m) for m in played.board.move_stack],
         result=played.result,
         termination=played.termination,
         opening_plies=len(job.opening),
         size=job.size,
+        start=job.start,
+        move_seconds=tuple(played.move_seconds or ()),
     )
 
 
@@ -378,6 +424,10 @@ def play_match(
     executor=None,
     done=None,
     on_game=None,
+    book=None,
+    book_order: str = "random",
+    time_control=None,
+    timer=None,
 ) -> MatchResult:
     """Play ``games`` games of ``player_a`` against ``player_b`` (Players from
     ``hinge_fast.tools.players``, or PlayerSpecs) on side ``size`` and return a
@@ -397,7 +447,11 @@ def play_match(
     players that cannot be copied, such as ``cmd:`` engines). ``done``: games already
     played (``{index: Game}``, from :func:`read_match`), counted but not played again;
     ``on_game``: called as ``on_game(game)`` as each new game finishes, in the order
-    they finish (to save it at once).
+    they finish (to save it at once). ``book``: a ``tools.book.Book`` whose entries
+    open the pairs (instead of random openings), in ``book_order`` (``'random'`` or
+    ``'sequential'``); ``time_control``: a ``search.timeman.TimeControl`` both players
+    play under (their own limits then only add to it), ``timer`` the clock's time
+    source (default the wall clock).
 
     >>> from hinge_fast.tools.players import get_player
     >>> r = play_match(get_player("random"), get_player("random"), games=2, size=4, seed=5)
@@ -410,15 +464,23 @@ def play_match(
     for name, value, low in (("games", games, 1), ("openings", openings, 0), ("max_plies", max_plies, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise HingeError(f"{name} must be a whole number of at least {low}, not {value!r}")
-    if openings >= max_plies:
+    if book is None and openings >= max_plies:
         raise HingeError(f"the opening ({openings} plies) must be shorter than max plies ({max_plies})")
+    if book is not None:
+        from .book import check_order
+
+        book_order = check_order(book_order)
+        if not len(book):
+            raise HingeError("the book holds no position")
+        if any(e.board().size != size for e in book.entries):
+            raise HingeError(f"the book holds positions of another side than {size}")
     done = dict(done or {})
     if any(not 0 <= i < games for i in done):
         raise HingeError(f"the games already played go up to game {max(done) + 1}, past the {games} of this match")
     if executor is not None and executor.kind != "serial":
         _check_sendable(player_a)
         _check_sendable(player_b)
-    result = MatchResult(_label(player_a), _label(player_b), size, sprt=sprt)
+    result = MatchResult(player_label(player_a), player_label(player_b), size, sprt=sprt)
     waiting = dict(done)
 
     def apply() -> bool:
@@ -432,27 +494,40 @@ def play_match(
         return result.played >= games
 
     def jobs():
-        for index, opening, green_seed, blue_seed in game_plan(seed, games, size, openings):
+        for index, start, opening, green_seed, blue_seed in game_plan(seed, games, size, openings, book, book_order):
             if index not in done:
-                yield GameJob(index, player_a, player_b, size, opening, green_seed, blue_seed, max_plies)
+                yield GameJob(index, player_a, player_b, size, opening, green_seed, blue_seed, max_plies, start,
+                              time_control, timer)
 
     if apply():
         return result
+
+    def take(game) -> bool:
+        waiting[game.round - 1] = game
+        return apply()
+
+    run_games(jobs(), executor, on_game, take)
+    return result
+
+
+def run_games(jobs, executor=None, on_game=None, take=None) -> None:
+    """Play ``jobs`` (:class:`GameJob`) on ``executor`` (default: one at a time in this
+    process): as each game finishes, in the order they finish, ``on_game(game)`` is
+    called (to save it), then ``take(game)``, which returns True to stop (the games
+    still running are dropped). The runner of matches and tournaments."""
     if executor is None:
         from .executor import Executor
 
         executor = Executor()
-    stream = executor.run(play_job, jobs())
+    stream = executor.run(play_job, jobs)
     try:
         for _, game in stream:
             if on_game is not None:
                 on_game(game)
-            waiting[game.round - 1] = game
-            if apply():
+            if take is not None and take(game):
                 break
     finally:
         stream.close()
-    return result
 
 
 def _check_sendable(player) -> None:
@@ -461,7 +536,7 @@ def _check_sendable(player) -> None:
     try:
         pickle.dumps(player)
     except Exception:  # noqa: BLE001  (whatever pickling raises)
-        raise HingeError(f"player {_label(player)} cannot be sent to other processes: give a PlayerSpec") from None
+        raise HingeError(f"player {player_label(player)} cannot be sent to other processes: give a PlayerSpec") from None
 
 
 # ----- match files: saved game by game, resumed --------------------------------------------
@@ -471,8 +546,10 @@ class MatchSettings:
     (``PlayerA``, ``PlayerB``, ``Limit``, ``MaxPlies``, ``Seed``; the side and the
     opening length are the ``Size`` and ``Opening`` tags, the game's index is
     ``Round`` - 1), so that ``match --resume`` knows which games are done and refuses
-    a file made with other settings. ``limit``: ``'nodes 200'`` or ``'time 0.1'``;
-    ``seed``: the command's seed."""
+    a file made with other settings. ``limit``: ``'nodes 200'``, ``'time 0.1'`` or
+    ``'tc 10+0.1'``; ``seed``: the command's seed; ``book``: the book's ``Book`` tag
+    (``Book.tag``; None: random openings of ``openings`` plies); ``tournament``: for a
+    game of a tournament, the tournament's ``Tournament`` tag (its kind and players)."""
 
     player_a: str
     player_b: str
@@ -481,9 +558,17 @@ class MatchSettings:
     max_plies: int
     limit: str
     seed: int
+    book: str | None = None
+    tournament: str | None = None
 
     def tags(self) -> dict:
-        return {"PlayerA": self.player_a, "PlayerB": self.player_b, "Limit": self.limit, "MaxPlies": str(self.max_plies), "Seed": str(self.seed)}
+        tags = {"PlayerA": self.player_a, "PlayerB": self.player_b, "Limit": self.limit, "MaxPlies": str(self.max_plies), "Seed": str(self.seed)}
+        if self.book is not None:
+            tags["Book"] = self.book
+        if self.tournament is not None:
+            tags["Event"] = "hinge-fast tournament"
+            tags["Tournament"] = self.tournament
+        return tags
 
     def check(self, record, where: str) -> None:
         """HingeError naming the first setting on which ``record`` differs."""
@@ -491,10 +576,12 @@ class MatchSettings:
             "PlayerA": (record.tags.get("PlayerA"), self.player_a),
             "PlayerB": (record.tags.get("PlayerB"), self.player_b),
             "Size": (str(record.size), str(self.size)),
-            "Opening": (record.tags.get("Opening"), str(self.openings)),
+            "Book": (record.tags.get("Book", "none"), self.book or "none"),
+            "Opening": (record.tags.get("Opening"), str(self.openings) if self.book is None else record.tags.get("Opening")),
             "Limit": (record.tags.get("Limit"), self.limit),
             "MaxPlies": (record.tags.get("MaxPlies"), str(self.max_plies)),
             "Seed": (record.tags.get("Seed"), str(self.seed)),
+            "Tournament": (record.tags.get("Tournament", "none"), self.tournament or "none"),
         }
         for tag, (theirs, ours) in found.items():
             if theirs is None:
@@ -549,6 +636,7 @@ def game_from_record(record) -> Game:
         termination=_termination(record),
         opening_plies=int(record.tags.get("Opening", "0")),
         size=record.size,
+        start=record.start,
     )
 
 
@@ -559,23 +647,47 @@ def _termination(record) -> Termination:
         raise HingeError(f"game {record.tags.get('Round', '?')} ended by {record.termination!r}, not by a match's endings") from None
 
 
-def read_match(path, settings: MatchSettings) -> tuple[dict, int]:
+def read_match(path, settings) -> tuple[dict, int]:
     """``({index: Game}, length)``: the games already in a match file (``done`` for
-    :func:`play_match`), checked against ``settings``, and the length of the text
-    holding them (the file is cut there before new games are added)."""
+    :func:`play_match`), checked against ``settings`` (a :class:`MatchSettings`, or a
+    function of the game's index giving one: a tournament's), and the length of the
+    text holding them (the file is cut there before new games are added)."""
     records, length = read_match_file(path)
     done = {}
     for number, record in enumerate(records, start=1):
         where = f"{path} (game {number})"
-        settings.check(record, where)
-        round_tag = record.tags.get("Round", "")
-        if not round_tag.isdigit() or int(round_tag) < 1:
-            raise HingeError(f"{where} has Round {round_tag!r}, not a game number")
+        round_tag = record.tags.get("Round")
+        if callable(settings):
+            if round_tag is None:
+                raise HingeError(f"{where} has no Round tag: it is not a file written by --out or --resume")
+            expected = settings(int(round_tag) - 1) if round_tag.isdigit() and int(round_tag) >= 1 else None
+            if expected is None and round_tag.isdigit() and int(round_tag) >= 1:
+                raise HingeError(f"{where} is game {round_tag}, past the games of these settings")
+        else:
+            expected = settings
+        if expected is not None:
+            expected.check(record, where)
+        if round_tag is None or not round_tag.isdigit() or int(round_tag) < 1:
+            raise HingeError(f"{where} has Round {round_tag or ''!r}, not a game number")
         game = game_from_record(record)
         if game.round - 1 in done:
             raise HingeError(f"{where}: game {game.round} is in the file twice")
         done[game.round - 1] = game
     return done, length
+
+
+def cut_file(path, length) -> None:
+    """Cut a match file at ``length`` bytes (dropping a game cut short, as
+    :func:`read_match` measures), creating it if need be."""
+    import os
+
+    try:
+        with open(path, "a"):
+            pass
+        if os.path.getsize(path) > length:
+            os.truncate(path, length)
+    except OSError as e:
+        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def seed_of_match_file(path) -> int | None:

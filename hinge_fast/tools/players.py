@@ -51,6 +51,16 @@ class Player:
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; ``seed`` (if given) replaces the player's own seed for it."""
 
+    def choose_timed(self, board: Board, clock) -> Move:
+        """A move under a game clock (a ``hinge_fast.search.timeman.Clock``: both
+        sides' time left and increments); by default ``choose(board)``, for players
+        whose moves take no time worth counting."""
+        return self.choose(board)
+
+    def ready(self, board: Board) -> None:
+        """Make the first move of a game under a clock cost no start-up time (load
+        compiled code, start a program); nothing by default."""
+
     def close(self) -> None:
         """Release what the player holds (external programs); nothing by default."""
 
@@ -118,6 +128,7 @@ class SearchPlayer(Player):
         self.seed = seed
         self.name = name or self.engine
         self.last_result = None
+        self._warm = False
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
@@ -129,6 +140,7 @@ class SearchPlayer(Player):
         state = dict(self.__dict__)
         del state["_searcher"]
         state["last_result"] = None
+        state["_warm"] = False
         return state
 
     def __setstate__(self, state):
@@ -138,9 +150,26 @@ class SearchPlayer(Player):
         self._searcher = create_searcher(self.engine, **self.options)
 
     def choose(self, board: Board) -> Move:
+        return self._search(board, self.limits)
+
+    def choose_timed(self, board: Board, clock) -> Move:
+        """The searcher decides the time of the move from the clock
+        (``hinge_fast.search.timeman``); a node limit, if the player has one, still holds."""
+        from ..search import Limits
+
+        return self._search(board, Limits(time=self.limits.time, nodes=self.limits.nodes, clock=clock))
+
+    def ready(self, board: Board) -> None:
+        if not self._warm:
+            from ..search import Limits
+
+            self._searcher.go(board.copy(), Limits(nodes=1))
+            self._warm = True
+
+    def _search(self, board: Board, limits) -> Move:
         if self._seeded:
             self._searcher.seed = self._rng.getrandbits(32)
-        result = self._searcher.go(board, self.limits)
+        result = self._searcher.go(board, limits)
         self.last_result = result
         if result.move is None:
             raise HingeError("no legal move: the game is over")
@@ -189,7 +218,9 @@ class EnginePlayer(Player):
         from ..protocol.client import DEFAULT_TIMEOUT, Engine
         from ..search.limits import DEFAULT_TIME, Limits
 
-        self.limit = limit if limit is not None and not limit.unlimited else Limits(time=DEFAULT_TIME)
+        self._limit_given = limit is not None and not limit.unlimited
+        self.limit = limit if self._limit_given else Limits(time=DEFAULT_TIME)
+        self._warm = False
         self.engine = Engine.popen(cmd, timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
         try:
             for key, value in (options or {}).items():
@@ -202,6 +233,20 @@ class EnginePlayer(Player):
 
     def choose(self, board: Board) -> Move:
         return self.engine.play(board, self.limit)
+
+    def choose_timed(self, board: Board, clock) -> Move:
+        """``bestmove`` with both clocks: the engine decides its time."""
+        from ..search.limits import Limits
+
+        limit = self.limit if self._limit_given else Limits()
+        return self.engine.play(board, Limits(time=limit.time, nodes=limit.nodes, depth=limit.depth, clock=clock))
+
+    def ready(self, board: Board) -> None:
+        if not self._warm:
+            from ..search.limits import Limits
+
+            self.engine.play(board, Limits(nodes=1))
+            self._warm = True
 
     def reset(self, seed: int | None = None) -> None:
         """Before a new game: the engine gets the whole game again at the next

@@ -98,7 +98,7 @@ class Tally:
     def __init__(self, max_plies):
         self.lengths = []
         self.winners = []  # 'green', 'blue' or None
-        self.endings = dict.fromkeys(Termination, 0)
+        self.endings = dict.fromkeys((t for t in Termination if t is not Termination.TIME_FORFEIT), 0)  # self-play has no clock
         self.branch_sum = []  # by ply index
         self.branch_count = []
         self.kinds = dict.fromkeys(MOVE_KINDS, 0)

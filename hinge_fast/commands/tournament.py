@@ -1,0 +1,167 @@
+"""``tournament``: several players, every one against every other, one rating list."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import HingeError
+from . import (add_executor_arguments, add_opening_arguments, executor_from_args, openings_from_args, positive_int, seconds,
+               time_control)
+
+DEFAULT_TOURNAMENT_TIME = 0.1
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "tournament",
+        help="a round robin (or gauntlet) of several players, rated together by maximum likelihood",
+        description="Play every ENGINE against every other (with --gauntlet: the first against each of the "
+        "others), ROUNDS times a pair of games with the same opening and the colours swapped, openings as "
+        "in 'match' (the shipped book by default). Players as in 'match': random, greedy, alphabeta, mcts, "
+        "with search options after a colon, or cmd:PROGRAM. Ends with one rating list fitted by maximum "
+        "likelihood over all the games (logistic Elo, averaging 0; one virtual draw per pairing keeps a "
+        "player that won everything finite), each rating with its 95% interval.",
+        epilog="Example: hinge-fast tournament alphabeta mcts greedy --rounds 10 --time 0.1 --size 6 --out t.hgn",
+    )
+    p.add_argument("engines", nargs="+", metavar="ENGINE", help="the players (at least two)")
+    p.add_argument("--rounds", type=positive_int("--rounds", 1, 10**6), default=2, metavar="N",
+                   help="pairs of games per pairing (default 2)")
+    p.add_argument("--gauntlet", action="store_true", help="the first ENGINE plays each of the others; they do not play each other")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S",
+                       help=f"seconds per search move (default {DEFAULT_TOURNAMENT_TIME})")
+    limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N",
+                       help="nodes (alpha-beta) or playouts (MCTS) per search move")
+    limit.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC",
+                       help="a clock for each side: BASE seconds, INC more after each move; out of time loses")
+    p.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
+    add_opening_arguments(p)
+    p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M",
+                   help="a game this long (opening included) is unfinished (default 400)")
+    p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N",
+                   help="seed of openings and players (default: random)")
+    p.add_argument("--json", default=None, metavar="FILE", help="also write the rating list and the pairings' scores to FILE as JSON")
+    saving = p.add_mutually_exclusive_group()
+    saving.add_argument("--out", default=None, metavar="FILE", help="write the games to FILE as game records, each as it finishes (FILE is emptied first)")
+    saving.add_argument("--resume", default=None, metavar="FILE",
+                        help="like --out, but first read FILE: its games are counted, not played again (FILE missing or "
+                        "empty: a new tournament); the settings must be the same, --seed may be left out, more --rounds add games")
+    add_executor_arguments(p, concurrency_help="games played at once, in worker processes (default 1)")
+    p.set_defaults(run=run_tournament)
+
+
+def run_tournament(args) -> int:
+    import random
+
+    from ..tools.match import MatchSettings, cut_file, read_match, read_match_file, seed_of_match_file
+    from ..tools.players import PlayerSpec, close_made_players, get_player
+    from ..tools.record import append_record
+    from ..tools.tournament import pairings, play_tournament, tournament_kind
+
+    if len(args.engines) < 2:
+        raise HingeError("a tournament needs at least two engines")
+    book, openings = openings_from_args(args, args.size)
+    if book is None and openings >= args.max_plies:
+        raise HingeError(f"--openings ({openings}) must be less than --max-plies ({args.max_plies})")
+    time = args.time if args.time is not None or args.nodes is not None or args.tc is not None else DEFAULT_TOURNAMENT_TIME
+    path = args.resume if args.resume is not None else args.out
+    seed = args.seed
+    if args.resume is not None and seed is None:
+        seed = seed_of_match_file(args.resume)
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
+    seeds = random.Random(seed)
+    made = []
+    executor = None
+    line = None
+    try:
+        for spec in args.engines:
+            made.append(get_player(spec, time=time, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size))
+        names = [p.name for p in made]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise HingeError(f"engine {twice[0]} is named twice: give each engine once")
+        game_seed = seeds.getrandbits(32)
+        pairs = pairings(len(names), args.gauntlet)
+        limit = f"tc {args.tc}" if args.tc is not None else f"nodes {args.nodes}" if args.nodes is not None else f"time {time:g}"
+        kind = tournament_kind(names, args.gauntlet)
+        book_tag = None if book is None else book.tag(args.book_order)
+
+        def settings_for(index):
+            if index >= 2 * args.rounds * len(pairs):
+                return None
+            i, j = pairs[(index // 2) % len(pairs)]
+            return MatchSettings(names[i], names[j], args.size, openings, args.max_plies, limit, seed, book_tag, kind)
+
+        executor = executor_from_args(args)
+        done = {}
+        if args.resume is not None:
+            done, length = read_match(args.resume, settings_for)
+            cut_file(args.resume, length)
+        elif args.out is not None:
+            try:
+                open(args.out, "w").close()
+            except OSError as e:
+                raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+        players = made
+        if executor.kind != "serial":
+            players = [PlayerSpec(spec, time=time if args.nodes is None else None, nodes=args.nodes, size=args.size, name=p.name)
+                       for spec, p in zip(args.engines, made)]
+        written = [len(done)]
+
+        def on_game(game):
+            if path is not None:
+                append_record(path, game.record(settings=settings_for(game.round - 1)))
+                written[0] += 1
+
+        executor.start()
+        total = 2 * args.rounds * len(pairs)
+        opened = (f"{openings}-ply random openings" if book is None
+                  else f"book {book.name} ({len(book)} entries, {args.book_order} order)")
+        clock = f"{args.tc} clock" if args.tc is not None else f"{args.nodes} nodes per move" if args.nodes is not None else f"{time:g} s per move"
+        print(f"tournament ({kind}): {total} games on side {args.size}, {args.rounds} rounds, {clock}, {opened}, "
+              f"max {args.max_plies} plies, seed {seed}" + ("" if executor.kind == "serial" else f", {executor.describe()}"),
+              flush=True)
+        if done:
+            print(f"resuming: {len(done)} games already in {path}", flush=True)
+        from tqdm import tqdm
+
+        line = tqdm(total=total, initial=len(done), unit="game", file=sys.stderr, disable=None)
+        result = play_tournament(
+            players, args.rounds, args.size, openings, args.max_plies, game_seed, gauntlet=args.gauntlet, book=book,
+            book_order=args.book_order, time_control=args.tc, executor=executor, done=done, on_game=on_game,
+            progress=lambda _: line.update(1),
+        )
+    except KeyboardInterrupt:
+        if line is not None:
+            line.close()
+            line = None
+        if path is not None:
+            saved = len(read_match_file(path)[0])
+            print(f"{saved} games are in {path}: run the same command with --resume {path} to go on", file=sys.stderr)
+        raise
+    finally:
+        if line is not None:
+            line.close()
+        if executor is not None:
+            executor.close()
+        for player in made:
+            player.close()
+        close_made_players()
+    print(result.summary())
+    if path is not None:
+        print(f"{written[0]} games written to {path}")
+    if args.json is not None:
+        _write_json(args.json, result.figures())
+    return 0
+
+
+def _write_json(path, figures) -> None:
+    import json
+
+    try:
+        with open(path, "w") as f:
+            json.dump(figures, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
