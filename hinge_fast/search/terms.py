@@ -36,34 +36,30 @@ from ..core.sets import (
     set_like,
     to_shift_words,
 )
+from ..core.swipes import direction_ends
 
 U64 = np.uint64
 ONE = U64(1)
 
 
 @njit(cache=True, inline='always')
-def direction_ends(j, w, tokens, own, stop, landing, land2, land3):
-    """``sets.direction`` with the end cells kept: the swipes of ``tokens`` whose
-    first step goes to ``N[j]`` and that end there, or go on to ``C[j]``. ``j`` is a
-    constant at every call. Returns ``(moves, tokens whose first step to N[j] goes on,
-    end cells)``."""
-    before = at(own, (j + 5) % 6, w)
-    here = at(own, j, w)
-    after = at(own, (j + 1) % 6, w)
-    pivot = s_and(tokens, s_or(after, before))
-    pivot_next = s_and(tokens, s_or(at(own, (j + 2) % 6, w), here))
-    goes_on = s_andnot(pivot, at(stop, j, w))
-    goes_on_next = s_andnot(pivot_next, at(stop, (j + 1) % 6, w))
-    one = s_and(pivot, at(landing, j, w))
-    through = s_or(s_and(goes_on, after), s_and(goes_on_next, here))
-    corner = s_and(through, at_corner(landing, j, w))
+def direction_moves(j, w, movers, own, stop, landing, land2, land3):
+    """The swipes of ``movers`` (the tokens the lift lets go) whose first step goes to
+    ``N[j]`` and that end there or go on to ``C[j]``, from the swipe kernel's step
+    (``swipes.direction_ends``, on all of ``own``, then kept to ``movers``): ``(moves,
+    movers whose first step to N[j] goes on, end cells)``, an end next to two or three
+    enemy groups (``land2``, ``land3``) counting two or three moves. ``j`` is a constant
+    at every call."""
+    one, corner, goes_on, _ = direction_ends(j, w, own, stop, landing)
+    one = s_and(one, movers)
+    corner = s_and(corner, movers)
     moves = (s_count(one) + s_count(s_and(one, at(land2, j, w))) + s_count(s_and(one, at(land3, j, w)))
              + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w)))
              + s_count(s_and(corner, at_corner(land3, j, w))))
     # The end cells: N[j] = x + D[j] (``at`` of the opposite direction moves by +D[j]),
     # C[j] = x + D[j] + D[j + 1] (``at_corner`` of the opposite corner).
     ends = s_or(at(one, (j + 3) % 6, w), at_corner(corner, (j + 3) % 6, w))
-    return moves, goes_on, ends
+    return moves, s_and(goes_on, movers), ends
 
 
 @njit(cache=True)
@@ -80,12 +76,12 @@ def side_moves(size, w, inside, own, enemy, own_t1, own_t2, t1, t2, t3):
     land2 = s_and(landing, t2)
     land3 = s_and(landing, t3)
     movers = s_andnot(own, lift_stuck(size, own, w))
-    m0, g0, e0 = direction_ends(0, w, movers, own, stop, landing, land2, land3)
-    m1, g1, e1 = direction_ends(1, w, movers, own, stop, landing, land2, land3)
-    m2, g2, e2 = direction_ends(2, w, movers, own, stop, landing, land2, land3)
-    m3, g3, e3 = direction_ends(3, w, movers, own, stop, landing, land2, land3)
-    m4, g4, e4 = direction_ends(4, w, movers, own, stop, landing, land2, land3)
-    m5, g5, e5 = direction_ends(5, w, movers, own, stop, landing, land2, land3)
+    m0, g0, e0 = direction_moves(0, w, movers, own, stop, landing, land2, land3)
+    m1, g1, e1 = direction_moves(1, w, movers, own, stop, landing, land2, land3)
+    m2, g2, e2 = direction_moves(2, w, movers, own, stop, landing, land2, land3)
+    m3, g3, e3 = direction_moves(3, w, movers, own, stop, landing, land2, land3)
+    m4, g4, e4 = direction_moves(4, w, movers, own, stop, landing, land2, land3)
+    m5, g5, e5 = direction_moves(5, w, movers, own, stop, landing, land2, land3)
     back = s_or(s_or(s_or(g0, g1), s_or(g2, g3)), s_or(g4, g5))
     reverse = s_and(back, t1)  # a reversing swipe ends on x itself, next to an enemy
     ends = s_or(s_or(s_or(e0, e1), s_or(e2, e3)), s_or(s_or(e4, e5), reverse))
