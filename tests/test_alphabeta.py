@@ -297,9 +297,9 @@ def test_the_searcher_class_plays_the_engine_defaults():
     from hinge_fast.search.registry import engine_spec
 
     defaults = engine_spec("alphabeta").defaults
-    assert (defaults["evaluator"], defaults["quiescence"], defaults["full_time"]) == ("leaf-fitted", 2, False)
+    assert (defaults["evaluator"], defaults["quiescence"]) == ("leaf-fitted", 2)
     plain, engine = AlphaBetaSearcher(), create_searcher("alphabeta", tablebase="off")
-    for name in ("table_mb", "root_scores", "quiescence", "quiescence_plies", "full_time", "threads"):
+    for name in ("table_mb", "root_scores", "quiescence", "quiescence_plies", "threads"):
         assert getattr(plain, name) == getattr(engine, name) == defaults[name], name
     assert plain.evaluator is engine.evaluator
     for board in midgame_positions(6, 2, seed=32) + midgame_positions(8, 1, seed=33):
@@ -308,31 +308,52 @@ def test_the_searcher_class_plays_the_engine_defaults():
         assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
     with pytest.raises(HingeError, match="quiescence"):
         create_searcher("alphabeta", quiescence=-1)
-    for removed in ("lmr", "null_move", "flip_extension", "shift_search"):
+    for removed in ("lmr", "null_move", "flip_extension", "shift_search", "full_time"):
         with pytest.raises(HingeError, match=f"unknown option '{removed}'"):
             create_searcher("alphabeta", **{removed: 1})
 
 
-def test_full_time_starts_a_depth_whenever_time_is_left():
-    """By default no depth starts past half the time or when it surely cannot finish;
-    with ``full_time`` one starts while any time is left. It changes nothing under a
-    node or depth limit."""
-    from hinge_fast.search import create_searcher
+def test_a_depth_starts_whenever_time_is_left():
+    """Under a time limit a new depth starts while any time is left (the unfinished one
+    searches the previous best first): the whole budget is used."""
     from hinge_fast.search.alphabeta import starts_next_depth
-    from hinge_fast.search.registry import engine_spec
 
-    assert starts_next_depth(40, 10, 100) and not starts_next_depth(60, 1, 100)
-    assert not starts_next_depth(40, 40, 100)  # 40 + 2 * 40 > 100: it could not finish
-    assert starts_next_depth(60, 1, 100, full_time=True) and starts_next_depth(40, 40, 100, full_time=True)
-    assert not starts_next_depth(100, 1, 100, full_time=True)
-    for board in midgame_positions(6, 2, seed=30):
-        for limits in (Limits(nodes=3000), Limits(depth=3)):
-            on = search_alphabeta(board, limits, threads=1, full_time=True)
-            off = search_alphabeta(board, limits, threads=1)
-            assert (on.move, on.score, on.nodes, on.pv, on.depth) == (off.move, off.score, off.nodes, off.pv, off.depth)
-    assert engine_spec("alphabeta").defaults["full_time"] is False
-    with pytest.raises(HingeError, match="full_time"):
-        create_searcher("alphabeta", full_time="maybe")
+    assert starts_next_depth(60, 100) and starts_next_depth(99, 100)
+    assert not starts_next_depth(100, 100) and not starts_next_depth(130, 100)
+
+
+def test_prepare_runs_before_the_clock_starts(monkeypatch):
+    """``go`` pays the one-time costs (``prepare``: kernels, buffers, table) before its
+    clock starts: the search's own start comes after ``prepare`` has returned, for
+    alpha-beta and MCTS, one thread and two."""
+    from hinge_fast.search import alphabeta as ab
+    from hinge_fast.search import create_searcher
+
+    events = []
+
+    def stamped_search(*args):
+        events.append("search starts")
+        return original(*args)
+
+    original = ab._search
+    monkeypatch.setattr(ab, "_search", stamped_search)
+    for engine in ("alphabeta", "mcts"):
+        for threads in (1, 2):
+            searcher = create_searcher(engine, threads=threads, tablebase="off")
+            prepare = searcher.prepare
+
+            def recorded(board, prepare=prepare):
+                events.append("prepare")
+                prepare(board)
+                events.append("prepared")
+
+            searcher.prepare = recorded
+            events.clear()
+            result = searcher.go(Board(7), Limits(nodes=200))
+            assert result.move in Board(7).legal_moves
+            assert events[:2] == ["prepare", "prepared"], (engine, threads, events)
+            if engine == "alphabeta":
+                assert events == ["prepare", "prepared", "search starts"]
 
 
 def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and_the_default():

@@ -430,17 +430,20 @@ kernels.register_kernel_module(sys.modules[__name__])
 
 
 # ----- Python side ------------------------------------------------------------------------------
-_compiled = False
+#: The word counts (``tables.SHIFT_WORDS_OF``) whose kernels this process has loaded.
+_LOADED_WORDS: set[int] = set()
 
 
-def ensure_compiled():
-    """Load (or compile) the kernels before a timed search starts."""
-    global _compiled
-    if not _compiled:
-        board = Board(4)
+def ensure_compiled(size: int = 4) -> None:
+    """Load (or compile) the kernels of side ``size``'s word count, once a process,
+    before a timed search starts."""
+    words = len(set_like(size))
+    if words not in _LOADED_WORDS:
+        board = Board(size)
         settings = settings_of(8, DEFAULT_EXPLORATION, 0.5, 0.1, 0.5, DEFAULT_EVAL_SCALE)
-        _run(Tree(64), board, 1, settings, new_rng(0), get_evaluator("leaf-fitted").weights_for(4))
-        _compiled = True
+        _run(Tree(64), board, 1, settings, new_rng(0), get_evaluator("leaf-fitted").weights_for(size))
+        len(board.legal_codes)  # the move list's kernel
+        _LOADED_WORDS.add(words)
 
 
 def settings_of(playout_cap, exploration, fpu, prior_weight, eval_mix, eval_scale) -> Settings:
@@ -507,6 +510,10 @@ class MCTSSearcher(Searcher):
         self.seed = seed
         self.tree: Tree | None = None
 
+    def prepare(self, board) -> None:
+        """Load the kernels of ``board``'s side (``Searcher.prepare``)."""
+        ensure_compiled(board.size)
+
     def _tree_for(self, n_root: int) -> Tree:
         capacity = max(self.tree_nodes, 1 + n_root)
         if self.tree is None or len(self.tree.parent) < capacity:
@@ -523,7 +530,6 @@ class MCTSSearcher(Searcher):
         rng = new_rng(seed)
         playout_plies = self.playout_plies or default_playout_plies(board.size)
 
-        ensure_compiled()
         n_root = len(board.legal_codes)
         if n_root == 0:
             return SearchResult(None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", [])

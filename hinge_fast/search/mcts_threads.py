@@ -106,11 +106,14 @@ class MCTSThreadsSearcher(Searcher):
     def trees(self) -> list:
         return [s.tree for s in self.searchers if s.tree is not None]
 
+    def prepare(self, board) -> None:
+        """Load the kernels of ``board``'s side (``Searcher.prepare``)."""
+        ensure_compiled(board.size)
+
     def _go(self, board, limits, progress):
         if self.threads == 1 or not len(board.legal_codes):
             return self.searchers[0]._go(board, limits, progress)
         started = time.perf_counter()
-        ensure_compiled()  # before the threads, so no thread compiles in its budget
         count = self.threads if limits.nodes is None else min(self.threads, limits.nodes)
         active = self.searchers[:count]
         parts = [limits if limits.nodes is None else Limits(time=limits.time, nodes=share(limits.nodes, count, k))

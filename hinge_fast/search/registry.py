@@ -37,9 +37,6 @@ DEFAULT_QUIESCENCE = 2
 MAX_QUIESCENCE = 1000
 DEFAULT_QUIESCENCE_PLIES = 4
 MAX_QUIESCENCE_PLIES = 16
-#: Alpha-beta's time use: start a new depth whenever time is left (off: not past half
-#: the time, nor one that cannot finish).
-DEFAULT_FULL_TIME = False
 #: Alpha-beta's default leaf evaluation.
 DEFAULT_EVALUATOR = "leaf-fitted"
 DEFAULT_TREE_NODES = 4_000_000
@@ -263,9 +260,6 @@ ALPHABETA_OPTIONS = (
                "quiescence: past the depth, search the swipes that flip at least this many tokens (0: none)"),
     OptionSpec("quiescence_plies", "int", DEFAULT_QUIESCENCE_PLIES, 0, MAX_QUIESCENCE_PLIES,
                "most plies of quiescence past the depth"),
-    OptionSpec("full_time", "bool", DEFAULT_FULL_TIME,
-               help="under a time limit, start a new depth whenever time is left (an unfinished depth can "
-               "still find a better move); off: not once half the time is used, nor one that cannot finish"),
     SEED,
     THREADS,
 )

@@ -58,7 +58,8 @@ class Searcher:
         A clock in the limits becomes a time for this move (``timeman.limits_for_move``).
 
         With a tablebase (the ``tablebase`` option) and a side-4 position in it, the
-        answer is the table's (``tablebase.tablebase_result``): no search is run."""
+        answer is the table's (``tablebase.tablebase_result``): no search is run.
+        Otherwise ``prepare(board)`` runs first, outside the time limit."""
         if not isinstance(board, Board):
             raise HingeError(f"search needs a Board, not {type(board).__name__}")
         if not isinstance(limits, Limits):
@@ -73,9 +74,17 @@ class Searcher:
                     if on_progress is not None:
                         on_progress(result)
                     return result
+            self.prepare(board)
             return self._go(board, self.default_limits(timeman.limits_for_move(limits, board.turn)), on_progress)
         finally:
             self._busy.release()
+
+    def prepare(self, board: Board) -> None:
+        """Pay now the one-time costs of searching a position of ``board``'s side:
+        load the kernels from numba's cache (or compile them), allocate buffers, table
+        or tree. ``go`` calls it before its clock starts, so a first search (the command
+        line's only one) gets all of its time; a front end may call it earlier (the
+        protocol's ``isready``). Cheap once done."""
 
     def default_limits(self, limits: Limits) -> Limits:
         """``limits``, with ``DEFAULT_TIME`` seconds when they bound nothing this
