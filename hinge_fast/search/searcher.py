@@ -83,8 +83,8 @@ class Searcher:
         """Pay now the one-time costs of searching a position of ``board``'s side:
         load the kernels from numba's cache (or compile them), allocate buffers, table
         or tree. ``go`` calls it before its clock starts, so a first search (the command
-        line's only one) gets all of its time; a front end may call it earlier (the
-        protocol's ``isready``). Cheap once done."""
+        line's only one) gets all of its time; a front end may call it earlier, when it
+        knows the side. Cheap once done."""
 
     def default_limits(self, limits: Limits) -> Limits:
         """``limits``, with ``DEFAULT_TIME`` seconds when they bound nothing this
