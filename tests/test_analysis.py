@@ -190,7 +190,7 @@ def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
     assert [rm.move for rm in ranked_root_moves(result)] == [best, second, third]
     report = Analysis(board=board, result=result, engine="alphabeta", top=3)
     text = report.to_text()
-    assert "  1. J6-I6xG6  +1.44\n" in text and "  2. G5-G4xF3  +3.78 (depth 4)\n" in text
+    assert "  1. J6-I6xG6  Green +1.44 tokens\n" in text and "  2. G5-G4xF3  Green +3.78 tokens (depth 4)\n" in text
     top = report.to_dict()["top"]
     assert [(m["move"], m["depth"], m["score_text"]) for m in top[:2]] == [
         ("J6-I6xG6", 5, "+1.44"), ("G5-G4xF3", 4, "+3.78 (depth 4)"),
