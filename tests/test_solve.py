@@ -5,9 +5,9 @@ file format and ``probe``, against brute force through the reference implementat
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
-import re
 
 import pytest
 
