@@ -265,13 +265,20 @@ class MatchResult:
             lines += [
                 f"Ptnml(0-2): {list(p.ptnml)} over {p.pairs} pair{'s' if p.pairs != 1 else ''} "
                 f"(points of {a} per pair of games with the same opening)",
-                f"Elo of {a} over {b}: {elo_text(self.elo)} (95% interval {elo_text(self.elo_low)} to "
-                f"{elo_text(self.elo_high)}), nElo {elo_text(self.nelo)} ({elo_text(nlow)} to {elo_text(nhigh)})",
+                f"Elo of {a} over {b}: "
+                + (f"{elo_text(self.elo)} (95% interval {elo_text(self.elo_low)} to {elo_text(self.elo_high)}), "
+                   f"nElo {elo_text(self.nelo)} ({elo_text(nlow)} to {elo_text(nhigh)})"
+                   if _has_interval(self.elo, self.elo_low, self.elo_high, nlow, nhigh, buckets=p.ptnml)
+                   else f"{elo_text(self.elo)}; {_too_few('pairs', p.pairs, p.ptnml)}"),
                 f"LOS {100 * self.los:.1f}%, draw ratio {100 * p.draw_ratio:.1f}%, pair ratio {_ratio_text(p.pair_ratio)}",
             ]
         low, high = self.game_elo_interval
-        lines.append(f"per game: Elo {elo_text(self.game_elo)} (95% interval {elo_text(low)} to {elo_text(high)}; "
-                     f"counts games as independent)")
+        results = (self.losses, self.unfinished, self.wins)
+        if _has_interval(self.game_elo, low, high, buckets=results):
+            lines.append(f"per game: Elo {elo_text(self.game_elo)} (95% interval {elo_text(low)} to {elo_text(high)}; "
+                         f"counts games as independent)")
+        else:
+            lines.append(f"per game: Elo {elo_text(self.game_elo)}; {_too_few('games', self.played, results)}")
         for color in (Color.GREEN, Color.BLUE):
             mine = [g for g in self.games if g.a_color == color]
             w = sum(g.a_score == 1 for g in mine)
@@ -307,6 +314,30 @@ def _finite(x: float) -> float | None:
 
 def _ratio_text(x: float) -> str:
     return "inf" if math.isinf(x) else "none won" if math.isnan(x) else f"{x:.2f}"
+
+
+def _has_interval(*values, buckets) -> bool:
+    """Whether an Elo interval says something: finite bounds, and results of more than
+    one kind (a match whose every pair, or game, ended the same has no spread to
+    measure)."""
+    return all(math.isfinite(v) for v in values) and sum(1 for n in buckets if n) > 1
+
+
+def _too_few(what: str, count: int, buckets) -> str:
+    """The words for a match too small or too one-sided for an interval.
+
+    >>> _too_few("pairs", 1, [0, 0, 0, 0, 1])
+    'no interval: one pair is too few; play more games'
+    >>> _too_few("games", 6, [0, 0, 6])
+    'no interval: all 6 games ended the same way, too few to measure a spread; play more games'
+    >>> _too_few("games", 5, [1, 0, 4])
+    'no interval: 5 games are too few; play more games'
+    """
+    if count == 1:
+        return f"no interval: one {what[:-1]} is too few; play more games"
+    if sum(1 for n in buckets if n) <= 1:
+        return f"no interval: all {count} {what} ended the same way, too few to measure a spread; play more games"
+    return f"no interval: {count} {what} are too few; play more games"
 
 
 def elo_text(elo: float) -> str:
