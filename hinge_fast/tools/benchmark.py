@@ -246,12 +246,13 @@ def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | No
         "threads": threads,
         "figures": [_figure_dict(f) for f in figures],
         "fast_over_reference": round(ratio, 1),
-        "load_average": _load_average(),
+        "system_load": _system_load(),
     }
 
 
-def _load_average() -> float | None:
-    """The system's one-minute load average (None where it is not known)."""
+def _system_load() -> float | None:
+    """The system's mean count of runnable processes over the last minute (None where
+    it is not known)."""
     import os
 
     try:
@@ -262,9 +263,9 @@ def _load_average() -> float | None:
 
 def slower_threads_note(report: dict) -> str | None:
     """A line on why more threads measured slower than one, when some did: a busy
-    machine (its load average against its cores) or quick runs too short for threads.
+    machine (processes wanting to run against its cores) or quick runs too short for threads.
 
-    >>> slower_threads_note({"threads": 2, "quick": True, "load_average": 0.1,
+    >>> slower_threads_note({"threads": 2, "quick": True, "system_load": 0.1,
     ...                      "figures": [{"rate": 10.0, "rate_threads": 8.0}]})
     'note: 2 threads measured slower than 1 on some rows: --quick runs are too short to gain from threads (starting them costs more than they save)'
     """
@@ -274,10 +275,10 @@ def slower_threads_note(report: dict) -> str | None:
     import os
 
     cores = os.cpu_count() or 1
-    load = report.get("load_average")
+    load = report.get("system_load")
     why = []
     if load is not None and load >= 0.75 * cores:
-        why.append(f"the machine was busy (load average {load:g} on {cores} cores): other work takes the threads' cores")
+        why.append(f"the machine was busy ({load:g} processes wanting to run on {cores} cores): other work takes the threads' cores")
     if report.get("quick"):
         why.append("--quick runs are too short to gain from threads (starting them costs more than they save)")
     if not why:
