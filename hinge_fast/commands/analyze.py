@@ -84,9 +84,11 @@ def run_analyze(args) -> int:
         from ..tools.svg import write_svg
 
         write_svg(args.svg, analysis_svg(report))
-        print(f"wrote {args.svg}", file=sys.stderr)
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
         print(report.to_text())
+    if args.svg:
+        sys.stdout.flush()
+        print(f"wrote {args.svg}", file=sys.stderr)
     return 0

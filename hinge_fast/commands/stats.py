@@ -47,7 +47,8 @@ def run_stats(args) -> int:
         )
     if args.plot:
         write_plot(args.plot, summary)
+    print(json.dumps(summary) if args.json else format_text(summary), flush=True)
+    if args.plot:
         print(f"wrote {args.plot}", file=sys.stderr)
-    print(json.dumps(summary) if args.json else format_text(summary))
     return 0
 

@@ -266,16 +266,16 @@ class MatchResult:
                 f"Ptnml(0-2): {list(p.ptnml)} over {p.pairs} pair{'s' if p.pairs != 1 else ''} "
                 f"(points of {a} per pair of games with the same opening)",
                 f"Elo of {a} over {b}: "
-                + (f"{elo_text(self.elo)} (95% interval {elo_text(self.elo_low)} to {elo_text(self.elo_high)}), "
+                + (f"{elo_text(self.elo)} ({_interval_words(self.elo_low, self.elo_high, 'pairs')}), "
                    f"nElo {elo_text(self.nelo)} ({elo_text(nlow)} to {elo_text(nhigh)})"
-                   if _has_interval(self.elo, self.elo_low, self.elo_high, nlow, nhigh, buckets=p.ptnml)
+                   if _has_interval(buckets=p.ptnml)
                    else f"{elo_text(self.elo)}; {_too_few('pairs', p.pairs, p.ptnml)}"),
                 f"LOS {100 * self.los:.1f}%, draw ratio {100 * p.draw_ratio:.1f}%, pair ratio {_ratio_text(p.pair_ratio)}",
             ]
         low, high = self.game_elo_interval
         results = (self.losses, self.unfinished, self.wins)
-        if _has_interval(self.game_elo, low, high, buckets=results):
-            lines.append(f"per game: Elo {elo_text(self.game_elo)} (95% interval {elo_text(low)} to {elo_text(high)}; "
+        if _has_interval(buckets=results):
+            lines.append(f"per game: Elo {elo_text(self.game_elo)} ({_interval_words(low, high, 'games')}; "
                          f"counts games as independent)")
         else:
             lines.append(f"per game: Elo {elo_text(self.game_elo)}; {_too_few('games', self.played, results)}")
@@ -316,11 +316,25 @@ def _ratio_text(x: float) -> str:
     return "inf" if math.isinf(x) else "none won" if math.isnan(x) else f"{x:.2f}"
 
 
-def _has_interval(*values, buckets) -> bool:
-    """Whether an Elo interval says something: finite bounds, and results of more than
-    one kind (a match whose every pair, or game, ended the same has no spread to
-    measure)."""
-    return all(math.isfinite(v) for v in values) and sum(1 for n in buckets if n) > 1
+def _has_interval(buckets) -> bool:
+    """Whether an Elo interval says something: results of more than one kind (a match
+    whose every pair, or game, ended the same has no spread to measure)."""
+    return sum(1 for n in buckets if n) > 1
+
+
+def _interval_words(low: float, high: float, what: str) -> str:
+    """A 95% Elo interval in words; an infinite bound is named as missing.
+
+    >>> _interval_words(-20.0, 35.5, "pairs"), _interval_words(168.1, math.inf, "pairs")
+    ('95% interval -20.0 to +35.5', '95% interval from +168.1 up, no upper bound: too few pairs')
+    """
+    if math.isfinite(low) and math.isfinite(high):
+        return f"95% interval {elo_text(low)} to {elo_text(high)}"
+    if math.isfinite(low):
+        return f"95% interval from {elo_text(low)} up, no upper bound: too few {what}"
+    if math.isfinite(high):
+        return f"95% interval up to {elo_text(high)}, no lower bound: too few {what}"
+    return f"no interval: too few {what}"
 
 
 def _too_few(what: str, count: int, buckets) -> str:
@@ -330,14 +344,10 @@ def _too_few(what: str, count: int, buckets) -> str:
     'no interval: one pair is too few; play more games'
     >>> _too_few("games", 6, [0, 0, 6])
     'no interval: all 6 games ended the same way, too few to measure a spread; play more games'
-    >>> _too_few("games", 5, [1, 0, 4])
-    'no interval: 5 games are too few; play more games'
     """
     if count == 1:
         return f"no interval: one {what[:-1]} is too few; play more games"
-    if sum(1 for n in buckets if n) <= 1:
-        return f"no interval: all {count} {what} ended the same way, too few to measure a spread; play more games"
-    return f"no interval: {count} {what} are too few; play more games"
+    return f"no interval: all {count} {what} ended the same way, too few to measure a spread; play more games"
 
 
 def elo_text(elo: float) -> str:
