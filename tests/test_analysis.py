@@ -67,7 +67,7 @@ def test_analyze_with_mcts_reports_search_and_schema():
     assert d["groups"] == {"green": 4, "blue": 5}
     assert d["outcome"] is None and d["engine"] == "mcts" and d["nodes"] == 300
     assert len(d["top"]) == 3 and d["best"]["move"] == d["top"][0]["move"] == d["pv"][0]
-    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth"}
+    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth", "green_text"}
     assert d["best"]["move"] in {str(m) for m in Board.from_fen(MID_GAME_BUSY).legal_moves}
     assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(expected_threats(Board.from_fen(MID_GAME_BUSY)))
     text = report.to_text()

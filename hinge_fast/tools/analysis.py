@@ -176,9 +176,12 @@ class Analysis:
             "win_rate": root_move.win_rate,
             "visits": root_move.visits,
             "depth": root_move.depth or None,
+            "green_text": root_move_text(root_move, self.result.depth, self.board.turn),
         }
 
     def to_dict(self) -> dict:
+        from ..search.score import green_text
+
         board = self.board
         result = self.result
         out = {
@@ -207,6 +210,7 @@ class Analysis:
                 "score": _score_number(result.score),
                 "score_text": str(result.score),
                 "mate": result.mate,
+                "green_text": green_text(result.score, board.turn),
             }
             out["top"] = [self._move_dict(rm) for rm in ranked_root_moves(result)[: self.top]]
         return out
