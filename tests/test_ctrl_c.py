@@ -135,3 +135,16 @@ def test_ctrl_c_stops_solve_and_leaves_no_file(tmp_path):
     status, took, said = interrupt(argv, r"pos", tmp_path)
     assert_stopped(status, took, said)
     assert sorted(p.name for p in tmp_path.iterdir()) == [], said
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_ctrl_c_stops_a_deep_perft(tmp_path, threads):
+    from tests.conftest import S9_MID
+
+    status, took, said = interrupt(["perft", "9", S9_MID, "--threads", threads], r"root moves", tmp_path)
+    assert_stopped(status, took, said)
+
+
+def test_ctrl_c_stops_playouts(tmp_path):
+    status, took, said = interrupt(["playouts", "1000000000", "--size", "9", "--threads", "2"], r"game", tmp_path)
+    assert_stopped(status, took, said)
