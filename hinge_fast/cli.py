@@ -13,7 +13,9 @@ import argparse
 import os
 import importlib
 import pkgutil
+import signal
 import sys
+import threading
 import time
 
 from . import __version__
@@ -80,14 +82,39 @@ def compile_the_rest() -> None:
     print(f"hinge-fast: compiling done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
 
+def _on_ctrl_c(signum, frame):
+    """SIGINT: KeyboardInterrupt, as Python's own handler, and the game loops' stop flag
+    set, so that a search that returns its best move when interrupted does not let a
+    match, a tuning run or self-play go on with the next move."""
+    game = sys.modules.get("hinge_fast.tools.game")
+    if game is not None:
+        game.stop_requested.set()
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``hinge-fast`` console script; returns the exit status."""
+    """Entry point of the ``hinge-fast`` console script; returns the exit status.
+    Without a command: the help, and status 0."""
+    previous = None
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous = signal.signal(signal.SIGINT, _on_ctrl_c)
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        game = sys.modules.get("hinge_fast.tools.game")
+        if game is not None:
+            game.stop_requested.clear()
+
+
+def _main(argv):
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()
-            return 2
+            return 0
         status = int(args.run(args) or 0)
         if args.command != "warmup":  # warmup has compiled every kernel itself
             compile_the_rest()
@@ -97,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         compile_the_rest()
         return 2
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        print("interrupted", file=sys.stderr, flush=True)
         return 130
     except BrokenPipeError:
         return 0

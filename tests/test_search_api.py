@@ -75,7 +75,7 @@ def test_move_command_finds_the_elimination(capsys):
     assert main(["move", BLUE_ELIMINATED, "--time", "0.5"]) == 0
     out, err = capsys.readouterr()
     assert out.strip() == "D2-D3xB4"
-    assert "score win in 1" in err
+    assert "score Green wins in 1" in err
 
 
 @pytest.mark.parametrize(

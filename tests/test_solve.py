@@ -5,8 +5,10 @@ file format and ``probe``, against brute force through the reference implementat
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
+
 import pytest
 
 from hinge_fast import Board
@@ -215,10 +217,12 @@ def test_probe_command(written, capsys):
     assert main(["probe", fen, "--tablebase", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     win, distance = truth[ref.parse_position(fen)]
-    assert out[0] == f"{'win' if win else 'loss'} in {distance}"
     board = Board.from_fen(fen)
+    mover = str(board.turn).capitalize()
+    assert out[0] == f"{mover} to move {'wins' if win else 'loses'} in {distance} {'ply' if distance == 1 else 'plies'}"
     assert len(out) == 1 + len(board.legal_moves)
     assert {line.split()[0] for line in out[1:]} == {str(m) for m in board.legal_moves}
+    assert all(re.fullmatch(r"\S+ +win for (green|blue) in \d+ ply|\S+ +win for (green|blue) in \d+ plies", line) for line in out[1:])
 
 
 def test_probe_errors(tmp_path, capsys):
@@ -227,6 +231,21 @@ def test_probe_errors(tmp_path, capsys):
     assert main(["probe", "start", "--size", "4", "--tablebase", str(tmp_path / "x.tb")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: no tablebase") and err.count("\n") == 1
+
+
+def test_a_bare_probe_asks_for_the_empty_side_4_board(tmp_path, capsys):
+    assert main(["probe", "--tablebase", str(tmp_path / "x.tb")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no tablebase") and err.count("\n") == 1
+
+
+def test_probe_outside_a_table_of_solve_from_names_its_start(written, tmp_path, capsys):
+    fen, result, _, _ = written
+    path = tmp_path / "from.tb"
+    write_tablebase(result, path, facts={"from": fen})
+    assert main(["probe", "--tablebase", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: this position is not in this table (it covers the positions reachable from {fen})\n"
 
 
 def test_probe_unreachable_position(written):

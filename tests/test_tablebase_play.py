@@ -209,21 +209,21 @@ def test_a_replaced_file_is_opened_again(small_tb, tmp_path):
 def test_move_command(small_tb, cli):
     run = cli("move", WIN_START, "--tablebase", small_tb)
     assert run.status == 0 and run.out == "D6-D6xE6\n"
-    assert "score win in 3" in run.err and run.err.rstrip().endswith("(tablebase)")
+    assert "score Blue wins in 3" in run.err and run.err.rstrip().endswith("(tablebase)")
     run = cli("move", TWO_WINS, "--tablebase", small_tb, "--engine", "alphabeta", "--quiet")
     tb = Tablebase(small_tb)
     answer = probe(Board.from_fen(TWO_WINS), tb)
     assert {m.move for m in answer.moves if m.win and m.distance == 3} >= {Board.from_fen(TWO_WINS).parse_move(run.out.strip())}
     run = cli("move", LOSS_START, "--tablebase", small_tb, "-o", "threads=1")
-    assert "score loss in 4" in run.err
+    assert "score Blue wins in 4" in run.err
 
 
 def test_analyze_command(small_tb, cli):
     run = cli("analyze", WIN_START, "--tablebase", small_tb, "--top", "3", "--nodes", "100")
     assert run.status == 0
     lines = run.out.splitlines()
-    assert lines[3].startswith("best: D6-D6xE6 win in 3 (alphabeta, from the side-4 tablebase, ")
-    assert lines[4:8] == ["top moves:", "  1. D6-D6xE6  win in 3", "  2. B4        loss in 4", "  3. C5        loss in 4"]
+    assert lines[3].startswith("best: D6-D6xE6, Blue wins in 3 (alphabeta, from the side-4 tablebase, ")
+    assert lines[4:8] == ["top moves:", "  1. D6-D6xE6  Blue wins in 3", "  2. B4        Green wins in 4", "  3. C5        Green wins in 4"]
     assert lines[8] == "principal variation: D6-D6xE6 B2 C4-C4xB2"
     run = cli("analyze", LOSS_START, "--tablebase", small_tb, "--engine", "alphabeta", "--depth", "2", "--json")
     report = json.loads(run.out)

@@ -8,8 +8,9 @@ from ..board import Board
 from ..errors import HingeError
 
 
-def add_position_arguments(parser, required_side=False):
-    """POSITION (a position string or 'start') and --size S for the empty board."""
+def add_position_arguments(parser, required_side=False, default_size=6):
+    """POSITION (a position string or 'start') and --size S for the empty board
+    (``default_size`` when not given)."""
     parser.add_argument(
         "position",
         nargs="?",
@@ -17,14 +18,15 @@ def add_position_arguments(parser, required_side=False):
         metavar="POSITION",
         help="a position string (quote it: it holds a space) or 'start' (default): the empty board",
     )
-    parser.add_argument("--size", type=positive_int("S", 4, 9), default=None, metavar="S", help="side of the empty board for 'start' (4 to 9, default 6)")
+    parser.add_argument("--size", type=positive_int("S", 4, 9), default=None, metavar="S", help=f"side of the empty board for 'start' (4 to 9, default {default_size})")
+    parser.set_defaults(default_size=default_size)
 
 
 def board_from_args(args) -> Board:
     """The Board named by POSITION and --size."""
     text = args.position.strip()
     if text.lower() == "start":
-        return Board(6 if args.size is None else args.size)
+        return Board(getattr(args, "default_size", 6) if args.size is None else args.size)
     board = Board.from_fen(text)
     if args.size is not None and args.size != board.size:
         raise HingeError(f"--size {args.size} disagrees with the position string, which is of side {board.size}")
@@ -160,6 +162,13 @@ class ProgressBar:
             self.bar = self.tqdm(total=total, unit=self.unit, file=sys.stderr, disable=None, delay=1.0, leave=False)
         self.bar.update(done - self.bar.n)
 
+    def write(self, line: str) -> None:
+        """Print ``line`` on stdout above the bar (the bar is drawn again below it)."""
+        import sys
+
+        self.tqdm.write(line, file=sys.stdout)
+        sys.stdout.flush()
+
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.close()
@@ -204,3 +213,16 @@ def time_control(text: str):
         return TimeControl.parse(text)
     except HingeError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def stopped_text(games: int, played: int, path: str | None) -> str:
+    """What an interrupted match or tournament says: the games it kept, and how to go on.
+
+    >>> stopped_text(20, 14, "m.hgn")
+    'stopped after 14 of 20 games; resume with --resume m.hgn (the same command otherwise)'
+    >>> stopped_text(20, 14, None)
+    'stopped after 14 of 20 games (not saved: --out FILE keeps them, to resume)'
+    """
+    if path is None:
+        return f"stopped after {played} of {games} games (not saved: --out FILE keeps them, to resume)"
+    return f"stopped after {played} of {games} games; resume with --resume {path} (the same command otherwise)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 from . import add_engine_arguments, add_position_arguments, board_from_args, engine_options, positive_int, seconds
@@ -67,10 +68,17 @@ def run_analyze(args) -> int:
     if budget is None and args.nodes is None and args.depth is None:
         budget = 1.0
     engine = choose_engine(args.engine, Limits(time=budget, nodes=args.nodes, depth=args.depth))
+    if sys.stderr.isatty():  # a person waiting: say what runs and how to stop it
+        limit = ", ".join(f"{v:g} {unit}" for v, unit in ((budget, "s"), (args.nodes, "nodes"), (args.depth, "plies deep"))
+                          if v is not None)
+        print(f"analysing with {engine}, {limit} (Ctrl-C stops)", file=sys.stderr, flush=True)
     report = analyze(
         board, engine=engine, time=budget, nodes=args.nodes, depth=args.depth, top=args.top, seed=args.seed,
         started=started, **{k: v for k, v in engine_options(engine, args).items() if k != "seed"},
     )
+    from ..tools.game import check_stop
+
+    check_stop()  # Ctrl-C during the search: the search returned early, the command stops
     if args.svg:
         from ..tools.analysis import analysis_svg
         from ..tools.svg import write_svg
@@ -80,4 +88,7 @@ def run_analyze(args) -> int:
         print(json.dumps(report.to_dict()))
     else:
         print(report.to_text())
+    if args.svg:
+        sys.stdout.flush()
+        print(f"wrote {args.svg}", file=sys.stderr)
     return 0

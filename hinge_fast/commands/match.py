@@ -6,7 +6,7 @@ import sys
 
 from ..errors import HingeError
 from . import (add_executor_arguments, add_opening_arguments, executor_from_args, openings_from_args, positive_int, seconds,
-               time_control)
+               stopped_text, time_control)
 
 DEFAULT_MATCH_TIME = 0.1
 
@@ -112,10 +112,12 @@ def run_match(args) -> int:
     player_b = get_player(args.engine_b, time=limit_b[0], nodes=limit_b[1], seed=seeds.getrandbits(32), size=args.size)
     match_seed = seeds.getrandbits(32)
     limit, tag = _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
+    limit += "" if args.tc is not None else _search_note(player_a, player_b)
     settings = MatchSettings(args.engine_a, args.engine_b, args.size, openings, args.max_plies, tag, seed,
                              None if book is None else book.tag(args.book_order))
     executor = executor_from_args(args)
     line = None
+    written = [0]
     try:
         done = {}
         if args.resume is not None:
@@ -130,12 +132,12 @@ def run_match(args) -> int:
         if executor.kind != "serial":
             players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name)
                             for spec, p, (t, nodes) in zip((args.engine_a, args.engine_b), players, (limit_a, limit_b)))
-        written = [len(done)]
+        written[0] = len(done)
 
         def on_game(game):
             if path is not None:
                 append_record(path, game.record(settings=settings))
-                written[0] += 1
+            written[0] += 1
 
         executor.start()  # Ray first, to say how many workers it has
         print(
@@ -154,9 +156,8 @@ def run_match(args) -> int:
     except KeyboardInterrupt:
         if line is not None:
             line.finish()
-        if path is not None:
-            saved = len(read_match_file(path)[0])
-            print(f"{saved} games are in {path}: run the same command with --resume {path} to go on", file=sys.stderr)
+        print(stopped_text(args.games, written[0] if path is None else len(read_match_file(path)[0]), path),
+              file=sys.stderr, flush=True)
         raise
     finally:
         if line is not None:
@@ -189,6 +190,18 @@ def _write_json(path, figures) -> None:
             f.write("\n")
     except OSError as e:
         raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _search_note(player_a, player_b) -> str:
+    """The banner's note on whom the limits concern: random and greedy do not search."""
+    from ..tools.players import GreedyPlayer, RandomPlayer
+
+    quick = [p.name for p in (player_a, player_b) if isinstance(p, (GreedyPlayer, RandomPlayer))]
+    if not quick:
+        return ""
+    if len(quick) == 2:
+        return " (neither player searches: the limit does not apply)"
+    return f" (for the searching player only: {quick[0]} does not search)"
 
 
 def _limit_texts(limit_a, limit_b) -> tuple[str, str]:

@@ -31,11 +31,13 @@ def register(subparsers):
 
 
 
-def progress_line(result) -> str:
-    """One stderr line per search iteration."""
+def progress_line(result, turn) -> str:
+    """One stderr line per search iteration (the score from Green's side, with its unit)."""
+    from ..search.score import green_text
+
     pv = " ".join(str(m) for m in result.pv)
     return (
-        f"info depth {result.depth} score {result.score} nodes {result.nodes} "
+        f"info depth {result.depth} score {green_text(result.score, turn)} nodes {result.nodes} "
         f"nps {result.nps:.0f} time {result.seconds:.3f} pv {pv}"
     )
 
@@ -58,7 +60,7 @@ def run_move(args) -> int:
     def progress(result):
         last.append(result)
         if not args.quiet:
-            print(progress_line(result), file=sys.stderr, flush=True)
+            print(progress_line(result, board.turn), file=sys.stderr, flush=True)
 
     try:
         result = searcher.go(board, limits, progress)
@@ -68,7 +70,9 @@ def run_move(args) -> int:
         result = last[-1]
         print("interrupted: best move so far", file=sys.stderr)
     if not args.quiet:
-        print(f"bestmove {result.move} score {result.score} depth {result.depth} "
+        from ..search.score import green_text
+
+        print(f"bestmove {result.move} score {green_text(result.score, board.turn)} depth {result.depth} "
               f"nodes {result.nodes} time {result.seconds:.3f}" + (" (tablebase)" if result.tablebase else ""),
               file=sys.stderr)
     print(result.move)

@@ -14,12 +14,13 @@ def register(subparsers):
     p = subparsers.add_parser(
         "perft",
         help="count the leaves of the move tree",
-        description="Count the leaf nodes of the move tree DEPTH plies deep (rules.md section 8). "
+        description="Count the leaf nodes of the move tree DEPTH plies deep (the rules, docs/rules.md section 8). "
         "The last line of output is the total alone; nodes per second go to stderr. The root moves are "
         "shared among --threads threads (the counts do not depend on it).",
         epilog="Example: hinge-fast perft 3 --divide",
     )
-    p.add_argument("depth", type=positive_int("DEPTH", 0, MAX_PERFT_DEPTH), metavar="DEPTH")
+    p.add_argument("depth", type=positive_int("DEPTH", 0, MAX_PERFT_DEPTH), metavar="DEPTH",
+                   help=f"plies to look ahead (0 to {MAX_PERFT_DEPTH}; 0 counts the position itself)")
     add_position_arguments(p)
     p.add_argument("--divide", action="store_true", help="print the count under each legal move first")
     p.add_argument("--reference", action="store_true", help="use the slow reference implementation")

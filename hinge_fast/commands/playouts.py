@@ -13,7 +13,7 @@ def register(subparsers):
         "playouts",
         help="play random games from a position and count how they end",
         description="Play N games of uniformly random legal moves (uniform over the distinct legal moves, "
-        "rules.md section 5) from POSITION. Prints the wins by colour, how the games ended (elimination, "
+        "the rules, docs/rules.md section 5) from POSITION. Prints the wins by colour, how the games ended (elimination, "
         "no legal move, ply cap) and the mean length; games per second go to stderr. Game g draws from "
         "a random stream seeded by (seed, g), so a seed gives the same games with any number of threads.",
         epilog="Example: hinge-fast playouts 1000 --seed 7 --threads 1",

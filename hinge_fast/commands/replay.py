@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from . import positive_int
 
 
@@ -59,4 +61,6 @@ def run_replay(args) -> int:
         from ..tools.svg import write_svg
 
         write_svg(args.svg, board_svg(board))
+        sys.stdout.flush()
+        print(f"wrote {args.svg}", file=sys.stderr)
     return 0

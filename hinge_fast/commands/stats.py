@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..tools.stats import DEFAULT_GAMES, DEFAULT_MAX_PLIES
-from . import add_executor_arguments, executor_from_args, positive_int, seconds
+from . import ProgressBar, add_executor_arguments, executor_from_args, positive_int, seconds
 
 
 def register(subparsers):
@@ -12,10 +14,10 @@ def register(subparsers):
         "stats",
         help="self-play statistics: first-player win rate, game length, endings, branching, move kinds",
         description="Play N self-play games of one player and report: Green's (first player's) win rate with a "
-        "95%% Wilson interval, game length (mean, median, p10/p90, min/max), how games ended (elimination, "
+        "95% Wilson interval, game length (mean, median, p10/p90, min/max), how games ended (elimination, "
         "NO LEGAL MOVE, ply cap), the mean number of legal moves by ply, and how often each kind of move is "
         "played (placements; one-step, onward and reversing swipes; swipes passing over a friendly token). "
-        "A player without a legal move loses (rules.md section 6): this command is how to check how often "
+        "A player without a legal move loses (the rules, docs/rules.md section 6): this command is how to check how often "
         "that happens.",
         epilog="Example: hinge-fast stats --size 6 --games 1000 --seed 1 --plot stats.png",
     )
@@ -38,33 +40,15 @@ def run_stats(args) -> int:
 
     from ..tools.stats import format_text, self_play, write_plot
 
-    with executor_from_args(args) as executor:
-        progress = _Progress(args.games)
-        try:
-            summary = self_play(
-                args.size, args.games, args.player, time_limit=args.time, nodes=args.nodes, seed=args.seed,
-                max_plies=args.max_plies, executor=executor, progress=progress,
-            )
-        finally:
-            progress.close()
+    with executor_from_args(args) as executor, ProgressBar("game") as bar:
+        summary = self_play(
+            args.size, args.games, args.player, time_limit=args.time, nodes=args.nodes, seed=args.seed,
+            max_plies=args.max_plies, executor=executor, progress=bar.show,
+        )
     if args.plot:
         write_plot(args.plot, summary)
-    print(json.dumps(summary) if args.json else format_text(summary))
+    print(json.dumps(summary) if args.json else format_text(summary), flush=True)
+    if args.plot:
+        print(f"wrote {args.plot}", file=sys.stderr)
     return 0
 
-
-class _Progress:
-    """A tqdm bar of games on stderr (left out when stderr is not a terminal)."""
-
-    def __init__(self, games):
-        import sys
-
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=games, unit="game", file=sys.stderr, disable=None)
-
-    def __call__(self, done, games):
-        self.bar.update(done - self.bar.n)
-
-    def close(self):
-        self.bar.close()

@@ -6,7 +6,7 @@ import sys
 
 from ..errors import HingeError
 from . import (add_executor_arguments, add_opening_arguments, executor_from_args, openings_from_args, positive_int, seconds,
-               time_control)
+               stopped_text, time_control)
 
 DEFAULT_TOURNAMENT_TIME = 0.1
 
@@ -133,12 +133,13 @@ def run_tournament(args) -> int:
             progress=lambda _: line.update(1),
         )
     except KeyboardInterrupt:
+        counted = 0
         if line is not None:
+            counted = line.n
             line.close()
             line = None
-        if path is not None:
-            saved = len(read_match_file(path)[0])
-            print(f"{saved} games are in {path}: run the same command with --resume {path} to go on", file=sys.stderr)
+            played = len(read_match_file(path)[0]) if path is not None else counted
+            print(stopped_text(total, played, path), file=sys.stderr, flush=True)
         raise
     finally:
         if line is not None:

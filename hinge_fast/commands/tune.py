@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from . import add_executor_arguments, executor_from_args, positive_int, seconds
+import sys
+
+from . import ProgressBar, add_executor_arguments, executor_from_args, positive_int, seconds
 
 
 def register(subparsers):
@@ -11,8 +13,8 @@ def register(subparsers):
         help="tune engine options by SPSA self-play (as fishtest tunes Stockfish)",
         description="Tune numeric options of ENGINE by SPSA: each iteration plays the engine with every "
         "parameter nudged up or down at random against the opposite nudge, and moves the parameters "
-        "towards the winner. Prints one line per iteration (its result and the parameters after it) and "
-        "the final values. Reproducible with --nodes and --seed.",
+        "towards the winner. Prints one line per iteration (the games won and lost by the side whose nudges "
+        "are named, and the parameters after it) and the final values; a progress bar goes to stderr on a terminal. Reproducible with --nodes and --seed.",
         epilog="Example: hinge-fast tune mcts -p exploration=0.4,0.05,2 -p fpu=1,0,3 --iterations 200 --nodes 1000 --seed 1",
     )
     p.add_argument("engine", metavar="ENGINE", help="the engine tuned (mcts, alphabeta, ...)")
@@ -59,10 +61,23 @@ def run_tune(args) -> int:
     start = " ".join(f"{p.name}={p.start:g}" for p in params)
     print(f"tune {spec.name}: {args.iterations} iterations of {args.games} games on side {args.size}, {limit}, seed {seed}; start {start}", flush=True)
     executor = executor_from_args(args)
+
+    done = []
+
+    def progress(step):
+        done.append(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in step.values.items()))
+        bar.write(step.line(args.iterations))
+        bar.show(step.iteration, args.iterations)
+
     try:
-        result = spsa(spec.name, params, args.iterations, args.games, time=args.time, nodes=None if args.time is not None else nodes,
-                      size=args.size, openings=args.openings, max_plies=args.max_plies, seed=seed, options=fixed,
-                      progress=lambda step: print(step.line(args.iterations), flush=True), executor=executor)
+        with ProgressBar("iter") as bar:
+            result = spsa(spec.name, params, args.iterations, args.games, time=args.time,
+                          nodes=None if args.time is not None else nodes, size=args.size, openings=args.openings,
+                          max_plies=args.max_plies, seed=seed, options=fixed, progress=progress, executor=executor)
+    except KeyboardInterrupt:
+        print(f"stopped during iteration {len(done) + 1} of {args.iterations}"
+              + (f"; the values after iteration {len(done)}: {done[-1]}" if done else ""), file=sys.stderr, flush=True)
+        raise
     finally:
         executor.close()
     print("final: " + " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in result.values.items()))

@@ -289,12 +289,16 @@ def probe(board: Board, tablebase: Tablebase | str | os.PathLike | None = None) 
 
     ``tablebase`` is an open Tablebase, a path, or None for the default location.
     HingeError when the position is not of side 4, the file is missing or corrupt,
-    or the position is not in the table (not reachable from the empty board).
+    or the position is not in the table (not reachable from the empty board, or from
+    the position a table of ``solve --from`` starts at).
     """
     side4_masks(board)
     tb = tablebase if isinstance(tablebase, Tablebase) else open_tablebase(tablebase)
     answer = _probe(board, tb)
     if answer is None:
+        origin = tb.header.get("facts", {}).get("from") if isinstance(tb.header.get("facts"), dict) else None
+        if isinstance(origin, str):
+            raise HingeError(f"this position is not in this table (it covers the positions reachable from {origin[:80]})")
         raise HingeError("this position is not in the tablebase (not reachable from the empty side-4 board)")
     return answer
 

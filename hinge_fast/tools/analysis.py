@@ -114,14 +114,19 @@ def eliminations(board: Board) -> list[Elimination]:
     return out
 
 
-def root_move_text(root_move, depth: int | None = None) -> str:
+def root_move_text(root_move, depth: int | None = None, turn=None) -> str:
     """A root move's score as a person reads it: ``+1.25``, ``win in 3``, ``62.5% (1234
     visits)`` for a win rate; ``(depth 4)`` after a score from another depth than the
-    result's ``depth`` (an unfinished iteration leaves some moves one depth short)."""
+    result's ``depth`` (an unfinished iteration leaves some moves one depth short).
+    With ``turn`` (the side to move), from Green's side with its unit, as
+    ``search.score.green_text`` words it: ``Green +1.25 tokens``, ``Blue wins in 3``,
+    ``Green 62% to win (1234 visits)``."""
+    from ..search.score import green_text
+
     score = root_move.score
     if score is None:
         return "not fully searched"
-    text = str(score)
+    text = str(score) if turn is None else green_text(score, turn)
     if score.kind == "rate":
         text += f" ({root_move.visits} visits)"
     if depth is not None and root_move.depth and root_move.depth != depth:
@@ -171,9 +176,12 @@ class Analysis:
             "win_rate": root_move.win_rate,
             "visits": root_move.visits,
             "depth": root_move.depth or None,
+            "green_text": root_move_text(root_move, self.result.depth, self.board.turn),
         }
 
     def to_dict(self) -> dict:
+        from ..search.score import green_text
+
         board = self.board
         result = self.result
         out = {
@@ -202,11 +210,14 @@ class Analysis:
                 "score": _score_number(result.score),
                 "score_text": str(result.score),
                 "mate": result.mate,
+                "green_text": green_text(result.score, board.turn),
             }
             out["top"] = [self._move_dict(rm) for rm in ranked_root_moves(result)[: self.top]]
         return out
 
     def to_text(self) -> str:
+        from ..search.score import Score, green_text
+
         board = self.board
         lines = [f"position: {board.fen()}"]
         counts = {c: (board.token_count(c), len(board.groups(c))) for c in Color}
@@ -224,17 +235,18 @@ class Analysis:
             elif verdict == "lost":
                 lines.append(f"static evaluation: {board.turn} has no legal move")
             else:
-                lines.append(f"static evaluation: {self.evaluation['total'] / 100:+.2f} for {board.turn}")
+                lines.append(f"static evaluation: {green_text(Score.centi(self.evaluation['total']), board.turn)}")
         result = self.result
         if result is not None and result.move is not None:
             how = (f"from the side-4 tablebase, {result.nodes:,} positions looked up" if result.tablebase
                    else f"depth {result.depth}, {result.nodes:,} nodes")
-            lines.append(f"best: {result.move} {result.score} ({self.engine}, {how} in {result.seconds:.2f} s)")
+            lines.append(f"best: {result.move}, {green_text(result.score, board.turn)} ({self.engine}, {how} in "
+                         f"{result.seconds:.2f} s)")
             lines.append("top moves:")
             shown = ranked_root_moves(result)[: self.top]
             width = max(len(str(rm.move)) for rm in shown) if shown else 0
             for i, rm in enumerate(shown, start=1):
-                lines.append(f"  {i}. {str(rm.move):<{width}}  {root_move_text(rm, result.depth)}")
+                lines.append(f"  {i}. {str(rm.move):<{width}}  {root_move_text(rm, result.depth, board.turn)}")
             lines.append("principal variation: " + " ".join(str(m) for m in result.pv))
         now = [t for t in self.threats if t.to_move]
         later = [t for t in self.threats if not t.to_move]

@@ -246,7 +246,44 @@ def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | No
         "threads": threads,
         "figures": [_figure_dict(f) for f in figures],
         "fast_over_reference": round(ratio, 1),
+        "system_load": _system_load(),
     }
+
+
+def _system_load() -> float | None:
+    """The system's mean count of runnable processes over the last minute (None where
+    it is not known)."""
+    import os
+
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
+def slower_threads_note(report: dict) -> str | None:
+    """A line on why more threads measured slower than one, when some did: a busy
+    machine (processes wanting to run against its cores) or quick runs too short for threads.
+
+    >>> slower_threads_note({"threads": 2, "quick": True, "system_load": 0.1,
+    ...                      "figures": [{"rate": 10.0, "rate_threads": 8.0}]})
+    'note: 2 threads measured slower than 1 on some rows: --quick runs are too short to gain from threads (starting them costs more than they save)'
+    """
+    slower = [f for f in report["figures"] if f.get("rate_threads") and f["rate_threads"] < f["rate"]]
+    if not slower:
+        return None
+    import os
+
+    cores = os.cpu_count() or 1
+    load = report.get("system_load")
+    why = []
+    if load is not None and load >= 0.75 * cores:
+        why.append(f"the machine was busy ({load:g} processes wanting to run on {cores} cores): other work takes the threads' cores")
+    if report.get("quick"):
+        why.append("--quick runs are too short to gain from threads (starting them costs more than they save)")
+    if not why:
+        why.append("the work measured is too small to share well, or other programs ran meanwhile")
+    return f"note: {report.get('threads')} threads measured slower than 1 on some rows: " + "; ".join(why)
 
 
 def _figure_dict(f: Figure) -> dict:
@@ -273,4 +310,7 @@ def format_table(report: dict) -> str:
         lines.append(f"{f['name']:<20} {f['rate']:>16,.0f} {many_text}  {f['unit']:<11} {f['detail']}")
     lines.append("")
     lines.append(f"fast / reference (perft, leaves made): {report['fast_over_reference']:,.0f}x")
+    note = slower_threads_note(report)
+    if note is not None:
+        lines.append(note)
     return "\n".join(lines)

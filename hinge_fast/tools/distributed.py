@@ -144,19 +144,20 @@ def stats_jobs(size, games, player, time_limit, nodes, seed, max_plies) -> list:
     ]
 
 
-def stats_job(job):
-    """One chunk of self-play games -> its tally (``hinge_fast.tools.stats``)."""
+def stats_job(job, on_game=None):
+    """One chunk of self-play games -> its tally (``hinge_fast.tools.stats``);
+    ``on_game()`` is called as each game ends (in this process only)."""
     from . import stats
     from .players import get_player
 
     size, player, time_limit, nodes, max_plies, seed, first, games, chunk_seed = job
     tally = stats.Tally(max_plies)
     if player.strip().lower() == "random":
-        stats.play_random(size, games, max_plies, chunk_seed, tally)
+        stats.play_random(size, games, max_plies, chunk_seed, tally, on_game)
     else:
         chosen = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)
         try:
-            stats.play_board(size, games, max_plies, chosen, tally, None if seed is None else seed + first)
+            stats.play_board(size, games, max_plies, chosen, tally, None if seed is None else seed + first, on_game)
         finally:
             chosen.close()
     tally.stuck = [(game + first, ply, fen) for game, ply, fen in tally.stuck]

@@ -222,6 +222,12 @@ class Executor:
                         self._pool = None
                         raise HingeError("a worker process died (out of memory?); the run stopped") from None
                     yield index, result
+        except KeyboardInterrupt:
+            # Ctrl-C: the games running are not waited for. The workers end with this
+            # process (``_end_with``), which is about to end.
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            raise
         finally:
             for future in pending:
                 future.cancel()

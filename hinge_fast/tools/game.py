@@ -22,6 +22,7 @@ is added after it. A side whose clock is below zero after its answer loses on ti
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Callable
 
@@ -31,6 +32,17 @@ from ..errors import HingeError
 
 #: Plies after which a game is given up as unfinished.
 DEFAULT_MAX_PLIES = 400
+
+#: Set when the user asked to stop (the command line's Ctrl-C): every game loop of this
+#: process raises KeyboardInterrupt before its next move. A search that returns its best
+#: move when interrupted would otherwise let the game, and the match, go on.
+stop_requested = threading.Event()
+
+
+def check_stop() -> None:
+    """KeyboardInterrupt when :data:`stop_requested` is set."""
+    if stop_requested.is_set():
+        raise KeyboardInterrupt
 
 
 @dataclass
@@ -104,6 +116,7 @@ def play_game(
             return finished(outcome.winner, outcome.termination)
         if len(board.move_stack) >= max_plies:
             return finished(None, Termination.MAX_PLIES)
+        check_stop()
         player = green if board.turn == Color.GREEN else blue
         if left is None:
             move = player.choose(board)
@@ -122,5 +135,6 @@ def play_game(
             board.push(move)
         except HingeError as e:
             raise HingeError(f"player {player.name} chose an illegal move: {e}") from None
+        check_stop()
         if on_move is not None:
             on_move(board, board.move_stack[-1])

@@ -265,13 +265,20 @@ class MatchResult:
             lines += [
                 f"Ptnml(0-2): {list(p.ptnml)} over {p.pairs} pair{'s' if p.pairs != 1 else ''} "
                 f"(points of {a} per pair of games with the same opening)",
-                f"Elo of {a} over {b}: {elo_text(self.elo)} (95% interval {elo_text(self.elo_low)} to "
-                f"{elo_text(self.elo_high)}), nElo {elo_text(self.nelo)} ({elo_text(nlow)} to {elo_text(nhigh)})",
+                f"Elo of {a} over {b}: "
+                + (f"{elo_text(self.elo)} ({_interval_words(self.elo_low, self.elo_high, 'pairs')}), "
+                   f"nElo {elo_text(self.nelo)} ({elo_text(nlow)} to {elo_text(nhigh)})"
+                   if _has_interval(buckets=p.ptnml)
+                   else f"{elo_text(self.elo)}; {_too_few('pairs', p.pairs, p.ptnml)}"),
                 f"LOS {100 * self.los:.1f}%, draw ratio {100 * p.draw_ratio:.1f}%, pair ratio {_ratio_text(p.pair_ratio)}",
             ]
         low, high = self.game_elo_interval
-        lines.append(f"per game: Elo {elo_text(self.game_elo)} (95% interval {elo_text(low)} to {elo_text(high)}; "
-                     f"counts games as independent)")
+        results = (self.losses, self.unfinished, self.wins)
+        if _has_interval(buckets=results):
+            lines.append(f"per game: Elo {elo_text(self.game_elo)} ({_interval_words(low, high, 'games')}; "
+                         f"counts games as independent)")
+        else:
+            lines.append(f"per game: Elo {elo_text(self.game_elo)}; {_too_few('games', self.played, results)}")
         for color in (Color.GREEN, Color.BLUE):
             mine = [g for g in self.games if g.a_color == color]
             w = sum(g.a_score == 1 for g in mine)
@@ -307,6 +314,40 @@ def _finite(x: float) -> float | None:
 
 def _ratio_text(x: float) -> str:
     return "inf" if math.isinf(x) else "none won" if math.isnan(x) else f"{x:.2f}"
+
+
+def _has_interval(buckets) -> bool:
+    """Whether an Elo interval says something: results of more than one kind (a match
+    whose every pair, or game, ended the same has no spread to measure)."""
+    return sum(1 for n in buckets if n) > 1
+
+
+def _interval_words(low: float, high: float, what: str) -> str:
+    """A 95% Elo interval in words; an infinite bound is named as missing.
+
+    >>> _interval_words(-20.0, 35.5, "pairs"), _interval_words(168.1, math.inf, "pairs")
+    ('95% interval -20.0 to +35.5', '95% interval from +168.1 up, no upper bound: too few pairs')
+    """
+    if math.isfinite(low) and math.isfinite(high):
+        return f"95% interval {elo_text(low)} to {elo_text(high)}"
+    if math.isfinite(low):
+        return f"95% interval from {elo_text(low)} up, no upper bound: too few {what}"
+    if math.isfinite(high):
+        return f"95% interval up to {elo_text(high)}, no lower bound: too few {what}"
+    return f"no interval: too few {what}"
+
+
+def _too_few(what: str, count: int, buckets) -> str:
+    """The words for a match too small or too one-sided for an interval.
+
+    >>> _too_few("pairs", 1, [0, 0, 0, 0, 1])
+    'no interval: one pair is too few; play more games'
+    >>> _too_few("games", 6, [0, 0, 6])
+    'no interval: all 6 games ended the same way, too few to measure a spread; play more games'
+    """
+    if count == 1:
+        return f"no interval: one {what[:-1]} is too few; play more games"
+    return f"no interval: all {count} {what} ended the same way, too few to measure a spread; play more games"
 
 
 def elo_text(elo: float) -> str:

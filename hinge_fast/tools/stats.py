@@ -119,7 +119,7 @@ class Tally:
             self.details[d] += 1
 
 
-def play_random(size, games, max_plies, seed, tally):
+def play_random(size, games, max_plies, seed, tally, on_game=None):
     """Uniformly random self-play straight on the move generator kernels. Going
     through Board and the game loop would give the same statistics about a hundred
     times slower (Board builds and sorts every legal Move in every position), and
@@ -164,6 +164,8 @@ def play_random(size, games, max_plies, seed, tally):
             ply += 1
         tally.lengths.append(ply)
         tally.winners.append(None if winner is None else str(winner))
+        if on_game is not None:
+            on_game()
 
 
 class _Observed(Player):
@@ -186,7 +188,7 @@ class _Observed(Player):
         return move
 
 
-def play_board(size, games, max_plies, player, tally, seed=None):
+def play_board(size, games, max_plies, player, tally, seed=None, on_game=None):
     """Self-play of any Player through the game loop (engines: slow, use --nodes).
     Game g reseeds the player with ``seed + g`` so that seeded games differ (a
     deterministic engine under a node limit still plays the same game every time)."""
@@ -199,6 +201,8 @@ def play_board(size, games, max_plies, player, tally, seed=None):
             tally.stuck.append((game + 1, len(played.moves), played.board.fen()))
         tally.lengths.append(len(played.moves))
         tally.winners.append(None if played.winner is None else str(played.winner))
+        if on_game is not None:
+            on_game()
 
 
 # ----- summaries ---------------------------------------------------------------------------------
@@ -382,7 +386,8 @@ def self_play(
     The games are played in chunks (``hinge_fast.tools.distributed.stats_jobs``) on
     ``executor`` (default: one after the other here), and added up in order: with a
     seed (and node limits for engines) the result is the same on any executor.
-    ``progress(games_done, games)`` is called as chunks finish."""
+    ``progress(games_done, games)`` is called as games finish (in worker processes
+    or on Ray: as chunks of games finish)."""
     from .distributed import merge_tally, stats_job, stats_jobs
     from .executor import Executor, in_order
 
@@ -395,7 +400,17 @@ def self_play(
     executor = Executor() if mine else executor
     done = 0
     try:
-        for _, part in in_order(executor.run(stats_job, jobs)):
+        if executor.kind == "serial":  # here: a step a game
+            def finished_game():
+                count[0] += 1
+                if progress is not None:
+                    progress(count[0], games)
+
+            count = [0]
+            parts = ((i, stats_job(job, finished_game)) for i, job in enumerate(jobs))
+        else:
+            parts = in_order(executor.run(stats_job, jobs))
+        for _, part in parts:
             merge_tally(tally, part)
             done += len(part.lengths)
             if progress is not None:

@@ -113,8 +113,16 @@ class Step:
     values: dict
 
     def line(self, iterations: int) -> str:
+        """The iteration in words: which way the side that scored nudged each parameter,
+        its games, and the values after the update.
+
+        >>> Step(1, {"fpu": 1, "c": -1}, {}, {}, 2, 0, 0, {"fpu": 0.84, "c": 0.4}).line(3)
+        'iter 1/3: the side with fpu up, c down won 2, lost 0, unfinished 0; now fpu=0.84 c=0.4'
+        """
+        nudged = ", ".join(f"{k} {'up' if d > 0 else 'down'}" for k, d in self.delta.items())
         shown = " ".join(f"{k}={_fmt(v)}" for k, v in self.values.items())
-        return f"iter {self.iteration}/{iterations}: +{self.wins} -{self.losses} ={self.unfinished}  {shown}"
+        return (f"iter {self.iteration}/{iterations}: the side with {nudged} won {self.wins}, lost {self.losses}, "
+                f"unfinished {self.unfinished}; now {shown}")
 
 
 @dataclass

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import threading
 import time
 from importlib import resources
@@ -28,6 +27,7 @@ from pydantic import BaseModel, Field
 from .. import __version__
 from ..board import Color
 from ..errors import HingeError
+from ..search.score import green_view
 from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
 from ..tools.svg import COLORS, board as board_svg
 from .engine import ENGINE_NAMES, MAX_SECONDS, PoolFull, SearchPool, SearchRequest
@@ -147,45 +147,6 @@ def _state(game: Game) -> dict:
 
 def _sse(event: str, data: dict) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
-
-
-def _green_share(score, turn: Color) -> float:
-    """The evaluation bar: how much of it is Green's, 0 to 1. A win rate (MCTS, or a
-    proven result) is used as it is; centi-tokens (alpha-beta) go through a logistic
-    curve, 3 tokens ahead filling about 73%."""
-    share = score.win_rate
-    if share is None:
-        share = 1.0 / (1.0 + math.exp(-score.centi_tokens / 300.0))
-    return share if turn == Color.GREEN else 1.0 - share
-
-
-def green_view(score, turn: Color) -> dict:
-    """A score of the side to move (``turn``) as the page shows it, from Green's side:
-    ``text`` in words with its unit (``Green +1.25 tokens``, ``Green 62% to win``,
-    ``Blue wins in 3``), ``winner`` and ``moves`` for a proven result (moves of both
-    sides), and ``green_share`` for the bar.
-
-    >>> from hinge_fast.search.score import Score
-    >>> green_view(Score.centi(-125), Color.BLUE)["text"]
-    'Green +1.25 tokens'
-    >>> green_view(Score.win(3), Color.BLUE)["text"], green_view(Score.rate(0.25), Color.BLUE)["text"]
-    ('Blue wins in 3', 'Green 75% to win')
-    """
-    if score is None:
-        return {"text": "not fully searched", "winner": None, "moves": None, "green_share": None}
-    share = _green_share(score, turn)
-    if score.is_mate:
-        mover_wins = score.mate > 0
-        winner = turn if mover_wins else turn.other
-        moves = abs(score.mate)
-        text = f"{str(winner).capitalize()} wins in {moves}" if moves else f"{str(winner).capitalize()} has won"
-        return {"text": text, "winner": str(winner), "moves": moves, "green_share": share}
-    if score.win_rate is not None:
-        text = f"Green {100 * share:.0f}% to win"
-    else:
-        centi = score.centi_tokens if turn == Color.GREEN else -score.centi_tokens
-        text = f"Green {centi / 100:+.2f} tokens"
-    return {"text": text, "winner": None, "moves": None, "green_share": share}
 
 
 def _result_json(board, result, top: int, outlines, final: bool) -> dict:

@@ -1,0 +1,150 @@
+"""One Ctrl-C stops a long command: a real ``hinge-fast`` process on a pseudo-terminal,
+sent SIGINT (to its whole process group, as a terminal's Ctrl-C is) once its output shows
+the work has started, exits promptly with status 130, says how far it got (and how to
+go on, where that exists), and leaves no process behind: the terminal closes only once
+every process holding it, worker processes included, is gone."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+#: Seconds from the signal to the exit that count as prompt on a busy test machine
+#: ("about a second" when idle).
+PROMPT = 10.0
+
+
+def _ctrl_c_as_in_a_terminal():
+    """SIGINT as a terminal's foreground job has it (a test run started in the
+    background inherits it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _read(fd) -> str:
+    try:
+        return os.read(fd, 4096).decode("utf-8", "replace")
+    except OSError:  # EIO: the other end is closed
+        return ""
+
+
+def interrupt(argv: list[str], started: str, cwd) -> tuple[int, float, str]:
+    """Run ``hinge-fast ARGV`` with stdout and stderr on a pseudo-terminal, send SIGINT
+    once what it wrote matches ``started``, and return the exit status, the seconds
+    from the signal to the exit, and all it wrote (to the end: every process holding
+    the terminal gone)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 160, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "hinge_fast.cli", *argv], stdin=subprocess.DEVNULL, stdout=slave,
+                            stderr=slave, start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal, cwd=cwd)
+    os.close(slave)
+    said = ""
+    try:
+        while not re.search(started, said):
+            ready, _, _ = select.select([master], [], [], 600)
+            assert ready, f"no sign of work after 600 s: {said!r}"
+            chunk = _read(master)
+            assert chunk, f"it ended before the work showed: {said!r}"
+            said += chunk
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        status = proc.wait(timeout=120)
+        took = time.monotonic() - sent
+        while True:
+            ready, _, _ = select.select([master], [], [], 60)
+            assert ready, f"a process outlived the command (it still holds the terminal): {said!r}"
+            chunk = _read(master)
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return status, took, said.replace("\r", "\n")
+
+
+def assert_stopped(status, took, said):
+    assert status == 130, said
+    assert took < PROMPT, f"{took:.1f} s to stop: {said}"
+    assert "interrupted" in said and "Traceback" not in said, said
+
+
+def games_in(path) -> int:
+    return sum(1 for line in path.read_text().splitlines() if line.startswith("[Round "))
+
+
+@pytest.mark.parametrize("extra", [[], ["--concurrency", "2"]], ids=["here", "workers"])
+def test_ctrl_c_stops_a_match_of_searchers_mid_game(tmp_path, extra):
+    # alpha-beta returns its best move when interrupted: the match must stop all the same
+    out = tmp_path / "m.hgn"
+    argv = ["match", "alphabeta", "alphabeta:quiescence=0", "--games", "40", "--time", "0.1", "--size", "6",
+            "--book", "none", "--seed", "3", "--out", str(out), *extra]
+    status, took, said = interrupt(argv, r"\b1/40\b", tmp_path)
+    assert_stopped(status, took, said)
+    found = re.search(r"stopped after (\d+) of 40 games; resume with --resume (\S+)", said)
+    assert found, said
+    assert int(found.group(1)) == games_in(out) >= 1 and found.group(2) == str(out)
+
+
+def test_ctrl_c_stops_a_tournament(tmp_path):
+    out = tmp_path / "t.hgn"
+    argv = ["tournament", "alphabeta", "mcts", "greedy", "--rounds", "10", "--time", "0.1", "--size", "5",
+            "--seed", "2", "--out", str(out)]
+    status, took, said = interrupt(argv, r"\b1/60\b", tmp_path)
+    assert_stopped(status, took, said)
+    found = re.search(r"stopped after (\d+) of 60 games; resume with --resume", said)
+    assert found and int(found.group(1)) == games_in(out), said
+
+
+def test_ctrl_c_stops_stats_of_a_searcher(tmp_path):
+    argv = ["stats", "--player", "alphabeta", "--time", "0.05", "--games", "30", "--size", "5", "--seed", "1"]
+    status, took, said = interrupt(argv, r"\b[1-9]/30\b", tmp_path)
+    assert_stopped(status, took, said)
+
+
+def test_ctrl_c_stops_tune_and_names_the_values_so_far(tmp_path):
+    argv = ["tune", "mcts", "-p", "exploration=0.7,0.1,2", "--iterations", "50", "--time", "0.05", "--size", "5",
+            "--seed", "1"]
+    status, took, said = interrupt(argv, r"iter 1/50", tmp_path)
+    assert_stopped(status, took, said)
+    assert re.search(r"stopped during iteration \d+ of 50; the values after iteration \d+: exploration=", said), said
+    assert "final:" not in said
+
+
+def test_ctrl_c_stops_analyze_mid_search(tmp_path):
+    argv = ["analyze", "start", "--engine", "alphabeta", "--time", "600"]
+    status, took, said = interrupt(argv, r"analysing with alphabeta, 600 s \(Ctrl-C stops\)", tmp_path)
+    assert_stopped(status, took, said)
+    assert "best:" not in said
+
+
+def test_ctrl_c_stops_solve_and_leaves_no_file(tmp_path):
+    out = tmp_path / "early.tb"
+    argv = ["solve", "--from", "4/5/6/2g4/2b3/5/4 g", "--out", str(out)]
+    status, took, said = interrupt(argv, r"pos", tmp_path)
+    assert_stopped(status, took, said)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [], said
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_ctrl_c_stops_a_deep_perft(tmp_path, threads):
+    from tests.conftest import S9_MID
+
+    status, took, said = interrupt(["perft", "9", S9_MID, "--threads", threads], r"root moves", tmp_path)
+    assert_stopped(status, took, said)
+
+
+def test_ctrl_c_stops_playouts(tmp_path):
+    status, took, said = interrupt(["playouts", "1000000000", "--size", "9", "--threads", "2"], r"game", tmp_path)
+    assert_stopped(status, took, said)
