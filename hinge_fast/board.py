@@ -277,11 +277,7 @@ def flips_as_bitboards(size, codes, sets) -> np.ndarray:
     """The flipped groups of a move list (``sets``: rows of shift-layout sets, as
     ``moves.legal_moves`` writes them) as bitboards, uint64 ``[n, NWORDS]``."""
     out = np.zeros((len(codes), NWORDS), dtype=np.uint64)
-    flip_cells = _kernels().flip_cells
-    for i, code in enumerate(codes):
-        if decode_move_code(code)[2] is not None:
-            for cell in flip_cells(size, sets[i]):
-                out[i, cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+    _kernels().bitboard_flips(size, np.asarray(codes, dtype=np.int64), sets, len(codes), out)
     return out
 
 

@@ -251,17 +251,23 @@ def zobrist_hash(size, green_bits, blue_bits, blue_to_move):
     return key
 
 
-def flip_cells(size: int, row) -> list[int]:
-    """The cells (``geometry.py`` indices) of a flipped group as ``list_moves`` stores
-    it (a row of ``flips``), for code above the kernels."""
-    value = sum(int(word) << (64 * i) for i, word in enumerate(row[: words(size)]))
-    cells = []
-    while value:
-        low = value & -value
-        cells.append(int(CELL_OF_BIT[size, low.bit_length() - 1]))
-        value ^= low
-    return cells
+@njit(cache=True)
+def bitboard_flips(size, moves, sets, n, out):
+    """The flipped groups of a move list (``sets``: rows of shift-layout sets, as
+    ``list_moves`` writes them) as bitboards of cell indices (``geometry.py``), to the
+    rows ``out[:n]`` (zero for a placement): the face ``Board.legal_flips`` shows."""
+    for i in range(n):
+        for k in range(out.shape[1]):
+            out[i, k] = U64(0)
+        if not is_swipe(moves[i]):
+            continue
+        for w in range(SHIFT_WORDS_OF[size]):
+            word = sets[i, w]
+            while word:
+                cell = CELL_OF_BIT[size, 64 * w + np.int64(lowest_bit_index64(word))]
+                word &= word - U64(1)
+                out[i, cell >> 6] |= U64(1) << U64(cell & 63)
 
 
-__all__ = ["child_key", "flip_cells", "flipped_group", "legal_moves", "list_moves", "play_move", "position_key",
+__all__ = ["bitboard_flips", "child_key", "flipped_group", "legal_moves", "list_moves", "play_move", "position_key",
            "set_like", "words", "zobrist_hash"]
