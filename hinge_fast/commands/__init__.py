@@ -188,6 +188,39 @@ def add_opening_arguments(parser):
                         help="no book: K uniformly random plies open each pair of games (default with --book none: 4)")
 
 
+def seed_of_args(args) -> int:
+    """The seed of a match or tournament: ``--seed``, else the one its ``--resume`` file
+    was played with, else a fresh random one."""
+    import random
+
+    from ..tools.match import seed_of_match_file
+
+    seed = args.seed
+    if args.resume is not None and seed is None:
+        seed = seed_of_match_file(args.resume)
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
+    return seed
+
+
+def open_games_file(args, settings) -> dict:
+    """The games already played: with ``--resume``, those of its file (cut after the
+    last whole record; ``settings``, as ``tools.match.read_match`` takes them, must
+    match); with ``--out``, none, the file emptied; HingeError if it cannot be written."""
+    from ..tools.match import cut_file, read_match
+
+    if args.resume is not None:
+        done, length = read_match(args.resume, settings)
+        cut_file(args.resume, length)
+        return done
+    if args.out is not None:
+        try:
+            open(args.out, "w").close()
+        except OSError as e:
+            raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+    return {}
+
+
 def openings_from_args(args, size: int):
     """``(book, openings)``: the Book the arguments ask for (None: random openings) and
     the random openings' plies; HingeError for a missing, empty or bad book."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import HingeError
-from . import (add_executor_arguments, add_opening_arguments, executor_from_args, openings_from_args, positive_int, seconds,
-               stopped_text, time_control)
+from . import (add_executor_arguments, add_opening_arguments, executor_from_args, open_games_file, seed_of_args,
+               openings_from_args, positive_int, seconds, stopped_text, time_control)
 
 DEFAULT_MATCH_TIME = 0.1
 
@@ -88,7 +88,7 @@ class _Progress:
 def run_match(args) -> int:
     import random
 
-    from ..tools.match import MatchSettings, Sprt, cut_file, play_match, read_match, read_match_file, seed_of_match_file
+    from ..tools.match import MatchSettings, Sprt, play_match, read_match_file
     from ..tools.players import PlayerSpec, close_made_players, get_player
     from ..tools.record import append_record
 
@@ -102,11 +102,7 @@ def run_match(args) -> int:
     limit_a = (None, args.nodes) if args.nodes is not None else (time_limit, None)
     limit_b = (args.time_b, None) if args.time_b is not None else (None, args.nodes_b) if args.nodes_b is not None else limit_a
     path = args.resume if args.resume is not None else args.out
-    seed = args.seed
-    if args.resume is not None and seed is None:
-        seed = seed_of_match_file(args.resume)
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(32)
+    seed = seed_of_args(args)
     seeds = random.Random(seed)
     player_a = get_player(args.engine_a, time=limit_a[0], nodes=limit_a[1], seed=seeds.getrandbits(32), size=args.size)
     player_b = get_player(args.engine_b, time=limit_b[0], nodes=limit_b[1], seed=seeds.getrandbits(32), size=args.size)
@@ -119,15 +115,7 @@ def run_match(args) -> int:
     line = None
     written = [0]
     try:
-        done = {}
-        if args.resume is not None:
-            done, length = read_match(args.resume, settings)
-            cut_file(args.resume, length)
-        elif args.out is not None:
-            try:
-                open(args.out, "w").close()
-            except OSError as e:
-                raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+        done = open_games_file(args, settings)
         players = (player_a, player_b)
         if executor.kind != "serial":
             players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import HingeError
-from . import (add_executor_arguments, add_opening_arguments, executor_from_args, openings_from_args, positive_int, seconds,
-               stopped_text, time_control)
+from . import (add_executor_arguments, add_opening_arguments, executor_from_args, open_games_file, seed_of_args,
+               openings_from_args, positive_int, seconds, stopped_text, time_control)
 
 DEFAULT_TOURNAMENT_TIME = 0.1
 
@@ -53,7 +53,7 @@ def register(subparsers):
 def run_tournament(args) -> int:
     import random
 
-    from ..tools.match import MatchSettings, cut_file, read_match, read_match_file, seed_of_match_file
+    from ..tools.match import MatchSettings, read_match_file
     from ..tools.players import PlayerSpec, close_made_players, get_player
     from ..tools.record import append_record
     from ..tools.tournament import pairings, play_tournament, tournament_kind
@@ -65,11 +65,7 @@ def run_tournament(args) -> int:
         raise HingeError(f"--openings ({openings}) must be less than --max-plies ({args.max_plies})")
     time = args.time if args.time is not None or args.nodes is not None or args.tc is not None else DEFAULT_TOURNAMENT_TIME
     path = args.resume if args.resume is not None else args.out
-    seed = args.seed
-    if args.resume is not None and seed is None:
-        seed = seed_of_match_file(args.resume)
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(32)
+    seed = seed_of_args(args)
     seeds = random.Random(seed)
     made = []
     executor = None
@@ -94,15 +90,7 @@ def run_tournament(args) -> int:
             return MatchSettings(names[i], names[j], args.size, openings, args.max_plies, limit, seed, book_tag, kind)
 
         executor = executor_from_args(args)
-        done = {}
-        if args.resume is not None:
-            done, length = read_match(args.resume, settings_for)
-            cut_file(args.resume, length)
-        elif args.out is not None:
-            try:
-                open(args.out, "w").close()
-            except OSError as e:
-                raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+        done = open_games_file(args, settings_for)
         players = made
         if executor.kind != "serial":
             players = [PlayerSpec(spec, time=time if args.nodes is None else None, nodes=args.nodes, size=args.size, name=p.name)
