@@ -10,7 +10,8 @@ from hinge_fast.board import Color, Termination
 from hinge_fast.protocol.server import EngineSession
 from hinge_fast.protocol.wire import parse_bestmove_limits
 from hinge_fast.search import Limits, create_searcher
-from hinge_fast.search.timeman import MOVE_OVERHEAD, Clock, TimeControl, limits_for_move, move_time
+from hinge_fast.search.timeman import (MIN_MOVES_LEFT, MOVE_OVERHEAD, RESERVE, Clock, TimeControl, limits_for_move,
+                                       move_time, moves_left)
 from hinge_fast.tools.game import play_game
 from hinge_fast.tools.match import MatchSettings, play_match, read_match
 from hinge_fast.tools.players import Player, RandomPlayer, get_player
@@ -50,23 +51,55 @@ class SpendingPlayer(Player):
 
 # ----- time management ----------------------------------------------------------------------
 def test_move_time_by_hand():
-    # remaining / 20 + 3/4 of the increment - the overhead
-    assert move_time(10.0, 0.1) == pytest.approx(10 / 20 + 0.075 - MOVE_OVERHEAD)
-    assert move_time(60.0, 0.0, moves_to_go=30) == pytest.approx(2.0 - MOVE_OVERHEAD)
-    # the last move before the clock is filled again may use all but the overhead
-    assert move_time(1.0, 0.0, moves_to_go=1) == pytest.approx(1.0 - MOVE_OVERHEAD)
+    # (remaining - the reserve) / moves + 3/4 of the increment - the overhead
+    assert move_time(10.0, 0.1) == pytest.approx((10 - RESERVE) / 20 + 0.075 - MOVE_OVERHEAD)
+    assert move_time(60.0, 0.0, moves=30) == pytest.approx((60 - RESERVE) / 30 - MOVE_OVERHEAD)
+    # under the reserve, a move gets three quarters of the increment
+    assert move_time(0.09, 0.02, moves=10) == pytest.approx(0.015 - MOVE_OVERHEAD)
+    # the last move before the clock is filled again may use all but the reserve
+    assert move_time(1.0, 0.0, moves=1) == pytest.approx(1.0 - RESERVE - MOVE_OVERHEAD)
     # never more than half the remaining time (less the overhead), never less than 1 ms
     assert move_time(1.0, 10.0) == pytest.approx(0.5 - MOVE_OVERHEAD)
     assert move_time(0.0, 0.0) == 0.001 and move_time(-1.0, 0.0) == 0.001
 
 
+def test_moves_left_shrink_as_the_board_fills_and_never_below_the_floor():
+    for size in range(4, 10):
+        cells = 3 * size * (size - 1) + 1
+        plan = [moves_left(size, tokens) for tokens in range(0, cells + 1)]
+        assert plan == sorted(plan, reverse=True)
+        assert min(plan) == MIN_MOVES_LEFT and plan[0] > MIN_MOVES_LEFT
+    # a bigger board plans for more moves from the same number of tokens
+    assert moves_left(9, 10) > moves_left(6, 10) > moves_left(4, 10)
+
+
+@pytest.mark.parametrize("increment, moves", [(0.0, 40), (0.01, 1000)])
+def test_a_game_that_runs_on_past_the_plan_never_runs_the_clock_out(increment, moves):
+    # Every move past the estimate takes its planned time and the overhead: without
+    # an increment the clock lasts 40 moves at the shortest plan, with one it settles
+    # above the reserve.
+    remaining = 1.0
+    for move in range(moves):
+        remaining += increment - move_time(remaining, increment, moves=MIN_MOVES_LEFT) - MOVE_OVERHEAD
+        assert remaining > 0
+    if increment:
+        assert remaining > RESERVE
+
+
 def test_the_clock_becomes_a_time_for_the_side_to_move():
     clock = Clock(green_time=10.0, blue_time=2.0, green_inc=0.1, blue_inc=0.0)
-    assert limits_for_move(Limits(clock=clock), Color.GREEN) == Limits(time=move_time(10.0, 0.1))
-    assert limits_for_move(Limits(clock=clock), Color.BLUE) == Limits(time=move_time(2.0, 0.0))
+    board = Board(6)
+    plan = moves_left(6, 0)
+    assert limits_for_move(Limits(clock=clock), board) == Limits(time=move_time(10.0, 0.1, plan))
+    board.push(board.legal_moves[0])
+    assert limits_for_move(Limits(clock=clock), board) == Limits(time=move_time(2.0, 0.0, moves_left(6, 1)))
+    # the clock's moves to go come first
+    togo = Clock(green_time=10.0, blue_time=2.0, moves_to_go=5)
+    assert limits_for_move(Limits(clock=togo), board) == Limits(time=move_time(2.0, 0.0, 5))
     # a shorter own time, and node and depth limits, still hold
-    assert limits_for_move(Limits(time=0.01, nodes=50, depth=3, clock=clock), Color.GREEN) == Limits(time=0.01, nodes=50, depth=3)
-    assert limits_for_move(Limits(nodes=50), Color.GREEN) == Limits(nodes=50)
+    limits = Limits(time=0.01, nodes=50, depth=3, clock=clock)
+    assert limits_for_move(limits, board) == Limits(time=0.01, nodes=50, depth=3)
+    assert limits_for_move(Limits(nodes=50), board) == Limits(nodes=50)
     assert "clock=Clock(" in repr(Limits(clock=clock)) and not Limits(clock=clock).unlimited
 
 

@@ -75,7 +75,7 @@ class Searcher:
                         on_progress(result)
                     return result
             self.prepare(board)
-            return self._go(board, self.default_limits(timeman.limits_for_move(limits, board.turn)), on_progress)
+            return self._go(board, self.default_limits(timeman.limits_for_move(limits, board)), on_progress)
         finally:
             self._busy.release()
 

@@ -6,21 +6,31 @@ clock runs out loses. A search under a clock gets the two clocks (``Clock``, as 
 ``go wtime btime winc binc``) and turns them into a time for this move
 (:func:`move_time`)::
 
-    share  = remaining / moves left + 3/4 of the increment - the move overhead
+    usable = remaining - the reserve (none when less is left)
+    share  = usable / moves left + 3/4 of the increment - the move overhead
     time   = the share, at most half the remaining time less the overhead, at least 1 ms
 
-``moves left`` is the clock's moves-to-go when it has one, else ``EXPECTED_MOVES``: the
-remaining time then shrinks by a constant factor per move, so a long game never runs a
-clock out, and the increment keeps most of its value. ``MOVE_OVERHEAD`` is kept back on
-every move for what the clock counts but the search does not (a process's answer going
-through a pipe, the game loop, a search overshooting its time on a loaded machine): it
-also keeps the clock from sinking below about 20 times itself minus the increment's
-unspent quarter, a reserve against a stall.
+``moves left`` is the clock's moves-to-go when it has one. Otherwise it is estimated from
+the position (:func:`moves_left`): a game is mostly decided by the time about a third
+of the board holds tokens (``END_FILL``), and on the way there each token placed takes
+about one and a half plies (``PLIES_PER_TOKEN``); never fewer than ``MIN_MOVES_LEFT``
+moves, so a game that goes on longer than estimated only shrinks the clock by a constant
+factor per move and never runs it out. Spending by the position rather than a flat
+share of the clock uses the time a flat share leaves on the clock at the end of a
+game (a flat twentieth leaves 40% of the base unused after 18 moves).
 
+``RESERVE`` is never planned for: it absorbs a search that overruns on a loaded machine
+(with an increment the clock settles above it; below it a move gets three quarters of
+the increment). ``MOVE_OVERHEAD`` is kept back on every move
+for what the clock counts but the search does not (a process's answer going through a
+pipe, the game loop).
+
+    >>> moves_left(6, 9)
+    18
+    >>> move_time(1.0, 0.01, moves=18)
+    0.0525
     >>> move_time(10.0, 0.1)
-    0.545
-    >>> move_time(1.0, 0.01)
-    0.0275
+    0.565
     >>> move_time(0.001, 0.0)
     0.001
     >>> Clock(green_time=10, blue_time=4, green_inc=0.1, blue_inc=0.1).side(1)
@@ -33,14 +43,23 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..board import Color
 from ..errors import HingeError
 
-#: Moves per side a clock is made to last when the clock says nothing of moves to go.
+#: Moves per side a clock is made to last when neither the clock nor a position says more.
 EXPECTED_MOVES = 20
+#: The share of the board's cells holding tokens by which a game is mostly decided.
+END_FILL = 0.35
+#: Plies a game takes per token placed on the way there.
+PLIES_PER_TOKEN = 1.5
+#: The fewest moves of its own a side plans its clock for.
+MIN_MOVES_LEFT = 8
 #: The share of the increment spent on the move that earns it.
 INCREMENT_SHARE = 0.75
+#: Seconds of the clock never planned for.
+RESERVE = 0.1
 #: Seconds kept back on every move for what is not search (pipes, the game loop).
-MOVE_OVERHEAD = 0.03
+MOVE_OVERHEAD = 0.005
 #: Never more than this share of the remaining time on one move.
 MAX_SHARE = 0.5
 #: The least time a search is given (it always completes its first step).
@@ -85,27 +104,39 @@ class Clock:
         return (self.green_time, self.green_inc) if int(turn) == 0 else (self.blue_time, self.blue_inc)
 
 
-def move_time(remaining: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
+def moves_left(size: int, tokens: int) -> int:
+    """The moves of its own the side to move plans its clock for, on a board of side
+    ``size`` holding ``tokens`` tokens (the module docstring)."""
+    cells = 3 * size * (size - 1) + 1
+    plies = PLIES_PER_TOKEN * (END_FILL * cells - tokens)
+    return max(MIN_MOVES_LEFT, math.ceil(plies / 2))
+
+
+def move_time(remaining: float, increment: float = 0.0, moves: int | None = None) -> float:
     """Seconds to search this move with ``remaining`` seconds on the clock, the
-    ``increment`` to come after it and ``moves_to_go`` (None: ``EXPECTED_MOVES``); the
-    formula is in the module docstring."""
-    moves = moves_to_go if moves_to_go else EXPECTED_MOVES
-    share = remaining / moves + INCREMENT_SHARE * increment - MOVE_OVERHEAD
-    cap = (remaining if moves == 1 else remaining * MAX_SHARE) - MOVE_OVERHEAD
+    ``increment`` to come after it and ``moves`` to plan for (the clock's moves to go,
+    or :func:`moves_left`; None: ``EXPECTED_MOVES``); the formula is in the module
+    docstring."""
+    moves = moves if moves else EXPECTED_MOVES
+    usable = max(0.0, remaining - RESERVE)
+    share = usable / moves + INCREMENT_SHARE * increment - MOVE_OVERHEAD
+    cap = (usable if moves == 1 else remaining * MAX_SHARE) - MOVE_OVERHEAD
     return round(max(MIN_MOVE_TIME, min(share, cap)), 6)
 
 
-def limits_for_move(limits, turn: int):
-    """``limits`` with its clock (if any) turned into a time for the side ``turn`` to
-    move: :func:`move_time`, or the limits' own time if that is shorter. Limits without
-    a clock come back as they are."""
+def limits_for_move(limits, board):
+    """``limits`` with its clock (if any) turned into a time for the side to move on
+    ``board``: :func:`move_time` for the clock's moves to go or, without them, the
+    position's :func:`moves_left`; or the limits' own time if that is shorter. Limits
+    without a clock come back as they are."""
     clock = getattr(limits, "clock", None)
     if clock is None:
         return limits
     from .limits import Limits
 
-    remaining, increment = clock.side(turn)
-    time = move_time(remaining, increment, clock.moves_to_go)
+    remaining, increment = clock.side(board.turn)
+    tokens = board.token_count(Color.GREEN) + board.token_count(Color.BLUE)
+    time = move_time(remaining, increment, clock.moves_to_go or moves_left(board.size, tokens))
     if limits.time is not None:
         time = min(time, limits.time)
     return Limits(time=time, nodes=limits.nodes, depth=limits.depth)
