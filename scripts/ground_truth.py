@@ -9,6 +9,7 @@ uniformly random choice.
     python -m scripts.ground_truth                       # 1,000 nodes, 0.01 s, 0.2 s
     python -m scripts.ground_truth --positions 100 --budgets 1000n 0.01s
     python -m scripts.ground_truth --engines mcts mcts:exploration=0.4 --budgets 1000n
+    python -m scripts.ground_truth --command .venv/bin/hinge-fast --budgets 0.01s --positions 100
 
 Example: python -m scripts.ground_truth --positions 100 --budgets 1000n
 
@@ -16,12 +17,18 @@ Needs the tablebase (``hinge-fast solve --size 4``; ``--tablebase FILE`` elsewhe
 A budget is a node count (``1000n``: positions searched for alpha-beta, playouts for
 MCTS) or a time (``0.01s``). Each search gets its own fixed seed, so a node-budget run
 repeats exactly; time budgets depend on the machine's load.
+
+With ``--command HINGE_FAST`` every search is a fresh ``HINGE_FAST move`` process, as a
+user at the command line runs it, so what a process pays once (loading the kernels,
+allocating the table) is part of each search; without it the searches run in this
+process, after one search not counted.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import subprocess
 import sys
 import time
 
@@ -72,6 +79,19 @@ def parse_budget(text: str) -> dict:
     raise SystemExit(f"error: budget {text!r}: write a node count like 1000n or a time like 0.01s")
 
 
+def command_move(command: str, board: Board, engine: str, options: dict, limits: dict, seed: int) -> str:
+    """The move a fresh ``command move`` process picks (its last line of stdout)."""
+    argv = [command, "move", board.fen(), "--engine", engine, "--seed", str(seed), "--quiet"]
+    for name, value in limits.items():
+        argv += [f"--{name}", str(value)]
+    for name, value in options.items():
+        argv += ["-o", f"{name}={value}"]
+    run = subprocess.run(argv, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"error: {' '.join(argv)}: {run.stderr.strip()[-300:]}")
+    return run.stdout.strip().splitlines()[-1]
+
+
 def run(args) -> None:
     tb = Tablebase(args.tablebase)
     started = time.perf_counter()
@@ -104,13 +124,17 @@ def run(args) -> None:
             # without the tablebase: the engines would otherwise answer from it
             if "tablebase" in engine_spec(engine).option_names:
                 options = {**options, "tablebase": "off"}
-            # one search first, not counted: the process's first search loads the kernels
-            # from numba's cache and allocates the tables, which a time budget would pay
-            hinge_fast.search(Board(4), engine=engine, seed=args.seed, **limits, **options)
+            if args.command is None:
+                # one search first, not counted: the process's first search loads the kernels
+                # from numba's cache and allocates the tables, which a time budget would pay
+                hinge_fast.search(Board(4), engine=engine, seed=args.seed, **limits, **options)
             hits = [0] * len(PHASES)
             for k, (board, winning, _) in enumerate(positions):
-                result = hinge_fast.search(board.copy(), engine=engine, seed=args.seed + k, **limits, **options)
-                hits[phase_of(board)] += result.move in winning
+                if args.command is None:
+                    move = hinge_fast.search(board.copy(), engine=engine, seed=args.seed + k, **limits, **options).move
+                else:
+                    move = board.parse_move(command_move(args.command, board, engine, options, limits, args.seed + k))
+                hits[phase_of(board)] += move in winning
             line(spec, budget, hits)
     print(f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
 
@@ -121,6 +145,8 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=12, help="seed of the random games and of the searches (default 12)")
     parser.add_argument("--budgets", nargs="+", default=list(DEFAULT_BUDGETS), help="budgets: 1000n (nodes) or 0.01s (time)")
     parser.add_argument("--engines", nargs="+", default=["alphabeta", "mcts"], help="engines to test, with options after a colon as in matches (mcts:exploration=0.7)")
+    parser.add_argument("--command", default=None, metavar="HINGE_FAST",
+                        help="ask a fresh 'HINGE_FAST move' process for every search, as a user would")
     parser.add_argument("--tablebase", default=None, metavar="FILE", help="tablebase file (default: where solve writes it)")
     run(parser.parse_args(argv))
 

@@ -30,3 +30,18 @@ def test_help(name):
 def test_docstring_has_an_example(name):
     docstring = ast.get_docstring(ast.parse((ROOT / "scripts" / f"{name}.py").read_text()))
     assert docstring and "Example" in docstring, f"scripts/{name}.py: no Example in its docstring"
+
+
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
+def test_ground_truth_asks_a_fresh_process_for_the_same_move_as_a_search_here(engine):
+    # --command: one `hinge-fast move` process per search; with a node limit and a seed
+    # the process picks the move the same search picks in this process.
+    import hinge_fast
+    from hinge_fast import Board
+    from scripts.ground_truth import command_move
+
+    command = str(Path(sys.executable).parent / "hinge-fast")
+    board = Board.from_fen("4/1bgg1/2bb2/2bgg2/1ggb2/2gb1/4 b")
+    options = {"tablebase": "off", "threads": 1}
+    here = hinge_fast.search(board.copy(), engine=engine, seed=7, nodes=300, **options).move
+    assert board.parse_move(command_move(command, board, engine, options, {"nodes": 300}, 7)) == here
