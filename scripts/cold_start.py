@@ -9,7 +9,8 @@ For each engine, thread count, side and time budget: the depth and nodes (alpha-
 playouts (MCTS) and the time of ``hinge-fast move POSITION --time T`` run as a fresh
 process, as a user runs it (read from its ``bestmove`` line), against the same search
 run warm: the second ``go`` of one searcher in this process. The position of each side is
-a seeded middle game (random plies, not over). The tablebase is off, so that side 4 is
+a seeded middle game (random plies, not over, and not proven won or lost by a
+6-ply search, where a searcher would stop at once). The tablebase is off, so that side 4 is
 searched too. A search's time is measured by the engine from its own clock; a cold one
 should reach about the depth (or playouts) of the warm one and use about its budget.
 """
@@ -27,13 +28,17 @@ BESTMOVE = re.compile(r"^bestmove (\S+) score .* depth (\d+) nodes (\d+) time ([
 
 
 def middle_game(size: int, seed: int = 7):
-    """A seeded position some plies into a random game of side ``size``, not over."""
+    """A seeded position some plies into a random game of side ``size``, not over, and
+    not decided within a short search: a searcher stops at once on a root it proves won
+    or lost, which would say nothing of how it spends its time."""
+    from hinge_fast.search import Limits, create_searcher
     from hinge_fast.tools.positions import random_position
 
     rng = random.Random(seed * 100 + size)
+    probe = create_searcher("alphabeta", threads=1, tablebase="off")
     while True:
         board = random_position(size, rng.randint(3 * size, 5 * size), rng)
-        if not board.is_game_over():
+        if not board.is_game_over() and not probe.go(board.copy(), Limits(depth=6, nodes=200_000)).score.is_mate:
             return board
 
 
