@@ -96,7 +96,7 @@ def add_engine_arguments(parser, default_help="", seed=True):
     NAME=VALUE (the engine's options, checked by the registry), --tablebase FILE (the
     ``tablebase`` option) and --seed N (bounds of the registry's seed option: -1 is a
     fresh seed each search)."""
-    from ..search.registry import DEFAULT_ENGINE, ENGINES, REGISTRY, all_options
+    from ..search.registry import DEFAULT_ENGINE, REGISTRY, all_options
 
     described = "; ".join(f"{name}: {spec.description}" for name, spec in REGISTRY.items())
     parser.add_argument("--engine", choices=tuple(REGISTRY), default=None,
@@ -186,6 +186,34 @@ def add_opening_arguments(parser):
                         help="a book of game records: play the first N moves of each game (default: all)")
     parser.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=None, metavar="K",
                         help="no book: K uniformly random plies open each pair of games (default with --book none: 4)")
+
+
+def add_game_arguments(parser, what: str, default_time: float):
+    """The arguments every command that plays games of search players shares: a limit
+    per move (``--time``, ``--nodes``) or a clock (``--tc``), ``--size``, the openings
+    (:func:`add_opening_arguments`), ``--max-plies``, ``--seed``, and the games file
+    (``--out`` or ``--resume``). ``what`` names the command's run ('match')."""
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S",
+                       help=f"seconds per search move (default {default_time})")
+    limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N",
+                       help="nodes (alpha-beta) or playouts (MCTS) per search move")
+    limit.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC",
+                       help="a clock for each side: BASE seconds, INC more after each move (10+0.1); the engines "
+                       "decide the time of each move, and a side whose clock runs out loses on time")
+    parser.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
+    add_opening_arguments(parser)
+    parser.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M",
+                        help="a game this long (opening included) is unfinished (default 400)")
+    parser.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N",
+                        help="seed of openings and players (default: random)")
+    saving = parser.add_mutually_exclusive_group()
+    saving.add_argument("--out", default=None, metavar="FILE",
+                        help="write the games to FILE as game records, each as it finishes (FILE is emptied first)")
+    saving.add_argument("--resume", default=None, metavar="FILE",
+                        help=f"like --out, but first read FILE: the games in it are counted, not played again, so an "
+                        f"interrupted {what} goes on where it stopped (FILE missing or empty: a new {what}). The "
+                        "settings must be the same; --seed may be left out (FILE says it); more games add games")
 
 
 def seed_of_args(args) -> int:

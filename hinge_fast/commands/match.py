@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import HingeError
-from . import (add_executor_arguments, add_opening_arguments, executor_from_args, open_games_file, seed_of_args,
-               openings_from_args, positive_int, seconds, stopped_text, time_control)
+from . import (add_executor_arguments, add_game_arguments, executor_from_args, open_games_file, openings_from_args,
+               positive_int, seconds, seed_of_args, stopped_text)
 
 DEFAULT_MATCH_TIME = 0.1
 
@@ -28,35 +28,16 @@ def register(subparsers):
     p.add_argument("engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)")
     p.add_argument("engine_b", metavar="ENGINE_B", help="its opponent")
     p.add_argument("--games", type=positive_int("--games", 1, 10**6), default=10, metavar="N", help="games to play (default 10)")
-    limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S", help=f"seconds per search move (default {DEFAULT_MATCH_TIME})")
-    limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N", help="nodes (alpha-beta) or playouts (MCTS) per search move")
-    limit.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC",
-                       help="a clock for each side: BASE seconds, INC more after each move (10+0.1); the engines decide "
-                       "the time of each move, and a side whose clock runs out loses on time")
+    add_game_arguments(p, "match", DEFAULT_MATCH_TIME)
     odds = p.add_mutually_exclusive_group()
     odds.add_argument("--time-b", type=seconds("--time-b"), default=None, metavar="S",
                       help="ENGINE_B's own seconds per search move (time odds; default: as ENGINE_A)")
     odds.add_argument("--nodes-b", type=positive_int("--nodes-b", 1, 10**12), default=None, metavar="N",
                       help="ENGINE_B's own nodes or playouts per search move (default: as ENGINE_A)")
-    p.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
-    add_opening_arguments(p)
-    p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M", help="a game this long (opening included) is unfinished (default 400)")
-    p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N", help="seed of openings and players (default: random)")
     p.add_argument("--sprt", default=None, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early when an SPRT of H0: ELO0 against H1: ELO1 decides (alpha, beta default 0.05)")
     p.add_argument("--json", default=None, metavar="FILE",
                    help="also write every figure of the summary (pair counts, Elo and nElo with intervals, LOS, "
                    "SPRT) to FILE as JSON, for tools")
-    saving = p.add_mutually_exclusive_group()
-    saving.add_argument("--out", default=None, metavar="FILE", help="write the games to FILE as game records, each as it finishes (FILE is emptied first)")
-    saving.add_argument(
-        "--resume",
-        default=None,
-        metavar="FILE",
-        help="like --out, but first read FILE: the games in it are counted, not played again, so an interrupted "
-        "match goes on where it stopped (FILE missing or empty: a new match). The settings must be the same; "
-        "--seed may be left out (FILE says it); a larger --games adds games",
-    )
     add_executor_arguments(p, concurrency_help="games played at once, in worker processes (default 1); with node "
                            "limits each game is the same as when played alone")
     p.set_defaults(run=run_match)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import HingeError
-from . import (add_executor_arguments, add_opening_arguments, executor_from_args, open_games_file, seed_of_args,
-               openings_from_args, positive_int, seconds, stopped_text, time_control)
+from . import (add_executor_arguments, add_game_arguments, executor_from_args, open_games_file, openings_from_args,
+               positive_int, seed_of_args, stopped_text)
 
 DEFAULT_TOURNAMENT_TIME = 0.1
 
@@ -27,25 +27,8 @@ def register(subparsers):
     p.add_argument("--rounds", type=positive_int("--rounds", 1, 10**6), default=2, metavar="N",
                    help="pairs of games per pairing (default 2)")
     p.add_argument("--gauntlet", action="store_true", help="the first ENGINE plays each of the others; they do not play each other")
-    limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S",
-                       help=f"seconds per search move (default {DEFAULT_TOURNAMENT_TIME})")
-    limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N",
-                       help="nodes (alpha-beta) or playouts (MCTS) per search move")
-    limit.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC",
-                       help="a clock for each side: BASE seconds, INC more after each move; out of time loses")
-    p.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
-    add_opening_arguments(p)
-    p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M",
-                   help="a game this long (opening included) is unfinished (default 400)")
-    p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N",
-                   help="seed of openings and players (default: random)")
+    add_game_arguments(p, "tournament", DEFAULT_TOURNAMENT_TIME)
     p.add_argument("--json", default=None, metavar="FILE", help="also write the rating list and the pairings' scores to FILE as JSON")
-    saving = p.add_mutually_exclusive_group()
-    saving.add_argument("--out", default=None, metavar="FILE", help="write the games to FILE as game records, each as it finishes (FILE is emptied first)")
-    saving.add_argument("--resume", default=None, metavar="FILE",
-                        help="like --out, but first read FILE: its games are counted, not played again (FILE missing or "
-                        "empty: a new tournament); the settings must be the same, --seed may be left out, more --rounds add games")
     add_executor_arguments(p, concurrency_help="games played at once, in worker processes (default 1)")
     p.set_defaults(run=run_tournament)
 
