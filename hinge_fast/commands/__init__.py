@@ -266,6 +266,18 @@ def openings_from_args(args, size: int):
     return read_book(path, size, args.book_plies), 0
 
 
+def write_json(path: str, data) -> None:
+    """Write ``data`` to ``path`` as indented JSON; HingeError if it cannot be written."""
+    import json
+
+    try:
+        with open(path, "w") as f:
+            json.dump(data, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 def time_control(text: str):
     """An argparse type: ``--tc BASE+INC`` (seconds)."""
     from ..search.timeman import TimeControl

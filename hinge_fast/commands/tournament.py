@@ -6,7 +6,7 @@ import sys
 
 from ..errors import HingeError
 from . import (add_executor_arguments, add_game_arguments, executor_from_args, open_games_file, openings_from_args,
-               positive_int, seed_of_args, stopped_text)
+               positive_int, seed_of_args, stopped_text, write_json)
 
 DEFAULT_TOURNAMENT_TIME = 0.1
 
@@ -124,16 +124,7 @@ def run_tournament(args) -> int:
     if path is not None:
         print(f"{written[0]} games written to {path}")
     if args.json is not None:
-        _write_json(args.json, result.figures())
+        write_json(args.json, result.figures())
     return 0
 
 
-def _write_json(path, figures) -> None:
-    import json
-
-    try:
-        with open(path, "w") as f:
-            json.dump(figures, f, indent=1)
-            f.write("\n")
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
