@@ -1,0 +1,111 @@
+"""Instructions and branch mispredictions per leaf of bulk perft, counted by valgrind.
+
+Runs the perft kernel (one thread, in a child process under ``valgrind --tool=cachegrind
+--branch-sim=yes``) at two depths of one position and divides the difference of the
+counts by the difference of the leaves, so that what a process does once (starting
+Python, loading the kernels) cancels out. With ``--other`` it does the same for another
+perft program, so that two move generators can be compared instruction for instruction
+where timings are too noisy to say why one is faster:
+
+    python -m scripts.perft_profile "4/1g3/3g2/3g3/2bb2/5/4 b" 5 7
+    python -m scripts.perft_profile POSITION 5 7 --other "yardstick perft {position} {depth}"
+
+Example: python -m scripts.perft_profile "4/1g3/3g2/3g3/2bb2/5/4 b" 4 6
+
+``--other`` is a command template with ``{position}`` and ``{depth}``; it must print the
+leaf count as a line of digits alone or as ``perft(D) = N``. Needs valgrind. The kernels
+are compiled for valgrind's virtual CPU on the first run (a few minutes), kept apart
+from the native cache in ``NUMBA_CACHE_DIR`` (default a folder under the system's
+temporary directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+COUNTS = {
+    "instructions": re.compile(r"I\s+refs:\s+([0-9,]+)"),
+    "branches": re.compile(r"Branches:\s+([0-9,]+)"),
+    "mispredictions": re.compile(r"Mispredicts:\s+([0-9,]+)"),
+}
+LEAVES = re.compile(r"^(?:perft\(\d+\) = )?(\d+)\s*$", re.M)
+
+
+def parse_cachegrind(text: str) -> dict:
+    """The totals of a cachegrind run's summary (``--branch-sim=yes``)."""
+    found = {}
+    for name, pattern in COUNTS.items():
+        m = pattern.search(text)
+        if m is None:
+            raise SystemExit(f"error: no {name} in valgrind's summary:\n{text[-500:]}")
+        found[name] = int(m.group(1).replace(",", ""))
+    return found
+
+
+def per_leaf(low: dict, high: dict) -> dict:
+    """Each count's growth from the shallow run to the deep one, per leaf added.
+
+    >>> per_leaf({"leaves": 10, "instructions": 1000}, {"leaves": 110, "instructions": 9000})
+    {'instructions': 80.0}
+    """
+    leaves = high["leaves"] - low["leaves"]
+    return {k: (high[k] - low[k]) / leaves for k in high if k != "leaves"}
+
+
+def kernel_perft(position: str, depth: int) -> None:
+    """Print the bulk perft of ``position`` to ``depth``, one thread (the child's job)."""
+    from hinge_fast import Board
+
+    print(Board.from_fen(position).perft(depth))
+
+
+def counted(argv: list[str], env: dict | None = None) -> dict:
+    """Leaves and valgrind's counts of one run of ``argv``."""
+    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
+                          "--cachegrind-out-file=/dev/null", *argv], capture_output=True, text=True, env=env)
+    if run.returncode != 0:
+        raise SystemExit(f"error: {' '.join(argv)} exited with {run.returncode}:\n{run.stderr[-500:]}")
+    leaves = LEAVES.findall(run.stdout)
+    if not leaves:
+        raise SystemExit(f"error: no leaf count in the output of {' '.join(argv)}:\n{run.stdout[-300:]}")
+    return {"leaves": int(leaves[-1]), **parse_cachegrind(run.stderr)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.perft_profile", description=__doc__.split("\n\n")[0])
+    parser.add_argument("position", help="a position string")
+    parser.add_argument("low", type=int, help="the shallow depth")
+    parser.add_argument("high", type=int, help="the deep depth")
+    parser.add_argument("--other", metavar="TEMPLATE", help="another perft command: '{position}' and '{depth}' filled in")
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        raise SystemExit("error: valgrind is not installed (apt-get install valgrind)")
+    if not 1 <= args.low < args.high:
+        raise SystemExit("error: give two depths, the shallow one first")
+    env = dict(os.environ)
+    env.setdefault("NUMBA_CACHE_DIR", os.path.join(tempfile.gettempdir(), "hinge-fast-valgrind-cache"))
+    rows = []
+    ours = [[sys.executable, "-c", "import sys; from scripts.perft_profile import kernel_perft; "
+             "kernel_perft(sys.argv[1], int(sys.argv[2]))", args.position, str(d)] for d in (args.low, args.high)]
+    rows.append(("hinge-fast", per_leaf(counted(ours[0], env), counted(ours[1], env))))
+    if args.other:
+        other = [shlex.split(args.other.format(position=shlex.quote(args.position), depth=d))
+                 for d in (args.low, args.high)]
+        rows.append((other[0][0], per_leaf(counted(other[0]), counted(other[1]))))
+    print(f"per leaf of bulk perft, depth {args.low} to {args.high}: {args.position}")
+    print(f"{'program':>20} {'instructions':>13} {'branches':>9} {'mispredicted':>13}")
+    for name, row in rows:
+        print(f"{os.path.basename(name):>20} {row['instructions']:13.1f} {row['branches']:9.1f} "
+              f"{row['mispredictions']:13.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
