@@ -49,6 +49,10 @@ _CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
 _MOVE_RE = re.compile(r"\s*([A-Za-z][0-9]{1,2})(?:\s*-\s*([A-Za-z][0-9]{1,2})(?:\s*[xX]\s*([A-Za-z][0-9]{1,2}))?)?\s*")
 
 
+#: Set once ``Board.load_kernels`` has run in this process.
+_LOADED: list = []
+
+
 def _kernels():
     from .core import kernels
 
@@ -432,6 +436,21 @@ class Board:
         """The 64-bit Zobrist key of the position (tokens and side to move), as the
         searchers' transposition table sees it."""
         return int(_kernels().zobrist_hash(self.size, self._green, self._blue, self.turn == Color.BLUE))
+
+    def load_kernels(self) -> None:
+        """Load the compiled kernels a board uses (its key, its moves, playing one) from
+        numba's cache now, or compile them: once a process, a few tens of milliseconds.
+        A search calls it before its clock starts, so that its first result does not pay
+        for them."""
+        if _LOADED:
+            return
+        probe = self.copy()
+        probe.zobrist_key
+        moves = probe.legal_moves
+        if moves:
+            probe.push(moves[0])
+            probe.history_keys()
+        _LOADED.append(True)
 
     def history_keys(self) -> list[int]:
         """The Zobrist keys of the positions before this one in ``move_stack``, oldest

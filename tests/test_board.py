@@ -254,3 +254,13 @@ def test_perft_0_counts_the_position_and_claims_no_speed(cli, flags):
     run = cli("perft", "0", *flags)
     assert run.status == 0 and run.out == "1\n"
     assert "inf" not in run.err and "nodes/s" not in run.err and "nothing searched" in run.err
+
+
+def test_load_kernels_leaves_the_board_as_it_was():
+    # A search loads the board's kernels before its clock starts; the board it is
+    # given is not changed by that.
+    board = Board.from_fen("6/3b1b1/1b1b2b1/4bbb2/1bb2b1bb1/1b1g3b3/1b1g4b1/2g1ggg2/1g2g3/7/6 b")
+    before = (board.fen(), list(board.move_stack), board.legal_codes.copy())
+    board.load_kernels()
+    assert (board.fen(), list(board.move_stack)) == before[:2]
+    assert (board.legal_codes == before[2]).all()

@@ -59,7 +59,8 @@ class Searcher:
 
         With a tablebase (the ``tablebase`` option) and a side-4 position in it, the
         answer is the table's (``tablebase.tablebase_result``): no search is run.
-        Otherwise ``prepare(board)`` runs first, outside the time limit."""
+        Otherwise ``board.load_kernels()`` and ``prepare(board)`` run first, outside the
+        time limit."""
         if not isinstance(board, Board):
             raise HingeError(f"search needs a Board, not {type(board).__name__}")
         if not isinstance(limits, Limits):
@@ -74,6 +75,7 @@ class Searcher:
                     if on_progress is not None:
                         on_progress(result)
                     return result
+            board.load_kernels()
             self.prepare(board)
             return self._go(board, self.default_limits(timeman.limits_for_move(limits, board)), on_progress)
         finally:
