@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 
 from . import add_engine_arguments, add_position_arguments, board_from_args, engine_options, positive_int, seconds
 
@@ -17,7 +16,7 @@ def register(subparsers):
         "moves with scores (alpha-beta: centi-tokens shown as tokens, or win/loss in N plies; MCTS: win rate "
         "and visits), the principal variation, every group either side could flip with one move, and any "
         "elimination available. A finished game reports its outcome without searching. "
-        "--time is the whole budget: the search gets what is left after the threat scan.",
+        "--time is the search's own time, as for 'move': loading the engine and the threat scan come before it.",
         epilog="Example: hinge-fast analyze '6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g' "
         "--time 1 --top 3 --svg board.svg",
     )
@@ -38,25 +37,7 @@ def register(subparsers):
     p.set_defaults(run=run_analyze)
 
 
-def process_started() -> float:
-    """``time.perf_counter()`` at the start of this process (Linux: from /proc), so
-    that --time counts Python's start-up and loading the kernels; elsewhere: now."""
-    now = time.perf_counter()
-    try:
-        import os
-
-        with open("/proc/self/stat") as f:
-            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/uptime") as f:
-            uptime = float(f.read().split()[0])
-        age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return now
-    return now - age if 0 <= age < 60 else now
-
-
 def run_analyze(args) -> int:
-    started = process_started()
     import json
 
     from ..search import Limits
@@ -74,7 +55,7 @@ def run_analyze(args) -> int:
         print(f"analysing with {engine}, {limit} (Ctrl-C stops)", file=sys.stderr, flush=True)
     report = analyze(
         board, engine=engine, time=budget, nodes=args.nodes, depth=args.depth, top=args.top, seed=args.seed,
-        started=started, **{k: v for k, v in engine_options(engine, args).items() if k != "seed"},
+        **{k: v for k, v in engine_options(engine, args).items() if k != "seed"},
     )
     from ..tools.game import check_stop
 

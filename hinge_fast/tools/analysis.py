@@ -17,16 +17,11 @@ groups their swipes would flip.
 
 from __future__ import annotations
 
-import time as _time
 from dataclasses import dataclass, field
 
 from ..board import Board, Color, Move
 from ..errors import HingeError
 
-#: Seconds kept back from ``time`` for the work after the search (building the report).
-REPORT_RESERVE = 0.02
-#: The search gets at least this share of ``time`` however long the start-up took.
-MIN_SEARCH_SHARE = 0.25
 DEFAULT_TOP = 5
 MAX_SHOWN_MOVES = 6
 
@@ -283,21 +278,18 @@ def analyze(
     depth: int | None = None,
     top: int = DEFAULT_TOP,
     seed: int | None = None,
-    started: float | None = None,
     **options,
 ) -> Analysis:
     """Analyse ``board``: outcome, evaluation terms, threats, eliminations and (unless
-    the game is over) a search. ``time`` is the whole budget in seconds: the search
-    gets what is left after the threat scan and loading the searcher, minus
-    ``REPORT_RESERVE`` (but at least ``MIN_SEARCH_SHARE`` of ``time``); ``started``
-    (a ``time.perf_counter()`` value) counts earlier work, such as start-up, too.
+    the game is over) a search. ``time`` is the search's own time in seconds, all of it
+    used (the searcher loads its kernels before its clock starts, and the threat scan
+    comes before that).
     ``engine``: a registry name (None: the default engine); ``options``: its options.
 
     >>> from hinge_fast import Board
     >>> analyze(Board(5), engine="mcts", nodes=200, seed=3).result.nodes
     200
     """
-    started = _time.perf_counter() if started is None else started
     if not isinstance(board, Board):
         raise HingeError(f"analyze needs a Board, not {type(board).__name__}")
     if not isinstance(top, int) or top < 1:
@@ -326,12 +318,6 @@ def analyze(
         options["seed"] = seed
     searcher = create_searcher(engine, **options)
     search_time = time
-    if time is not None:
-        # A tiny search first loads the searcher's kernels (numba cache); then the rest
-        # of the budget is known.
-        searcher.go(board, Limits(nodes=1, depth=1 if spec.honours_depth else None))
-        left = time - (_time.perf_counter() - started) - REPORT_RESERVE
-        search_time = max(left, MIN_SEARCH_SHARE * time)
     if time is None and nodes is None and depth is None:
         search_time = 1.0
     report.result = searcher.go(board, Limits(time=search_time, nodes=nodes, depth=depth))
