@@ -60,10 +60,19 @@ def per_leaf(low: dict, high: dict) -> dict:
 
 
 def kernel_perft(position: str, depth: int) -> None:
-    """Print the bulk perft of ``position`` to ``depth``, one thread (the child's job)."""
-    from hinge_fast import Board
+    """Print the bulk perft of ``position`` to ``depth``, one thread (the child's job):
+    the perft walk of ``core/perft.py`` in the side's own word count, the only kernel
+    compiled."""
+    import numpy as np
 
-    print(Board.from_fen(position).perft(depth))
+    from hinge_fast import Board
+    from hinge_fast.core.perft import perft_sets
+    from hinge_fast.core.sets import set_like, to_shift_words
+
+    board = Board.from_fen(position)
+    like = set_like(board.size)
+    own, enemy = (to_shift_words(board.size, side, like) for side in (board.own, board.enemy))
+    print(perft_sets(board.size, own, enemy, depth, True, np.zeros(1, np.uint64), np.zeros(1, np.uint8)))
 
 
 def counted(argv: list[str], env: dict | None = None) -> dict:

@@ -45,3 +45,16 @@ def test_ground_truth_asks_a_fresh_process_for_the_same_move_as_a_search_here(en
     options = {"tablebase": "off", "threads": 1}
     here = hinge_fast.search(board.copy(), engine=engine, seed=7, nodes=300, **options).move
     assert board.parse_move(command_move(command, board, engine, options, {"nodes": 300}, 7)) == here
+
+
+def test_perft_profile_reads_cachegrind_and_divides_by_the_leaves_added():
+    from scripts.perft_profile import LEAVES, parse_cachegrind, per_leaf
+
+    summary = ("==1== I   refs:      3,132,169,094\n==1== Branches:        526,713,727  (447,942,212 cond + 78,771,515 ind)\n"
+               "==1== Mispredicts:      54,560,657  ( 29,571,246 cond + 24,989,411 ind)\n")
+    low = {"leaves": 59232, **parse_cachegrind(summary)}
+    assert low == {"leaves": 59232, "instructions": 3132169094, "branches": 526713727, "mispredictions": 54560657}
+    high = dict(low, leaves=59232 + 1000, instructions=low["instructions"] + 90_000)
+    assert per_leaf(low, high)["instructions"] == 90.0 and per_leaf(low, high)["branches"] == 0.0
+    # both programs' ways of printing a count
+    assert LEAVES.findall("59232\n") == ["59232"] and LEAVES.findall("perft(5) = 59232\nbulk 0.1 s\n") == ["59232"]
