@@ -27,6 +27,9 @@ def register(subparsers):
     p.add_argument("--table-mb", type=positive_int("MB", 1, 1 << 20), default=256, metavar="MB",
                    help="transposition table size in MB (default 256)")
     p.add_argument("--out", default=None, metavar="FILE", help="write the proof to FILE")
+    p.add_argument("--moves", action="store_true",
+                   help="then list every move of the position with what the search knows of it: proven for a side, "
+                   "or open with its proof and disproof numbers for the side to move")
     p.add_argument("--quiet", action="store_true", help="no progress lines and no counts on stderr")
     p.set_defaults(run=run_prove)
 
@@ -50,18 +53,35 @@ def run_prove(args) -> int:
     result = prover.prove(board, nodes=args.nodes, seconds=args.time, progress=progress)
     if not args.quiet:
         print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
-    if result.winner is None:
+    if result.winner is None or args.out is None:
         print(result.text())
-        return 1
-    if args.out is None:
-        print(result.text())
-        return 0
+        if args.moves:
+            for line in root_move_lines(result):
+                print(line)
+        return 1 if result.winner is None else 0
     from ..tools.proof import write_proof
 
     proof = prover.proof(board, result.winner, nodes=args.nodes, seconds=args.time)
     size = write_proof(args.out, proof.position, str(proof.winner), proof.distance, proof.strategy)
     plies = "ply" if proof.distance == 1 else "plies"
     print(f"{str(proof.winner).capitalize()} wins, proven in {proof.distance} {plies}")
+    if args.moves:
+        for line in root_move_lines(result):
+            print(line)
     print(f"proof written to {args.out}: {len(proof.strategy):,} positions with {str(proof.winner).capitalize()} "
           f"to move ({size:,} bytes)")
     return 0
+
+
+def root_move_lines(result) -> list[str]:
+    """One line per root move: who it is proven for, or its numbers while open."""
+    width = max((len(str(m.move)) for m in result.root_moves), default=0)
+    lines = []
+    for m in result.root_moves:
+        if m.winner is not None:
+            plies = "ply" if m.distance == 1 else "plies"
+            state = f"{str(m.winner).capitalize()} wins, proven in {m.distance} {plies}"
+        else:
+            state = f"open: pn {m.pn} dn {m.dn}"
+        lines.append(f"  {str(m.move):<{width}}  {state}")
+    return lines

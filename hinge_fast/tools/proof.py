@@ -14,9 +14,10 @@ then one line per position of the proof with the winner to move: the position st
 and the winner's move there. The loser's moves are not listed: the checker plays every
 one of them.
 
-    >>> text = write_proof_text("4/1bgg1/2b3/2bgg2/1gg3/5/4 g", "green", 1, {"4/1bgg1/2b3/2bgg2/1gg3/5/4 g": "C3-B3xB4"})
-    >>> check_proof_text(text).winner
-    'green'
+    >>> fen = "4/1gg2/2gg2/1gg1gg1/1bggg1/1bb2/4 g"
+    >>> checked = check_proof_text(write_proof_text(fen, "green", 1, {fen: "B4-B4xB2"}))
+    >>> checked.winner, checked.distance, checked.positions
+    ('green', 1, 2)
 """
 
 from __future__ import annotations
@@ -103,14 +104,52 @@ def _parse(text: str):
     return root, winner, int(claimed), strategy
 
 
-def check_proof_text(text: str) -> CheckedProof:
-    """Check a proof (the text of a proof file) with the reference implementation:
+class MoveCache:
+    """The legal moves and children of positions by the reference implementation,
+    kept between checks (``check_proof_text(..., cache=MoveCache())``): proofs of
+    positions of one game share most of their positions. At most ``limit``
+    positions; emptied when full. Positions are the reference's ``RefPosition``."""
+
+    def __init__(self, limit: int = 200_000):
+        self.limit = limit
+        self.children: dict = {}
+
+    def root(self, fen: str):
+        return ref.parse_position(fen)
+
+    def fen(self, pos) -> str:
+        return ref.format_position(pos)
+
+    def to_move(self, pos) -> str:
+        return pos.to_move
+
+    def moves(self, pos) -> dict:
+        """``{move name: child position}`` of ``pos``, in the reference's terms (empty
+        when the game is over)."""
+        found = self.children.get(pos)
+        if found is None:
+            if len(self.children) >= self.limit:
+                self.children.clear()
+            found = {ref.move_name(m): ref.play(pos, m) for m in ref.legal_moves(pos)}
+            self.children[pos] = found
+        return found
+
+    def parse_move(self, pos, text: str) -> str:
+        """The name of the legal move ``text`` (any spelling the rules accept)."""
+        return ref.move_name(ref.parse_move(pos, text))
+
+
+def check_proof_text(text: str, cache: MoveCache | None = None) -> CheckedProof:
+    """Check a proof (the text of a proof file) with the reference implementation
+    (``cache``: a ``MoveCache`` to keep its moves in, shared between checks):
     from the position, at every turn of the winner the file's move (it must be legal),
     at every turn of the loser every legal move; every line must end with the loser to
     move and lost (eliminated or without a legal move, rules.md section 6), no line may
     repeat a position, and the longest line must be the file's distance. HingeError,
     naming the first problem, otherwise."""
-    root, winner, claimed, strategy = _parse(text)
+    parsed_root, winner, claimed, strategy = _parse(text)
+    cache = MoveCache() if cache is None else cache
+    root = cache.root(ref.format_position(parsed_root))
     me = winner[0]
     distance_of: dict = {}
     used: set = set()
@@ -121,33 +160,32 @@ def check_proof_text(text: str) -> CheckedProof:
         if pos in distance_of:
             return distance_of[pos]
         if pos in on_line:
-            raise HingeError(f"a line of the proof repeats the position {ref.format_position(pos)}")
+            raise HingeError(f"a line of the proof repeats the position {cache.fen(pos)}")
         if len(line) > 1000:
             raise HingeError("a line of the proof is longer than 1000 plies")
-        legal = ref.legal_moves(pos)
+        legal = cache.moves(pos)
         if not legal:  # the game is over: the side to move has lost
-            if pos.to_move == me:
-                raise HingeError(f"a line of the proof ends with the winner lost: {ref.format_position(pos)}")
+            if cache.to_move(pos) == me:
+                raise HingeError(f"a line of the proof ends with the winner lost: {cache.fen(pos)}")
             distance_of[pos] = 0
             return 0
         line.append(pos)
         on_line.add(pos)
-        if pos.to_move == me:
-            fen = ref.format_position(pos)
+        if cache.to_move(pos) == me:
+            fen = cache.fen(pos)
             text_move = strategy.get(fen)
             if text_move is None:
                 raise HingeError(f"the proof has no move for the winner in {fen}, a position the loser can reach")
-            by_name = {ref.move_name(m): m for m in legal}
-            move = by_name.get(text_move.upper())
-            if move is None:
+            child = legal.get(text_move.upper())
+            if child is None:
                 try:
-                    move = ref.parse_move(pos, text_move)
+                    child = legal[cache.parse_move(pos, text_move)]
                 except HingeError as e:
                     raise HingeError(f"the proof's move {text_move} in {fen}: {e}") from None
             used.add(fen)
-            distance = 1 + visit(ref.play(pos, move))
+            distance = 1 + visit(child)
         else:
-            distance = 1 + max(visit(ref.play(pos, m)) for m in sorted(legal, key=ref.move_name))
+            distance = 1 + max(visit(legal[name]) for name in sorted(legal))
         line.pop()
         on_line.discard(pos)
         distance_of[pos] = distance
@@ -161,7 +199,7 @@ def check_proof_text(text: str) -> CheckedProof:
         sys.setrecursionlimit(limit)
     if distance != claimed:
         raise HingeError(f"the proof claims {claimed} plies but its longest line has {distance}")
-    return CheckedProof(position=ref.format_position(root), winner=winner, distance=distance,
+    return CheckedProof(position=cache.fen(root), winner=winner, distance=distance,
                         positions=len(distance_of), winner_positions=len(used), unused=len(strategy) - len(used))
 
 
