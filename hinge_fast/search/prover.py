@@ -119,10 +119,23 @@ class Prover:
         self.stopping = threading.Event()
 
     def _prepare(self, size):
+        """The buffers of side ``size`` (and the table), the kernels of its word count
+        loaded (or compiled) by one search of a single node, so that no limit pays it."""
         if self.table is None:
             self.table = new_table(self.table_mb)
         if size not in self.buffers:
-            self.buffers[size] = new_buffers(size)
+            buf = self.buffers[size] = new_buffers(size)
+            own, enemy = as_sets(size, Board(size).own, Board(size).enemy)
+            buf.state[NODES] = 0
+            buf.state[NODE_LIMIT] = 1
+            buf.state[DEADLINE] = 1 << 62
+            buf.state[STOPPED] = 0
+            buf.state[ROOT_PLY] = 0
+            mid(size, own, enemy, True, INFINITY, INFINITY, 0, buf, self.table)
+            children_of(size, own, enemy, True, 0, buf, self.table, np.zeros(MAX_MOVES, dtype=np.uint64),
+                        np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
+                        np.zeros((MAX_MOVES, len(own)), dtype=np.uint64),
+                        np.zeros((MAX_MOVES, len(own)), dtype=np.uint64))
         return self.buffers[size]
 
     def stop(self) -> None:
