@@ -249,3 +249,14 @@ def test_protocol_prove():
     stopped.handle("newgame 5")
     assert stopped.handle("prove")[1:] == ["unproven", "ok"]
     assert EngineSession().handle("prove") == ["err no game in progress: send newgame first", "ok"]
+
+
+def test_proof_of_a_loss_for_the_side_to_move_within_a_node_limit(cli, tmp_path):
+    # Green to move loses: the proof is Blue's, made by a second run with Blue attacking.
+    board = Board.from_fen(BLUE_WINS_IN_3)
+    board.push("D6-D6xE6")
+    out = tmp_path / "loss.txt"
+    run = cli("prove", board.fen(), "--nodes", "1000", "--out", out, "--quiet", "--table-mb", "4")
+    assert run.status == 0, run.err
+    assert run.out.startswith("Blue wins, proven in 2 plies\n")
+    assert cli("check-proof", out).status == 0

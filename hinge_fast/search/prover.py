@@ -261,9 +261,10 @@ class Prover:
                      (1 << 62) if nodes is None else int(nodes),
                      (1 << 62) if seconds is None else _time.monotonic_ns() + int(seconds * 1e9))
         own, enemy = as_sets(size, board.own, board.enemy)
+        buf.state[NODES] = 0
         if board.turn != winner:
             # The winner must be the attacker of the run whose results are followed.
-            self._run(size, own, enemy, False, 0, buf, walk.deadline, walk.node_limit, None, _time.monotonic(), False)
+            self._run(size, own, enemy, False, 0, buf, walk.deadline, walk.node_limit, None, _time.monotonic(), True)
         distance = walk.visit(own, enemy, board.turn, 0)
         return Proof(board.fen(), winner, distance, walk.strategy)
 
@@ -335,7 +336,7 @@ class _Walk:
             if choice < 0:
                 self.buf.line[:ply + 1] = self.line
                 self.prover._run(self.size, own, enemy, True, ply, self.buf, self.deadline, self.node_limit, None,
-                                 _time.monotonic(), False)
+                                 _time.monotonic(), True)
                 choice = self.winning_child(own, enemy, ply)
             if choice < 0:
                 raise HingeError("the proof could not be completed within the limits: no proof written")
