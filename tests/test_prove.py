@@ -260,3 +260,14 @@ def test_proof_of_a_loss_for_the_side_to_move_within_a_node_limit(cli, tmp_path)
     assert run.status == 0, run.err
     assert run.out.startswith("Blue wins, proven in 2 plies\n")
     assert cli("check-proof", out).status == 0
+
+
+def test_analyze_shows_a_proven_result(cli):
+    import json
+
+    run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30")
+    assert run.status == 0, run.err
+    assert run.out.splitlines()[-1].startswith("proof: Green wins, proven in 3 plies (15 nodes in ")
+    run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30", "--json")
+    proof = json.loads(run.out)["proof"]
+    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 15)
