@@ -136,6 +136,8 @@ class Prover:
                         np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
                         np.zeros((MAX_MOVES, len(own)), dtype=np.uint64),
                         np.zeros((MAX_MOVES, len(own)), dtype=np.uint64))
+            key_of(size, own, enemy, True, buf)
+            bitboard_of(size, own, np.zeros(NWORDS, dtype=np.uint64))
         return self.buffers[size]
 
     def stop(self) -> None:
