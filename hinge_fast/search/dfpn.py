@@ -121,6 +121,7 @@ class ProverBuffers(NamedTuple):
 
 
 def new_buffers(size: int) -> ProverBuffers:
+    """Fresh buffers for side ``size`` (the flipped groups in its words)."""
     return ProverBuffers(
         moves=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
         flips=np.zeros((PLIES, MAX_MOVES, SHIFT_WORDS_OF[size]), dtype=np.uint64),
@@ -146,6 +147,7 @@ class ProofTable(NamedTuple):
 
 
 def new_table(megabytes: float) -> ProofTable:
+    """An empty table of about ``megabytes`` MB (a power of two of entries, at least 16)."""
     slots = 1 << max(4, int(megabytes * TABLE_SLOTS).bit_length() - 1)
     return ProofTable(np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.int64),
                       np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64))
@@ -213,6 +215,8 @@ def table_put(table, key, pn, dn, distance, work):
 
 @njit(cache=True, inline='always')
 def out_of_budget(state):
+    """Count a node; True when the node limit or the deadline has been reached (or
+    ``DEADLINE`` was set to 0 to stop)."""
     state[NODES] += 1
     if state[STOPPED]:
         return True
@@ -225,6 +229,7 @@ def out_of_budget(state):
 
 @njit(cache=True, inline='always')
 def capped(value):
+    """A sum of numbers, kept at INFINITY once it reaches it."""
     return value if value < INFINITY else INFINITY
 
 
@@ -424,6 +429,7 @@ def children_of(size, own, enemy, attacker_to_move, ply, buf, table, keys, statu
 
 @njit(cache=True)
 def key_of(size, own, enemy, attacker_to_move, buf):
+    """``proof_key`` of a position, as a kernel of its own (for the proof walk)."""
     return proof_key(size, own, enemy, attacker_to_move, buf.symmetric)
 
 
