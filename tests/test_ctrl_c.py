@@ -148,3 +148,10 @@ def test_ctrl_c_stops_a_deep_perft(tmp_path, threads):
 def test_ctrl_c_stops_playouts(tmp_path):
     status, took, said = interrupt(["playouts", "1000000000", "--size", "9", "--threads", "2"], r"game", tmp_path)
     assert_stopped(status, took, said)
+
+
+def test_ctrl_c_stops_prove(tmp_path):
+    argv = ["prove", "--size", "6", "--table-mb", "16"]
+    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    assert_stopped(status, took, said)
+    assert "wins" not in said and "not proven" not in said

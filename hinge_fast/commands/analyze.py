@@ -8,6 +8,10 @@ from . import add_engine_arguments, add_position_arguments, board_from_args, eng
 
 
 
+#: The prover's table for ``--prove``, MB.
+PROVE_TABLE_MB = 64
+
+
 def register(subparsers):
     p = subparsers.add_parser(
         "analyze",
@@ -34,6 +38,9 @@ def register(subparsers):
                    help="random seed (-1: a fresh one): same seed and --nodes, same answer")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema in docs/usage.md)")
     p.add_argument("--svg", metavar="FILE", default=None, help="write a picture: best move arrow, threatened groups outlined")
+    p.add_argument("--prove", type=seconds("--prove"), default=None, metavar="S",
+                   help="then run the prover ('hinge-fast prove') for up to S seconds and add its result: a line "
+                   "'proof: Green wins, proven in N plies' (JSON: key 'proof')")
     p.set_defaults(run=run_analyze)
 
 
@@ -65,10 +72,21 @@ def run_analyze(args) -> int:
         from ..tools.svg import write_svg
 
         write_svg(args.svg, analysis_svg(report))
+    proof = None
+    if args.prove is not None and board.outcome() is None:
+        from ..search.prover import Prover
+
+        proof = Prover(table_mb=PROVE_TABLE_MB).prove(board, seconds=args.prove)
     if args.json:
-        print(json.dumps(report.to_dict()))
+        out = report.to_dict()
+        if proof is not None:
+            out["proof"] = {"winner": None if proof.winner is None else str(proof.winner), "distance": proof.distance,
+                            "text": proof.text(), "nodes": proof.nodes, "seconds": round(proof.seconds, 3)}
+        print(json.dumps(out))
     else:
         print(report.to_text())
+        if proof is not None:
+            print(f"proof: {proof.text()} ({proof.nodes:,} nodes in {proof.seconds:.2f} s)")
     if args.svg:
         sys.stdout.flush()
         print(f"wrote {args.svg}", file=sys.stderr)

@@ -53,6 +53,8 @@ ENGINE_NAME = "hinge-fast"
 MAX_LINE = 200_000
 #: Deepest ``perft`` the protocol accepts (the command line's ``perft`` allows the same).
 MAX_PERFT_DEPTH = 20
+#: The transposition table of ``prove``, MB.
+PROVE_TABLE_MB = 64
 
 
 
@@ -77,6 +79,7 @@ class EngineSession:
         self.should_stop = should_stop or (lambda: False)
         self.emit = emit  # emit(line): sends an info line at once (serve); None: returned with the answer
         self._searcher = None  # (engine name, options, searcher): kept while the options stay
+        self._prover = None  # the prover of 'prove', made at the first one
         self._pending: list[str] = []
         self.strict = strict
         self.options = default_options()
@@ -240,6 +243,43 @@ class EngineSession:
         if not 0 <= depth <= self.max_perft_depth:
             raise HingeError(f"perft depth must be from 0 to {self.max_perft_depth}, not {depth}")
         return [str(perft(board, depth, self.should_stop))]
+
+    def _cmd_prove(self, rest):
+        """``prove [nodes N] [time HH:MM:SS]``: ``proven green 3`` (the winner and the proof's
+        distance in plies) or ``unproven``, after an ``info nodes N time T`` line; ``stop``
+        ends it early (unproven)."""
+        board = self._game()
+        nodes = seconds = None
+        if rest:  # without limits it runs until proven or stopped
+            limits = parse_bestmove_limits(rest)
+            if limits.depth is not None:
+                raise HingeError("prove takes nodes N and time S, not depth")
+            nodes, seconds = limits.nodes, limits.time
+        if board.is_game_over():
+            raise HingeError(f"the game is over ({board.outcome()})")
+        from ..search.prover import Prover
+
+        if self._prover is None:
+            self._prover = Prover(table_mb=PROVE_TABLE_MB)
+        prover = self._prover
+        done = threading.Event()
+
+        def watch():
+            while not done.wait(0.005):
+                if self.should_stop():
+                    prover.stop()
+
+        watcher = threading.Thread(target=watch, name="hinge-fast stop watcher", daemon=True)
+        watcher.start()
+        try:
+            result = prover.prove(board.copy(), nodes=nodes, seconds=seconds)
+        finally:
+            done.set()
+            watcher.join()
+        info = f"info nodes {result.nodes} time {result.seconds:.3f}"
+        if result.winner is None:
+            return [info, "unproven"]
+        return [info, f"proven {result.winner} {result.distance}"]
 
     def _cmd_quit(self, rest):
         _no_arguments("quit", rest)

@@ -39,6 +39,11 @@ def warm_up() -> bool:
     board.push(board.legal_moves[0])
     board.groups(board.turn)
     kernels.zobrist_hash(board.size, own, enemy, True)
+    from ..search.prover import Prover
+
+    prover = Prover(table_mb=1)
+    for size in range(MIN_SIZE, MAX_SIZE + 1):
+        prover.prove(Board(size), nodes=1, interruptible=False)
     for engine in ENGINES:
         # tablebase off: a side-4 position in the table would be looked up, not searched
         create_searcher(engine, seed=1, tablebase="off").go(board, Limits(nodes=20))

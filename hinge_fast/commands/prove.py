@@ -1,0 +1,87 @@
+"""``prove``: prove a position won for one side, by proof-number search."""
+
+from __future__ import annotations
+
+import sys
+
+from . import add_position_arguments, board_from_args, positive_int, seconds
+
+
+def register(subparsers):
+    p = subparsers.add_parser(
+        "prove",
+        help="prove which side wins a position, by proof-number search",
+        description="Search the position with depth-first proof-number search (df-pn) until one side is proven "
+        "to win whatever the other plays, or a limit is reached, and print the result: 'Green wins, proven in N "
+        "plies' (N: the longest line of the proof), or 'not proven within the limits' (exit status 1). The "
+        "search's node count and time go to stderr, with progress lines every few seconds. With --out, the "
+        "winner's strategy is written to FILE as a proof file that 'hinge-fast check-proof' verifies "
+        "(docs/solve.md). The search runs on one thread. Ctrl-C stops it (exit status 130).",
+        epilog="Example: hinge-fast prove '4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g' --out proof.txt",
+    )
+    add_position_arguments(p)
+    p.add_argument("--time", type=seconds("S", high=30 * 24 * 3600.0), default=None, metavar="S",
+                   help="stop after S seconds (default: no limit)")
+    p.add_argument("--nodes", type=positive_int("N", 1, 10**15), default=None, metavar="N",
+                   help="stop after N positions searched (default: no limit)")
+    p.add_argument("--table-mb", type=positive_int("MB", 1, 1 << 20), default=256, metavar="MB",
+                   help="transposition table size in MB (default 256)")
+    p.add_argument("--out", default=None, metavar="FILE", help="write the proof to FILE")
+    p.add_argument("--moves", action="store_true",
+                   help="then list every move of the position with what the search knows of it: proven for a side, "
+                   "or open with its proof and disproof numbers for the side to move")
+    p.add_argument("--quiet", action="store_true", help="no progress lines and no counts on stderr")
+    p.set_defaults(run=run_prove)
+
+
+def run_prove(args) -> int:
+    from ..errors import HingeError
+    from ..search.prover import Prover
+
+    board = board_from_args(args)
+    outcome = board.outcome()
+    if outcome is not None:
+        raise HingeError(f"the game is over: {outcome}")
+    prover = Prover(table_mb=args.table_mb)
+    shown = [0.0]
+
+    def progress(nodes, pn, dn, elapsed):
+        if not args.quiet and elapsed - shown[0] >= 5:
+            shown[0] = elapsed
+            print(f"info nodes {nodes} pn {pn} dn {dn} time {elapsed:.0f}", file=sys.stderr, flush=True)
+
+    result = prover.prove(board, nodes=args.nodes, seconds=args.time, progress=progress)
+    if not args.quiet:
+        print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+    if result.winner is None or args.out is None:
+        print(result.text())
+        if args.moves:
+            for line in root_move_lines(result):
+                print(line)
+        return 1 if result.winner is None else 0
+    from ..tools.proof import write_proof
+
+    proof = prover.proof(board, result.winner, nodes=args.nodes, seconds=args.time)
+    size = write_proof(args.out, proof.position, str(proof.winner), proof.distance, proof.strategy)
+    plies = "ply" if proof.distance == 1 else "plies"
+    print(f"{str(proof.winner).capitalize()} wins, proven in {proof.distance} {plies}")
+    if args.moves:
+        for line in root_move_lines(result):
+            print(line)
+    print(f"proof written to {args.out}: {len(proof.strategy):,} positions with {str(proof.winner).capitalize()} "
+          f"to move ({size:,} bytes)")
+    return 0
+
+
+def root_move_lines(result) -> list[str]:
+    """One line per root move: who it is proven for, or its numbers while open."""
+    width = max((len(str(m.move)) for m in result.root_moves), default=0)
+    lines = []
+    for m in result.root_moves:
+        if m.winner is not None:
+            plies = "ply" if m.distance == 1 else "plies"
+            state = f"{str(m.winner).capitalize()} wins, proven in {m.distance} {plies}"
+        else:
+            state = f"open: pn {m.pn} dn {m.dn}"
+        lines.append(f"  {str(m.move):<{width}}  {state}")
+    return lines

@@ -1,0 +1,377 @@
+"""The prover: proves a position won for one side, and writes down how.
+
+    >>> from hinge_fast import Board
+    >>> result = Prover(table_mb=1).prove(Board.from_fen("4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g"))
+    >>> result.text()
+    'Green wins, proven in 3 plies'
+
+``Prover.prove`` runs the df-pn kernels of ``dfpn.py`` (the method is described there)
+from the position: first with the side to move as the attacker; when that run ends in
+a disproof free of repetitions, the other side wins; when the disproof depends on a
+repetition, a second run with the other side as the attacker decides whether it wins.
+A result is the winner (or None), the distance in plies along the proof, the nodes
+searched and each root move's state.
+
+``Prover.proof`` writes down the winner's strategy (a ``Proof``): it follows the proven
+results of a run with the winner as attacker, taking at each of the winner's turns the
+proven move of the shortest known distance, and covering every reply of the loser;
+where the table has lost a result (replaced), it searches that position again. The
+checker of ``tools/proof.py`` replays such a strategy with the reference
+implementation.
+
+The kernels run in a worker thread that Ctrl-C (KeyboardInterrupt in the main thread)
+or ``stop()`` ends within ``dfpn.CLOCK_EVERY`` nodes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time as _time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.sets import set_like
+from ..core.tables import MAX_MOVES, SHIFT_WORDS_OF
+from ..errors import HingeError
+from .dfpn import (DEADLINE, DEEPEST, INFINITY, NODE_LIMIT, NODES, PLIES, ROOT_DN, ROOT_PLY, ROOT_PN, STOPPED, U64,
+                   bitboard_of, children_of, key_of, mid, new_buffers, new_table, shift_sets)
+from ..board import Board, Color, bitboard_cells
+from ..core.fen import format_fen
+from ..core.geometry import NWORDS
+
+
+
+def as_sets(size, own_bits, enemy_bits):
+    """The bitboards of a Board (own, enemy) as shift-layout sets: tuples of np.uint64
+    (numba types a tuple of Python ints as int64, so the words are wrapped)."""
+    own, enemy = shift_sets(size, np.array(own_bits, dtype=np.uint64), np.array(enemy_bits, dtype=np.uint64),
+                            set_like(size))
+    return tuple(U64(w) for w in own), tuple(U64(w) for w in enemy)
+
+#: The table's default size, MB.
+DEFAULT_TABLE_MB = 256
+
+
+@dataclass
+class RootMove:
+    """A move of the root and what the search knows of it: ``winner`` (a Color, None
+    while open), its distance in plies from the root, and its numbers for the side to
+    move at the root (``pn``: that it wins after this move; ``dn``: that it loses)."""
+
+    move: object
+    winner: object
+    distance: int | None
+    pn: int
+    dn: int
+
+
+@dataclass
+class ProofResult:
+    """What ``Prover.prove`` found.
+
+    ``winner``: the Color that wins by force, or None (not proven within the limits,
+    or neither side can force a win without letting the game repeat); ``distance``:
+    plies to the end of the game along the proof; ``nodes``: positions searched
+    (expanded) in all; ``complete``: the search ended by itself rather than at a
+    limit; ``root_moves``: each root move's state at the end; ``pn``, ``dn``: the root's
+    numbers for the side to move at the end (0 and INFINITY once won)."""
+
+    position: str
+    winner: object
+    distance: int | None
+    nodes: int
+    seconds: float
+    complete: bool
+    pn: int
+    dn: int
+    root_moves: list = field(default_factory=list)
+    repetition: bool = False
+
+    def text(self) -> str:
+        """The result in words, naming the side.
+
+        >>> from hinge_fast.board import Color
+        >>> ProofResult("", Color.GREEN, 13, 5, 0.1, True, 0, 1 << 40).text()
+        'Green wins, proven in 13 plies'
+        """
+        if self.winner is not None:
+            plies = "ply" if self.distance == 1 else "plies"
+            return f"{str(self.winner).capitalize()} wins, proven in {self.distance} {plies}"
+        if self.complete:
+            return "no forced win for either side: each can make the game repeat"
+        return "not proven within the limits"
+
+
+class Prover:
+    """A df-pn prover that owns its buffers and transposition table (``table_mb`` MB,
+    kept between calls: what it proved stays proven for later positions).
+
+    ``prove(board, nodes=..., seconds=..., progress=...)`` returns a ProofResult;
+    ``proof(board)`` the winner's strategy for a proven position (``Proof``); ``stop()``
+    from another thread ends a running proof soon (so does Ctrl-C in the main thread).
+    """
+
+    def __init__(self, table_mb: float = DEFAULT_TABLE_MB):
+        self.table_mb = table_mb
+        self.table = None
+        self.buffers = {}
+        self.stopping = threading.Event()
+
+    def _prepare(self, size):
+        """The buffers of side ``size`` (and the table), the kernels of its word count
+        loaded (or compiled) by one search of a single node, so that no limit pays it."""
+        if self.table is None:
+            self.table = new_table(self.table_mb)
+        if size not in self.buffers:
+            buf = self.buffers[size] = new_buffers(size)
+            own, enemy = as_sets(size, Board(size).own, Board(size).enemy)
+            buf.state[NODES] = 0
+            buf.state[NODE_LIMIT] = 1
+            buf.state[DEADLINE] = 1 << 62
+            buf.state[STOPPED] = 0
+            buf.state[ROOT_PLY] = 0
+            mid(size, own, enemy, True, INFINITY, INFINITY, 0, buf, self.table)
+            children_of(size, own, enemy, True, 0, buf, self.table, np.zeros(MAX_MOVES, dtype=np.uint64),
+                        np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
+                        np.zeros((MAX_MOVES, len(own)), dtype=np.uint64),
+                        np.zeros((MAX_MOVES, len(own)), dtype=np.uint64))
+            key_of(size, own, enemy, True, buf)
+            bitboard_of(size, own, np.zeros(NWORDS, dtype=np.uint64))
+        return self.buffers[size]
+
+    def stop(self) -> None:
+        """End a running ``prove`` soon, from another thread."""
+        self.stopping.set()
+        for buf in self.buffers.values():
+            buf.state[DEADLINE] = 0
+
+    def _run(self, size, own, enemy, attacker_to_move, ply, buf, deadline_ns, node_limit, progress, started,
+             interruptible):
+        """One df-pn run from ``(own, enemy)`` at ``ply`` (the line above it in
+        ``buf.line``): ``(pn, dn, distance, loop)``."""
+        state = buf.state
+        state[STOPPED] = 0
+        state[NODE_LIMIT] = node_limit
+        state[DEADLINE] = deadline_ns
+        state[ROOT_PLY] = ply
+        state[ROOT_PN] = 1
+        state[ROOT_DN] = 1
+        if self.stopping.is_set():
+            state[DEADLINE] = 0
+        args = (size, own, enemy, attacker_to_move, INFINITY, INFINITY, ply, buf, self.table)
+        if not interruptible:
+            return mid(*args)
+        box = {}
+
+        def work():
+            try:
+                box["result"] = mid(*args)
+            except BaseException as error:  # noqa: BLE001  (handed to the caller)
+                box["error"] = error
+
+        thread = threading.Thread(target=work, name="hinge-fast prover", daemon=True)
+        thread.start()
+        interrupted = False
+        while thread.is_alive():
+            try:
+                thread.join(1.0)
+                if progress is not None and thread.is_alive():
+                    progress(int(state[NODES]), int(state[ROOT_PN]), int(state[ROOT_DN]),
+                             _time.monotonic() - started)
+            except KeyboardInterrupt:
+                interrupted = True
+                state[DEADLINE] = 0
+        if "error" in box:
+            raise box["error"]
+        if interrupted:
+            raise KeyboardInterrupt
+        return box["result"]
+
+    def prove(self, board, nodes: int | None = None, seconds: float | None = None, progress=None,
+              interruptible: bool = True) -> ProofResult:
+        """Prove ``board``'s position won for one side, within ``nodes`` positions and
+        ``seconds`` (None: no limit). ``progress(nodes, pn, dn, seconds)`` is called
+        about once a second (interruptible runs only). ``interruptible``: run in a
+        worker thread that Ctrl-C stops (raising KeyboardInterrupt once it has)."""
+        size = board.size
+        buf = self._prepare(size)
+        self.stopping.clear()
+        own, enemy = as_sets(size, board.own, board.enemy)
+        started = _time.monotonic()
+        deadline = (1 << 62) if seconds is None else _time.monotonic_ns() + int(seconds * 1e9)
+        limit = (1 << 62) if nodes is None else int(nodes)
+        buf.state[NODES] = 0
+        buf.state[DEEPEST] = 0
+        mover = board.turn
+        pn, dn, distance, loop = self._run(size, own, enemy, True, 0, buf, deadline, limit, progress, started,
+                                           interruptible)
+        root_pn, root_dn = pn, dn
+        root_moves = self._root_moves(board, buf)
+        winner = None
+        repetition = False
+        if pn == 0:
+            winner = mover
+        elif dn == 0 and not loop:
+            winner = mover.other
+        elif dn == 0:
+            # Not a win for the side to move, by a line that repeats: does the other side win?
+            left = limit - int(buf.state[NODES])
+            if left > 0:
+                p2, d2, distance2, _ = self._run(size, own, enemy, False, 0, buf, deadline, limit, progress,
+                                                  started, interruptible)
+                if d2 == 0:
+                    winner, distance = mover.other, distance2
+                elif p2 == INFINITY:
+                    repetition = True
+        complete = winner is not None or repetition
+        return ProofResult(position=board.fen(), winner=winner, distance=int(distance) if winner is not None else None,
+                           nodes=int(buf.state[NODES]), seconds=_time.monotonic() - started, complete=complete,
+                           pn=int(root_pn), dn=int(root_dn), root_moves=root_moves, repetition=repetition)
+
+    def _root_moves(self, board, buf):
+        """The root's moves and their numbers, as the last run left them (ply 0)."""
+        out = []
+        codes = board.legal_codes
+        n = len(codes)
+        moves = buf.moves[0, :n]
+        if n == 0 or not np.array_equal(np.sort(moves), np.sort(codes)):
+            return out
+        for i in range(n):
+            # The child's numbers are for the attacker (the side to move at the root).
+            p, d = int(buf.child_pn[0, i]), int(buf.child_dn[0, i])
+            winner = board.turn if p == 0 else board.turn.other if d == 0 and not buf.child_loop[0, i] else None
+            distance = int(buf.child_distance[0, i]) + 1 if winner is not None else None
+            out.append(RootMove(board.move_from_code(int(moves[i])), winner, distance, p, d))
+        return out
+
+    # ----- the proof: the winner's strategy, every reply of the loser covered ----------------
+    def proof(self, board, winner=None, nodes: int | None = None, seconds: float | None = None):
+        """The winner's strategy from ``board``: a ``Proof`` (its positions with the
+        winner to move, each with the winner's move), made by following the proven
+        results of a run in which the winner is the attacker and searching again where
+        the table lost them. ``winner``: the side ``prove`` found (found here when
+        None). HingeError when no side is proven within the limits."""
+        if winner is None:
+            winner = self.prove(board, nodes=nodes, seconds=seconds).winner
+            if winner is None:
+                raise HingeError("no side is proven to win this position within the limits")
+        size = board.size
+        buf = self._prepare(size)
+        words = int(SHIFT_WORDS_OF[size])
+        walk = _Walk(self, size, words, buf, Board(size), winner,
+                     (1 << 62) if nodes is None else int(nodes),
+                     (1 << 62) if seconds is None else _time.monotonic_ns() + int(seconds * 1e9))
+        own, enemy = as_sets(size, board.own, board.enemy)
+        buf.state[NODES] = 0
+        if board.turn != winner:
+            # The winner must be the attacker of the run whose results are followed.
+            self._run(size, own, enemy, False, 0, buf, walk.deadline, walk.node_limit, None, _time.monotonic(), True)
+        distance = walk.visit(own, enemy, board.turn, 0)
+        return Proof(board.fen(), winner, distance, walk.strategy)
+
+
+@dataclass
+class Proof:
+    """A proof that ``winner`` wins from ``position``: ``strategy`` maps every
+    position of the proof with the winner to move (position strings) to the winner's
+    move there (notation); the loser's moves are all the legal ones. ``distance``: the
+    plies of its longest line."""
+
+    position: str
+    winner: object
+    distance: int
+    strategy: dict
+
+
+class _Walk:
+    """Following a proven run from a position, as ``Prover.proof`` does."""
+
+    def __init__(self, prover, size, words, buf, decoder, winner, node_limit, deadline):
+        self.prover = prover
+        self.size = size
+        self.words = words
+        self.buf = buf
+        self.decoder = decoder
+        self.winner = winner
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.strategy = {}
+        self.done = {}
+        self.open = set()
+        self.line = []
+        self.keys = np.zeros((PLIES, MAX_MOVES), dtype=np.uint64)
+        self.status = np.zeros((PLIES, MAX_MOVES), dtype=np.int64)
+        self.distances = np.zeros((PLIES, MAX_MOVES), dtype=np.int64)
+        self.theirs = np.zeros((PLIES, MAX_MOVES, words), dtype=np.uint64)
+        self.ours = np.zeros((PLIES, MAX_MOVES, words), dtype=np.uint64)
+
+    def fen(self, own, enemy, turn):
+        a = np.zeros(NWORDS, dtype=np.uint64)
+        b = np.zeros(NWORDS, dtype=np.uint64)
+        bitboard_of(self.size, own, a)
+        bitboard_of(self.size, enemy, b)
+        green, blue = (a, b) if turn == Color.GREEN else (b, a)
+        return format_fen(self.size, bitboard_cells(tuple(green)), bitboard_cells(tuple(blue)), int(turn))
+
+    def children(self, own, enemy, attacker_to_move, ply):
+        return children_of(self.size, own, enemy, attacker_to_move, ply, self.buf, self.prover.table,
+                           self.keys[ply], self.status[ply], self.distances[ply], self.theirs[ply], self.ours[ply])
+
+    def child(self, ply, i):
+        return tuple(U64(w) for w in self.theirs[ply, i]), tuple(U64(w) for w in self.ours[ply, i])
+
+    def visit(self, own, enemy, turn, ply):
+        """The distance of the proof below ``(own, enemy)``, ``turn`` to move; the
+        winner's moves go to ``strategy``."""
+        seen = (own, enemy, int(turn))
+        if seen in self.done:
+            return self.done[seen]
+        if seen in self.open or ply >= PLIES - 1:
+            raise HingeError("the proof found repeats a position: no proof written")
+        self.open.add(seen)
+        winner_to_move = turn == self.winner
+        key = key_of(self.size, own, enemy, winner_to_move, self.buf)
+        self.line.append(key)
+        if winner_to_move:
+            choice = self.winning_child(own, enemy, ply)
+            if choice < 0:
+                self.buf.line[:ply + 1] = self.line
+                self.prover._run(self.size, own, enemy, True, ply, self.buf, self.deadline, self.node_limit, None,
+                                 _time.monotonic(), True)
+                choice = self.winning_child(own, enemy, ply)
+            if choice < 0:
+                raise HingeError("the proof could not be completed within the limits: no proof written")
+            move = self.decoder.move_from_code(int(self.buf.moves[ply, choice]))
+            self.strategy[self.fen(own, enemy, turn)] = str(move)
+            their, ours = self.child(ply, choice)
+            distance = 1 + self.visit(their, ours, turn.other, ply + 1)
+        else:
+            n = self.children(own, enemy, False, ply)
+            children = [self.child(ply, i) for i in range(n)]
+            distance = 0
+            for their, ours in children:
+                distance = max(distance, 1 + self.visit(their, ours, turn.other, ply + 1))
+        self.line.pop()
+        self.open.discard(seen)
+        self.done[seen] = distance
+        return distance
+
+    def winning_child(self, own, enemy, ply):
+        """The index of the winner's move to a proven child off the line, the
+        shortest known; -1 if none."""
+        n = self.children(own, enemy, True, ply)
+        on_line = set(self.line)
+        best = -1
+        for i in range(n):
+            if self.status[ply, i] == 1 and self.keys[ply, i] not in on_line:
+                if best < 0 or self.distances[ply, i] < self.distances[ply, best]:
+                    best = i
+        if best < 0 and ply + 1 < PLIES:
+            # The kernels keep no entry for a position without a legal move: look.
+            for i in range(n):
+                their, ours = self.child(ply, i)
+                if self.children(their, ours, False, ply + 1) == 0:
+                    self.children(own, enemy, True, ply)
+                    return i
+        return best

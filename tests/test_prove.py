@@ -1,0 +1,273 @@
+"""The prover (``search/prover.py``, ``search/dfpn.py``), proof files and their checker
+(``tools/proof.py``), ``hinge-fast prove`` and ``hinge-fast check-proof``.
+
+The prover's values are compared with a brute-force minimax of the reference
+implementation on late side-4 positions; its proofs must pass the checker, which
+replays them with the reference implementation alone, and a tampered proof must not.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+
+from hinge_fast import Board, reference as ref
+from hinge_fast.errors import HingeError
+from hinge_fast.search.prover import Prover
+from hinge_fast.tools.proof import check_proof, check_proof_text, write_proof_text
+
+#: Green to move wins in 3 plies (docs/solve.md); Blue to move in the position before.
+GREEN_WINS_IN_3 = "4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g"
+BLUE_WINS_IN_3 = "4/1bgg1/2bb2/2bgg2/1ggb2/2gb1/4 b"
+
+
+@pytest.fixture(scope="module")
+def prover():
+    return Prover(table_mb=16)
+
+
+# ----- brute force through the reference implementation ----------------------------------------
+@lru_cache(maxsize=None)
+def legal(pos):
+    return tuple(ref.play(pos, m) for m in sorted(ref.legal_moves(pos), key=ref.move_name))
+
+
+@lru_cache(maxsize=None)
+def wins_within(pos, plies):
+    """The side to move can force the end of the game, won, within ``plies`` plies."""
+    return plies > 0 and any(loses_within(child, plies - 1) for child in legal(pos))
+
+
+@lru_cache(maxsize=None)
+def loses_within(pos, plies):
+    """Whatever the side to move plays, it has lost within ``plies`` plies."""
+    children = legal(pos)
+    if not children:
+        return True
+    return plies > 0 and all(wins_within(child, plies - 1) for child in children)
+
+
+def exact_value(pos, most):
+    """(side-to-move wins, distance) by brute force, or None if the game lasts longer
+    than ``most`` plies under best play."""
+    for plies in range(most + 1):
+        if wins_within(pos, plies):
+            return True, plies
+        if loses_within(pos, plies):
+            return False, plies
+    return None
+
+
+def late_positions(count, seed, before_end=5, tokens=9):
+    """Positions of seeded random side-4 games, up to ``before_end`` plies before the
+    end, still going, with at least ``tokens`` tokens on the board."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = Board(4)
+        fens = []
+        while not board.is_game_over():
+            if sum(ch in "gb" for ch in board.fen()[:-2]) >= tokens:
+                fens.append(board.fen())
+            board.push(rng.choice(board.legal_moves))
+        if fens:
+            out.append(rng.choice(fens[-before_end:]))
+    return out
+
+
+LATE = late_positions(50, seed=7)
+
+
+def test_prover_agrees_with_brute_force(prover):
+    compared = 0
+    for fen in LATE:
+        board = Board.from_fen(fen)
+        result = prover.prove(board, nodes=2_000_000, interruptible=False)
+        assert result.winner is not None, fen
+        truth = exact_value(ref.parse_position(fen), 5)
+        if truth is None:
+            continue
+        win, distance = truth
+        assert result.winner == (board.turn if win else board.turn.other), fen
+        assert result.distance >= distance, fen
+        # The proof's distance is a real bound: the winner wins within it.
+        if result.distance <= 5:
+            pos = ref.parse_position(fen)
+            assert (wins_within(pos, result.distance) if win else loses_within(pos, result.distance)), fen
+        compared += 1
+    assert compared >= 30
+
+
+def test_every_proof_passes_the_checker(prover):
+    for fen in LATE[:20]:
+        board = Board.from_fen(fen)
+        result = prover.prove(board, interruptible=False)
+        proof = prover.proof(board, result.winner)
+        checked = check_proof_text(write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy))
+        assert checked.winner == str(result.winner)
+        assert checked.distance == proof.distance
+        assert checked.unused == 0
+
+
+def test_known_wins(prover):
+    green = prover.prove(Board.from_fen(GREEN_WINS_IN_3), interruptible=False)
+    assert (green.text(), green.complete) == ("Green wins, proven in 3 plies", True)
+    blue = prover.prove(Board.from_fen(BLUE_WINS_IN_3), interruptible=False)
+    assert blue.text() == "Blue wins, proven in 3 plies"
+    # The root moves: the one winning move of Blue is proven, and some losing ones are.
+    won = [str(m.move) for m in blue.root_moves if m.winner == blue.winner]
+    assert won == ["D6-D6xE6"]
+
+
+def test_symmetric_positions_have_one_value(prover):
+    from hinge_fast.core.retro import symmetry_permutations
+    from hinge_fast.core.fen import format_fen, parse_fen
+
+    perms = symmetry_permutations(4)
+    for fen in LATE[:10]:
+        parsed = parse_fen(fen)
+        values = set()
+        for perm in perms:
+            image = format_fen(4, [int(perm[c]) for c in parsed.green], [int(perm[c]) for c in parsed.blue], parsed.turn)
+            result = Prover(table_mb=1).prove(Board.from_fen(image), interruptible=False)
+            values.add(str(result.winner))
+        assert len(values) == 1, fen
+
+
+def test_node_limit_leaves_it_unproven():
+    result = Prover(table_mb=1).prove(Board(5), nodes=200, interruptible=False)
+    assert result.winner is None and not result.complete
+    assert result.text() == "not proven within the limits"
+    assert 200 <= result.nodes < 400
+
+
+def test_empty_side4_board_is_a_green_win(prover):
+    result = prover.prove(Board(4), interruptible=False)
+    assert str(result.winner) == "green"
+    assert result.distance >= 13  # the tablebase's exact distance is 13
+
+
+# ----- proof files and the checker ------------------------------------------------------------------
+def proof_text(prover, fen):
+    board = Board.from_fen(fen)
+    proof = prover.proof(board)
+    return write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+
+
+def test_checker_rejects_a_tampered_proof(prover):
+    text = proof_text(prover, BLUE_WINS_IN_3)
+    lines = text.splitlines()
+    assert check_proof_text(text).winner == "blue"
+    # A reply of the loser left uncovered: the last line of the strategy removed.
+    with pytest.raises(HingeError, match="no move for the winner"):
+        check_proof_text("\n".join(lines[:-1]) + "\n")
+    # A move that loses: the root's winning move replaced by a placement.
+    root_line = next(i for i, line in enumerate(lines) if line.startswith(BLUE_WINS_IN_3))
+    bad = list(lines)
+    bad[root_line] = f"{BLUE_WINS_IN_3} B4"
+    with pytest.raises(HingeError):
+        check_proof_text("\n".join(bad) + "\n")
+    # An illegal move.
+    bad[root_line] = f"{BLUE_WINS_IN_3} D6"
+    with pytest.raises(HingeError, match="illegal move"):
+        check_proof_text("\n".join(bad) + "\n")
+    # A wrong distance, a wrong winner.
+    with pytest.raises(HingeError, match="claims 2 plies"):
+        check_proof_text(text.replace("distance 3", "distance 2"))
+    with pytest.raises(HingeError):
+        check_proof_text(text.replace("winner blue", "winner green"))
+    with pytest.raises(HingeError, match="not a proof file"):
+        check_proof_text("hello\n")
+
+
+# ----- the command line ---------------------------------------------------------------------------
+def test_prove_and_check_proof_commands(cli, tmp_path):
+    out = tmp_path / "proof.txt"
+    run = cli("prove", GREEN_WINS_IN_3, "--out", out, "--table-mb", "4")
+    assert run.status == 0, run.err
+    assert run.out.splitlines()[0] == "Green wins, proven in 3 plies"
+    assert "proof written to" in run.out
+    run = cli("check-proof", out)
+    assert run.status == 0, run.err
+    assert run.out.splitlines()[0] == f"proof accepted: Green wins {GREEN_WINS_IN_3} in at most 3 plies"
+    run = cli("prove", BLUE_WINS_IN_3, "--quiet", "--table-mb", "4")
+    assert (run.status, run.out, run.err) == (0, "Blue wins, proven in 3 plies\n", "")
+
+
+def test_prove_unproven_is_status_1(cli):
+    run = cli("prove", "--size", "5", "--nodes", "100", "--quiet", "--table-mb", "1")
+    assert (run.status, run.out) == (1, "not proven within the limits\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("prove", "4/5/6/7/6/5 g"), "rows"),
+    (("prove", "--nodes", "0"), "N must be from"),
+    (("prove", "4/5/6/7/1b2b1/5/4 g"), "the game is over"),
+    (("check-proof", "no-such-file.txt"), "no proof file at"),
+])
+def test_bad_input_is_one_line_and_status_2(cli, argv, message):
+    run = cli(*argv)
+    assert run.status == 2
+    assert run.err.count("\n") == 1 and run.err.startswith("error: ") and message in run.err
+
+
+def test_check_proof_of_a_bad_file_is_status_2(cli, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("hinge-fast proof 1\nposition 4/5/6/7/6/5/4 g\nwinner green\ndistance 1\n")
+    run = cli("check-proof", path)
+    assert run.status == 2 and run.err.startswith("error: the proof has no move for the winner")
+
+
+@pytest.mark.slow
+def test_empty_side4_board_proof_passes_the_checker(tmp_path):
+    prover = Prover(table_mb=64)
+    board = Board(4)
+    proof = prover.proof(board)
+    path = tmp_path / "side4.proof"
+    from hinge_fast.tools.proof import write_proof
+
+    write_proof(path, proof.position, str(proof.winner), proof.distance, proof.strategy)
+    checked = check_proof(path)
+    assert checked.winner == "green" and checked.distance >= 13
+
+
+# ----- the protocol -------------------------------------------------------------------------------
+def test_protocol_prove():
+    from hinge_fast.protocol.server import EngineSession
+
+    session = EngineSession(strict=True)
+    session.handle(f"newgame {GREEN_WINS_IN_3}")
+    out = session.handle("prove nodes 100000")
+    assert out[0].startswith("info nodes 15 time ") and out[1:] == ["proven green 3", "ok"]
+    assert session.handle("prove depth 3")[0] == "err prove takes nodes N and time S, not depth"
+    session.handle("newgame 5")
+    out = session.handle("prove nodes 300")
+    assert out[1:] == ["unproven", "ok"]
+    stopped = EngineSession(should_stop=lambda: True, strict=True)
+    stopped.handle("newgame 5")
+    assert stopped.handle("prove")[1:] == ["unproven", "ok"]
+    assert EngineSession().handle("prove") == ["err no game in progress: send newgame first", "ok"]
+
+
+def test_proof_of_a_loss_for_the_side_to_move_within_a_node_limit(cli, tmp_path):
+    # Green to move loses: the proof is Blue's, made by a second run with Blue attacking.
+    board = Board.from_fen(BLUE_WINS_IN_3)
+    board.push("D6-D6xE6")
+    out = tmp_path / "loss.txt"
+    run = cli("prove", board.fen(), "--nodes", "1000", "--out", out, "--quiet", "--table-mb", "4")
+    assert run.status == 0, run.err
+    assert run.out.startswith("Blue wins, proven in 2 plies\n")
+    assert cli("check-proof", out).status == 0
+
+
+def test_analyze_shows_a_proven_result(cli):
+    import json
+
+    run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30")
+    assert run.status == 0, run.err
+    assert run.out.splitlines()[-1].startswith("proof: Green wins, proven in 3 plies (15 nodes in ")
+    run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30", "--json")
+    proof = json.loads(run.out)["proof"]
+    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 15)
