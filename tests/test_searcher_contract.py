@@ -183,3 +183,21 @@ def test_no_limit_means_the_default_time_for_every_searcher(engine, monkeypatch)
         searcher.go(Board(5), limits)
     depth_two = Limits(depth=2) if engine == "alphabeta" else Limits(time=DEFAULT_TIME, depth=2)
     assert seen == [Limits(time=DEFAULT_TIME), depth_two, Limits(nodes=10), Limits(time=0.01)]
+
+
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
+def test_a_time_too_short_to_count_still_ends_the_search(engine):
+    # A time below a nanosecond once read as "no time limit" and searched on forever;
+    # it is the shortest search instead: one step, a legal move. (The thread only
+    # detects a search that never ends.)
+    board = Board(6)
+    found = []
+    searcher = create_searcher(engine, seed=1, threads=1, tablebase="off")
+    worker = threading.Thread(target=lambda: found.append(searcher.go(board.copy(), Limits(time=1e-300))), daemon=True)
+    worker.start()
+    worker.join(120)
+    if worker.is_alive():
+        searcher.stop()
+        worker.join(10)
+        pytest.fail("the search did not end")
+    assert found[0].move in board.legal_moves

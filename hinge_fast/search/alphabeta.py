@@ -367,7 +367,7 @@ def _search(searcher, board, limits, progress, start):
     state[NODES] = 0
     threads = searcher.threads
     state[NODE_LIMIT] = _node_share(limits.nodes, threads, 0)
-    budget_ns = int(limits.time * 1e9) if limits.time else None
+    budget_ns = max(1, int(limits.time * 1e9)) if limits.time is not None else None
     # The deadline leaves room for building the result after the kernel stops.
     reserve = min(RESULT_RESERVE_NS, int(RESULT_RESERVE_FRACTION * budget_ns)) if budget_ns else 0
     state[DEADLINE] = start + budget_ns - reserve if budget_ns else np.iinfo(np.int64).max
