@@ -443,3 +443,36 @@ def test_the_rules_page_leads_back_to_its_game(client):
     assert f'href="/?game={gid}"' in page and "python -m" not in page
     assert 'href="/"' in client.get("/rules").text
     assert 'href="/"' in client.get('/rules?game="><script>alert(1)</script>').text
+
+
+def test_a_405_names_every_method_of_its_path(client):
+    gid = new_game(client, size=4)["id"]
+    answer = client.request("PUT", f"/api/games/{gid}/record", json={"record": ""})
+    assert answer.status_code == 405 and answer.json() == {"error": "Method Not Allowed"}
+    assert {m.strip() for m in answer.headers["allow"].split(",")} >= {"GET", "POST"}
+
+
+def test_the_longest_search_is_the_servers_to_set():
+    with TestClient(create_app(max_seconds=0.5), base_url=LOCAL) as client:
+        assert client.get("/api/engines").json()["max_seconds"] == 0.5
+        gid = new_game(client, position=MIDGAME)["id"]
+        refused = client.post(f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 1})
+        assert refused.status_code == 400
+        assert refused.json()["error"] == "time must be more than 0 and at most 0.5 seconds, not 1.0"
+        assert client.get(f"/api/games/{gid}").json()["searching"] is False
+    with pytest.raises(HingeError, match="the longest search must be more than 0 and at most 120 seconds"):
+        create_app(max_seconds=500)
+
+
+def test_the_schema_links_a_new_game_to_its_routes(client):
+    schema = client.get("/openapi.json").json()
+    links = schema["paths"]["/api/games"]["post"]["responses"]["200"]["links"]
+    game_routes = {(method, path) for path, ops in schema["paths"].items() if "{game_id}" in path for method in ops}
+    by_id = {op["operationId"]: (method, path) for path, ops in schema["paths"].items() for method, op in ops.items()}
+    assert {by_id[link["operationId"]] for link in links.values()} == game_routes
+    assert all(link["parameters"] == {"game_id": "$response.body#/id"} for link in links.values())
+    assert links["post_a_legal_move"]["requestBody"] == {"move": "$response.body#/legal/0/move"}
+    # the link's expressions give a working request
+    state = new_game(client, size=4)
+    played = client.post(f"/api/games/{state['id']}/moves", json={"move": state["legal"][0]["move"]})
+    assert played.status_code == 200
