@@ -346,28 +346,131 @@ def test_a_stream_never_read_still_ends_and_frees_its_slot():
             assert [name for name, _ in events(again)][-1] == "done"
 
 
+class WatchedLock:
+    """A game's lock that tells when ``waiting`` requests are blocked on it."""
+
+    def __init__(self, lock, waiting: int):
+        self.lock, self.count, self.waiting = lock, 0, waiting
+        self.guard, self.all_waiting = threading.Lock(), threading.Event()
+
+    def __enter__(self):
+        if not self.lock.acquire(blocking=False):
+            with self.guard:
+                self.count += 1
+                if self.count >= self.waiting:
+                    self.all_waiting.set()
+            self.lock.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        self.lock.release()
+
+
 def test_the_server_answers_while_a_games_lock_is_held(client):
-    import threading
+    import time
 
     gid = new_game(client, size=4)["id"]
     game = client.app.state.store.get(gid)
+    assert client.get("/api/engines").status_code == 200  # its imports done
     held, release = threading.Event(), threading.Event()
 
     def hold():
         with game.lock:
             held.set()
-            release.wait(30)
+            release.wait(60)
 
     holder = threading.Thread(target=hold)
     holder.start()
     held.wait(30)
+    # three requests to that game block on its lock: a move, a record, a search
+    game.lock = WatchedLock(game.lock, waiting=3)
+    answers = {}
+
+    def ask(name, method, path, **kwargs):
+        answers[name] = client.request(method, f"/api/games/{gid}/{path}", **kwargs)
+
+    blocked = [threading.Thread(target=ask, args=args, kwargs=kwargs) for args, kwargs in [
+        (("move", "POST", "moves"), {"json": {"move": "C3"}}),
+        (("record", "GET", "record"), {}),
+        (("search", "POST", "analysis"), {"json": {"engine": "mcts", "time": 0.1}}),
+    ]]
     try:
-        assert client.get("/api/engines").json()["max_searches"] == 2
+        for thread in blocked:
+            thread.start()
+        assert game.lock.all_waiting.wait(30)
+        started = time.perf_counter()
+        engines = client.get("/api/engines")
+        took = time.perf_counter() - started
+        assert engines.json()["max_searches"] == 2 and took < 0.1, f"/api/engines took {took:.3f} s"
         other = new_game(client, size=5)["id"]
         assert client.post(f"/api/games/{other}/moves", json={"move": "E5"}).status_code == 200
     finally:
         release.set()
         holder.join()
+        for thread in blocked:
+            thread.join(60)
+    assert answers["move"].status_code == 200 and answers["record"].status_code == 200
+    assert answers["search"].status_code == 200
+
+
+def test_a_search_that_raises_mid_stream_frees_its_slot(monkeypatch):
+    import hinge_fast.search
+
+    real = hinge_fast.search.create_searcher
+    broken = {"on": True}
+
+    class BreaksAfterItsFirstResult:
+        def __init__(self, searcher):
+            self.searcher = searcher
+
+        def stop(self):
+            self.searcher.stop()
+
+        def go(self, board, limits, on_progress=None):
+            result = self.searcher.go(board, limits)
+            on_progress(result)
+            raise RuntimeError("the searcher broke")
+
+    def create(name, **options):
+        searcher = real(name, **options)
+        return BreaksAfterItsFirstResult(searcher) if broken["on"] else searcher
+
+    monkeypatch.setattr(hinge_fast.search, "create_searcher", create)
+    with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
+        gid = new_game(client, position=MIDGAME)["id"]
+        with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as response:
+            got = list(events(response))
+        assert got[0][0] == "start" and got[-1] == ("error", {"error": "search failed: RuntimeError: the searcher broke"})
+        assert client.get("/api/engines").json()["running"] == 0
+        assert client.get(f"/api/games/{gid}").json()["searching"] is False
+        broken["on"] = False
+        with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
+            assert [name for name, _ in events(again)][-1] == "done"
+
+
+def test_a_stream_that_fails_to_send_a_result_stops_its_search_and_frees_the_slot(monkeypatch):
+    from hinge_fast.web import app as web_app
+
+    def unrenderable(board, result, top, outlines, final):
+        raise ValueError("cannot draw this")
+
+    monkeypatch.setattr(web_app, "_result_json", unrenderable)
+    with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
+        gid = new_game(client, position=MIDGAME)["id"]
+        # an engine move goes on when its page leaves; a stream that breaks stops it
+        with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 100}) as response:
+            got = list(events(response))
+        assert got[-1] == ("error", {"error": "search failed: ValueError: cannot draw this"})
+        assert client.app.state.pool.wait_idle(30)  # long before the search's 100 s
+        assert client.get(f"/api/games/{gid}").json()["searching"] is False
+
+
+def test_the_move_bound_is_the_protocols():
+    from hinge_fast.protocol import wire
+    from hinge_fast.web import games
+
+    # test_a_game_holds_at_most_max_moves refuses move MAX_MOVES + 1 (with a small bound)
+    assert games.MAX_MOVES == 5000 == wire.MAX_GAME_MOVES
 
 
 def test_web_searches_use_one_thread_each(monkeypatch):
