@@ -3,6 +3,8 @@ tablebase reader.
 
     python -m scripts.fuzz_limits [--examples N] [--limit-mb M] [--json]
 
+Example: python -m scripts.fuzz_limits --examples 300
+
 Run it as its own process (``tests/test_fuzz_limits.py`` does): it caps its own address
 space (``resource.RLIMIT_AS``) at what it uses once everything is loaded plus ``M`` MB
 (default 256), then reads inputs made by hypothesis (derandomized, so every run tries
