@@ -579,3 +579,33 @@ def test_the_schema_links_a_new_game_to_its_routes(client):
     state = new_game(client, size=4)
     played = client.post(f"/api/games/{state['id']}/moves", json={"move": state["legal"][0]["move"]})
     assert played.status_code == 200
+
+
+def test_an_analysis_ends_when_its_page_goes():
+    """Over a real connection (the test client cannot leave mid-stream): the page reads
+    the first event and closes the connection; the search stops and gives its slot back."""
+    import socket
+
+    import httpx
+    import uvicorn
+
+    app = create_app(max_searches=1)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()  # connections wait in the backlog until the server takes them
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            gid = http.post("/api/games", json={"position": MIDGAME}).json()["id"]
+            with http.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 100}) as response:
+                assert next(response.iter_lines()) == "event: start"
+            # the connection is closed: the search stops, long before its 100 s
+            assert app.state.pool.wait_idle(30)
+            assert http.get(f"/api/games/{gid}").json()["searching"] is False
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
