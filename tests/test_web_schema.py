@@ -126,6 +126,16 @@ def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Count
     return answers
 
 
+def report(answers: collections.Counter) -> None:
+    """The run's figures, shown with ``pytest -s``."""
+    statuses = collections.Counter()
+    for (_, status), n in answers.items():
+        statuses[status] += n
+    errors = sum(n for status, n in statuses.items() if status >= 500)
+    print(f"stateful run: {sum(answers.values())} requests, {errors} server errors; by status: "
+          + ", ".join(f"{status} {n}" for status, n in sorted(statuses.items())))
+
+
 def check_coverage(answers: collections.Counter) -> None:
     """The run reached the game: made games, played legal moves, analysed, moved by the
     engine and stopped, each answered 200 at least once."""
@@ -137,12 +147,12 @@ def check_coverage(answers: collections.Counter) -> None:
 
 def test_stateful_sequences_get_no_server_error_and_match_the_schema():
     answers = stateful_run(scenarios=50, steps=12, requests=DEFAULT_REQUESTS)
-    print(f"stateful run: {sum(answers.values())} requests, {sum(n for (_, status), n in answers.items() if status >= 500)} server errors")
+    report(answers)
     check_coverage(answers)
 
 
 @pytest.mark.slow
 def test_stateful_sequences_thousands_of_requests():
     answers = stateful_run(scenarios=200, steps=20, requests=SLOW_REQUESTS)
-    print(f"stateful run: {sum(answers.values())} requests, {sum(n for (_, status), n in answers.items() if status >= 500)} server errors")
+    report(answers)
     check_coverage(answers)

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from ..board import Color
@@ -51,47 +51,54 @@ NAME = {"maxLength": MAX_NAME}
 TEXT = {"maxLength": MAX_TEXT}
 
 
-class NewGame(BaseModel):
+class Body(BaseModel):
+    """A request body: each field of the JSON type the schema says (no ``true`` taken
+    for 1, no ``"3"`` for 3; 422 otherwise)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class NewGame(Body):
     size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
     position: Optional[str] = Field(None, description="a position string to start from instead of the empty board",
                                     json_schema_extra=TEXT)
 
 
-class MoveRequest(BaseModel):
+class MoveRequest(Body):
     move: str = Field(..., description="a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)", examples=["F6"],
                       json_schema_extra=NAME)
 
 
-class GotoRequest(BaseModel):
+class GotoRequest(Body):
     ply: int = Field(..., description="moves from the start of the game (0: the start)", json_schema_extra={"minimum": 0})
 
 
-class SizeRequest(BaseModel):
+class SizeRequest(Body):
     size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
 
 
-class PositionRequest(BaseModel):
+class PositionRequest(Body):
     position: str = Field(..., description="a position string", examples=["6/7/8/9/10/11/10/9/8/7/6 g"],
                           json_schema_extra=TEXT)
 
 
-class RecordRequest(BaseModel):
+class RecordRequest(Body):
     record: str = Field(..., description="a game record (docs/usage.md); the first game is loaded, at its last move",
                         json_schema_extra=TEXT)
 
 
-class ResignRequest(BaseModel):
+class ResignRequest(Body):
     side: Optional[Literal["green", "blue"]] = Field(None, description="the side that resigns (default: the side to move)")
 
 
-class EditRequest(BaseModel):
+class EditRequest(Body):
     cell: Optional[str] = Field(None, description="the cell to change, e.g. F6 (null: change only the side to move)",
                                 json_schema_extra=NAME)
     piece: Optional[Literal["green", "blue"]] = Field(None, description="the token to put there; null: empty it")
     turn: Optional[Literal["green", "blue"]] = Field(None, description="the side to move afterwards (default: unchanged)")
 
 
-class SearchBody(BaseModel):
+class SearchBody(Body):
     engine: str = Field(ENGINE_NAMES[0], description=f"one of {', '.join(ENGINE_NAMES)}",
                         json_schema_extra={"enum": list(ENGINE_NAMES)})
     time: float = Field(1.0, description=f"seconds, more than 0 and at most the server's max_seconds (GET /api/engines; "
