@@ -269,6 +269,45 @@ def test_serve_reports_a_busy_port(capsys):
     assert "error: cannot listen on 127.0.0.1" in capsys.readouterr().err
 
 
+def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypatch, capsys):
+    import re
+    import webbrowser
+
+    import httpx
+    import uvicorn
+
+    from hinge_fast.cli import main
+
+    servers, opened, got = [], [], threading.Event()
+
+    class Recorded(uvicorn.Server):
+        def __init__(self, config):
+            super().__init__(config)
+            servers.append(self)
+
+    monkeypatch.setattr(uvicorn, "Server", Recorded)
+    monkeypatch.setattr(webbrowser, "open", lambda url: (opened.append(url), got.set()))
+    result = []
+    thread = threading.Thread(target=lambda: result.append(main(["serve", "--port", "0", "--open"])))
+    thread.start()
+    try:
+        assert got.wait(60)
+        (url,) = opened
+        assert re.fullmatch(r"http://localhost:\d+/\?token=[\w-]{32}", url), url
+        base, token = url.split("/?token=")
+        with httpx.Client(base_url=base, timeout=30) as http:
+            assert http.get("/api/engines").status_code == 403
+            assert http.get("/api/engines", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+            page = http.get(url)
+            assert page.status_code == 200 and "SameSite=Strict" in page.headers["set-cookie"]
+            assert http.get("/api/engines").status_code == 200  # the cookie the page set
+    finally:
+        servers[0].should_exit = True
+        thread.join(60)
+    assert result == [0]
+    assert f"hinge-fast serving on {url} (Ctrl-C to stop)" in capsys.readouterr().out
+
+
 def test_the_examples_of_docs_web_md(client):
     from pathlib import Path
 
