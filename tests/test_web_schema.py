@@ -146,7 +146,7 @@ def check_coverage(answers: collections.Counter) -> None:
 
 
 def test_stateful_sequences_get_no_server_error_and_match_the_schema():
-    answers = stateful_run(scenarios=50, steps=12, requests=DEFAULT_REQUESTS)
+    answers = stateful_run(scenarios=25, steps=12, requests=DEFAULT_REQUESTS)
     report(answers)
     check_coverage(answers)
 
