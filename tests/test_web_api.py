@@ -648,3 +648,27 @@ def test_an_analysis_ends_when_its_page_goes():
         server.should_exit = True
         thread.join(30)
         sock.close()
+
+
+def test_the_games_kept_are_bounded_and_the_least_recently_used_goes():
+    with TestClient(create_app(max_games=3), base_url=LOCAL) as client:
+        a, b, c = (new_game(client, size=4)["id"] for _ in range(3))
+        assert client.get(f"/api/games/{a}").status_code == 200  # a is used again: b is the oldest now
+        d = new_game(client, size=4)["id"]
+        assert len(client.app.state.store) == 3
+        gone = client.get(f"/api/games/{b}")
+        assert gone.status_code == 404 and gone.json()["error"] == f"no game {b!r}: start one with POST /api/games"
+        assert all(client.get(f"/api/games/{g}").status_code == 200 for g in (a, c, d))
+
+
+def test_stop_frees_a_game_whose_search_ended_without_clearing_it(client):
+    from hinge_fast.web.engine import RunningSearch, SearchRequest
+
+    gid = new_game(client, position=MIDGAME)["id"]
+    game = client.app.state.store.get(gid)
+    game.search = RunningSearch(SearchRequest("mcts", 1))  # holds no slot: nothing else would clear it
+    refused = client.post(f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1})
+    assert refused.status_code == 400 and "already searching" in refused.json()["error"]
+    assert client.post(f"/api/games/{gid}/stop").json()["searching"] is False
+    with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
+        assert [name for name, _ in events(again)][-1] == "done"
