@@ -67,7 +67,8 @@ def warm_up_searches() -> None:
 
     for size in range(4, 10):
         for name in ENGINE_NAMES:
-            RunningSearch(SearchRequest(name, 0.01)).run(Board(size))
+            for analysis in (False, True):
+                RunningSearch(SearchRequest(name, 0.01, analysis)).run(Board(size))
 
 
 def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Counter:
@@ -88,6 +89,11 @@ def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Count
     failures: list[str] = []
 
     class Machine(schema.as_state_machine()):
+        def get_call_kwargs(self, case):
+            # every stream read to its end, however long a loaded machine takes: a stream
+            # cut short would leave its search running while the next request starts one
+            return {"timeout": 300}
+
         def call(self, case, **kwargs):
             body = case.body
             if case.path.endswith(("/analysis", "/engine-move")) and isinstance(body, dict):
