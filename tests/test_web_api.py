@@ -181,7 +181,8 @@ def test_engine_move_plays_a_legal_move(client):
 
 def test_bad_search_options_are_refused(client):
     gid = new_game(client)["id"]
-    for body, text in (({"engine": "stockfish"}, "unknown engine"), ({"time": 0}, "time must be"), ({"time": 10**6}, "time must be")):
+    for body, text in (({"engine": "stockfish"}, "unknown engine"), ({"time": 0}, "time must be"), ({"time": 10**6}, "time must be"),
+                       ({"time": 1e-300}, "time must be from 0.001")):
         response = client.post(f"/api/games/{gid}/analysis", json=body)
         assert response.status_code == 400 and text in response.json()["error"]
     over = new_game(client, position="6/7/8/9/10/11/10/9/8/2bb3/6 g")  # green has no tokens: over
@@ -600,9 +601,9 @@ def test_the_longest_search_is_the_servers_to_set():
         gid = new_game(client, position=MIDGAME)["id"]
         refused = client.post(f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 1})
         assert refused.status_code == 400
-        assert refused.json()["error"] == "time must be more than 0 and at most 0.5 seconds, not 1.0"
+        assert refused.json()["error"] == "time must be from 0.001 to 0.5 seconds, not 1.0"
         assert client.get(f"/api/games/{gid}").json()["searching"] is False
-    with pytest.raises(HingeError, match="the longest search must be more than 0 and at most 120 seconds"):
+    with pytest.raises(HingeError, match="the longest search must be from 0.001 to 120 seconds"):
         create_app(max_seconds=500)
 
 

@@ -31,7 +31,7 @@ from ..errors import HingeError
 from ..search.score import green_view
 from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
 from ..tools.svg import COLORS, board as board_svg
-from .engine import ENGINE_NAMES, MAX_SECONDS, PoolFull, SearchPool, SearchRequest
+from .engine import ENGINE_NAMES, MAX_SECONDS, MIN_SECONDS, PoolFull, SearchPool, SearchRequest
 from .games import MAX_NAME, MAX_TEXT, Game, GameStore
 from .guard import GUARD_ERRORS, LocalGuard
 
@@ -101,9 +101,9 @@ class EditRequest(Body):
 class SearchBody(Body):
     engine: str = Field(ENGINE_NAMES[0], description=f"one of {', '.join(ENGINE_NAMES)}",
                         json_schema_extra={"enum": list(ENGINE_NAMES)})
-    time: float = Field(1.0, description=f"seconds, more than 0 and at most the server's max_seconds (GET /api/engines; "
+    time: float = Field(1.0, description=f"seconds, from {MIN_SECONDS:g} to the server's max_seconds (GET /api/engines; "
                                          f"{MAX_SECONDS:g} unless the server was started with less)",
-                        json_schema_extra={"exclusiveMinimum": 0, "maximum": MAX_SECONDS})
+                        json_schema_extra={"minimum": MIN_SECONDS, "maximum": MAX_SECONDS})
     top: int = Field(DEFAULT_TOP, description="root moves to list (analysis)", json_schema_extra={"minimum": 1, "maximum": 50})
 
 
@@ -253,8 +253,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     names the server answers to besides this machine's; ``token``: the access token
     every page and API request must carry (``guard.py``; None: none asked);
     ``max_seconds``: the longest search asked for (longer ones get 400)."""
-    if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not 0 < max_seconds <= MAX_SECONDS:
-        raise HingeError(f"the longest search must be more than 0 and at most {MAX_SECONDS:g} seconds, not {max_seconds!r}")
+    if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not MIN_SECONDS <= max_seconds <= MAX_SECONDS:
+        raise HingeError(f"the longest search must be from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds, not {max_seconds!r}")
     app = FastAPI(
         title="hinge-fast",
         version=__version__,
