@@ -279,3 +279,21 @@ def test_the_licence_is_the_one_pyproject_names():
     assert project["license"] == {"text": "MIT"}
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License") and "the hinge_fast authors" in text
+
+
+def test_the_docs_say_whom_the_web_server_and_ray_trust():
+    def words(path):
+        return " ".join((ROOT / path).read_text(encoding="utf-8").split())
+
+    web = words("docs/web.md")
+    # what binding to 127.0.0.1 does not stop, and what each check of the server does
+    assert "Listening on 127.0.0.1 keeps other machines out, not the other pages open in your browser" in web
+    for check, stops in [("`Host` header", "DNS rebinding"), ("`Origin`", "forms and scripts of other sites"),
+                         ("access token", "any page or program that has not seen the address"),
+                         ("(`Content-Type: application/json`)", "cross-site forms"), ("512 kB", "memory filled")]:
+        row = next(line for line in (ROOT / "docs/web.md").read_text().splitlines() if line.startswith("|") and check in line)
+        assert stops in row, row
+    cluster = words("docs/cluster.md")
+    for advice in ("only on machines and a network you trust", "Turn on Ray's token authentication",
+                   "RAY_AUTH_MODE=token", "Never join a cluster you do not control"):
+        assert advice in cluster, advice

@@ -189,3 +189,15 @@ def test_one_game_is_read_without_replaying_the_others():
     with pytest.raises(HingeError, match="no game 3: the record holds 2 games"):
         parse_record(text, 3)
     assert count_games(text) == 2
+
+
+def test_a_game_over_the_move_bound_is_refused_before_it_is_replayed(monkeypatch):
+    from hinge_fast.tools import record
+
+    replayed = []
+    monkeypatch.setattr(record.GameRecord, "validate", lambda self: replayed.append(self) or self)
+    text = "[Size \"4\"]\n\n1. D4 B2 2. C3 unfinished\n"
+    with pytest.raises(HingeError, match="^game 1 holds 3 moves; a game may hold at most 2 moves$"):
+        parse_record(text, 1, max_moves=2)
+    assert replayed == []
+    assert parse_record(text, 1, max_moves=3)[0].moves == ["D4", "B2", "C3"]

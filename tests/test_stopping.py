@@ -82,3 +82,27 @@ def test_the_protocols_stop_ends_a_deep_perft():
     finally:
         engine.stdin.close()
         engine.wait(60)
+
+
+def test_the_protocols_stop_answers_a_side_9_perft_8_within_a_second():
+    import time
+
+    engine = subprocess.Popen([sys.executable, "-m", "hinge_fast.cli", "engine"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        engine.stdin.write("newgame 9\nperft 1\n")  # the perft kernels loaded before the clock starts
+        assert engine.stdout.readline().startswith("9/")
+        assert engine.stdout.readline().strip() == "ok"
+        assert engine.stdout.readline().strip().isdigit()
+        assert engine.stdout.readline().strip() == "ok"
+        engine.stdin.write("perft 8\n")
+        engine.stdin.write("stop\n")
+        sent = time.monotonic()
+        answer = engine.stdout.readline()
+        took = time.monotonic() - sent
+        assert answer.startswith("err perft stopped after"), answer
+        assert engine.stdout.readline().strip() == "ok"
+        assert took < 1.0, f"perft 8 answered {took:.2f} s after stop"
+    finally:
+        engine.stdin.close()
+        engine.wait(60)

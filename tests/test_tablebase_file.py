@@ -8,6 +8,7 @@ import resource
 import struct
 import zlib
 from contextlib import contextmanager
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -160,3 +161,94 @@ def test_mutated_files_give_a_hinge_error_or_a_reading(good, tmp_path_factory, d
             probe_all(path)
         except HingeError as e:
             assert "\n" not in str(e)
+
+
+# ----- the writer -------------------------------------------------------------------------------
+def small_result():
+    """A SolveResult of three blocks (the writer takes any length), one of them empty."""
+    from hinge_fast.tools.tablebase import BLOCK_ENTRIES, SolveResult
+
+    values = np.zeros(3 * BLOCK_ENTRIES, dtype=np.uint8)
+    values[:100], values[2 * BLOCK_ENTRIES:] = 5, 8
+    return SolveResult(values=values, start_index=0, start_side=0, positions_by_side=(1, 0), wins=1, losses=0,
+                       unsolved=0, classes=1, seconds=0.0)
+
+
+def test_the_writer_syncs_a_temporary_file_in_the_same_folder_then_renames_it(tmp_path, monkeypatch):
+    import os
+
+    from hinge_fast.tools import tablebase as tools_tb
+
+    calls = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        calls.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        return real_fsync(fd)
+
+    def replace(src, dst):
+        calls.append(("replace", str(src), str(dst)))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    path = tmp_path / "side4.tb"
+    for _ in range(2):
+        tools_tb.write_tablebase(small_result(), path)
+    renames = [c for c in calls if c[0] == "replace"]
+    assert len(renames) == 2 and renames[0][1] != renames[1][1]  # a new temporary name each time
+    for _, temporary, final in renames:
+        assert Path(temporary).parent == tmp_path and final == str(path) and temporary != final
+        synced = [i for i, c in enumerate(calls) if c == ("fsync", temporary)]
+        assert synced and synced[0] < calls.index(("replace", temporary, final))  # synced, then renamed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["side4.tb"]
+    assert oct(path.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@pytest.mark.parametrize("failing", ["write", "replace"])
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(tmp_path, monkeypatch, failing):
+    import os
+
+    from hinge_fast.tools import tablebase as tools_tb
+
+    path = tmp_path / "side4.tb"
+    path.write_bytes(b"the old table")
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    if failing == "replace":
+        monkeypatch.setattr(os, "replace", disk_full)
+    else:
+        real_fdopen = os.fdopen
+
+        class Full:
+            def __init__(self, f):
+                self.f = f
+
+            def __enter__(self):
+                self.f.__enter__()
+                return self
+
+            def __exit__(self, *exc):
+                return self.f.__exit__(*exc)
+
+            def fileno(self):
+                return self.f.fileno()
+
+            def write(self, data):
+                disk_full()
+
+        monkeypatch.setattr(os, "fdopen", lambda *a, **k: Full(real_fdopen(*a, **k)))
+    with pytest.raises(OSError, match="No space left"):
+        tools_tb.write_tablebase(small_result(), path)
+    assert path.read_bytes() == b"the old table"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["side4.tb"]

@@ -181,7 +181,8 @@ def test_engine_move_plays_a_legal_move(client):
 
 def test_bad_search_options_are_refused(client):
     gid = new_game(client)["id"]
-    for body, text in (({"engine": "stockfish"}, "unknown engine"), ({"time": 0}, "time must be"), ({"time": 10**6}, "time must be")):
+    for body, text in (({"engine": "stockfish"}, "unknown engine"), ({"time": 0}, "time must be"), ({"time": 10**6}, "time must be"),
+                       ({"time": 1e-300}, "time must be from 0.001")):
         response = client.post(f"/api/games/{gid}/analysis", json=body)
         assert response.status_code == 400 and text in response.json()["error"]
     over = new_game(client, position="6/7/8/9/10/11/10/9/8/2bb3/6 g")  # green has no tokens: over
@@ -269,6 +270,45 @@ def test_serve_reports_a_busy_port(capsys):
     assert "error: cannot listen on 127.0.0.1" in capsys.readouterr().err
 
 
+def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypatch, capsys):
+    import re
+    import webbrowser
+
+    import httpx
+    import uvicorn
+
+    from hinge_fast.cli import main
+
+    servers, opened, got = [], [], threading.Event()
+
+    class Recorded(uvicorn.Server):
+        def __init__(self, config):
+            super().__init__(config)
+            servers.append(self)
+
+    monkeypatch.setattr(uvicorn, "Server", Recorded)
+    monkeypatch.setattr(webbrowser, "open", lambda url: (opened.append(url), got.set()))
+    result = []
+    thread = threading.Thread(target=lambda: result.append(main(["serve", "--port", "0", "--open"])))
+    thread.start()
+    try:
+        assert got.wait(60)
+        (url,) = opened
+        assert re.fullmatch(r"http://localhost:\d+/\?token=[\w-]{32}", url), url
+        base, token = url.split("/?token=")
+        with httpx.Client(base_url=base, timeout=30) as http:
+            assert http.get("/api/engines").status_code == 403
+            assert http.get("/api/engines", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+            page = http.get(url)
+            assert page.status_code == 200 and "SameSite=Strict" in page.headers["set-cookie"]
+            assert http.get("/api/engines").status_code == 200  # the cookie the page set
+    finally:
+        servers[0].should_exit = True
+        thread.join(60)
+    assert result == [0]
+    assert f"hinge-fast serving on {url} (Ctrl-C to stop)" in capsys.readouterr().out
+
+
 def test_the_examples_of_docs_web_md(client):
     from pathlib import Path
 
@@ -346,28 +386,131 @@ def test_a_stream_never_read_still_ends_and_frees_its_slot():
             assert [name for name, _ in events(again)][-1] == "done"
 
 
+class WatchedLock:
+    """A game's lock that tells when ``waiting`` requests are blocked on it."""
+
+    def __init__(self, lock, waiting: int):
+        self.lock, self.count, self.waiting = lock, 0, waiting
+        self.guard, self.all_waiting = threading.Lock(), threading.Event()
+
+    def __enter__(self):
+        if not self.lock.acquire(blocking=False):
+            with self.guard:
+                self.count += 1
+                if self.count >= self.waiting:
+                    self.all_waiting.set()
+            self.lock.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        self.lock.release()
+
+
 def test_the_server_answers_while_a_games_lock_is_held(client):
-    import threading
+    import time
 
     gid = new_game(client, size=4)["id"]
     game = client.app.state.store.get(gid)
+    assert client.get("/api/engines").status_code == 200  # its imports done
     held, release = threading.Event(), threading.Event()
 
     def hold():
         with game.lock:
             held.set()
-            release.wait(30)
+            release.wait(60)
 
     holder = threading.Thread(target=hold)
     holder.start()
     held.wait(30)
+    # three requests to that game block on its lock: a move, a record, a search
+    game.lock = WatchedLock(game.lock, waiting=3)
+    answers = {}
+
+    def ask(name, method, path, **kwargs):
+        answers[name] = client.request(method, f"/api/games/{gid}/{path}", **kwargs)
+
+    blocked = [threading.Thread(target=ask, args=args, kwargs=kwargs) for args, kwargs in [
+        (("move", "POST", "moves"), {"json": {"move": "C3"}}),
+        (("record", "GET", "record"), {}),
+        (("search", "POST", "analysis"), {"json": {"engine": "mcts", "time": 0.1}}),
+    ]]
     try:
-        assert client.get("/api/engines").json()["max_searches"] == 2
+        for thread in blocked:
+            thread.start()
+        assert game.lock.all_waiting.wait(30)
+        started = time.perf_counter()
+        engines = client.get("/api/engines")
+        took = time.perf_counter() - started
+        assert engines.json()["max_searches"] == 2 and took < 0.1, f"/api/engines took {took:.3f} s"
         other = new_game(client, size=5)["id"]
         assert client.post(f"/api/games/{other}/moves", json={"move": "E5"}).status_code == 200
     finally:
         release.set()
         holder.join()
+        for thread in blocked:
+            thread.join(60)
+    assert answers["move"].status_code == 200 and answers["record"].status_code == 200
+    assert answers["search"].status_code == 200
+
+
+def test_a_search_that_raises_mid_stream_frees_its_slot(monkeypatch):
+    import hinge_fast.search
+
+    real = hinge_fast.search.create_searcher
+    broken = {"on": True}
+
+    class BreaksAfterItsFirstResult:
+        def __init__(self, searcher):
+            self.searcher = searcher
+
+        def stop(self):
+            self.searcher.stop()
+
+        def go(self, board, limits, on_progress=None):
+            result = self.searcher.go(board, limits)
+            on_progress(result)
+            raise RuntimeError("the searcher broke")
+
+    def create(name, **options):
+        searcher = real(name, **options)
+        return BreaksAfterItsFirstResult(searcher) if broken["on"] else searcher
+
+    monkeypatch.setattr(hinge_fast.search, "create_searcher", create)
+    with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
+        gid = new_game(client, position=MIDGAME)["id"]
+        with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as response:
+            got = list(events(response))
+        assert got[0][0] == "start" and got[-1] == ("error", {"error": "search failed: RuntimeError: the searcher broke"})
+        assert client.get("/api/engines").json()["running"] == 0
+        assert client.get(f"/api/games/{gid}").json()["searching"] is False
+        broken["on"] = False
+        with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
+            assert [name for name, _ in events(again)][-1] == "done"
+
+
+def test_a_stream_that_fails_to_send_a_result_stops_its_search_and_frees_the_slot(monkeypatch):
+    from hinge_fast.web import app as web_app
+
+    def unrenderable(board, result, top, outlines, final):
+        raise ValueError("cannot draw this")
+
+    monkeypatch.setattr(web_app, "_result_json", unrenderable)
+    with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
+        gid = new_game(client, position=MIDGAME)["id"]
+        # an engine move goes on when its page leaves; a stream that breaks stops it
+        with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 100}) as response:
+            got = list(events(response))
+        assert got[-1] == ("error", {"error": "search failed: ValueError: cannot draw this"})
+        assert client.app.state.pool.wait_idle(30)  # long before the search's 100 s
+        assert client.get(f"/api/games/{gid}").json()["searching"] is False
+
+
+def test_the_move_bound_is_the_protocols():
+    from hinge_fast.protocol import wire
+    from hinge_fast.web import games
+
+    # test_a_game_holds_at_most_max_moves refuses move MAX_MOVES + 1 (with a small bound)
+    assert games.MAX_MOVES == 5000 == wire.MAX_GAME_MOVES
 
 
 def test_web_searches_use_one_thread_each(monkeypatch):
@@ -443,3 +586,90 @@ def test_the_rules_page_leads_back_to_its_game(client):
     assert f'href="/?game={gid}"' in page and "python -m" not in page
     assert 'href="/"' in client.get("/rules").text
     assert 'href="/"' in client.get('/rules?game="><script>alert(1)</script>').text
+
+
+def test_a_405_names_every_method_of_its_path(client):
+    gid = new_game(client, size=4)["id"]
+    answer = client.request("PUT", f"/api/games/{gid}/record", json={"record": ""})
+    assert answer.status_code == 405 and answer.json() == {"error": "Method Not Allowed"}
+    assert {m.strip() for m in answer.headers["allow"].split(",")} >= {"GET", "POST"}
+
+
+def test_the_longest_search_is_the_servers_to_set():
+    with TestClient(create_app(max_seconds=0.5), base_url=LOCAL) as client:
+        assert client.get("/api/engines").json()["max_seconds"] == 0.5
+        gid = new_game(client, position=MIDGAME)["id"]
+        refused = client.post(f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 1})
+        assert refused.status_code == 400
+        assert refused.json()["error"] == "time must be from 0.001 to 0.5 seconds, not 1.0"
+        assert client.get(f"/api/games/{gid}").json()["searching"] is False
+    with pytest.raises(HingeError, match="the longest search must be from 0.001 to 120 seconds"):
+        create_app(max_seconds=500)
+
+
+def test_the_schema_links_a_new_game_to_its_routes(client):
+    schema = client.get("/openapi.json").json()
+    links = schema["paths"]["/api/games"]["post"]["responses"]["200"]["links"]
+    game_routes = {(method, path) for path, ops in schema["paths"].items() if "{game_id}" in path for method in ops}
+    by_id = {op["operationId"]: (method, path) for path, ops in schema["paths"].items() for method, op in ops.items()}
+    assert {by_id[link["operationId"]] for link in links.values()} == game_routes
+    assert all(link["parameters"] == {"game_id": "$response.body#/id"} for link in links.values())
+    assert links["post_a_legal_move"]["requestBody"] == {"move": "$response.body#/legal/0/move"}
+    # the link's expressions give a working request
+    state = new_game(client, size=4)
+    played = client.post(f"/api/games/{state['id']}/moves", json={"move": state["legal"][0]["move"]})
+    assert played.status_code == 200
+
+
+def test_an_analysis_ends_when_its_page_goes():
+    """Over a real connection (the test client cannot leave mid-stream): the page reads
+    the first event and closes the connection; the search stops and gives its slot back."""
+    import socket
+
+    import httpx
+    import uvicorn
+
+    app = create_app(max_searches=1)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()  # connections wait in the backlog until the server takes them
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            gid = http.post("/api/games", json={"position": MIDGAME}).json()["id"]
+            with http.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 100}) as response:
+                assert next(response.iter_lines()) == "event: start"
+            # the connection is closed: the search stops, long before its 100 s
+            assert app.state.pool.wait_idle(30)
+            assert http.get(f"/api/games/{gid}").json()["searching"] is False
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+def test_the_games_kept_are_bounded_and_the_least_recently_used_goes():
+    with TestClient(create_app(max_games=3), base_url=LOCAL) as client:
+        a, b, c = (new_game(client, size=4)["id"] for _ in range(3))
+        assert client.get(f"/api/games/{a}").status_code == 200  # a is used again: b is the oldest now
+        d = new_game(client, size=4)["id"]
+        assert len(client.app.state.store) == 3
+        gone = client.get(f"/api/games/{b}")
+        assert gone.status_code == 404 and gone.json()["error"] == f"no game {b!r}: start one with POST /api/games"
+        assert all(client.get(f"/api/games/{g}").status_code == 200 for g in (a, c, d))
+
+
+def test_stop_frees_a_game_whose_search_ended_without_clearing_it(client):
+    from hinge_fast.web.engine import RunningSearch, SearchRequest
+
+    gid = new_game(client, position=MIDGAME)["id"]
+    game = client.app.state.store.get(gid)
+    game.search = RunningSearch(SearchRequest("mcts", 1))  # holds no slot: nothing else would clear it
+    refused = client.post(f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1})
+    assert refused.status_code == 400 and "already searching" in refused.json()["error"]
+    assert client.post(f"/api/games/{gid}/stop").json()["searching"] is False
+    with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
+        assert [name for name, _ in events(again)][-1] == "done"

@@ -377,15 +377,19 @@ def read_record(source, game: int = 1) -> tuple[GameRecord, int]:
     return parse_record(_text_of(source), game)
 
 
-def parse_record(text: str, game: int = 1) -> tuple[GameRecord, int]:
+def parse_record(text: str, game: int = 1, max_moves: int | None = None) -> tuple[GameRecord, int]:
     """Game number ``game`` (from 1) of record text, and the number of games there:
     only that game is replayed and checked (the others are read as far as telling
-    where each one starts and ends)."""
+    where each one starts and ends). A game of more than ``max_moves`` moves is refused
+    before any of them is replayed."""
     games = _scan(text)
     if not games:
         raise HingeError("the record holds no game")
     if not 1 <= game <= len(games):
         raise HingeError(f"there is no game {game}: the record holds {len(games)} game{'s' if len(games) > 1 else ''}")
+    moves = len(games[game - 1].moves)
+    if max_moves is not None and moves > max_moves:
+        raise HingeError(f"game {game} holds {moves:,} moves; a game may hold at most {max_moves:,} moves")
     return _build_numbered(games[game - 1], game), len(games)
 
 

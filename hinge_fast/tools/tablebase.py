@@ -19,6 +19,7 @@ import json
 import math
 import os
 import struct
+import tempfile
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -313,9 +314,15 @@ def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | 
         "facts": facts or {},
     }
     header_bytes = json.dumps(header, sort_keys=True).encode()
-    temporary = path.with_name(path.name + ".part")
+    # a name of its own in the same folder (two writers never share one), made readable
+    # as a file opened for writing would be
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    temporary = Path(name)
     try:
-        with open(temporary, "wb") as f:
+        with os.fdopen(fd, "wb") as f:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(f.fileno(), 0o666 & ~umask)
             f.write(MAGIC)
             f.write(struct.pack("<I", len(header_bytes)))
             f.write(header_bytes)

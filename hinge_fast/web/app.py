@@ -20,9 +20,10 @@ from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from ..board import Color
@@ -30,9 +31,9 @@ from ..errors import HingeError
 from ..search.score import green_view
 from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
 from ..tools.svg import COLORS, board as board_svg
-from .engine import ENGINE_NAMES, MAX_SECONDS, PoolFull, SearchPool, SearchRequest
-from .games import Game, GameStore
-from .guard import LocalGuard
+from .engine import ENGINE_NAMES, MAX_SECONDS, MIN_SECONDS, PoolFull, SearchPool, SearchRequest
+from .games import MAX_NAME, MAX_TEXT, Game, GameStore
+from .guard import GUARD_ERRORS, LocalGuard
 
 #: Searches at once across all games, by default: one per core is the most that helps.
 DEFAULT_MAX_SEARCHES = 2
@@ -43,45 +44,67 @@ DEFAULT_TOP = 5
 
 
 # ----- request and response models (they are the OpenAPI schema) --------------------------
-class NewGame(BaseModel):
-    size: int = Field(6, description="board side, 4 to 9")
-    position: Optional[str] = Field(None, description="a position string to start from instead of the empty board")
+# The bounds below are documented in the schema; the game checks them itself and answers
+# a value outside them with 400 and the project's message.
+SIDES = {"minimum": 4, "maximum": 9}
+NAME = {"maxLength": MAX_NAME}
+TEXT = {"maxLength": MAX_TEXT}
 
 
-class MoveRequest(BaseModel):
-    move: str = Field(..., description="a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)", examples=["F6"])
+class Body(BaseModel):
+    """A request body: each field of the JSON type the schema says (no ``true`` taken
+    for 1, no ``"3"`` for 3; 422 otherwise)."""
+
+    model_config = ConfigDict(strict=True)
 
 
-class GotoRequest(BaseModel):
-    ply: int = Field(..., description="moves from the start of the game (0: the start)")
+class NewGame(Body):
+    size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
+    position: Optional[str] = Field(None, description="a position string to start from instead of the empty board",
+                                    json_schema_extra=TEXT)
 
 
-class SizeRequest(BaseModel):
-    size: int = Field(6, description="board side, 4 to 9")
+class MoveRequest(Body):
+    move: str = Field(..., description="a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)", examples=["F6"],
+                      json_schema_extra=NAME)
 
 
-class PositionRequest(BaseModel):
-    position: str = Field(..., description="a position string", examples=["6/7/8/9/10/11/10/9/8/7/6 g"])
+class GotoRequest(Body):
+    ply: int = Field(..., description="moves from the start of the game (0: the start)", json_schema_extra={"minimum": 0})
 
 
-class RecordRequest(BaseModel):
-    record: str = Field(..., description="a game record (docs/usage.md); the first game is loaded, at its last move")
+class SizeRequest(Body):
+    size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
 
 
-class ResignRequest(BaseModel):
+class PositionRequest(Body):
+    position: str = Field(..., description="a position string", examples=["6/7/8/9/10/11/10/9/8/7/6 g"],
+                          json_schema_extra=TEXT)
+
+
+class RecordRequest(Body):
+    record: str = Field(..., description="a game record (docs/usage.md); the first game is loaded, at its last move",
+                        json_schema_extra=TEXT)
+
+
+class ResignRequest(Body):
     side: Optional[Literal["green", "blue"]] = Field(None, description="the side that resigns (default: the side to move)")
 
 
-class EditRequest(BaseModel):
-    cell: Optional[str] = Field(None, description="the cell to change, e.g. F6 (null: change only the side to move)")
+class EditRequest(Body):
+    cell: Optional[str] = Field(None, description="the cell to change, e.g. F6 (null: change only the side to move)",
+                                json_schema_extra=NAME)
     piece: Optional[Literal["green", "blue"]] = Field(None, description="the token to put there; null: empty it")
     turn: Optional[Literal["green", "blue"]] = Field(None, description="the side to move afterwards (default: unchanged)")
 
 
-class SearchBody(BaseModel):
-    engine: str = Field(ENGINE_NAMES[0], description=f"one of {', '.join(ENGINE_NAMES)}")
-    time: float = Field(1.0, description=f"seconds, more than 0 and at most {MAX_SECONDS:.0f}")
-    top: int = Field(DEFAULT_TOP, description="root moves to list (analysis)")
+class SearchBody(Body):
+    engine: str = Field(ENGINE_NAMES[0], description=f"one of {', '.join(ENGINE_NAMES)}",
+                        json_schema_extra={"enum": list(ENGINE_NAMES)})
+    time: float = Field(1.0, description=f"seconds, from {MIN_SECONDS:g} to the server's max_seconds (GET /api/engines; "
+                                         f"{MAX_SECONDS:g} unless the server was started with less)",
+                        json_schema_extra={"minimum": MIN_SECONDS, "maximum": MAX_SECONDS})
+    top: int = Field(DEFAULT_TOP, description="root moves to list (analysis)", json_schema_extra={"minimum": 1, "maximum": 50})
 
 
 class LegalMove(BaseModel):
@@ -116,10 +139,50 @@ class Error(BaseModel):
     error: str
 
 
-ERRORS = {400: {"model": Error, "description": "a malformed position, an illegal move, a bad option: the project's error text"},
-          404: {"model": Error, "description": "no such game"}}
+ERRORS = {400: {"model": Error, "description": "a malformed position, an illegal move, a bad option: the project's error "
+                                               "text (or a Host header that names another machine)"},
+          404: {"model": Error, "description": "no such game"},
+          422: {"model": Error, "description": "a request that does not fit its model (a field missing or of the wrong "
+                                               "type): the field and the problem"},
+          **{code: {"model": Error, "description": text} for code, text in GUARD_ERRORS.items()}}
 #: The same, for a route whose own answer is not JSON: the errors still are.
 JSON_ERRORS = {code: {**answer, "content": {"application/json": {}}} for code, answer in ERRORS.items()}
+
+
+def add_game_links(schema: dict) -> dict:
+    """OpenAPI links in ``schema``: a new game's answer, and the game and its legal moves
+    read back, lead to every route of that game (the same id), and to playing the first
+    of its legal moves. Clients and schemathesis's stateful tests follow them from one
+    request to the next."""
+    paths = schema["paths"]
+    targets = [(method, path, operation["operationId"]) for path, operations in paths.items()
+               for method, operation in operations.items() if "{game_id}" in path]
+
+    def links(game_id: str, legal_move: str | None) -> dict:
+        out = {}
+        for method, path, operation_id in targets:
+            name = f"{method}_{path.split('{game_id}', 1)[1].strip('/') or 'game'}".replace("-", "_")
+            out[name] = {"operationId": operation_id, "parameters": {"game_id": game_id}}
+            if name == "post_moves" and legal_move is not None:
+                out["post_a_legal_move"] = {"operationId": operation_id, "parameters": {"game_id": game_id},
+                                            "requestBody": {"move": legal_move}}
+        return out
+
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            answer = operation.get("responses", {}).get("200")
+            if answer is None or not (path == "/api/games" and method == "post" or "{game_id}" in path and method == "get"):
+                continue
+            model = answer.get("content", {}).get("application/json", {}).get("schema", {})
+            if model.get("$ref", "").endswith("/GameState"):
+                legal_move = "$response.body#/legal/0/move"
+            elif model.get("items", {}).get("$ref", "").endswith("/LegalMove"):
+                legal_move = "$response.body#/0/move"
+            else:
+                legal_move = None
+            game_id = "$request.path.game_id" if "{game_id}" in path else "$response.body#/id"
+            answer["links"] = links(game_id, legal_move)
+    return schema
 
 
 def _state(game: Game) -> dict:
@@ -183,12 +246,15 @@ def _result_json(board, result, top: int, outlines, final: bool) -> dict:
 
 
 def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None = None, *,
-               hosts=(), token: str | None = None) -> FastAPI:
+               hosts=(), token: str | None = None, max_seconds: float = MAX_SECONDS) -> FastAPI:
     """The application: ``uvicorn.run(create_app(), host="127.0.0.1", port=8000)``.
     ``max_searches``: searches at once across every tab (more get a 503 answer);
     ``max_games``: games kept (the least recently used is dropped); ``hosts``: host
     names the server answers to besides this machine's; ``token``: the access token
-    every page and API request must carry (``guard.py``; None: none asked)."""
+    every page and API request must carry (``guard.py``; None: none asked);
+    ``max_seconds``: the longest search asked for (longer ones get 400)."""
+    if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not MIN_SECONDS <= max_seconds <= MAX_SECONDS:
+        raise HingeError(f"the longest search must be from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds, not {max_seconds!r}")
     app = FastAPI(
         title="hinge-fast",
         version=__version__,
@@ -201,6 +267,14 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     store = GameStore() if max_games is None else GameStore(max_games)
     pool = SearchPool(max_searches)
     app.state.store, app.state.pool = store, pool
+    default_openapi = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            add_game_links(default_openapi())
+        return app.openapi_schema
+
+    app.openapi = openapi
     static = resources.files("hinge_fast.web") / "static"
 
     @app.exception_handler(HingeError)
@@ -218,8 +292,17 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         # The framework's own refusals (a body that is not JSON, a method a route does not
         # take) answer as every other error does: {"error": "..."} on one line.
         text = exc.detail if isinstance(exc.detail, str) else "malformed request"
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:
+            # every method of the path, not only those of the first route that matched it
+            allowed = set()
+            for route in app.router.routes:
+                if route.matches(request.scope)[0] != Match.NONE:
+                    allowed |= getattr(route, "methods", None) or set()
+            if allowed:
+                headers["Allow"] = ", ".join(sorted(allowed))
         return JSONResponse({"error": text[:200].splitlines()[0] if text else "malformed request"},
-                            status_code=exc.status_code, headers=getattr(exc, "headers", None))
+                            status_code=exc.status_code, headers=headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request, exc: RequestValidationError):
@@ -310,7 +393,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
 
     # ----- searches --------------------------------------------------------------------------
     def start_search(game: Game, body: SearchBody, analysis: bool):
-        request = SearchRequest(body.engine, body.time, analysis)
+        request = SearchRequest(body.engine, body.time, analysis, max_seconds)
         if not isinstance(body.top, int) or not 1 <= body.top <= 50:
             raise HingeError(f"top must be from 1 to 50 moves, not {body.top}")
         with game.lock:
@@ -377,10 +460,12 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                         if not queue.empty() or time.monotonic() - last_sent < PROGRESS_EVERY:
                             continue  # a newer one is waiting, or the page had one just now
                         last_sent = time.monotonic()
-                        yield _sse("progress", _result_json(board, payload, body.top, outlines, False))
+                        # the board picture is drawn off the event loop
+                        data = await run_in_threadpool(_result_json, board, payload, body.top, outlines, False)
+                        yield _sse("progress", data)
                     elif kind == "done":
                         result, state = payload
-                        data = _result_json(board, result, body.top, outlines, True)
+                        data = await run_in_threadpool(_result_json, board, result, body.top, outlines, True)
                         data["stopped"] = run.stopped
                         data["played"] = None if state is None else str(result.move)
                         data["state"] = state
@@ -389,6 +474,9 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                     else:
                         yield _sse("error", {"error": payload})
                         return
+            except Exception as e:  # a bug while streaming: stop the search (its thread frees the slot), say so
+                run.stop()
+                yield _sse("error", {"error": f"search failed: {type(e).__name__}: {e}".splitlines()[0]})
             finally:
                 if not play_it:
                     run.stop()  # the page left or the stream ended: an analysis has no one to tell
@@ -443,13 +531,14 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                     game.search = None
             return _state(game)
 
-    @app.get("/api/engines", summary="The engines and the limits of this server")
+    @app.get("/api/engines", summary="The engines and the limits of this server",
+             responses={403: {"model": Error, "description": GUARD_ERRORS[403]}})
     def engines():
         from ..search import engine_spec
 
         return {
             "engines": [{"name": name, "description": engine_spec(name).description} for name in ENGINE_NAMES],
-            "max_seconds": MAX_SECONDS,
+            "max_seconds": max_seconds,
             "max_searches": pool.limit,
             "running": len(pool.running),
         }

@@ -22,6 +22,9 @@ TABLE_MB = 16
 TREE_NODES = 1_000_000
 #: The longest search the app runs, seconds (analysis without a limit stops there).
 MAX_SECONDS = 120.0
+#: The shortest: an alpha-beta search given a time far below a millisecond (1e-300 s) does
+#: not end in any time a page would wait for.
+MIN_SECONDS = 0.001
 
 
 class PoolFull(HingeError):
@@ -33,12 +36,15 @@ class SearchRequest:
     engine: str
     seconds: float
     analysis: bool = False  # alpha-beta scores every root move exactly
+    max_seconds: float = MAX_SECONDS  # the longest search the server runs
 
     def __post_init__(self):
-        if self.engine not in ENGINE_NAMES:
-            raise HingeError(f"unknown engine {self.engine!r}: choose {' or '.join(ENGINE_NAMES)}")
-        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not 0 < self.seconds <= MAX_SECONDS:
-            raise HingeError(f"time must be more than 0 and at most {MAX_SECONDS:.0f} seconds, not {self.seconds!r}")
+        if not isinstance(self.engine, str) or self.engine not in ENGINE_NAMES:
+            shown = repr(self.engine) if len(repr(self.engine)) <= 40 else repr(self.engine)[:40] + "..."
+            raise HingeError(f"unknown engine {shown}: choose {' or '.join(ENGINE_NAMES)}")
+        seconds = self.seconds
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not MIN_SECONDS <= seconds <= self.max_seconds:
+            raise HingeError(f"time must be from {MIN_SECONDS:g} to {self.max_seconds:g} seconds, not {seconds!r}")
 
 
 class RunningSearch:

@@ -164,8 +164,7 @@ class Game:
 
     def load_record(self, text: str) -> "Game":
         _check_text(text, "record")
-        record, _ = parse_record(text, 1)
-        _check_length(len(record.moves))
+        record, _ = parse_record(text, 1, max_moves=MAX_MOVES)  # refused before a long game is replayed
         board = record.board_at()
         tags = {k: v for k, v in record.tags.items() if k not in ("Result", "Termination")}
         return self._replace(board, tags)

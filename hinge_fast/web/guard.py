@@ -32,6 +32,13 @@ from urllib.parse import parse_qs, urlsplit
 #: text field takes (``games.MAX_TEXT``), with room for JSON escapes.
 MAX_BODY = 512 * 1024
 COOKIE = "hinge_fast_token"
+#: The answers of the checks to a request they refuse, as the API's schema documents them
+#: (the Host check's 400 shares its code with the routes' own 400).
+GUARD_ERRORS = {
+    403: "a request from another site (its Origin), or without the access token the server asks for",
+    413: f"a request body larger than {MAX_BODY:,} bytes",
+    415: "a request body that is not application/json",
+}
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: Paths open without the token: nothing there depends on or changes a game.
@@ -173,4 +180,4 @@ async def _answer(send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["LocalGuard", "MAX_BODY", "COOKIE", "host_name"]
+__all__ = ["LocalGuard", "MAX_BODY", "COOKIE", "GUARD_ERRORS", "host_name"]
