@@ -91,6 +91,30 @@ def shift_cells(size: int, words) -> frozenset:
 
 
 # ----- --run-slow ---------------------------------------------------------------------------
+def pty_read(fd) -> str:
+    """What a pseudo-terminal's master ``fd`` has to read now ('' once every process
+    holding the other end is gone)."""
+    try:
+        return os.read(fd, 4096).decode("utf-8", "replace")
+    except OSError:  # EIO: the other end is closed
+        return ""
+
+
+def pty_read_to_end(master, said: str, outlived: str) -> str:
+    """``said`` and all the pseudo-terminal ``master`` still gives, to its end: the end
+    comes once every process holding the terminal is gone (at most 60 s between
+    chunks; else the test fails with ``outlived``)."""
+    import select
+
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        assert ready, outlived
+        chunk = pty_read(master)
+        if not chunk:
+            return said
+        said += chunk
+
+
 def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", default=False, help="run the tests marked slow too (the default suite leaves them out)")
 

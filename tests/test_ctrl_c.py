@@ -20,6 +20,8 @@ import time
 
 import pytest
 
+from tests.conftest import pty_read, pty_read_to_end
+
 #: Seconds from the signal to the exit that count as prompt on a busy test machine
 #: ("about a second" when idle).
 PROMPT = 10.0
@@ -29,13 +31,6 @@ def _ctrl_c_as_in_a_terminal():
     """SIGINT as a terminal's foreground job has it (a test run started in the
     background inherits it ignored)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def _read(fd) -> str:
-    try:
-        return os.read(fd, 4096).decode("utf-8", "replace")
-    except OSError:  # EIO: the other end is closed
-        return ""
 
 
 def interrupt(argv: list[str], started: str, cwd) -> tuple[int, float, str]:
@@ -53,20 +48,14 @@ def interrupt(argv: list[str], started: str, cwd) -> tuple[int, float, str]:
         while not re.search(started, said):
             ready, _, _ = select.select([master], [], [], 600)
             assert ready, f"no sign of work after 600 s: {said!r}"
-            chunk = _read(master)
+            chunk = pty_read(master)
             assert chunk, f"it ended before the work showed: {said!r}"
             said += chunk
         os.killpg(proc.pid, signal.SIGINT)
         sent = time.monotonic()
         status = proc.wait(timeout=120)
         took = time.monotonic() - sent
-        while True:
-            ready, _, _ = select.select([master], [], [], 60)
-            assert ready, f"a process outlived the command (it still holds the terminal): {said!r}"
-            chunk = _read(master)
-            if not chunk:
-                break
-            said += chunk
+        said = pty_read_to_end(master, said, f"a process outlived the command (it still holds the terminal): {said!r}")
     finally:
         os.close(master)
         if proc.poll() is None:

@@ -25,6 +25,7 @@ from hinge_fast.tools.executor import Executor, in_order
 from hinge_fast.tools.match import MatchSettings, play_match, read_match, read_match_file
 from hinge_fast.tools.players import PlayerSpec, get_player
 from hinge_fast.tools.record import format_record, read_records
+from tests.conftest import pty_read, pty_read_to_end
 
 MATCH = ["match", "mcts", "greedy", "--nodes", "60", "--size", "5", "--seed", "7"]
 
@@ -236,7 +237,7 @@ def _interrupted(tmp_path, sig, extra=()):
     said = ""
     try:
         while not any(int(n) >= STOP_AT for n in re.findall(rf"\b(\d+)/{games}\b", said[-300:])):
-            chunk = _read(master)
+            chunk = pty_read(master)
             assert chunk, f"the match ended before {STOP_AT} games were counted: {said!r}"
             said += chunk
         # The signal state of the match, for a failure's message: a SIGINT that is
@@ -247,13 +248,7 @@ def _interrupted(tmp_path, sig, extra=()):
         status = proc.wait(timeout=120)
         # Read what it said on its way out, to the end: the end comes once every process
         # holding the terminal is gone, the match's worker processes and fork server too.
-        while True:
-            ready, _, _ = select.select([master], [], [], 60)
-            assert ready, "a process of the interrupted match outlived it (it still holds the terminal)"
-            chunk = _read(master)
-            if not chunk:
-                break
-            said += chunk
+        said = pty_read_to_end(master, said, "a process of the interrupted match outlived it (it still holds the terminal)")
     finally:
         os.close(master)
         if proc.poll() is None:
@@ -265,13 +260,6 @@ def _told(said: str) -> str:
     """What the match wrote besides its progress bar (and the bar's last state)."""
     lines = [line for line in said.replace("\r", "\n").splitlines() if line.strip() and "game/s" not in line]
     return "\n".join(lines + said.replace("\r", "\n").splitlines()[-1:])
-
-
-def _read(fd) -> str:
-    try:
-        return os.read(fd, 4096).decode("utf-8", "replace")
-    except OSError:  # EIO: the other end is closed
-        return ""
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
