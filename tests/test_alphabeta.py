@@ -117,19 +117,19 @@ def test_the_table_never_changes_a_fixed_depth_result(size, depth):
     the depth needed, and nothing prunes by move order, so the root score is the
     depth-limited minimax value with or without the table; and with ``root_scores``
     every root move's score is too. The best move may differ, but only among moves
-    of the best score. (Late move reductions depend on move order: off here.)"""
+    of the best score. (The selective search prunes and reduces by move order: off here.)"""
     for board in midgame_positions(size, 4, seed=100 + size + depth):
-        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, root_scores=True)
+        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, root_scores=True, selective=False)
         exact = {rm.move: rm.score for rm in plain.root_moves}
         assert None not in exact.values() and len(exact) == len(board.legal_moves)
         best = max(exact.values())
         assert plain.score == best and exact[plain.move] == best
-        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1)
+        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, selective=False)
         assert with_table.score == best
         assert exact[with_table.move] == best
-        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0)
+        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0, selective=False)
         assert pvs_without.score == best and exact[pvs_without.move] == best
-        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, root_scores=True)
+        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, root_scores=True, selective=False)
         assert {rm.move: rm.score for rm in all_with_table.root_moves} == exact
 
 

@@ -40,8 +40,8 @@ slots and buffers the kernels share with this driver), ``tt.py`` (the transposit
   node limit is shared out among the threads; ``nodes`` counts all of them. The PV is
   continued from the table (``_pv_from_table``). With one thread a search under a node
   or depth limit is deterministic; with more, node counts, the move among equal scores
-  and the PV vary from run to run, while a fixed-depth score stays the depth-limited
-  minimax value (the table cuts off only at the exact depth).
+  and the PV vary from run to run; with ``selective=False`` a fixed-depth score stays
+  the depth-limited minimax value (the table cuts off only at the exact depth).
 * **Root scores**: with ``root_scores=True`` every root move is searched with a full
   window, so ``root_moves`` holds an exact score for each move at the last completed
   depth (slower: for analysis). Otherwise only the best move's score is exact and the
@@ -65,7 +65,8 @@ from .intrinsics import clock_ns, unowned  # noqa: F401  (re-exported)
 from .limits import MAX_DEPTH, Limits
 from .negamax import (  # noqa: F401  (re-exported: negamax, repeated, search_depth)
     ABORTED, CAN_ABORT, DEADLINE, EVALUATOR, GENERATION, HISTORY_LENGTH, HISTORY_ROOM, INFINITE, NODE_LIMIT, NODES,
-    QUIESCENCE, QUIESCENCE_PLIES, ROOT_BEST, ROOT_COUNT, ROOT_DONE, ROOT_FULL_WINDOW, TABLE_ON, SearchBuffers,
+    QUIESCENCE, QUIESCENCE_PLIES, ROOT_BEST, ROOT_COUNT, ROOT_DONE, ROOT_FULL_WINDOW, SELECTIVE, TABLE_ON,
+    SearchBuffers,
     negamax, new_buffers, repeated, search_depth,
 )
 from .registry import (  # noqa: F401  (re-exported)
@@ -240,7 +241,9 @@ class AlphaBetaSearcher(Searcher):
     quiescence search (module docstring); ``seed``: accepted and unused
     (alpha-beta is deterministic with one thread: under a node or depth limit the same
     position gives the same result); ``threads``: Lazy SMP helper threads plus this one
-    (module docstring, "Threads").
+    (module docstring, "Threads"); ``selective``: null move, late move reductions and
+    late move pruning (``negamax.py``); off, the search is full width and a fixed-depth
+    score is the depth-limited minimax value.
 
     >>> from hinge_fast import Board
     >>> AlphaBetaSearcher(table_mb=1, threads=1).go(Board(size=4), Limits(depth=1)).depth
@@ -251,8 +254,10 @@ class AlphaBetaSearcher(Searcher):
     honours_depth = True
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=DEFAULT_EVALUATOR, seed=FRESH_SEED,
-                 threads=DEFAULT_THREADS, quiescence=DEFAULT_QUIESCENCE, quiescence_plies=DEFAULT_QUIESCENCE_PLIES):
+                 threads=DEFAULT_THREADS, quiescence=DEFAULT_QUIESCENCE, quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
+                 selective=True):
         super().__init__()
+        self.selective = bool(selective)
         self.quiescence = int(quiescence)
         self.quiescence_plies = min(int(quiescence_plies), MAX_QUIESCENCE_PLIES)
         self.threads = int(threads)
@@ -353,6 +358,7 @@ def _search(searcher, board, limits, progress, start):
     state[EVALUATOR] = searcher.evaluator.kernel_id
     state[QUIESCENCE] = searcher.quiescence
     state[QUIESCENCE_PLIES] = searcher.quiescence_plies
+    state[SELECTIVE] = 1 if searcher.selective else 0
     weights = searcher.evaluator.weights_for(board.size)  # side 4 has its own (search/weights.py)
     buf.weights[: len(weights)] = weights
 
@@ -543,7 +549,8 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES):
+            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES,
+                         SELECTIVE):
                 hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root

@@ -3,12 +3,28 @@ and move ordering, the whole tree in numba. ``alphabeta.py`` drives it one depth
 time (iterative deepening, threads, limits) and builds the result.
 
 * **Negamax with principal variation search** (a null window after the first move,
-  re-searched when it fails high). No pruning or reduction depends on move order, so
-  the score of a fixed-depth search is exactly the depth-limited minimax value with or
-  without the table (``tt.py``): a stored score cuts the search off only when it was
-  searched to exactly the depth needed (in Hinge a position cannot recur at two
-  different depths of one tree except through swipes that undo each other, so ``>=``
-  would buy almost nothing).
+  re-searched when it fails high).
+* **Selective search** (``state[SELECTIVE]``, on by default), at nodes searched with a
+  null window only:
+  - *null move*: from depth ``NULL_MIN_DEPTH`` on, when the static evaluation is at
+    least beta, the opponent moves twice in a search ``NULL_R + depth // NULL_R_DIVISOR``
+    plies shallower; if it still cannot bring the score below beta, the node fails high
+    (the game has no pass: this asks whether the side to move is so far ahead that any
+    move will do);
+  - *late move reductions*: quiet moves (placements and single flips that are neither
+    the table move nor a killer) from the ``LMR_FROM_MOVE``-th on, at depth
+    ``LMR_MIN_DEPTH`` or more, are first searched ``late_move_reduction`` plies shallower
+    and re-searched at full depth when they beat alpha (at nodes of the principal
+    variation, one ply less is taken off);
+  - *late move pruning*: at depth 1 and 2, the quiet moves after the first
+    ``LMP_BASE + LMP_STEP * depth**2`` are not searched.
+  Each was measured alone in matches against the same engine without it
+  (docs/search-alphabeta.md). With ``state[SELECTIVE] = 0`` nothing prunes or reduces by
+  move order, so the score of a fixed-depth search is exactly the depth-limited minimax
+  value with or without the table (``tt.py``): a stored score cuts the search off only
+  when it was searched to exactly the depth needed (in Hinge a position cannot recur at
+  two different depths of one tree except through swipes that undo each other, so
+  ``>=`` would buy almost nothing).
 * **Quiescence** (``state[QUIESCENCE]`` = k > 0): at depth 0 the evaluation is a
   stand-pat score and, below beta, the swipes that flip k tokens or more (listed only
   when the evaluation says such a flip exists) are searched on, largest flip first, at most ``state[QUIESCENCE_PLIES]`` plies
@@ -31,6 +47,10 @@ time (iterative deepening, threads, limits) and builds the result.
 * **One entry kernel**: the root is a branch of the recursive ``negamax`` rather than a
   kernel of its own, because numba's cache cannot load a cached kernel that calls a
   cached recursive kernel (the second run fails with "unresolved symbol" or crashes).
+  For the same reason ``negamax`` keeps one signature, every call passing the same
+  types: whether the node follows a null move is read from the line of keys (a null
+  move changes only the side-to-move key), not passed as an argument (a boolean
+  argument, literal at the calls, crashed the second run).
 * **One layout**: a node's sides are sets of the shift layout (``core/sets.py``)
   in the side's words; ``search_depth`` converts the root once, and the type of the
   sets picks ``negamax``'s compiled version. Moves are listed, played and hashed by
@@ -42,6 +62,7 @@ time (iterative deepening, threads, limits) and builds the result.
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import NamedTuple
 
@@ -51,8 +72,8 @@ from numba import njit
 from ..core.codes import is_swipe
 from ..core.moves import child_key, list_moves, play_move
 from ..core.sets import s_count, s_row, to_shift_words
-from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
-from .evaluate import LOST, WIN, WINNING, leaf_evaluation
+from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS, ZOBRIST
+from .evaluate import LOST, MATE_BOUND, WIN, WINNING, leaf_evaluation
 from .intrinsics import monotonic_ns, touched, unowned
 from .limits import MAX_DEPTH
 from .registry import MAX_QUIESCENCE_PLIES
@@ -87,7 +108,31 @@ ROOT_DONE = 11  # root moves finished in this depth
 EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
 QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
 QUIESCENCE_PLIES = 14  # most plies of quiescence
-STATE_SLOTS = 15
+SELECTIVE = 15  # 1: null move, late move reductions and late move pruning; 0: full width
+STATE_SLOTS = 16
+
+#: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth // NULL_R_DIVISOR.
+NULL_MIN_DEPTH = 3
+NULL_R = 2
+NULL_R_DIVISOR = 4
+#: Late move reductions: from this move of a node and this depth on, a quiet move is
+#: searched ``late_move_reduction(depth, index)`` plies shallower first.
+LMR_FROM_MOVE = 3
+LMR_MIN_DEPTH = 3
+#: Late move pruning: at a non-PV node of depth d <= LMP_MAX_DEPTH, quiet moves after
+#: the first ``LMP_BASE + LMP_STEP * d * d`` are not searched.
+LMP_MAX_DEPTH = 2
+LMP_BASE = 4
+LMP_STEP = 4
+#: Ordering keys at or above this belong to the table move, big flips and killers, never reduced.
+QUIET_BELOW = np.int64(1) << 45
+
+
+@njit(cache=True, inline='always')
+def late_move_reduction(depth, index):
+    """Plies a quiet move at ``index`` of a node ``depth`` deep is reduced by: growing
+    with the logarithms of both."""
+    return np.int64(0.5 + math.log(depth) * math.log(index + 1) / 2.5)
 
 U64 = np.uint64
 
@@ -280,6 +325,26 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     table_store(keys, data, key, 0, bound, 0, generation, score, ply)
                 return score
             stand_pat = score
+        if (n < 0 and state[SELECTIVE] and depth >= NULL_MIN_DEPTH and beta - alpha == 1
+                and -MATE_BOUND < beta < MATE_BOUND
+                and key ^ buf.line[state[HISTORY_LENGTH] + ply - 1] != ZOBRIST[size, 2, 0]):  # not after a null move
+            # Null move: if the opponent, moving twice, still cannot bring the score
+            # below beta in a shallower search, this node fails high.
+            score, n, largest_flip = leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.scratch,
+                                                     buf.group_of_bit, buf.weights)
+            if score == LOST:
+                return -(WIN - ply)
+            if score != WINNING and score >= beta:
+                child = key ^ ZOBRIST[size, 2, 0]
+                buf.line[state[HISTORY_LENGTH] + ply + 1] = child
+                r = NULL_R + depth // NULL_R_DIVISOR
+                score = -negamax(size, 1 - colour, enemy, own, child, depth - 1 - r, ply + 1, -beta, -beta + 1, buf,
+                                 keys, data)
+                if state[ABORTED]:
+                    return np.int64(0)
+                if score >= beta:
+                    return beta if score >= MATE_BOUND else score
+            n = -1
         if n < 0:
             n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
             if n == 0:
@@ -326,6 +391,9 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         # Selection sort, one step at a time: most nodes cut off after a move or two.
         if i == 0 or not ahead:
             select_move(order, moves, flips, i, n, own)
+        if (state[SELECTIVE] and not root and 0 < depth <= LMP_MAX_DEPTH and beta - alpha == 1
+                and i >= LMP_BASE + LMP_STEP * depth * depth and order[i] < QUIET_BELOW and best > -MATE_BOUND):
+            break  # the rest are quiet moves too (the keys are sorted)
         move = moves[i]
         flipped = s_row(flips, i, own)
         their, ours = play_move(size, own, enemy, move, flipped)
@@ -346,8 +414,20 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         if i == 0 or full_window:
             score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
         else:
-            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf, keys,
-                             data)
+            reduction = 0
+            if (state[SELECTIVE] and not root and depth >= LMR_MIN_DEPTH and i >= LMR_FROM_MOVE
+                    and order[i] < QUIET_BELOW):
+                reduction = late_move_reduction(depth, i)
+                if beta - alpha > 1 and reduction > 0:
+                    reduction -= 1
+                reduction = min(reduction, depth - 2)
+            score = alpha + 1
+            if reduction > 0:
+                score = -negamax(size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1, -alpha - 1,
+                                 -alpha, buf, keys, data)
+            if score > alpha:
+                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf,
+                                 keys, data)
             exact = False
             if alpha < score < beta:
                 score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys,
