@@ -211,7 +211,7 @@ def test_options_list_get_set(session):
     assert ok(session.handle("options get threads")) == [f"threads;int;{threads.default};{threads.default};1;{threads.high}"]
     assert ok(session.handle("options set engine MCTS")) == ["engine;enum;mcts;alphabeta;alphabeta;mcts"]
     assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.25;0;100"]
-    assert ok(session.handle("options set root_scores true")) == ["root_scores;bool;true;false;false;true"]
+    assert ok(session.handle("options set multipv 3")) == ["multipv;int;3;1;1;1000"]
     assert ok(session.handle("options set seed 42"))[0].startswith("seed;int;42;-1;-1;")
     table = session.options["table_mb"].spec
     assert ok(session.handle(f"options set table_mb {table.low}"))[0].startswith(f"table_mb;int;{table.low};")
@@ -226,7 +226,8 @@ def test_options_list_get_set(session):
         ("options set table_mb 999999999", "table_mb must be from"),
         ("options set tree_nodes 0", "tree_nodes must be from"),
         ("options set exploration x", "exploration must be a number"),
-        ("options set root_scores maybe", "root_scores must be true or false"),
+        ("options set multipv 0", "multipv must be from 1 to 1000, not 0"),
+        ("options set multipv two", "multipv must be a whole number"),
         ("options set tree_nodes 10000000000", "tree_nodes must be from"),
         ("options set seed -2", "seed must be from -1"),
         ("options set seed 1.5", "whole number"),
