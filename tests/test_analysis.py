@@ -67,7 +67,11 @@ def test_analyze_with_mcts_reports_search_and_schema():
     assert d["groups"] == {"green": 4, "blue": 5}
     assert d["outcome"] is None and d["engine"] == "mcts" and d["nodes"] == 300
     assert len(d["top"]) == 3 and d["best"]["move"] == d["top"][0]["move"] == d["pv"][0]
-    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth", "green_text"}
+    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth", "win_chance",
+                                "green_text", "pv"}
+    # MCTS's lines: the most visited first, each its win rate, with its most visited line
+    assert [t["visits"] for t in d["top"]] == sorted((t["visits"] for t in d["top"]), reverse=True)
+    assert all(t["win_chance"] == round(t["win_rate"], 4) and t["pv"][0] == t["move"] for t in d["top"])
     assert d["best"]["move"] in {str(m) for m in Board.from_fen(MID_GAME_BUSY).legal_moves}
     assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(expected_threats(Board.from_fen(MID_GAME_BUSY)))
     text = report.to_text()
@@ -190,7 +194,8 @@ def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
     assert [rm.move for rm in ranked_root_moves(result)] == [best, second, third]
     report = Analysis(board=board, result=result, engine="alphabeta", top=3)
     text = report.to_text()
-    assert "  1. J6-I6xG6  Green +1.44 tokens\n" in text and "  2. G5-G4xF3  Green +3.78 tokens (depth 4)\n" in text
+    assert "  1. J6-I6xG6  Green +1.44 tokens, 52% to win\n" in text
+    assert "  2. G5-G4xF3  Green +3.78 tokens, 55% to win (depth 4)\n" in text
     top = report.to_dict()["top"]
     assert [(m["move"], m["depth"], m["score_text"]) for m in top[:2]] == [
         ("J6-I6xG6", 5, "+1.44"), ("G5-G4xF3", 4, "+3.78 (depth 4)"),

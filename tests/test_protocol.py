@@ -27,7 +27,7 @@ from hinge_fast.protocol.server import (
     parse_time,
     perft,
 )
-from hinge_fast.search import Limits
+from hinge_fast.search import Limits, Score
 from tests.conftest import MID_GAME
 from hinge_fast.search.registry import all_options
 
@@ -552,6 +552,32 @@ def test_bestmove_sends_info_lines_before_its_move(session):
         assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12)] == ["info", "depth", "score", "nodes", "nps", "time", "pv"]
         assert words[4] in ("cp", "win", "loss") and int(words[5]) == float(words[5])
     assert info[-1].split(" pv ")[1].split()[0] == lines[-2]
+
+
+def test_bestmove_with_multipv_sends_every_line_of_each_depth(session):
+    """With ``multipv`` K each completed depth sends K info lines numbered 1 to K, as
+    UCI's MultiPV: different moves, scores best first, each with its own line; K above
+    the number of legal moves sends one line per legal move."""
+    session.handle("options set engine alphabeta")
+    session.handle("options set threads 1")
+    session.handle(f"newgame {MID_GAME}")
+    assert ok(session.handle("options set multipv 3")) == ["multipv;int;3;1;1;1000"]
+    lines = session.handle("bestmove depth 3")
+    assert lines[-1] == "ok"
+    info = [line.split() for line in lines[:-2]]
+    assert [(words[2], words[4]) for words in info] == [(d, k) for d in "123" for k in "123"]
+    for depth in "123":
+        rows = [words for words in info if words[2] == depth]
+        firsts = [words[words.index("pv") + 1] for words in rows]
+        assert len(set(firsts)) == 3
+        scores = [Score.centi(int(w[7])) if w[6] == "cp" else Score.win(int(w[7])) if w[6] == "win" else
+                  Score.loss(int(w[7])) for w in rows]
+        assert scores == sorted(scores, reverse=True)
+    assert info[-3][info[-3].index("pv") + 1] == lines[-2]
+    session.handle("newgame 4")
+    session.handle("options set multipv 1000")
+    info = session.handle("bestmove depth 1")[:-2]
+    assert len(info) == len(Board(4).legal_moves) and info[-1].split()[4] == str(len(info))
 
 
 def test_engine_streams_info_lines_through_stdout():
