@@ -331,7 +331,7 @@ def analyze(
     # depth (alpha-beta); the others list their moves best first by their own measure
     # (MCTS: visits, each with its win rate).
     if "multipv" in spec.option_names:
-        options.setdefault("multipv", top)
+        options.setdefault("multipv", min(top, spec.option("multipv").high))
     if seed is not None:
         options["seed"] = seed
     searcher = create_searcher(engine, **options)
