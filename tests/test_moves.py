@@ -158,7 +158,7 @@ def minimax(board: Board, depth: int, ply: int, evaluator) -> int:
 
 @pytest.mark.parametrize("size", range(MIN_SIZE, QUICK_MAX_SIZE + 1))
 @pytest.mark.parametrize("evaluator", ["classic", "leaf-fitted"])
-def test_fixed_depth_root_scores_are_the_minimax_values(size, evaluator):
+def test_every_root_move_as_a_multipv_line_scores_its_minimax_value(size, evaluator):
     """With every root move a MultiPV line and no quiescence, each root
     move's score at the depth reached (2, or 1 when a move wins at once: a proven
     result stops the deepening) is its brute-force negamax value, with the table and
@@ -197,7 +197,7 @@ def test_fixed_depth_scores_agree_with_a_game_history_and_helper_threads():
 
 
 @pytest.mark.parametrize("size", range(QUICK_MAX_SIZE + 1, MAX_SIZE + 1))
-def test_fixed_depth_root_scores_are_the_minimax_values_on_the_larger_sides(size):
+def test_every_root_move_as_a_multipv_line_scores_its_minimax_value_on_the_larger_sides(size):
     """The same on one middle game of each side above ``QUICK_MAX_SIZE``, whose sets
     take three to five words."""
     from hinge_fast.search.evaluate import get_evaluator

@@ -114,8 +114,8 @@ def root_move_text(root_move, depth: int | None = None, turn=None) -> str:
     visits)`` for a win rate; ``(depth 4)`` after a score from another depth than the
     result's ``depth`` (an unfinished iteration leaves some moves one depth short).
     With ``turn`` (the side to move), from Green's side with its unit, as
-    ``search.score.green_text`` words it: ``Green +1.25 tokens``, ``Blue wins in 3``,
-    ``Green 62% to win (1234 visits)``."""
+    ``search.score.green_text`` words it: ``Green +1.25 tokens, 52% to win``, ``Blue wins
+    in 3``, ``Green 62% to win (1234 visits)``."""
     from ..search.score import green_text
 
     score = root_move.score
