@@ -17,6 +17,8 @@ interval from a bootstrap over games (positions of one game are not independent,
 whole games are resampled, ``--bootstrap`` times, seeded). The constant goes to
 ``hinge_fast/search/score.py`` (``WIN_SCALE``), with this command in
 docs/search-alphabeta.md.
+
+Example (a small run, a minute): python -m scripts.fit_win_scale generate --out small.npz --games 5 --sizes 6 --nodes 500
 """
 
 from __future__ import annotations
