@@ -629,9 +629,10 @@ def principal_variation(tree, node: int, decode) -> list:
             return pv
 
 
-#: Root moves given their principal variation (``RootMove.pv``), best first: the most an
-#: analysis lists (the web app's largest ``top``).
-PV_LINES = 50
+#: Root moves given their principal variation (``RootMove.pv``), best first (the top
+#: five an analysis lists by default; each line walks the tree: 50 lines of a side-9 tree
+#: took 0.14 s to build, against 4 ms for five).
+PV_LINES = 5
 
 
 def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
@@ -645,9 +646,9 @@ def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
         if mate is not None:
             rate = 1.0 if mate > 0 else 0.0
         score = Score.from_mate(mate) if mate is not None else None if rate is None else Score.rate(rate)
-        line = principal_variation(tree, c, decode) if score is not None and i < PV_LINES else []
+        line = principal_variation(tree, c, decode) if i == 0 or score is not None and i < PV_LINES else []
         root_moves.append(RootMove(move=decode(tree.move[c]), score=score, visits=visits, pv=line))
-    pv = root_moves[0].pv or [root_moves[0].move]
+    pv = root_moves[0].pv
     top = root_moves[0]
     score = top.score if top.score is not None else Score.rate(0.5)
     playouts = int(tree.stats[PLAYOUTS])

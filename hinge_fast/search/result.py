@@ -18,7 +18,7 @@ class RootMove:
     nodes spent under the move; ``depth``: the iteration its score comes from
     (alpha-beta; 0 for MCTS); ``pv``: its principal variation, starting with ``move``
     (alpha-beta: the moves scored at the result's depth, its MultiPV lines; MCTS: the
-    most visited line under each visited move; empty when not searched).
+    most visited line under each of the first ``mcts.PV_LINES`` moves; empty otherwise).
     ``win_rate`` and ``mate`` read the score.
     """
 
