@@ -108,3 +108,10 @@ def test_a_forced_win_is_a_line_with_its_plies(fen):
 def test_a_bad_number_of_lines_is_an_error(bad):
     with pytest.raises(HingeError, match="multipv"):
         create_searcher("alphabeta", multipv=bad)
+
+
+def test_the_searcher_class_refuses_no_lines():
+    from hinge_fast.search.alphabeta import AlphaBetaSearcher
+
+    with pytest.raises(HingeError, match="multipv must be at least 1"):
+        AlphaBetaSearcher(multipv=0)

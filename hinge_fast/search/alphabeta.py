@@ -241,8 +241,7 @@ class AlphaBetaSearcher(Searcher):
 
     ``table_mb``: table size (0: none); ``multipv``: the lines searched at each depth,
     each with an exact score (module docstring, "MultiPV"; more than the legal moves:
-    all of them); ``evaluator``: the leaf
-    evaluation (``search/evaluate.py``); ``quiescence``, ``quiescence_plies``: the
+    all of them); ``evaluator``: the leaf evaluation (``search/evaluate.py``); ``quiescence``, ``quiescence_plies``: the
     quiescence search (module docstring); ``seed``: accepted and unused
     (alpha-beta is deterministic with one thread: under a node or depth limit the same
     position gives the same result); ``threads``: Lazy SMP helper threads plus this one
@@ -265,6 +264,8 @@ class AlphaBetaSearcher(Searcher):
         self.helper_buffers: list[SearchBuffers] = []  # one per helper thread (Lazy SMP)
         self.table_mb = table_mb
         self.multipv = int(multipv)
+        if self.multipv < 1:
+            raise HingeError(f"multipv must be at least 1, not {multipv!r}")
         self.evaluator = get_evaluator(evaluator)
         self.buffers: SearchBuffers | None = None  # allocated by the first go, in its budget
         self.table: TranspositionTable | None = None
