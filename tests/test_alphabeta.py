@@ -115,11 +115,12 @@ def test_same_limits_same_result():
 def test_the_table_never_changes_a_fixed_depth_result(size, depth):
     """What is guaranteed: the table cuts a search off only with an entry of exactly
     the depth needed, and nothing prunes by move order, so the root score is the
-    depth-limited minimax value with or without the table; and with ``root_scores``
-    every root move's score is too. The best move may differ, but only among moves
-    of the best score. (The selective search prunes and reduces by move order: off here.)"""
+    depth-limited minimax value with or without the table; and with ``multipv`` above the
+    number of legal moves every root move's score is too. The best move may differ, but
+    only among moves of the best score. (The selective search prunes and reduces by move
+    order: off here.)"""
     for board in midgame_positions(size, 4, seed=100 + size + depth):
-        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, root_scores=True, selective=False)
+        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, multipv=1000, selective=False)
         exact = {rm.move: rm.score for rm in plain.root_moves}
         assert None not in exact.values() and len(exact) == len(board.legal_moves)
         best = max(exact.values())
@@ -129,7 +130,7 @@ def test_the_table_never_changes_a_fixed_depth_result(size, depth):
         assert exact[with_table.move] == best
         pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0, selective=False)
         assert pvs_without.score == best and exact[pvs_without.move] == best
-        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, root_scores=True, selective=False)
+        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, multipv=1000, selective=False)
         assert {rm.move: rm.score for rm in all_with_table.root_moves} == exact
 
 
@@ -299,7 +300,7 @@ def test_the_searcher_class_plays_the_engine_defaults():
     defaults = engine_spec("alphabeta").defaults
     assert (defaults["evaluator"], defaults["quiescence"]) == ("leaf-fitted", 2)
     plain, engine = AlphaBetaSearcher(), create_searcher("alphabeta", tablebase="off")
-    for name in ("table_mb", "root_scores", "quiescence", "quiescence_plies", "threads"):
+    for name in ("table_mb", "multipv", "quiescence", "quiescence_plies", "threads"):
         assert getattr(plain, name) == getattr(engine, name) == defaults[name], name
     assert plain.evaluator is engine.evaluator
     for board in midgame_positions(6, 2, seed=32) + midgame_positions(8, 1, seed=33):

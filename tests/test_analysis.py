@@ -67,7 +67,11 @@ def test_analyze_with_mcts_reports_search_and_schema():
     assert d["groups"] == {"green": 4, "blue": 5}
     assert d["outcome"] is None and d["engine"] == "mcts" and d["nodes"] == 300
     assert len(d["top"]) == 3 and d["best"]["move"] == d["top"][0]["move"] == d["pv"][0]
-    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth", "green_text"}
+    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth", "win_chance",
+                                "green_text", "pv"}
+    # MCTS's lines: the most visited first, each its win rate, with its most visited line
+    assert [t["visits"] for t in d["top"]] == sorted((t["visits"] for t in d["top"]), reverse=True)
+    assert all(t["win_chance"] == round(t["win_rate"], 4) and t["pv"][0] == t["move"] for t in d["top"])
     assert d["best"]["move"] in {str(m) for m in Board.from_fen(MID_GAME_BUSY).legal_moves}
     assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(expected_threats(Board.from_fen(MID_GAME_BUSY)))
     text = report.to_text()
@@ -111,6 +115,8 @@ def test_analyze_with_alphabeta(capsys):
     [
         (["analyze", "6/7 g"], "position string has 2 rows"),
         (["analyze", "--top", "0"], "K must be from 1"),
+        (["analyze", "--top", "1001"], "K must be from 1"),
+        (["analyze", "-o", "multipv=0", "--depth", "1"], "multipv must be from 1"),
         (["analyze", "--engine", "nope"], "invalid choice"),
         (["analyze", "--time", "-1"], "time must be more than 0"),
         (["analyze", "--time", "abc"], "time must be a number"),
@@ -190,8 +196,37 @@ def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
     assert [rm.move for rm in ranked_root_moves(result)] == [best, second, third]
     report = Analysis(board=board, result=result, engine="alphabeta", top=3)
     text = report.to_text()
-    assert "  1. J6-I6xG6  Green +1.44 tokens\n" in text and "  2. G5-G4xF3  Green +3.78 tokens (depth 4)\n" in text
+    assert "  1. J6-I6xG6  Green +1.44 tokens, 52% to win\n" in text
+    assert "  2. G5-G4xF3  Green +3.78 tokens, 55% to win (depth 4)\n" in text
     top = report.to_dict()["top"]
     assert [(m["move"], m["depth"], m["score_text"]) for m in top[:2]] == [
         ("J6-I6xG6", 5, "+1.44"), ("G5-G4xF3", 4, "+3.78 (depth 4)"),
     ]
+
+
+def test_alpha_beta_top_moves_are_multipv_lines_of_one_depth():
+    """Under a time limit every listed move has an exact score of the reported depth, each
+    with its own line; the text says so; more lines than moves lists every move."""
+    board = Board.from_fen(MID_GAME_BUSY)
+    report = analyze(board, engine="alphabeta", time=0.5, top=4, threads=1)
+    d = report.to_dict()
+    assert len(d["top"]) == 4 and all(t["depth"] == d["depth"] and t["score"] is not None for t in d["top"])
+    assert [t["score"] for t in d["top"]] == sorted((t["score"] for t in d["top"]), reverse=True)
+    assert all(t["pv"][0] == t["move"] for t in d["top"]) and d["top"][0]["pv"] == d["pv"]
+    assert all(0 < t["win_chance"] < 1 and t["green_text"].endswith("% to win") for t in d["top"])
+    assert f"top moves (each line searched to depth {d['depth']}):" in report.to_text()
+    assert "not fully searched" not in report.to_text()
+    small = Board.from_fen("4/1g3/1g4/1g3b1/1ggg2/5/4 b")
+    everything = analyze(small, engine="alphabeta", depth=2, top=1000, threads=1, tablebase="off").to_dict()
+    assert len(everything["top"]) == len(small.legal_moves) and all(t["depth"] for t in everything["top"])
+
+
+def test_a_forced_elimination_reads_as_a_win_in_n_plies():
+    """Blue to move eliminates Green in 3 plies whatever Green does: from Green's side the
+    text says Blue wins in 3, the JSON gives the plies and a chance of 1."""
+    board = Board.from_fen("4/1g3/1g4/1g3b1/1ggg2/5/4 b")
+    report = analyze(board, engine="alphabeta", depth=4, top=2, threads=1, tablebase="off")
+    d = report.to_dict()
+    assert d["best"]["mate"] == 3 and d["best"]["green_text"] == "Blue wins in 3" and d["best"]["win_chance"] == 1.0
+    assert d["top"][0]["green_text"] == "Blue wins in 3" and len(d["top"][0]["pv"]) == 3
+    assert f"best: {d['best']['move']}, Blue wins in 3 (alphabeta, depth" in report.to_text()

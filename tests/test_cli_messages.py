@@ -47,7 +47,7 @@ def test_a_one_sided_match_has_no_interval_but_says_why(capsys):
 def test_move_and_analyze_scores_name_green_and_the_unit(capsys):
     assert main(["move", MID_GAME, "--depth", "2"]) == 0
     err = capsys.readouterr().err
-    assert "info depth 2 score Green +" in err and " tokens nodes " in err
+    assert "info depth 2 score Green +" in err and " tokens, " in err and "% to win nodes " in err
     assert main(["analyze", MID_GAME, "--depth", "2", "--top", "2"]) == 0
     out = capsys.readouterr().out
     assert "static evaluation: Green " in out and "best: J6-I6xG6, Green +" in out and "  1. J6-I6xG6  Green +" in out

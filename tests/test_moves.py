@@ -158,8 +158,8 @@ def minimax(board: Board, depth: int, ply: int, evaluator) -> int:
 
 @pytest.mark.parametrize("size", range(MIN_SIZE, QUICK_MAX_SIZE + 1))
 @pytest.mark.parametrize("evaluator", ["classic", "leaf-fitted"])
-def test_fixed_depth_root_scores_are_the_minimax_values(size, evaluator):
-    """With every root move searched in a full window and no quiescence, each root
+def test_every_root_move_as_a_multipv_line_scores_its_minimax_value(size, evaluator):
+    """With every root move a MultiPV line and no quiescence, each root
     move's score at the depth reached (2, or 1 when a move wins at once: a proven
     result stops the deepening) is its brute-force negamax value, with the table and
     without."""
@@ -168,7 +168,7 @@ def test_fixed_depth_root_scores_are_the_minimax_values(size, evaluator):
     ev = get_evaluator(evaluator)
     for board in midgame_positions(size, 2, seed=90 + size, min_ply=4, max_ply=16 if size == 4 else 24):
         for table_mb in (0, 1):
-            searcher = AlphaBetaSearcher(threads=1, quiescence=0, root_scores=True, evaluator=evaluator,
+            searcher = AlphaBetaSearcher(threads=1, quiescence=0, multipv=1000, evaluator=evaluator,
                                          table_mb=table_mb)
             result = searcher.go(board.copy(), Limits(depth=2))
             want = {}
@@ -198,14 +198,14 @@ def test_fixed_depth_scores_agree_with_a_game_history_and_helper_threads():
 
 
 @pytest.mark.parametrize("size", range(QUICK_MAX_SIZE + 1, MAX_SIZE + 1))
-def test_fixed_depth_root_scores_are_the_minimax_values_on_the_larger_sides(size):
+def test_every_root_move_as_a_multipv_line_scores_its_minimax_value_on_the_larger_sides(size):
     """The same on one middle game of each side above ``QUICK_MAX_SIZE``, whose sets
     take three to five words."""
     from hinge_fast.search.evaluate import get_evaluator
 
     ev = get_evaluator("classic")
     board = midgame_positions(size, 1, seed=190 + size, min_ply=6, max_ply=20)[0]
-    result = AlphaBetaSearcher(threads=1, quiescence=0, root_scores=True, evaluator="classic").go(board.copy(),
+    result = AlphaBetaSearcher(threads=1, quiescence=0, multipv=1000, evaluator="classic").go(board.copy(),
                                                                                          Limits(depth=2))
     want = {}
     for move in board.legal_moves:

@@ -27,7 +27,7 @@ from hinge_fast.protocol.server import (
     parse_time,
     perft,
 )
-from hinge_fast.search import Limits
+from hinge_fast.search import Limits, Score
 from tests.conftest import MID_GAME
 from hinge_fast.search.registry import all_options
 
@@ -211,7 +211,7 @@ def test_options_list_get_set(session):
     assert ok(session.handle("options get threads")) == [f"threads;int;{threads.default};{threads.default};1;{threads.high}"]
     assert ok(session.handle("options set engine MCTS")) == ["engine;enum;mcts;alphabeta;alphabeta;mcts"]
     assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.25;0;100"]
-    assert ok(session.handle("options set root_scores true")) == ["root_scores;bool;true;false;false;true"]
+    assert ok(session.handle("options set multipv 3")) == ["multipv;int;3;1;1;1000"]
     assert ok(session.handle("options set seed 42"))[0].startswith("seed;int;42;-1;-1;")
     table = session.options["table_mb"].spec
     assert ok(session.handle(f"options set table_mb {table.low}"))[0].startswith(f"table_mb;int;{table.low};")
@@ -226,7 +226,8 @@ def test_options_list_get_set(session):
         ("options set table_mb 999999999", "table_mb must be from"),
         ("options set tree_nodes 0", "tree_nodes must be from"),
         ("options set exploration x", "exploration must be a number"),
-        ("options set root_scores maybe", "root_scores must be true or false"),
+        ("options set multipv 0", "multipv must be from 1 to 1000, not 0"),
+        ("options set multipv two", "multipv must be a whole number"),
         ("options set tree_nodes 10000000000", "tree_nodes must be from"),
         ("options set seed -2", "seed must be from -1"),
         ("options set seed 1.5", "whole number"),
@@ -551,6 +552,32 @@ def test_bestmove_sends_info_lines_before_its_move(session):
         assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12)] == ["info", "depth", "score", "nodes", "nps", "time", "pv"]
         assert words[4] in ("cp", "win", "loss") and int(words[5]) == float(words[5])
     assert info[-1].split(" pv ")[1].split()[0] == lines[-2]
+
+
+def test_bestmove_with_multipv_sends_every_line_of_each_depth(session):
+    """With ``multipv`` K each completed depth sends K info lines numbered 1 to K, as
+    UCI's MultiPV: different moves, scores best first, each with its own line; K above
+    the number of legal moves sends one line per legal move."""
+    session.handle("options set engine alphabeta")
+    session.handle("options set threads 1")
+    session.handle(f"newgame {MID_GAME}")
+    assert ok(session.handle("options set multipv 3")) == ["multipv;int;3;1;1;1000"]
+    lines = session.handle("bestmove depth 3")
+    assert lines[-1] == "ok"
+    info = [line.split() for line in lines[:-2]]
+    assert [(words[2], words[4]) for words in info] == [(d, k) for d in "123" for k in "123"]
+    for depth in "123":
+        rows = [words for words in info if words[2] == depth]
+        firsts = [words[words.index("pv") + 1] for words in rows]
+        assert len(set(firsts)) == 3
+        scores = [Score.centi(int(w[7])) if w[6] == "cp" else Score.win(int(w[7])) if w[6] == "win" else
+                  Score.loss(int(w[7])) for w in rows]
+        assert scores == sorted(scores, reverse=True)
+    assert info[-3][info[-3].index("pv") + 1] == lines[-2]
+    session.handle("newgame 4")
+    session.handle("options set multipv 1000")
+    info = session.handle("bestmove depth 1")[:-2]
+    assert len(info) == len(Board(4).legal_moves) and info[-1].split()[4] == str(len(info))
 
 
 def test_engine_streams_info_lines_through_stdout():

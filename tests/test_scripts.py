@@ -58,3 +58,21 @@ def test_perft_profile_reads_cachegrind_and_divides_by_the_leaves_added():
     assert per_leaf(low, high)["instructions"] == 90.0 and per_leaf(low, high)["branches"] == 0.0
     # both programs' ways of printing a count
     assert LEAVES.findall("59232\n") == ["59232"] and LEAVES.findall("perft(5) = 59232\nbulk 0.1 s\n") == ["59232"]
+
+
+def test_the_win_scale_fit_finds_the_scale_of_its_data():
+    """Results drawn from the logistic curve with scale 800 give back about 800; a game
+    of self-play records a score per searched position and the winner."""
+    import random
+
+    import numpy as np
+
+    from scripts.fit_win_scale import fit_scale, play_one
+    from hinge_fast.search import create_searcher
+
+    rng = np.random.default_rng(3)
+    score = rng.integers(-4000, 4000, size=20_000)
+    won = (rng.random(len(score)) < 1 / (1 + np.exp(-score / 800))).astype(np.int64)
+    assert abs(fit_scale(score, won) - 800) < 40
+    scores, movers, winner = play_one(create_searcher("alphabeta", threads=1, table_mb=1), 4, 200, random.Random(1))
+    assert len(scores) == len(movers) > 0 and winner in (0, 1, None) and set(movers) <= {0, 1}

@@ -223,7 +223,7 @@ def test_analyze_command(small_tb, cli):
     assert run.status == 0
     lines = run.out.splitlines()
     assert lines[3].startswith("best: D6-D6xE6, Blue wins in 3 (alphabeta, from the side-4 tablebase, ")
-    assert lines[4:8] == ["top moves:", "  1. D6-D6xE6  Blue wins in 3", "  2. B4        Green wins in 4", "  3. C5        Green wins in 4"]
+    assert lines[4:8] == ["top moves (exact, from the side-4 tablebase):", "  1. D6-D6xE6  Blue wins in 3", "  2. B4        Green wins in 4", "  3. C5        Green wins in 4"]
     assert lines[8] == "principal variation: D6-D6xE6 B2 C4-C4xB2"
     run = cli("analyze", LOSS_START, "--tablebase", small_tb, "--engine", "alphabeta", "--depth", "2", "--json")
     report = json.loads(run.out)

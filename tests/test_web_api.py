@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.errors import HingeError  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
+from hinge_fast.search.score import Score, percent  # noqa: E402
 
 #: The address the tests call the app at (the app answers only to this machine's names).
 LOCAL = "http://localhost"
@@ -542,12 +543,16 @@ def test_the_score_is_given_from_greens_side_too(client):
         mover = done["score"]["value"] if done["score"]["kind"] == "centi" else None
         if mover is not None:
             green = mover if position.endswith("g") else -mover
-            assert done["green"]["text"] == f"Green {green / 100:+.2f} tokens"
+            share = done["green"]["green_share"]
+            assert done["green"]["text"] == f"Green {green / 100:+.2f} tokens, {percent(share)} to win"
+            assert share == pytest.approx(Score.centi(green).win_chance)
             assert (done["green"]["green_share"] > 0.5) == (green > 0)
             assert done["green_share"] == done["green"]["green_share"]
             assert done["green"]["text"] in done["svg"]  # the line under the board says the same
+        # every line of the top three scored at the same depth, each with its own line
+        assert len(done["top"]) == 3 and len({row["move"] for row in done["top"]}) == 3
         for row in done["top"]:
-            assert row["green_text"].startswith(("Green ", "Blue ", "not fully searched"))
+            assert row["green_text"].startswith(("Green ", "Blue ")) and row["line"][0] == row["move"]
     # proven: the winner by name, whoever is to move
     for position, text, share in (("6/7/8/9/10/4gg5/5b4/9/8/7/6 g", "Green wins in 1", 1.0),
                                   ("6/7/8/9/10/4bb5/5g4/9/8/7/6 b", "Blue wins in 1", 0.0)):

@@ -275,7 +275,7 @@ GREEN_WINS = "6/7/8/9/10/4gg5/5b4/9/8/7/6 g"
 BLUE_WINS = "6/7/8/9/10/4bb5/5g4/9/8/7/6 b"
 #: Side 4, Green has no token left: Blue has won.
 BLUE_HAS_WON = "4/5/6/7/1b2b1/5/4 g"
-TOKENS = re.compile(r"^Green [+-]\d+\.\d\d tokens$")
+TOKENS = re.compile(r"^Green [+-]\d+\.\d\d tokens, \d+% to win$")
 
 
 def analyse_once(page, seconds="1"):

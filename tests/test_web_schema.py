@@ -67,8 +67,8 @@ def warm_up_searches() -> None:
 
     for size in range(4, 10):
         for name in ENGINE_NAMES:
-            for analysis in (False, True):
-                RunningSearch(SearchRequest(name, 0.01, analysis)).run(Board(size))
+            for lines in (1, 3):
+                RunningSearch(SearchRequest(name, 0.01, lines)).run(Board(size))
 
 
 def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Counter:

@@ -30,7 +30,7 @@ def register(subparsers):
     p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="node (MCTS: playout) limit")
     p.add_argument("--depth", type=positive_int("DEPTH", 1, 64), default=None,
                    help="depth limit (engines with depths; the default engine becomes the first that has them)")
-    p.add_argument("--top", type=positive_int("K", 1, 1000), default=5, metavar="K", help="how many top moves to list (default 5)")
+    p.add_argument("--top", type=positive_int("K", 1, 1000), default=5, metavar="K", help="how many top moves to list (default 5; alpha-beta: its MultiPV lines, each scored at the same depth)")
     from ..search.registry import all_options
 
     seed = all_options()["seed"]

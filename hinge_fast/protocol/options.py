@@ -7,7 +7,7 @@
     >>> options["seed"].line()
     'seed;int;-1;-1;-1;9223372036854775807'
 
-An option line is ``name;type;value;default;min;max``; an enum (and a bool) lists its
+An option line is ``name;type;value;default;min;max``; an enum lists its
 choices in place of min and max; a string (``tablebase``) leaves them empty:
 ``tablebase;string;auto;auto;;``.
 """
@@ -44,8 +44,6 @@ class Option:
             tail = ";"  # no bounds: min and max are empty
         elif spec.type == "enum":
             tail = ";".join(spec.choices)
-        elif spec.type == "bool":
-            tail = "false;true"
         else:
             tail = f"{spec.format(spec.low)};{spec.format(spec.high)}"
         return f"{spec.name};{spec.type};{spec.format(self.value)};{spec.format(spec.default)};{tail}"

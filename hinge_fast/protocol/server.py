@@ -39,7 +39,7 @@ from .wire import (  # noqa: F401  (re-exported: the protocol's public names)
     STATES,
     format_game_string,
     game_state,
-    info_line,
+    info_lines,
     parse_bestmove_limits,
     parse_game_string,
     parse_time,
@@ -209,14 +209,16 @@ class EngineSession:
         check_limits(engine, limits)
         searcher = self._searcher_for(engine, options)
 
+        lines = options.get("multipv", 1)
+
         def on_progress(interim):
             if interim.move is None:
                 return
-            line = info_line(interim)
-            if self.emit is not None:
-                self.emit(line)
-            else:
-                self._pending.append(line)
+            for line in info_lines(interim, lines):
+                if self.emit is not None:
+                    self.emit(line)
+                else:
+                    self._pending.append(line)
 
         result = run_search(searcher, board, limits, on_progress, self.should_stop)
         self.last_result = result

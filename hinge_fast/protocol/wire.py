@@ -147,15 +147,23 @@ def parse_bestmove_limits(text: str):
     return Limits(**values)
 
 
-def info_line(result) -> str:
-    """The ``info`` line of an interim search result: ``info depth D score S nodes N
+def info_lines(result, lines: int = 1) -> list[str]:
+    """The ``info`` lines of an interim search result: ``info depth D score S nodes N
     nps R time T pv MOVES``, the score written ``cp 125``, ``win 3``, ``loss 4`` or
-    ``winrate 0.625`` (one word and a number, as UCI writes ``cp`` and ``mate``)."""
-    pv = " ".join(str(m) for m in result.pv)
-    return (
-        f"info depth {result.depth} score {score_words(result.score)} nodes {result.nodes} "
-        f"nps {result.nps:.0f} time {result.seconds:.3f} pv {pv}"
-    ).rstrip()
+    ``winrate 0.625`` (one word and a number, as UCI writes ``cp`` and ``mate``). With
+    ``lines`` > 1 (alpha-beta's ``multipv``) one line for each of the first ``lines``
+    root moves scored at the result's depth, best first, as UCI writes MultiPV:
+    ``info depth D multipv K score S ... pv MOVES`` (K from 1), each with its own line."""
+    tail = f"nodes {result.nodes} nps {result.nps:.0f} time {result.seconds:.3f}"
+    if lines == 1:
+        pv = " ".join(str(m) for m in result.pv)
+        return [f"info depth {result.depth} score {score_words(result.score)} {tail} pv {pv}".rstrip()]
+    scored = [rm for rm in result.root_moves if rm.score is not None and rm.depth == result.depth][:lines]
+    return [
+        f"info depth {result.depth} multipv {k} score {score_words(rm.score)} {tail} pv "
+        f"{' '.join(str(m) for m in rm.pv or [rm.move])}".rstrip()
+        for k, rm in enumerate(scored, start=1)
+    ]
 
 
 def score_words(score) -> str:

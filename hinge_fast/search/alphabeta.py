@@ -42,10 +42,15 @@ slots and buffers the kernels share with this driver), ``tt.py`` (the transposit
   or depth limit is deterministic; with more, node counts, the move among equal scores
   and the PV vary from run to run; with ``selective=False`` a fixed-depth score stays
   the depth-limited minimax value (the table cuts off only at the exact depth).
-* **Root scores**: with ``root_scores=True`` every root move is searched with a full
-  window, so ``root_moves`` holds an exact score for each move at the last completed
-  depth (slower: for analysis). Otherwise only the best move's score is exact and the
-  others' are None.
+* **MultiPV** (``multipv`` = K, as Stockfish's MultiPV): at each depth the root is
+  searched K times with a full window, each search over the root moves the earlier
+  ones did not take: line 1 is the best move, line 2 the best of the others, and so
+  on. Each line gets an exact score at that depth and its principal variation
+  (``root_moves[:K]``, in order; the other root moves have no score). Depth 1 completes
+  all its lines whatever the limits; with K > 1 a depth stopped part way is dropped, so
+  every line of a result is of its ``depth``. K = 1 (the default) is the search for
+  play. Helper threads (Lazy SMP) fill the table for the lines; with K > 1 the main
+  thread's lines are the result.
 """
 
 from __future__ import annotations
@@ -65,8 +70,7 @@ from .intrinsics import clock_ns, unowned  # noqa: F401  (re-exported)
 from .limits import MAX_DEPTH, Limits
 from .negamax import (  # noqa: F401  (re-exported: negamax, repeated, search_depth)
     ABORTED, CAN_ABORT, DEADLINE, EVALUATOR, GENERATION, HISTORY_LENGTH, HISTORY_ROOM, INFINITE, NODE_LIMIT, NODES,
-    QUIESCENCE, QUIESCENCE_PLIES, ROOT_BEST, ROOT_COUNT, ROOT_DONE, ROOT_FULL_WINDOW, SELECTIVE, TABLE_ON,
-    SearchBuffers,
+    QUIESCENCE, QUIESCENCE_PLIES, ROOT_BEST, ROOT_COUNT, ROOT_DONE, SELECTIVE, TABLE_ON, SearchBuffers,
     negamax, new_buffers, repeated, search_depth,
 )
 from .registry import (  # noqa: F401  (re-exported)
@@ -235,9 +239,9 @@ class AlphaBetaSearcher(Searcher):
     engine's). It owns its buffers and transposition table, allocated at its first
     ``go`` and reused by every ``go`` after.
 
-    ``table_mb``: table size (0: none); ``root_scores``: search every root move with a
-    full window so each gets an exact score (for analysis); ``evaluator``: the leaf
-    evaluation (``search/evaluate.py``); ``quiescence``, ``quiescence_plies``: the
+    ``table_mb``: table size (0: none); ``multipv``: the lines searched at each depth,
+    each with an exact score (module docstring, "MultiPV"; more than the legal moves:
+    all of them); ``evaluator``: the leaf evaluation (``search/evaluate.py``); ``quiescence``, ``quiescence_plies``: the
     quiescence search (module docstring); ``seed``: accepted and unused
     (alpha-beta is deterministic with one thread: under a node or depth limit the same
     position gives the same result); ``threads``: Lazy SMP helper threads plus this one
@@ -253,7 +257,7 @@ class AlphaBetaSearcher(Searcher):
     name = "alphabeta"
     honours_depth = True
 
-    def __init__(self, table_mb=DEFAULT_TABLE_MB, root_scores=False, evaluator=DEFAULT_EVALUATOR, seed=FRESH_SEED,
+    def __init__(self, table_mb=DEFAULT_TABLE_MB, multipv=1, evaluator=DEFAULT_EVALUATOR, seed=FRESH_SEED,
                  threads=DEFAULT_THREADS, quiescence=DEFAULT_QUIESCENCE, quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
                  selective=True):
         super().__init__()
@@ -263,7 +267,9 @@ class AlphaBetaSearcher(Searcher):
         self.threads = int(threads)
         self.helper_buffers: list[SearchBuffers] = []  # one per helper thread (Lazy SMP)
         self.table_mb = table_mb
-        self.root_scores = bool(root_scores)
+        self.multipv = int(multipv)
+        if self.multipv < 1:
+            raise HingeError(f"multipv must be at least 1, not {multipv!r}")
         self.evaluator = get_evaluator(evaluator)
         self.buffers: SearchBuffers | None = None  # allocated by the first go, in its budget
         self.table: TranspositionTable | None = None
@@ -336,7 +342,6 @@ def _search(searcher, board, limits, progress, start):
     if n_root == 0:
         return SearchResult(move=None, score=Score.loss(0), engine="alphabeta")
     buf = searcher.buffers
-    root_scores = searcher.root_scores
     if searcher.table is not None:
         keys, data = searcher.table.keys, searcher.table.data
         generation = searcher.table.next_generation()
@@ -365,7 +370,6 @@ def _search(searcher, board, limits, progress, start):
     root_moves = codes.copy()
     root_flips = flips.copy()
     root_nodes = np.zeros(n_root, dtype=np.int64)
-    state[ROOT_FULL_WINDOW] = 1 if root_scores else 0
     max_depth = limits.depth or MAX_DEPTH
     args = (board.size, colour, own, enemy, root_key, 1, 0, -INFINITE, INFINITE, buf, keys, data, set_like(board.size))
 
@@ -390,10 +394,13 @@ def _search(searcher, board, limits, progress, start):
 
 def _main_search(searcher, board, limits, progress, start, buf, root_moves, root_flips, root_nodes, args, max_depth,
                  budget_ns, helpers):
-    """The main thread's iterative deepening (the only thread with ``threads=1``)."""
-    root_scores = searcher.root_scores
+    """The main thread's iterative deepening (the only thread with ``threads=1``): at
+    each depth, ``multipv`` lines, each a search of the root moves not yet taken by an
+    earlier line (module docstring, "MultiPV"). ``root_moves``, ``root_flips`` and
+    ``root_nodes`` are kept in search order: the lines found so far first."""
     state = buf.state
     n_root = len(root_moves)
+    n_lines = min(searcher.multipv, n_root)
     kernel = search_depth
 
     result = None
@@ -402,60 +409,73 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
         budget_ns is not None and budget_ns <= INLINE_TIME_NS)
     try:
         for depth in range(1, max_depth + 1):
-            state[CAN_ABORT] = 0 if depth == 1 else 1
-            state[ROOT_DONE] = 0
-            state[ROOT_BEST] = 0
-            buf.moves[0, :n_root] = root_moves
-            buf.flips[0, :n_root] = root_flips
-            depth_args = args[:5] + (depth,) + args[6:]
-            if inline:
-                best = kernel(*depth_args)
-                interrupted |= searcher.stopping
-            else:
-                best, stopped = _run_interruptible(kernel, depth_args, state, lambda: searcher.stopping)
-                interrupted |= stopped
+            lines = []  # (code, score, pv codes, nodes) of each line done at this depth
+            root_nodes[:] = 0
+            for k in range(n_lines):
+                count = n_root - k
+                state[CAN_ABORT] = 0 if depth == 1 else 1  # depth 1 completes, every line of it
+                state[ROOT_COUNT] = count
+                state[ROOT_DONE] = 0
+                state[ROOT_BEST] = 0
+                buf.moves[0, :count] = root_moves[k:]
+                buf.flips[0, :count] = root_flips[k:]
+                depth_args = args[:5] + (depth,) + args[6:]
+                if inline:
+                    best = kernel(*depth_args)
+                    interrupted |= searcher.stopping
+                else:
+                    best, stopped = _run_interruptible(kernel, depth_args, state, lambda: searcher.stopping)
+                    interrupted |= stopped
+                seconds = (_time.monotonic_ns() - start) / 1e9
+                pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
+                if helpers is not None:
+                    pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
+                best_index, done = k + int(state[ROOT_BEST]), int(state[ROOT_DONE])
+                if state[ABORTED]:
+                    # One line: a move finished in the unfinished depth that beats the
+                    # previous best (which is searched first) is better at this depth:
+                    # take it, with the score it earned at this depth (its line was
+                    # searched to this depth in full). Several lines: the unfinished
+                    # depth is dropped, so that every line reported is of one depth.
+                    if n_lines == 1 and done > 0 and best_index > 0 and result is not None:
+                        line = (int(root_moves[best_index]), int(buf.root_info[0, best_index]), pv_codes,
+                                int(buf.root_info[2, best_index]))
+                        made = _build_result(board, [line], [], _all_nodes(state, helpers), seconds, depth,
+                                             previous=result())
+                        result = lambda made=made: made  # noqa: E731
+                        if progress is not None:
+                            progress(made)
+                    break
+                root_nodes[k:] += buf.root_info[2, :count]
+                lines.append((int(root_moves[best_index]), int(best), pv_codes, int(root_nodes[best_index])))
+                # The line's move goes to place k, the others keep their order.
+                order = np.concatenate((np.arange(k), [best_index], np.arange(k, best_index),
+                                        np.arange(best_index + 1, n_root)))
+                root_moves[:] = root_moves[order]
+                root_flips[:] = root_flips[order]
+                root_nodes[:] = root_nodes[order]
+            if len(lines) < n_lines:
+                break  # the depth was not finished
             now = _time.monotonic_ns()
-            seconds = (now - start) / 1e9
-            pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
-            if helpers is not None:
-                pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
-            best_index, done = int(state[ROOT_BEST]), int(state[ROOT_DONE])
-            if state[ABORTED]:
-                # A move finished in the unfinished depth that beats the previous best
-                # (which is searched first) is better at this depth: take it.
-                if done > 0 and best_index > 0 and result is not None:
-                    # The new best move carries the score it earned at this depth, and its
-                    # line was searched to this depth in full: report the depth.
-                    made = _build_result(board, root_moves, buf.root_info[:, :done], best_index,
-                                         int(buf.root_info[0, best_index]), pv_codes, _all_nodes(state, helpers),
-                                         seconds, depth, previous=result())
-                    result = lambda made=made: made  # noqa: E731
-                    if progress is not None:
-                        progress(made)
-                break
-            info = buf.root_info[:, :n_root].copy()
-            root_score = info[0]
-            root_nodes[:] = info[2]
+            others = list(zip(root_moves[n_lines:].tolist(), root_nodes[n_lines:].tolist()))
             # The result is built only when needed (progress, or the end): building one
             # costs a millisecond or so, a lot of a 0.01 s search with several depths.
-            result = _lazy_result(board, root_moves.copy(), info, best_index, int(best), pv_codes,
-                                  _all_nodes(state, helpers), seconds, depth)
+            result = _lazy_result(board, lines, others, _all_nodes(state, helpers), (now - start) / 1e9, depth)
             if progress is not None:
                 progress(result())
-            plies = mate_plies(int(best))
-            if interrupted or searcher.stopping or plies is not None and abs(plies) <= depth:
-                break  # a result proven within the horizon cannot change with depth
+            if interrupted or searcher.stopping:
+                break
+            plies = [mate_plies(line[1]) for line in lines]
+            if all(p is not None and abs(p) <= depth for p in plies):
+                break  # results proven within the horizon cannot change with depth
             if state[NODES] >= state[NODE_LIMIT]:
                 break
             if budget_ns and not starts_next_depth(now - start, budget_ns):
                 break
-            # Next depth: best move first, then the others by the effort they took (with
-            # exact scores for every move, simply by score).
-            if root_scores:
-                order = np.argsort(-root_score, kind="stable")
-            else:
-                order = np.argsort(-root_nodes, kind="stable")
-                order = np.concatenate(([best_index], order[order != best_index]))
+            # Next depth: the lines first, in their order, then the others by the effort
+            # they took.
+            order = n_lines + np.argsort(-root_nodes[n_lines:], kind="stable")
+            order = np.concatenate((np.arange(n_lines), order))
             root_moves[:] = root_moves[order]
             root_flips[:] = root_flips[order]
             root_nodes[:] = root_nodes[order]
@@ -467,7 +487,7 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
     result = result()
     if helpers is not None:
         helpers.finish()
-        deeper = helpers.deeper_than(result.depth, board)
+        deeper = helpers.deeper_than(result.depth, board) if n_lines == 1 else None
         if deeper is not None:
             result = deeper  # a helper completed a deeper iteration than the main thread
     seconds = (_time.monotonic_ns() - start) / 1e9
@@ -491,13 +511,13 @@ def starts_next_depth(used_ns, budget_ns) -> bool:
     return used_ns < budget_ns
 
 
-def _lazy_result(board, root_moves, info, best_index, best, pv_codes, nodes, seconds, depth):
+def _lazy_result(board, lines, others, nodes, seconds, depth):
     """A function making (once) the SearchResult of a completed depth (``_build_result``)."""
     made = []
 
     def make():
         if not made:
-            made.append(_build_result(board, root_moves, info, best_index, best, pv_codes, nodes, seconds, depth))
+            made.append(_build_result(board, lines, others, nodes, seconds, depth))
         return made[0]
 
     return make
@@ -611,40 +631,31 @@ class _LazySMP:
         if len(pv) == 0 or pv[0] != moves[best_index]:
             pv = moves[best_index : best_index + 1]
         pv = _pv_from_table(board, pv, self.keys, self.data, self.generation, d)
-        return _build_result(board, moves, info, best_index, best, pv, 0, 0.0, d)
+        others = [(int(moves[i]), int(info[2, i])) for i in range(len(moves)) if i != best_index]
+        return _build_result(board, [(int(moves[best_index]), best, pv, int(info[2, best_index]))], others, 0, 0.0, d)
 
 
-def _build_result(board, root_moves, info, best_index, score, pv_codes, nodes, seconds, depth,
-                  previous=None) -> SearchResult:
-    """The SearchResult of a search to ``depth``: the move ``root_moves[best_index]``
-    (codes in search order) with ``score``, its line ``pv_codes`` (kept as long as it is
-    legal), and every root move in ``root_moves``: ``info`` holds a row each of scores,
-    exactness (0/1) and nodes of the moves searched at this depth (all of them, or the
-    first ``info.shape[1]`` of an unfinished depth). The root moves come best first, then
-    those with an exact score at this depth (high to low), then the rest: in search
-    order without a score, or, after an unfinished depth, those of ``previous`` (the
-    last completed depth's result) with their scores of that depth (``RootMove.depth``
+def _build_result(board, lines, others, nodes, seconds, depth, previous=None) -> SearchResult:
+    """The SearchResult of a search to ``depth``: ``lines`` holds ``(code, score, pv
+    codes, nodes)`` of the moves scored at this depth, best first (the first is the
+    move played; each line's moves are kept as long as they are legal), ``others``
+    ``(code, nodes)`` of the root moves without a score, listed after them. With
+    ``previous`` (the last completed depth's result, after an unfinished depth) its root
+    moves stand in for ``others``, with their scores of that depth (``RootMove.depth``
     says which)."""
-
-    def root_move(i, exact):
-        return RootMove(move=board.move_from_code(root_moves[i]), score=score_of(int(info[0, i])) if exact else None,
-                        visits=int(info[2, i]), depth=depth if exact else 0)
-
-    searched = range(info.shape[1])
-    exact = [bool(info[1, i]) for i in searched]
-    others = [i for i in searched if i != best_index]
-    listed = [root_move(best_index, exact[best_index])]
-    listed += [root_move(i, True) for i in sorted((i for i in others if exact[i]), key=lambda i: -int(info[0, i]))]
+    listed = [RootMove(move=board.move_from_code(code), score=score_of(score), visits=visits, depth=depth,
+                       pv=_legal_line(board, list(pv) if len(pv) and pv[0] == code else [code]))
+              for code, score, pv, visits in lines]
     if previous is None:
-        listed += [root_move(i, False) for i in others if not exact[i]]
+        listed += [RootMove(move=board.move_from_code(code), visits=visits) for code, visits in others]
     else:
         seen = {rm.move for rm in listed}
         listed += [rm for rm in previous.root_moves if rm.move not in seen]
-    code = root_moves[best_index]
+    best = listed[0]
     return SearchResult(
-        move=board.move_from_code(code),
-        score=score_of(int(score)),
-        pv=_legal_line(board, list(pv_codes) if len(pv_codes) and pv_codes[0] == code else [code]),
+        move=best.move,
+        score=best.score,
+        pv=best.pv,
         nodes=nodes,
         nps=nodes / seconds if seconds > 0 else 0.0,
         depth=depth,

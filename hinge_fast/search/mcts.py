@@ -629,20 +629,26 @@ def principal_variation(tree, node: int, decode) -> list:
             return pv
 
 
+#: Root moves given their principal variation (``RootMove.pv``), best first (the top
+#: five an analysis lists by default; each line walks the tree: 50 lines of a side-9 tree
+#: took 0.14 s to build, against 4 ms for five).
+PV_LINES = 5
+
+
 def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
     decode = board.move_from_code
     ranked = ranked_children(tree, 0)
     root_moves = []
-    for c in ranked:
+    for i, c in enumerate(ranked):
         visits = int(tree.visits[c])
         rate = float(tree.wins[c] / visits) if visits else None
         mate = _mate(tree, c)
         if mate is not None:
             rate = 1.0 if mate > 0 else 0.0
         score = Score.from_mate(mate) if mate is not None else None if rate is None else Score.rate(rate)
-        root_moves.append(RootMove(move=decode(tree.move[c]), score=score, visits=visits))
-    best = ranked[0]
-    pv = principal_variation(tree, best, decode)
+        line = principal_variation(tree, c, decode) if i == 0 or score is not None and i < PV_LINES else []
+        root_moves.append(RootMove(move=decode(tree.move[c]), score=score, visits=visits, pv=line))
+    pv = root_moves[0].pv
     top = root_moves[0]
     score = top.score if top.score is not None else Score.rate(0.5)
     playouts = int(tree.stats[PLAYOUTS])

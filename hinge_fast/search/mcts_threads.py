@@ -44,7 +44,9 @@ import threading
 import time
 
 from .limits import Limits
-from .mcts import MAX_DEPTH, PLAYOUTS, MCTSSearcher, ensure_compiled, new_rng, principal_variation, rank_key
+from .mcts import (
+    MAX_DEPTH, PLAYOUTS, PV_LINES, MCTSSearcher, ensure_compiled, new_rng, principal_variation, rank_key,
+)
 from .registry import DEFAULT_THREADS, DEFAULT_TREE_NODES, FRESH_SEED
 from .result import RootMove, SearchResult
 from .score import Score
@@ -181,20 +183,23 @@ def merged_result(board, trees, seconds: float) -> SearchResult:
         visits, wins, proof, plies = stats[code]
         return rank_key(proof, plies, visits, wins)
 
+    def line(code):
+        # a move's principal variation: in the tree that visited it most
+        tree, node = max(((t, c) for t in trees for c in t.children(0) if int(t.move[c]) == code),
+                         key=lambda tc: int(tc[0].visits[tc[1]]))
+        return principal_variation(tree, node, decode)
+
     ranked = sorted(order, key=key)
     root_moves = []
-    for code in ranked:
+    for i, code in enumerate(ranked):
         visits, wins, proof, plies = stats[code]
         if proof:
             score = Score.from_mate(plies + 1 if proof > 0 else -(plies + 1))
         else:
             score = Score.rate(wins / visits) if visits else None
-        root_moves.append(RootMove(move=decode(code), score=score, visits=visits))
-    best = ranked[0]
-    # The principal variation: in the tree that visited the best move most.
-    tree, node = max(((t, c) for t in trees for c in t.children(0) if int(t.move[c]) == best),
-                     key=lambda tc: int(tc[0].visits[tc[1]]))
-    pv = principal_variation(tree, node, decode)
+        pv = line(code) if i == 0 or score is not None and i < PV_LINES else []
+        root_moves.append(RootMove(move=decode(code), score=score, visits=visits, pv=pv))
+    pv = root_moves[0].pv
     top = root_moves[0]
     playouts = sum(int(t.stats[PLAYOUTS]) for t in trees)
     return SearchResult(

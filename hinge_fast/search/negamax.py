@@ -102,14 +102,13 @@ TABLE_ON = 5  # 1 when the transposition table is in use
 HISTORY_LENGTH = 6  # game positions before the root in ``line``
 CAN_ABORT = 7  # 0 during depth 1, which always completes
 ROOT_COUNT = 8  # root moves in buf.moves[0]
-ROOT_FULL_WINDOW = 9  # 1: search every root move with a full window (exact scores)
-ROOT_BEST = 10  # index of the best root move finished
-ROOT_DONE = 11  # root moves finished in this depth
-EVALUATOR = 12  # kernel_id of the leaf evaluation (search/evaluate.py)
-QUIESCENCE = 13  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
-QUIESCENCE_PLIES = 14  # most plies of quiescence
-SELECTIVE = 15  # 1: null move, late move reductions and late move pruning; 0: full width
-STATE_SLOTS = 16
+ROOT_BEST = 9  # index of the best root move finished
+ROOT_DONE = 10  # root moves finished in this depth
+EVALUATOR = 11  # kernel_id of the leaf evaluation (search/evaluate.py)
+QUIESCENCE = 12  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
+QUIESCENCE_PLIES = 13  # most plies of quiescence
+SELECTIVE = 14  # 1: null move, late move reductions and late move pruning; 0: full width
+STATE_SLOTS = 15
 
 #: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth // NULL_R_DIVISOR.
 NULL_MIN_DEPTH = 3
@@ -373,7 +372,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 else:
                     order[i] = buf.history[move & 0x3FFFF]
 
-    full_window = root and state[ROOT_FULL_WINDOW] != 0
     original_alpha = alpha
     best = -INFINITE
     if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
@@ -411,7 +409,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         before = state[NODES]
         exact = True
         big_flip = is_swipe(move) and s_count(flipped) >= 2
-        if i == 0 or full_window:
+        if i == 0:
             score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
         else:
             reduction = 0
@@ -460,8 +458,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     h = buf.history[move & 0x3FFFF] + depth * depth
                     buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
                     break
-        if full_window:
-            alpha = -INFINITE  # every root move gets a full window, hence an exact score
 
     if state[TABLE_ON] and not root and depth >= 0:
         bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT

@@ -74,6 +74,8 @@ FRESH_SEED = -1
 MAX_SEED = 2**63 - 1
 #: Most search threads (one per core is the useful number; more only share the cores).
 MAX_THREADS = 256
+#: Most lines of MultiPV (more than the legal moves is allowed: all of them are searched).
+MAX_MULTIPV = 1000
 
 
 #: Environment variable that sets the default of ``threads`` (the test suite sets it to
@@ -101,8 +103,7 @@ EVALUATORS = ("classic", "material", "fitted", "leaf-fitted", "leaf-fitted-69")
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One searcher option: ``type`` is ``'int'``, ``'float'``, ``'bool'``, ``'enum'`` or
-    ``'string'``; ``low``/``high`` bound numbers, ``choices`` lists an enum's values;
+    """One searcher option: ``type`` is ``'int'``, ``'float'``, ``'enum'`` or ``'string'``; ``low``/``high`` bound numbers, ``choices`` lists an enum's values;
     ``convert(value)`` checks a string option's value (HingeError) and returns it
     normalised."""
 
@@ -119,14 +120,6 @@ class OptionSpec:
         """``value`` checked and converted; HingeError naming the option otherwise."""
         if self.type == "string":
             return self.convert(value) if self.convert is not None else str(value)
-        if self.type == "bool":
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, int) and value in (0, 1):
-                return bool(value)
-            if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-                return value.strip().lower() in ("true", "yes", "on", "1")
-            raise HingeError(f"option {self.name} must be true or false, not {value!r}")
         if self.type == "enum":
             key = str(value).strip().lower()
             if key not in self.choices:
@@ -164,13 +157,11 @@ class OptionSpec:
 
     def parse(self, text: str):
         """The value written ``text`` (command line, protocol), checked."""
-        return self.check(text if self.type in ("enum", "bool", "string") else self._number(str(text)))
+        return self.check(text if self.type in ("enum", "string") else self._number(str(text)))
 
     def format(self, value) -> str:
         if self.type == "string":
             return str(value)
-        if self.type == "bool":
-            return "true" if value else "false"
         return _num(value)
 
 
@@ -253,8 +244,8 @@ class EngineSpec:
 
 ALPHABETA_OPTIONS = (
     OptionSpec("table_mb", "int", DEFAULT_TABLE_MB, MIN_TABLE_MB, MAX_TABLE_MB, "transposition table, MB (0: none)"),
-    OptionSpec("root_scores", "bool", False,
-               help="search every root move with a full window (exact scores, for analysis)"),
+    OptionSpec("multipv", "int", 1, 1, MAX_MULTIPV,
+               "lines searched at each depth, each with an exact score and its line (MultiPV; 1: play)"),
     OptionSpec("evaluator", "enum", DEFAULT_EVALUATOR, choices=EVALUATORS, help="leaf evaluation (search/evaluate.py)"),
     OptionSpec("quiescence", "int", DEFAULT_QUIESCENCE, 0, MAX_QUIESCENCE,
                "quiescence: past the depth, search the swipes that flip at least this many tokens (0: none)"),

@@ -16,13 +16,17 @@ class RootMove:
     result, None if the move was not searched to an exact score; MCTS: its win rate
     or a proven result, None if unvisited); ``visits``: MCTS visits or alpha-beta
     nodes spent under the move; ``depth``: the iteration its score comes from
-    (alpha-beta; 0 for MCTS). ``win_rate`` and ``mate`` read the score.
+    (alpha-beta; 0 for MCTS); ``pv``: its principal variation, starting with ``move``
+    (alpha-beta: the moves scored at the result's depth, its MultiPV lines; MCTS: the
+    most visited line under each of the first ``mcts.PV_LINES`` moves; empty otherwise).
+    ``win_rate`` and ``mate`` read the score.
     """
 
     move: Move
     score: Score | None = None
     visits: int = 0
     depth: int = 0
+    pv: list[Move] = field(default_factory=list)
 
     @property
     def win_rate(self) -> float | None:

@@ -6,6 +6,12 @@ A :class:`Score` is one of
 * a proven result: ``win in 3`` / ``loss in 4`` (plies to the end);
 * a win rate in [0, 1] (MCTS): ``62.5%``.
 
+Every score also reads as a chance to win (:attr:`Score.win_chance`): a win rate as it
+is, a proven result 1 or 0, and centi-tokens through the logistic curve
+``1 / (1 + exp(-score / WIN_SCALE))``, its scale fitted by maximum likelihood to the
+results of the default engine's own games (``scripts/fit_win_scale.py``; the command and
+the fit in docs/search-alphabeta.md, "Reading the scores").
+
 Scores order from the mover's point of view: every loss < every unproven score < every
 win; a slower loss is better than a faster one and a faster win better than a slower
 one. Centi-tokens and win rates are not comparable with each other (comparing them
@@ -28,6 +34,11 @@ from dataclasses import dataclass
 from ..errors import HingeError
 
 CENTI = "centi"
+#: Centi-tokens of alpha-beta's score per unit of log-odds of the side to move winning,
+#: fitted to 400 self-play games of sides 6 and 9 (docs/search-alphabeta.md, "Reading the
+#: scores"): ``python -m scripts.fit_win_scale generate --out winscale.npz --games 200
+#: --seed 1`` then ``python -m scripts.fit_win_scale fit winscale.npz``.
+WIN_SCALE = 1715.0
 RATE = "rate"
 WIN = "win"
 LOSS = "loss"
@@ -94,6 +105,19 @@ class Score:
             return 0.0
         return None
 
+    @property
+    def win_chance(self) -> float:
+        """The side to move's chance to win, 0 to 1: the win rate, 1.0 / 0.0 for a proven
+        win / loss, and for centi-tokens ``1 / (1 + exp(-centi / WIN_SCALE))``.
+
+        >>> Score.centi(0).win_chance, Score.loss(2).win_chance, Score.rate(0.25).win_chance
+        (0.5, 0.0, 0.25)
+        """
+        rate = self.win_rate
+        if rate is not None:
+            return rate
+        return 1.0 / (1.0 + math.exp(-self.value / WIN_SCALE))
+
     def number(self) -> float:
         """The score as one number, for JSON and old callers: centi-tokens, the win
         rate, or for a proven result the engine's convention (``float(±(WIN - plies))``
@@ -142,25 +166,37 @@ class Score:
 
 
 def green_share(score, turn) -> float:
-    """The evaluation bar: how much of it is Green's, 0 to 1. A win rate (MCTS, or a
-    proven result) is used as it is; centi-tokens (alpha-beta) go through a logistic
-    curve, 3 tokens ahead filling about 73%."""
-    share = score.win_rate
-    if share is None:
-        share = 1.0 / (1.0 + math.exp(-score.centi_tokens / 300.0))
+    """The evaluation bar: Green's chance to win, 0 to 1 (:attr:`Score.win_chance` from
+    Green's side)."""
+    share = score.win_chance
     return share if _is_green(turn) else 1.0 - share
 
 
-def green_view(score, turn) -> dict:
+def percent(chance: float, proven: bool = False) -> str:
+    """A chance as a whole percentage; short of a proof, from 1% to 99% (a rounded
+    100% would read as a certainty).
+
+    >>> percent(0.6849), percent(0.9996), percent(1.0, proven=True)
+    ('68%', '99%', '100%')
+    """
+    value = 100.0 * chance
+    if not proven:
+        value = min(99.0, max(1.0, value))
+    return f"{value:.0f}%"
+
+
+def green_view(score, turn, chance: bool = True) -> dict:
     """A score of the side to move (``turn``, a ``board.Color``) as the web page and the
     command line show it, from Green's side:
-    ``text`` in words with its unit (``Green +1.25 tokens``, ``Green 62% to win``,
-    ``Blue wins in 3``), ``winner`` and ``moves`` for a proven result (moves of both
-    sides), and ``green_share`` for the bar.
+    ``text`` in words with its unit (``Green +1.25 tokens, 52% to win``, ``Green 62% to
+    win``, ``Blue wins in 3``), ``winner`` and ``moves`` for a proven result (moves of both
+    sides), and ``green_share`` for the bar (Green's chance to win). ``chance=False``
+    leaves the chance out of a score in tokens (a static evaluation: the chance is
+    fitted to the search's scores).
 
     >>> from hinge_fast.board import Color
     >>> green_view(Score.centi(-125), Color.BLUE)["text"]
-    'Green +1.25 tokens'
+    'Green +1.25 tokens, 52% to win'
     >>> green_view(Score.win(3), Color.BLUE)["text"], green_view(Score.rate(0.25), Color.BLUE)["text"]
     ('Blue wins in 3', 'Green 75% to win')
     """
@@ -173,23 +209,23 @@ def green_view(score, turn) -> dict:
         moves = abs(score.mate)
         text = f"{str(winner).capitalize()} wins in {moves}" if moves else f"{str(winner).capitalize()} has won"
         return {"text": text, "winner": str(winner), "moves": moves, "green_share": share}
-    if score.win_rate is not None:
-        text = f"Green {100 * share:.0f}% to win"
+    if score.kind == RATE:
+        text = f"Green {percent(share)} to win"
     else:
         centi = score.centi_tokens if _is_green(turn) else -score.centi_tokens
-        text = f"Green {centi / 100:+.2f} tokens"
+        text = f"Green {centi / 100:+.2f} tokens" + (f", {percent(share)} to win" if chance else "")
     return {"text": text, "winner": None, "moves": None, "green_share": share}
 
 
-def green_text(score, turn) -> str:
-    """:func:`green_view`'s words alone: ``Green +1.25 tokens``, ``Green 62% to win``,
-    ``Blue wins in 3`` (plies of both sides).
+def green_text(score, turn, chance: bool = True) -> str:
+    """:func:`green_view`'s words alone: ``Green +1.25 tokens, 52% to win``, ``Green 62%
+    to win``, ``Blue wins in 3`` (plies of both sides).
 
     >>> from hinge_fast.board import Color
-    >>> green_text(Score.loss(4), Color.GREEN), green_text(Score.centi(30), Color.GREEN)
+    >>> green_text(Score.loss(4), Color.GREEN), green_text(Score.centi(30), Color.GREEN, chance=False)
     ('Blue wins in 4', 'Green +0.30 tokens')
     """
-    return green_view(score, turn)["text"]
+    return green_view(score, turn, chance)["text"]
 
 
 def _is_green(turn) -> bool:

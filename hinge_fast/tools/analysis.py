@@ -114,8 +114,8 @@ def root_move_text(root_move, depth: int | None = None, turn=None) -> str:
     visits)`` for a win rate; ``(depth 4)`` after a score from another depth than the
     result's ``depth`` (an unfinished iteration leaves some moves one depth short).
     With ``turn`` (the side to move), from Green's side with its unit, as
-    ``search.score.green_text`` words it: ``Green +1.25 tokens``, ``Blue wins in 3``,
-    ``Green 62% to win (1234 visits)``."""
+    ``search.score.green_text`` words it: ``Green +1.25 tokens, 52% to win``, ``Blue wins
+    in 3``, ``Green 62% to win (1234 visits)``."""
     from ..search.score import green_text
 
     score = root_move.score
@@ -142,6 +142,11 @@ def _score_number(score):
     if score is None or score.is_mate:
         return None
     return score.value
+
+
+def _chance(score):
+    """The JSON ``win_chance``: the side to move's chance to win, rounded (None: no score)."""
+    return None if score is None else round(score.win_chance, 4)
 
 
 @dataclass
@@ -171,7 +176,9 @@ class Analysis:
             "win_rate": root_move.win_rate,
             "visits": root_move.visits,
             "depth": root_move.depth or None,
+            "win_chance": _chance(root_move.score),
             "green_text": root_move_text(root_move, self.result.depth, self.board.turn),
+            "pv": [str(m) for m in root_move.pv],
         }
 
     def to_dict(self) -> dict:
@@ -205,6 +212,7 @@ class Analysis:
                 "score": _score_number(result.score),
                 "score_text": str(result.score),
                 "mate": result.mate,
+                "win_chance": _chance(result.score),
                 "green_text": green_text(result.score, board.turn),
             }
             out["top"] = [self._move_dict(rm) for rm in ranked_root_moves(result)[: self.top]]
@@ -230,14 +238,14 @@ class Analysis:
             elif verdict == "lost":
                 lines.append(f"static evaluation: {board.turn} has no legal move")
             else:
-                lines.append(f"static evaluation: {green_text(Score.centi(self.evaluation['total']), board.turn)}")
+                lines.append(f"static evaluation: {green_text(Score.centi(self.evaluation['total']), board.turn, chance=False)}")
         result = self.result
         if result is not None and result.move is not None:
             how = (f"from the side-4 tablebase, {result.nodes:,} positions looked up" if result.tablebase
                    else f"depth {result.depth}, {result.nodes:,} nodes")
             lines.append(f"best: {result.move}, {green_text(result.score, board.turn)} ({self.engine}, {how} in "
                          f"{result.seconds:.2f} s)")
-            lines.append("top moves:")
+            lines.append(f"top moves {_top_meaning(result)}:")
             shown = ranked_root_moves(result)[: self.top]
             width = max(len(str(rm.move)) for rm in shown) if shown else 0
             for i, rm in enumerate(shown, start=1):
@@ -258,6 +266,15 @@ class Analysis:
         else:
             lines.append("eliminations: none")
         return "\n".join(lines)
+
+
+def _top_meaning(result) -> str:
+    """What the listed moves' scores are, in words."""
+    if result.tablebase:
+        return "(exact, from the side-4 tablebase)"
+    if result.engine == "mcts":
+        return "(most visited first; each the win rate of the playouts through it)"
+    return f"(each line searched to depth {result.depth})"
 
 
 def _plural(n: int, word: str) -> str:
@@ -310,10 +327,11 @@ def analyze(
     report.threats = threats(board)
     report.eliminations = eliminations(board)
 
-    # A searcher that can score every root move exactly does so only when asked: the
-    # top K need it.
-    if "root_scores" in spec.option_names:
-        options.setdefault("root_scores", True)
+    # A searcher with MultiPV searches the top K lines, each scored exactly at the same
+    # depth (alpha-beta); the others list their moves best first by their own measure
+    # (MCTS: visits, each with its win rate).
+    if "multipv" in spec.option_names:
+        options.setdefault("multipv", min(top, spec.option("multipv").high))
     if seed is not None:
         options["seed"] = seed
     searcher = create_searcher(engine, **options)

@@ -235,8 +235,7 @@ def _result_json(board, result, top: int, outlines, final: bool) -> dict:
                 "move": str(rm.move),
                 "score_text": root_move_text(rm, result.depth),
                 "green_text": green_view(rm.score, board.turn)["text"],
-                # the searchers keep one line, the best move's; the others show their move
-                "line": [str(m) for m in (result.pv if rm.move == best else [rm.move])],
+                "line": [str(m) for m in (rm.pv or [rm.move])],
             }
             for rm in root
         ],
@@ -393,9 +392,9 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
 
     # ----- searches --------------------------------------------------------------------------
     def start_search(game: Game, body: SearchBody, analysis: bool):
-        request = SearchRequest(body.engine, body.time, analysis, max_seconds)
         if not isinstance(body.top, int) or not 1 <= body.top <= 50:
             raise HingeError(f"top must be from 1 to 50 moves, not {body.top}")
+        request = SearchRequest(body.engine, body.time, body.top if analysis else 1, max_seconds)
         with game.lock:
             if game.outcome() is not None:
                 raise HingeError(f"nothing to search: the game is over ({game.over_text()})")

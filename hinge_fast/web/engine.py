@@ -35,7 +35,7 @@ class PoolFull(HingeError):
 class SearchRequest:
     engine: str
     seconds: float
-    analysis: bool = False  # alpha-beta scores every root move exactly
+    lines: int = 1  # alpha-beta's MultiPV: the lines scored exactly (an analysis's top moves)
     max_seconds: float = MAX_SECONDS  # the longest search the server runs
 
     def __post_init__(self):
@@ -79,7 +79,7 @@ def _search(run: RunningSearch, board: Board, on_progress):
     request = run.request
     # the app's caps and wishes, given to each engine that has such an option: one
     # thread a search, so that --searches N uses N cores
-    wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "root_scores": request.analysis, "threads": 1}
+    wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "multipv": request.lines, "threads": 1}
     names = engine_spec(request.engine).option_names
     options = {name: value for name, value in wanted.items() if name in names}
     searcher = create_searcher(request.engine, **options)
