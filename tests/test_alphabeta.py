@@ -120,17 +120,17 @@ def test_the_table_never_changes_a_fixed_depth_result(size, depth):
     only among moves of the best score. (The selective search prunes and reduces by move
     order: off here.)"""
     for board in midgame_positions(size, 4, seed=100 + size + depth):
-        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, multipv=1000, selective=False)
+        plain = search_alphabeta(board, Limits(depth=depth), table_mb=0, multipv=1000, selective=0)
         exact = {rm.move: rm.score for rm in plain.root_moves}
         assert None not in exact.values() and len(exact) == len(board.legal_moves)
         best = max(exact.values())
         assert plain.score == best and exact[plain.move] == best
-        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, selective=False)
+        with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, selective=0)
         assert with_table.score == best
         assert exact[with_table.move] == best
-        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0, selective=False)
+        pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0, selective=0)
         assert pvs_without.score == best and exact[pvs_without.move] == best
-        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, multipv=1000, selective=False)
+        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, multipv=1000, selective=0)
         assert {rm.move: rm.score for rm in all_with_table.root_moves} == exact
 
 

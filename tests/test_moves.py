@@ -190,9 +190,9 @@ def test_fixed_depth_scores_agree_with_a_game_history_and_helper_threads():
     rng = random.Random(5)
     while len(board.move_stack) < 14 and not board.is_game_over():
         board.push(rng.choice(board.legal_moves))
-    one = AlphaBetaSearcher(threads=1, selective=False).go(board.copy(), Limits(depth=4))
-    again = AlphaBetaSearcher(threads=1, selective=False).go(board.copy(), Limits(depth=4))
-    two = AlphaBetaSearcher(threads=2, selective=False).go(board.copy(), Limits(depth=4))
+    one = AlphaBetaSearcher(threads=1, selective=0).go(board.copy(), Limits(depth=4))
+    again = AlphaBetaSearcher(threads=1, selective=0).go(board.copy(), Limits(depth=4))
+    two = AlphaBetaSearcher(threads=2, selective=0).go(board.copy(), Limits(depth=4))
     assert (one.move, one.score, one.pv, one.nodes) == (again.move, again.score, again.pv, again.nodes)
     assert two.score == one.score and two.move in board.legal_moves
 

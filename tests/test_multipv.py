@@ -25,7 +25,7 @@ def alone(board: Board, move, depth: int) -> Score:
     result proven within the horizon is the same at any depth.)"""
     child = board.copy()
     child.push(move)
-    result = create_searcher("alphabeta", threads=1, table_mb=1, selective=False).go(child,
+    result = create_searcher("alphabeta", threads=1, table_mb=1, selective=0).go(child,
                                                                                      Limits(depth=max(1, depth - 1)))
     return negated(result.score)
 
@@ -53,7 +53,7 @@ def check_lines(board: Board, result, k: int) -> None:
 def test_each_line_scores_what_its_move_searched_alone_scores(size, depth, k):
     for board in midgame_positions(size, 2, seed=300 + size + depth):
         # Full width: a selective search's scores depend on the move order.
-        searcher = create_searcher("alphabeta", threads=1, table_mb=1, multipv=k, selective=False)
+        searcher = create_searcher("alphabeta", threads=1, table_mb=1, multipv=k, selective=0)
         result = searcher.go(board.copy(), Limits(depth=depth))
         check_lines(board, result, k)
         if result.depth < depth:

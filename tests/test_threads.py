@@ -132,8 +132,8 @@ def test_thread_seeds_and_node_shares():
 
 def test_multi_thread_alpha_beta_at_a_fixed_depth_gives_the_one_thread_score():
     board = Board.from_fen(MIDGAME)
-    one = create_searcher("alphabeta", threads=1, selective=False).go(board, Limits(depth=3))
-    two = create_searcher("alphabeta", threads=2, selective=False).go(board, Limits(depth=3))
+    one = create_searcher("alphabeta", threads=1, selective=0).go(board, Limits(depth=3))
+    two = create_searcher("alphabeta", threads=2, selective=0).go(board, Limits(depth=3))
     assert two.depth == 3 and two.move in board.legal_moves
     assert two.score == one.score  # a full-width fixed-depth score is the minimax value, whoever filled the table
 

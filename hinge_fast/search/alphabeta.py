@@ -40,7 +40,7 @@ slots and buffers the kernels share with this driver), ``tt.py`` (the transposit
   node limit is shared out among the threads; ``nodes`` counts all of them. The PV is
   continued from the table (``_pv_from_table``). With one thread a search under a node
   or depth limit is deterministic; with more, node counts, the move among equal scores
-  and the PV vary from run to run; with ``selective=False`` a fixed-depth score stays
+  and the PV vary from run to run; with ``selective=0`` a fixed-depth score stays
   the depth-limited minimax value (the table cuts off only at the exact depth).
 * **MultiPV** (``multipv`` = K, as Stockfish's MultiPV): at each depth the root is
   searched K times with a full window, each search over the root moves the earlier
@@ -259,7 +259,7 @@ class AlphaBetaSearcher(Searcher):
 
     def __init__(self, table_mb=DEFAULT_TABLE_MB, multipv=1, evaluator=DEFAULT_EVALUATOR, seed=FRESH_SEED,
                  threads=DEFAULT_THREADS, quiescence=DEFAULT_QUIESCENCE, quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
-                 selective=True):
+                 selective=1):
         super().__init__()
         self.selective = bool(selective)
         self.quiescence = int(quiescence)

@@ -251,8 +251,8 @@ ALPHABETA_OPTIONS = (
                "quiescence: past the depth, search the swipes that flip at least this many tokens (0: none)"),
     OptionSpec("quiescence_plies", "int", DEFAULT_QUIESCENCE_PLIES, 0, MAX_QUIESCENCE_PLIES,
                "most plies of quiescence past the depth"),
-    OptionSpec("selective", "bool", True,
-               help="null move, late move reductions and pruning (off: full width, fixed-depth scores are the minimax values)"),
+    OptionSpec("selective", "int", 1, 0, 1,
+               "1: null move, late move reductions and pruning; 0: full width (fixed-depth scores are the minimax values)"),
     SEED,
     THREADS,
 )
