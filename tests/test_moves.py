@@ -159,7 +159,7 @@ def minimax(board: Board, depth: int, ply: int, evaluator) -> int:
 @pytest.mark.parametrize("size", range(MIN_SIZE, QUICK_MAX_SIZE + 1))
 @pytest.mark.parametrize("evaluator", ["classic", "leaf-fitted"])
 def test_every_root_move_as_a_multipv_line_scores_its_minimax_value(size, evaluator):
-    """With every root move a MultiPV line and no quiescence, each root
+    """With every root move a MultiPV line, full width and no quiescence, each root
     move's score at the depth reached (2, or 1 when a move wins at once: a proven
     result stops the deepening) is its brute-force negamax value, with the table and
     without."""
@@ -168,7 +168,7 @@ def test_every_root_move_as_a_multipv_line_scores_its_minimax_value(size, evalua
     ev = get_evaluator(evaluator)
     for board in midgame_positions(size, 2, seed=90 + size, min_ply=4, max_ply=16 if size == 4 else 24):
         for table_mb in (0, 1):
-            searcher = AlphaBetaSearcher(threads=1, quiescence=0, multipv=1000, evaluator=evaluator,
+            searcher = AlphaBetaSearcher(threads=1, quiescence=0, multipv=1000, evaluator=evaluator, selective=0,
                                          table_mb=table_mb)
             result = searcher.go(board.copy(), Limits(depth=2))
             want = {}
@@ -205,8 +205,8 @@ def test_every_root_move_as_a_multipv_line_scores_its_minimax_value_on_the_large
 
     ev = get_evaluator("classic")
     board = midgame_positions(size, 1, seed=190 + size, min_ply=6, max_ply=20)[0]
-    result = AlphaBetaSearcher(threads=1, quiescence=0, multipv=1000, evaluator="classic").go(board.copy(),
-                                                                                         Limits(depth=2))
+    searcher = AlphaBetaSearcher(threads=1, quiescence=0, multipv=1000, evaluator="classic", selective=0)
+    result = searcher.go(board.copy(), Limits(depth=2))
     want = {}
     for move in board.legal_moves:
         board.push(move)
