@@ -10,7 +10,7 @@ from hinge_fast import Board
 from hinge_fast.errors import HingeError
 from hinge_fast.search import prover as prover_module
 from hinge_fast.search.checkpoint import load_checkpoint, save_checkpoint
-from hinge_fast.search.dfpn import new_table
+from hinge_fast.search.dfpn import ProofTable, new_table
 from hinge_fast.search.prover import Prover
 from hinge_fast.tools.proof import check_proof, check_proof_text, write_proof_text
 from tests.test_prove import BLUE_WINS_IN_3, GREEN_WINS_IN_3, late_positions
@@ -88,7 +88,7 @@ def test_a_damaged_checkpoint_is_refused(tmp_path, damage):
 def test_a_checkpoint_with_wrong_arrays_is_refused(tmp_path):
     path = tmp_path / "run.npz"
     table = new_table(1)
-    save_checkpoint(path, EMPTY4, table._replace(pn=np.zeros(7, dtype=np.int64)), 1, 0.1)
+    save_checkpoint(path, EMPTY4, ProofTable(table.keys, np.zeros(7, dtype=np.int64), table.dn, table.meta), 1, 0.1)
     with pytest.raises(HingeError, match="not a readable prover checkpoint"):
         load_checkpoint(path, EMPTY4)
     with pytest.raises(HingeError, match="no checkpoint at"):
