@@ -1,4 +1,5 @@
-"""The prover on T threads: the root's moves proven at once, one table per thread.
+"""The prover on T threads: the root searched as on one thread, and beside it the
+root's moves proven at once; one table per thread.
 
     >>> from hinge_fast import Board
     >>> from hinge_fast.search.prover import Prover
@@ -8,12 +9,22 @@
 
 How it works
 ------------
-``Prover(threads=T).prove(board)`` lists the root's moves and hands the position after
-each one, in the order of the moves, to T worker threads. Each thread owns a
-``Prover`` with its own table (``table_mb`` MB each, so T times the memory of one
-thread) and proves the positions it takes one after the other with the df-pn of
-``dfpn.py``, whose kernel ``mid`` is compiled ``nogil``, so the threads run on T cores.
-The root's value is combined from the moves' values:
+``Prover(threads=T).prove(board)`` runs two kinds of search at once, each thread with a
+``Prover`` of its own (a table of ``table_mb`` MB each, so T times the memory of one
+thread), on T cores: the df-pn kernel ``mid`` is compiled ``nogil``.
+
+* **Thread 0** proves the position as one thread does, df-pn from the root. It wins
+  the race where df-pn's choice of the most promising move matters most: a position
+  won by one move among many hard ones.
+* **Threads 1 to T-1 prove the root's moves**: thread k takes the positions after moves
+  k-1, k-1 + (T-1), ... It works in rounds: each of its positions not yet decided gets
+  ``FIRST_BUDGET`` nodes in the first round, ``BUDGET_GROWTH`` times more in each next
+  one; its table keeps what a round found, so the next round continues it (as a run
+  continues from a checkpoint), and an easy winning move is found early even when it
+  comes after hard ones. They win the race where every move must be proven (a lost
+  position), the moves being shared between threads.
+
+The first to decide ends the others. The root's value from its moves' values:
 
 * the side to move wins as soon as one of its moves is proven won for it (OR): the
   threads still running are stopped, and the distance is one more than that move's;
@@ -22,11 +33,12 @@ The root's value is combined from the moves' values:
 * it is a repetition when no move wins and every move is decided, some of them
   repetitions; otherwise it is not proven within the limits.
 
-Limits: the time is one deadline for the whole run; ``nodes`` limits the search of
-each root move. The result's nodes are those of all threads.
+Limits: the time is one deadline for the whole run; ``nodes`` limits thread 0's
+search and that of each root move. The result's nodes are those of all threads.
 
-``Prover(threads=T).proof(board)`` joins the proofs of the root's moves (each written
-by ``Prover.proof`` from the position after the move): for a win, the winning move at
+``Prover(threads=T).proof(board)`` is thread 0's proof when thread 0 decided; else it
+joins the proofs of the root's moves (each written by ``Prover.proof`` from the
+position after the move): for a win, the winning move at
 the root and that move's proof; for a loss, the proofs of all moves, a position that
 two of them share taking the move of the first. The joined strategy is then walked
 with ``Board`` to find its longest line, which is the proof's distance; a line of it
@@ -44,6 +56,10 @@ from ..board import Board
 from ..errors import HingeError
 from .dfpn import INFINITY
 
+#: Nodes of the first round of every root move; each round gives this many times more.
+FIRST_BUDGET = 10_000
+BUDGET_GROWTH = 4
+
 
 class _Split:
     """One split run: the root's moves, the worker provers and what they found."""
@@ -58,53 +74,73 @@ class _Split:
             self.children.append(child)
         from .prover import Prover
 
+        self.root_prover = Prover(table_mb=table_mb)
+        self.root_result = None
+        self.by_root = False  # the result is the root prover's
         self.workers = [Prover(table_mb=table_mb) for _ in range(threads)]
         self.results = [None] * len(self.moves)
         self.owner = [None] * len(self.moves)
         self.stopped = threading.Event()
-        self.lock = threading.Lock()
-        self.next = 0
         self.current = [None] * threads  # the root move each thread is proving
         self.error = None
 
     def stop(self):
         self.stopped.set()
+        self.root_prover.stop()
         for worker in self.workers:
             worker.stop()
 
-    def take(self):
-        with self.lock:
-            if self.stopped.is_set() or self.next >= len(self.moves):
-                return None
-            self.next += 1
-            return self.next - 1
-
-    def work(self, k, nodes, deadline):
-        worker = self.workers[k]
-        mover = self.board.turn
+    def work_root(self, nodes, deadline):
+        """The root searched as on one thread, beside the threads of the root's moves."""
         try:
-            while (i := self.take()) is not None:
-                self.current[k] = i
-                child = self.children[i]
-                outcome = child.outcome()
-                if outcome is not None:  # the move ends the game
-                    won = outcome.winner == mover
-                    result = _Decided(outcome.winner, 0, 0 if won else INFINITY, INFINITY if won else 0)
-                else:
-                    left = None if deadline is None else deadline - time.monotonic()
-                    if left is not None and left <= 0:
-                        self.current[k] = None
-                        self.stop()
-                        return
-                    result = worker.prove(child, nodes=nodes, seconds=left, interruptible=False)
-                self.results[i] = result
-                self.owner[i] = k
-                self.current[k] = None
-                if result.winner == mover:
-                    self.stop()
+            left = None if deadline is None else max(1e-3, deadline - time.monotonic())
+            self.root_result = self.root_prover.prove(self.board, nodes=nodes, seconds=left, interruptible=False)
+            if self.root_result.complete:
+                self.stop()
         except BaseException as error:  # noqa: BLE001  (handed to the caller)
             self.error = error
             self.stop()
+
+    def work(self, k, nodes, deadline):
+        """Thread ``k``: its root moves (every T-th), in rounds of growing budgets."""
+        worker = self.workers[k]
+        mover = self.board.turn
+        mine = list(range(k, len(self.moves), len(self.workers)))
+        spent = dict.fromkeys(mine, 0)
+        budget = FIRST_BUDGET
+        try:
+            while mine and not self.stopped.is_set():
+                for i in mine:
+                    if self.stopped.is_set():
+                        break
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        self.stop()
+                        break
+                    self.current[k] = i
+                    child = self.children[i]
+                    outcome = child.outcome()
+                    if outcome is not None:  # the move ends the game
+                        won = outcome.winner == mover
+                        result = _Decided(outcome.winner, 0, 0 if won else INFINITY, INFINITY if won else 0)
+                    else:
+                        cap = budget if nodes is None else min(budget, nodes - spent[i])
+                        result = worker.prove(child, nodes=cap, seconds=left, interruptible=False)
+                        spent[i] += result.nodes
+                        result.nodes = spent[i]
+                    self.results[i] = result
+                    self.owner[i] = k
+                    self.current[k] = None
+                    if result.winner == mover:
+                        self.stop()
+                mine = [i for i in mine if self.results[i] is None
+                        or not self.results[i].complete and (nodes is None or spent[i] < nodes)]
+                budget *= BUDGET_GROWTH
+        except BaseException as error:  # noqa: BLE001  (handed to the caller)
+            self.error = error
+            self.stop()
+        finally:
+            self.current[k] = None
 
     def root_numbers(self, i):
         """``(pn, dn)`` of root move ``i`` for the side to move at the root."""
@@ -129,15 +165,17 @@ class _Decided:
 
 def prove_split(prover, board, nodes, seconds, progress):
     """``prover.prove`` on ``prover.threads`` threads (the module docstring)."""
-    from .prover import ProofResult, RootMove
+    from .prover import ProofResult
 
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
-    split = prover.split = _Split(board, min(prover.threads, max(1, len(board.legal_moves))), prover.table_mb)
-    if prover.stopping.is_set():
-        prover.stopping.clear()
-    threads = [threading.Thread(target=split.work, args=(k, nodes, deadline), name=f"hinge-fast prover {k}",
+    moves = len(board.legal_moves)
+    split = prover.split = _Split(board, max(1, min(prover.threads - 1, moves)), prover.table_mb)
+    prover.stopping.clear()
+    threads = [threading.Thread(target=split.work, args=(k, nodes, deadline), name=f"hinge-fast prover {k + 1}",
                                 daemon=True) for k in range(len(split.workers))]
+    threads.append(threading.Thread(target=split.work_root, args=(nodes, deadline), name="hinge-fast prover 0",
+                                    daemon=True))
     for thread in threads:
         thread.start()
     interrupted = False
@@ -146,6 +184,8 @@ def prove_split(prover, board, nodes, seconds, progress):
             next((t for t in threads if t.is_alive()), threads[0]).join(0.2)
             if split.stopped.is_set():
                 split.stop()  # again: a worker may have started a proof since
+            elif _combined(split)[0] is not None:
+                split.stop()  # the root's moves decided it: the root's own search ends
             if progress is not None:
                 pn, dn = _root(split)
                 progress(_nodes(split), pn, dn, time.monotonic() - started)
@@ -156,26 +196,38 @@ def prove_split(prover, board, nodes, seconds, progress):
         raise split.error
     if interrupted:
         raise KeyboardInterrupt
-    mover = board.turn
+    found = split.root_result
+    winner, distance, repetition, root_moves = _combined(split)
+    if found is not None and found.complete and winner is None and not repetition:
+        split.by_root = True
+        found.nodes = _nodes(split)
+        found.seconds = time.monotonic() - started
+        return found
+    pn, dn = _root(split)
+    return ProofResult(position=board.fen(), winner=winner, distance=distance, nodes=_nodes(split),
+                       seconds=time.monotonic() - started, complete=winner is not None or repetition,
+                       pn=int(pn), dn=int(dn), root_moves=root_moves, repetition=repetition)
+
+
+def _combined(split):
+    """``(winner, distance, repetition, root moves)`` from the results of the root's
+    moves (winner None while undecided)."""
+    from .prover import RootMove
+
+    mover = split.board.turn
     root_moves = []
     for i, move in enumerate(split.moves):
         r = split.results[i]
         pn, dn = split.root_numbers(i)
         won = r is not None and r.winner is not None
         root_moves.append(RootMove(move, r.winner if won else None, r.distance + 1 if won else None, int(pn), int(dn)))
-    winner = distance = None
     wins = [m.distance for m in root_moves if m.winner == mover]
-    repetition = False
     if wins:
-        winner, distance = mover, min(wins)
-    elif all(m.winner == mover.other for m in root_moves):
-        winner, distance = mover.other, max(m.distance for m in root_moves)
-    elif all(r is not None and r.complete for r in split.results):
-        repetition = True
-    pn, dn = _root(split)
-    return ProofResult(position=board.fen(), winner=winner, distance=distance, nodes=_nodes(split),
-                       seconds=time.monotonic() - started, complete=winner is not None or repetition,
-                       pn=int(pn), dn=int(dn), root_moves=root_moves, repetition=repetition)
+        return mover, min(wins), False, root_moves
+    if all(m.winner == mover.other for m in root_moves):
+        return mover.other, max(m.distance for m in root_moves), False, root_moves
+    repetition = all(r is not None and r.complete for r in split.results)
+    return None, None, repetition, root_moves
 
 
 def _nodes(split):
@@ -183,6 +235,10 @@ def _nodes(split):
     from .dfpn import NODES
 
     done = sum(r.nodes for r in split.results if r is not None)
+    if split.root_result is not None:
+        done += split.root_result.nodes
+    elif split.board.size in split.root_prover.buffers:
+        done += int(split.root_prover.buffers[split.board.size].state[NODES])
     for k, worker in enumerate(split.workers):
         buf = worker.buffers.get(split.board.size)
         if split.current[k] is not None and buf is not None:
@@ -212,6 +268,8 @@ def split_proof(prover, board, winner, nodes, seconds):
         split = prover.split
         if winner is None:
             raise HingeError("no side is proven to win this position within the limits")
+    if split.by_root:
+        return split.root_prover.proof(board, winner, nodes=nodes, seconds=seconds)
     mover = board.turn
     strategy = {}
     if winner == mover:
