@@ -29,8 +29,8 @@ search is stopped (its numbers stored in the table on the way up, as at any stop
 table written, and the search started again from the position: it walks straight
 back down to the open positions it left.
 
-``Prover(threads=T)`` with T > 1 proves the root's moves on T threads
-(``prover_split.py``).
+``Prover(threads=T)`` with T > 1 searches on T threads: one searches the root as
+above, the others prove the root's moves (``prover_split.py``).
 """
 
 from __future__ import annotations
@@ -124,8 +124,8 @@ class Prover:
     ``prove(board, nodes=..., seconds=..., progress=..., checkpoint=...)`` returns a
     ProofResult; ``proof(board)`` the winner's strategy for a proven position
     (``Proof``); ``stop()`` from another thread ends a running proof soon (so does
-    Ctrl-C in the main thread). ``threads`` > 1: the root's moves are proven on that
-    many threads, each with a table of ``table_mb`` MB (``prover_split.py``).
+    Ctrl-C in the main thread). ``threads`` > 1: the search runs on that many threads,
+    each with a table of ``table_mb`` MB (``prover_split.py``).
     """
 
     def __init__(self, table_mb: float = DEFAULT_TABLE_MB, threads: int = 1):
@@ -325,8 +325,8 @@ class Prover:
         winner to move, each with the winner's move), made by following the proven
         results of a run in which the winner is the attacker and searching again where
         the table lost them. ``winner``: the side ``prove`` found (found here when
-        None). HingeError when no side is proven within the limits. With threads, the
-        proofs of the root's moves joined (``prover_split.py``)."""
+        None). HingeError when no side is proven within the limits. With threads: as
+        ``prover_split.split_proof`` writes it."""
         if self.threads > 1:
             from .prover_split import split_proof
 
