@@ -17,8 +17,9 @@ def register(subparsers):
         "search's node count and time go to stderr, with progress lines every few seconds. With --out, the "
         "winner's strategy is written to FILE as a proof file that 'hinge-fast check-proof' verifies "
         "(docs/solve.md). With --checkpoint, the search's table and counters are saved to FILE every few minutes, "
-        "at the end and on Ctrl-C, and a later run given the same FILE continues from it. With --threads T, the "
-        "root's moves are proven on T threads. Ctrl-C stops it (exit status 130).",
+        "at the end and on Ctrl-C, and a later run given the same FILE continues from it. With --threads T, it "
+        "searches on T threads: one as a single thread does, the others proving the root's moves. Ctrl-C stops "
+        "it (exit status 130).",
         epilog="Example: hinge-fast prove '4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g' --out proof.txt",
     )
     add_position_arguments(p)
@@ -35,8 +36,9 @@ def register(subparsers):
     p.add_argument("--checkpoint-every", type=positive_int("MIN", 1, 10**6), default=10, metavar="MIN",
                    help="minutes between two checkpoints (default 10)")
     p.add_argument("--threads", type=positive_int("T", 1, 256), default=1, metavar="T",
-                   help="prove the root's moves on T threads, each with its own table (default 1; not with "
-                   "--checkpoint); --nodes then limits each root move")
+                   help="search on T threads, each with its own table: one searches the position as a single "
+                   "thread does, the others prove the root's moves (default 1; not with --checkpoint); --nodes then "
+                   "limits each thread's search of a position")
     p.add_argument("--out", default=None, metavar="FILE", help="write the proof to FILE")
     p.add_argument("--moves", action="store_true",
                    help="then list every move of the position with what the search knows of it: proven for a side, "
