@@ -129,6 +129,29 @@ def test_two_threads_prove_what_one_does(fen):
     assert len(split.root_moves) == len(board.legal_moves)
 
 
+@pytest.mark.parametrize("fen", THREADED[:5])
+def test_the_root_moves_alone_prove_it_and_their_proofs_join(monkeypatch, fen):
+    # thread 0 (the root searched as on one thread) left idle: the threads of the root's
+    # moves decide, and the proof is joined from theirs
+    from hinge_fast.search import prover_split
+
+    monkeypatch.setattr(prover_split.Split, "work_root", lambda split, nodes, deadline: None)
+    board = Board.from_fen(fen)
+    alone = Prover(table_mb=4).prove(board, interruptible=False)
+    three = Prover(table_mb=4, threads=3)
+    split = three.prove(board)
+    assert split.winner == alone.winner and not three.split.by_root
+    assert sum(m.winner == split.winner for m in split.root_moves) >= 1
+    proof = three.proof(board, split.winner)
+    assert checked(proof).winner == str(alone.winner)
+    assert proof.distance == prover_split.strategy_distance(board, split.winner, proof.strategy)
+    # the walk refuses a strategy with a position of the winner left without a move
+    broken = dict(proof.strategy)
+    broken.pop(next(iter(broken)))
+    with pytest.raises(HingeError, match="no move for the winner"):
+        prover_split.strategy_distance(board, split.winner, broken)
+
+
 def test_two_threads_prove_the_empty_side4_board(cli):
     run = cli("prove", "--size", "4", "--threads", "2", "--table-mb", "16", "--moves")
     assert run.status == 0 and run.out.startswith("Green wins, proven in ")

@@ -61,7 +61,7 @@ FIRST_BUDGET = 10_000
 BUDGET_GROWTH = 4
 
 
-class _Split:
+class Split:
     """One split run: the root's moves, the worker provers and what they found."""
 
     def __init__(self, board, threads, table_mb):
@@ -170,7 +170,7 @@ def prove_split(prover, board, nodes, seconds, progress):
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
     moves = len(board.legal_moves)
-    split = prover.split = _Split(board, max(1, min(prover.threads - 1, moves)), prover.table_mb)
+    split = prover.split = Split(board, max(1, min(prover.threads - 1, moves)), prover.table_mb)
     prover.stopping.clear()
     threads = [threading.Thread(target=split.work, args=(k, nodes, deadline), name=f"hinge-fast prover {k + 1}",
                                 daemon=True) for k in range(len(split.workers))]
