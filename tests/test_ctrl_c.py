@@ -144,3 +144,22 @@ def test_ctrl_c_stops_prove(tmp_path):
     status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
     assert_stopped(status, took, said)
     assert "wins" not in said and "not proven" not in said
+
+
+def test_ctrl_c_saves_the_prove_checkpoint(tmp_path):
+    from hinge_fast import Board
+    from hinge_fast.search.checkpoint import load_checkpoint
+
+    path = tmp_path / "run.npz"
+    argv = ["prove", "--size", "6", "--table-mb", "16", "--checkpoint", str(path)]
+    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    assert_stopped(status, took, said)
+    assert f"checkpoint written to {path}" in said
+    assert load_checkpoint(path, Board(6).fen()).nodes > 0
+
+
+def test_ctrl_c_stops_prove_on_threads(tmp_path):
+    argv = ["prove", "--size", "6", "--table-mb", "16", "--threads", "2"]
+    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    assert_stopped(status, took, said)
+    assert "wins" not in said and "not proven" not in said

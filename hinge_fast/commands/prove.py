@@ -16,7 +16,10 @@ def register(subparsers):
         "plies' (N: the longest line of the proof), or 'not proven within the limits' (exit status 1). The "
         "search's node count and time go to stderr, with progress lines every few seconds. With --out, the "
         "winner's strategy is written to FILE as a proof file that 'hinge-fast check-proof' verifies "
-        "(docs/solve.md). The search runs on one thread. Ctrl-C stops it (exit status 130).",
+        "(docs/solve.md). With --checkpoint, the search's table and counters are saved to FILE every few minutes, "
+        "at the end and on Ctrl-C, and a later run given the same FILE continues from it. With --threads T, it "
+        "searches on T threads: one as a single thread does, the others proving the root's moves. Ctrl-C stops "
+        "it (exit status 130).",
         epilog="Example: hinge-fast prove '4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g' --out proof.txt",
     )
     add_position_arguments(p)
@@ -24,8 +27,18 @@ def register(subparsers):
                    help="stop after S seconds (default: no limit)")
     p.add_argument("--nodes", type=positive_int("N", 1, 10**15), default=None, metavar="N",
                    help="stop after N positions searched (default: no limit)")
-    p.add_argument("--table-mb", type=positive_int("MB", 1, 1 << 20), default=256, metavar="MB",
-                   help="transposition table size in MB (default 256)")
+    p.add_argument("--table-mb", type=positive_int("MB", 1, 1 << 20), default=None, metavar="MB",
+                   help="transposition table size in MB, per thread (default 256; a resumed run keeps its "
+                   "checkpoint's)")
+    p.add_argument("--checkpoint", default=None, metavar="FILE",
+                   help="save the search to FILE (a .npz archive) every --checkpoint-every minutes, at the end and "
+                   "on Ctrl-C; if FILE exists, continue the run saved in it (it must be of the same position)")
+    p.add_argument("--checkpoint-every", type=positive_int("MIN", 1, 10**6), default=10, metavar="MIN",
+                   help="minutes between two checkpoints (default 10)")
+    p.add_argument("--threads", type=positive_int("T", 1, 256), default=1, metavar="T",
+                   help="search on T threads, each with its own table: one searches the position as a single "
+                   "thread does, the others prove the root's moves (default 1; not with --checkpoint); --nodes then "
+                   "limits each thread's search of a position")
     p.add_argument("--out", default=None, metavar="FILE", help="write the proof to FILE")
     p.add_argument("--moves", action="store_true",
                    help="then list every move of the position with what the search knows of it: proven for a side, "
@@ -42,7 +55,16 @@ def run_prove(args) -> int:
     outcome = board.outcome()
     if outcome is not None:
         raise HingeError(f"the game is over: {outcome}")
-    prover = Prover(table_mb=args.table_mb)
+    import os
+
+    resuming = args.checkpoint is not None and os.path.exists(args.checkpoint)
+    if resuming and args.table_mb is not None:
+        raise HingeError(f"the checkpoint {args.checkpoint} holds its own table: resume it without --table-mb")
+    if args.checkpoint is not None and args.threads > 1:
+        raise HingeError("--checkpoint works with one thread: leave out --threads")
+    prover = Prover(table_mb=256 if args.table_mb is None else args.table_mb, threads=args.threads)
+    if resuming and not args.quiet:
+        print(f"resuming the run saved in {args.checkpoint}", file=sys.stderr, flush=True)
     shown = [0.0]
 
     def progress(nodes, pn, dn, elapsed):
@@ -50,9 +72,17 @@ def run_prove(args) -> int:
             shown[0] = elapsed
             print(f"info nodes {nodes} pn {pn} dn {dn} time {elapsed:.0f}", file=sys.stderr, flush=True)
 
-    result = prover.prove(board, nodes=args.nodes, seconds=args.time, progress=progress)
+    try:
+        result = prover.prove(board, nodes=args.nodes, seconds=args.time, progress=progress,
+                              checkpoint=args.checkpoint, checkpoint_every=60.0 * args.checkpoint_every)
+    except KeyboardInterrupt:
+        if args.checkpoint is not None:
+            print(f"checkpoint written to {args.checkpoint}", file=sys.stderr, flush=True)
+        raise
     if not args.quiet:
         print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+        if args.checkpoint is not None:
+            print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
     if result.winner is None or args.out is None:
         print(result.text())
         if args.moves:

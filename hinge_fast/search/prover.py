@@ -21,10 +21,21 @@ implementation.
 
 The kernels run in a worker thread that Ctrl-C (KeyboardInterrupt in the main thread)
 or ``stop()`` ends within ``dfpn.CLOCK_EVERY`` nodes.
+
+With ``checkpoint=FILE`` the table and counters go to FILE (``checkpoint.py``) every
+``checkpoint_every`` seconds, when the run ends and when it is interrupted; a run
+given an existing FILE starts from it and continues the stopped one. To save, the
+search is stopped (its numbers stored in the table on the way up, as at any stop), the
+table written, and the search started again from the position: it walks straight
+back down to the open positions it left.
+
+``Prover(threads=T)`` with T > 1 searches on T threads: one searches the root as
+above, the others prove the root's moves (``prover_split.py``).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time as _time
 from dataclasses import dataclass, field
@@ -34,8 +45,9 @@ import numpy as np
 from ..core.sets import set_like
 from ..core.tables import MAX_MOVES, SHIFT_WORDS_OF
 from ..errors import HingeError
-from .dfpn import (DEADLINE, DEEPEST, INFINITY, NODE_LIMIT, NODES, PLIES, ROOT_DN, ROOT_PLY, ROOT_PN, STOPPED, U64,
-                   bitboard_of, children_of, key_of, mid, new_buffers, new_table, shift_sets)
+from .checkpoint import load_checkpoint, save_checkpoint
+from .dfpn import (DEADLINE, DEEPEST, INFINITY, NODE_LIMIT, NODES, PLIES, ROOT_DN, ROOT_PLY, ROOT_PN, STOPPED,
+                   TABLE_SLOTS, U64, bitboard_of, children_of, key_of, mid, new_buffers, new_table, shift_sets)
 from ..board import Board, Color, bitboard_cells
 from ..core.fen import format_fen
 from ..core.geometry import NWORDS
@@ -51,6 +63,8 @@ def as_sets(size, own_bits, enemy_bits):
 
 #: The table's default size, MB.
 DEFAULT_TABLE_MB = 256
+#: Seconds between two checkpoints of a run.
+DEFAULT_CHECKPOINT_EVERY = 600.0
 
 
 @dataclass
@@ -107,16 +121,23 @@ class Prover:
     """A df-pn prover that owns its buffers and transposition table (``table_mb`` MB,
     kept between calls: what it proved stays proven for later positions).
 
-    ``prove(board, nodes=..., seconds=..., progress=...)`` returns a ProofResult;
-    ``proof(board)`` the winner's strategy for a proven position (``Proof``); ``stop()``
-    from another thread ends a running proof soon (so does Ctrl-C in the main thread).
+    ``prove(board, nodes=..., seconds=..., progress=..., checkpoint=...)`` returns a
+    ProofResult; ``proof(board)`` the winner's strategy for a proven position
+    (``Proof``); ``stop()`` from another thread ends a running proof soon (so does
+    Ctrl-C in the main thread). ``threads`` > 1: the search runs on that many threads,
+    each with a table of ``table_mb`` MB (``prover_split.py``).
     """
 
-    def __init__(self, table_mb: float = DEFAULT_TABLE_MB):
+    def __init__(self, table_mb: float = DEFAULT_TABLE_MB, threads: int = 1):
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise HingeError(f"threads must be a whole number of at least 1, not {threads!r}")
         self.table_mb = table_mb
+        self.threads = threads
         self.table = None
         self.buffers = {}
         self.stopping = threading.Event()
+        self.split = None  # the last split run (threads > 1), for ``proof``
+        self.spent = (0, 0.0)  # nodes and seconds of the checkpoint a run resumed
 
     def _prepare(self, size):
         """The buffers of side ``size`` (and the table), the kernels of its word count
@@ -145,11 +166,26 @@ class Prover:
         self.stopping.set()
         for buf in self.buffers.values():
             buf.state[DEADLINE] = 0
+        if self.split is not None:
+            self.split.stop()
 
     def _run(self, size, own, enemy, attacker_to_move, ply, buf, deadline_ns, node_limit, progress, started,
-             interruptible):
+             interruptible, saver=None):
         """One df-pn run from ``(own, enemy)`` at ``ply`` (the line above it in
-        ``buf.line``): ``(pn, dn, distance, loop)``."""
+        ``buf.line``): ``(pn, dn, distance, loop)``. With a ``saver``, the search stops
+        when a checkpoint is due, is saved and goes on."""
+        while True:
+            result, paused = self._segment(size, own, enemy, attacker_to_move, ply, buf, deadline_ns, node_limit,
+                                           progress, started, interruptible, saver)
+            pn, dn = result[0], result[1]
+            if not paused or pn == 0 or dn == 0 or self.stopping.is_set() or buf.state[NODES] >= node_limit \
+                    or _time.monotonic_ns() >= deadline_ns:
+                return result
+            saver.save(buf)
+
+    def _segment(self, size, own, enemy, attacker_to_move, ply, buf, deadline_ns, node_limit, progress, started,
+                 interruptible, saver):
+        """``_run`` until it ends or a checkpoint is due: ``(result, paused)``."""
         state = buf.state
         state[STOPPED] = 0
         state[NODE_LIMIT] = node_limit
@@ -161,7 +197,7 @@ class Prover:
             state[DEADLINE] = 0
         args = (size, own, enemy, attacker_to_move, INFINITY, INFINITY, ply, buf, self.table)
         if not interruptible:
-            return mid(*args)
+            return mid(*args), False
         box = {}
 
         def work():
@@ -172,13 +208,17 @@ class Prover:
 
         thread = threading.Thread(target=work, name="hinge-fast prover", daemon=True)
         thread.start()
-        interrupted = False
+        interrupted = paused = False
+        spent_nodes, spent_seconds = self.spent
         while thread.is_alive():
             try:
-                thread.join(1.0)
+                thread.join(1.0 if saver is None else min(1.0, max(0.01, saver.due - _time.monotonic())))
                 if progress is not None and thread.is_alive():
-                    progress(int(state[NODES]), int(state[ROOT_PN]), int(state[ROOT_DN]),
-                             _time.monotonic() - started)
+                    progress(spent_nodes + int(state[NODES]), int(state[ROOT_PN]), int(state[ROOT_DN]),
+                             spent_seconds + _time.monotonic() - started)
+                if saver is not None and not paused and _time.monotonic() >= saver.due:
+                    paused = True
+                    state[DEADLINE] = 0
             except KeyboardInterrupt:
                 interrupted = True
                 state[DEADLINE] = 0
@@ -186,15 +226,34 @@ class Prover:
             raise box["error"]
         if interrupted:
             raise KeyboardInterrupt
-        return box["result"]
+        return box["result"], paused
 
     def prove(self, board, nodes: int | None = None, seconds: float | None = None, progress=None,
-              interruptible: bool = True) -> ProofResult:
+              interruptible: bool = True, checkpoint: str | os.PathLike | None = None,
+              checkpoint_every: float = DEFAULT_CHECKPOINT_EVERY) -> ProofResult:
         """Prove ``board``'s position won for one side, within ``nodes`` positions and
         ``seconds`` (None: no limit). ``progress(nodes, pn, dn, seconds)`` is called
         about once a second (interruptible runs only). ``interruptible``: run in a
-        worker thread that Ctrl-C stops (raising KeyboardInterrupt once it has)."""
+        worker thread that Ctrl-C stops (raising KeyboardInterrupt once it has).
+
+        ``checkpoint``: a file to save the table and counters to, every
+        ``checkpoint_every`` seconds (interruptible runs), at the end and on Ctrl-C; if
+        it exists, the run starts from it (its table replaces this prover's), and the
+        result's nodes and seconds count those of the runs before. The limits apply
+        to this run. HingeError if the file is not a checkpoint of this position."""
+        if self.threads > 1:
+            if checkpoint is not None:
+                raise HingeError("a checkpoint is kept by a run on one thread only")
+            from .prover_split import prove_split
+
+            return prove_split(self, board, nodes, seconds, progress)
         size = board.size
+        self.spent = (0, 0.0)
+        if checkpoint is not None and os.path.exists(checkpoint):
+            saved = load_checkpoint(checkpoint, board.fen())
+            self.table = saved.table
+            self.table_mb = len(saved.table.keys) / TABLE_SLOTS
+            self.spent = (saved.nodes, saved.seconds)
         buf = self._prepare(size)
         self.stopping.clear()
         own, enemy = as_sets(size, board.own, board.enemy)
@@ -203,9 +262,22 @@ class Prover:
         limit = (1 << 62) if nodes is None else int(nodes)
         buf.state[NODES] = 0
         buf.state[DEEPEST] = 0
+        saver = None if checkpoint is None else _Saver(self, checkpoint, board.fen(), started, checkpoint_every)
+        try:
+            result = self._prove(board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver)
+        except KeyboardInterrupt:
+            if saver is not None:
+                saver.save(buf)
+            raise
+        if saver is not None:
+            saver.save(buf)
+        return result
+
+    def _prove(self, board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver):
+        size = board.size
         mover = board.turn
         pn, dn, distance, loop = self._run(size, own, enemy, True, 0, buf, deadline, limit, progress, started,
-                                           interruptible)
+                                           interruptible, saver)
         root_pn, root_dn = pn, dn
         root_moves = self._root_moves(board, buf)
         winner = None
@@ -219,14 +291,16 @@ class Prover:
             left = limit - int(buf.state[NODES])
             if left > 0:
                 p2, d2, distance2, _ = self._run(size, own, enemy, False, 0, buf, deadline, limit, progress,
-                                                  started, interruptible)
+                                                  started, interruptible, saver)
                 if d2 == 0:
                     winner, distance = mover.other, distance2
                 elif p2 == INFINITY:
                     repetition = True
         complete = winner is not None or repetition
+        spent_nodes, spent_seconds = self.spent
         return ProofResult(position=board.fen(), winner=winner, distance=int(distance) if winner is not None else None,
-                           nodes=int(buf.state[NODES]), seconds=_time.monotonic() - started, complete=complete,
+                           nodes=spent_nodes + int(buf.state[NODES]),
+                           seconds=spent_seconds + _time.monotonic() - started, complete=complete,
                            pn=int(root_pn), dn=int(root_dn), root_moves=root_moves, repetition=repetition)
 
     def _root_moves(self, board, buf):
@@ -251,13 +325,19 @@ class Prover:
         winner to move, each with the winner's move), made by following the proven
         results of a run in which the winner is the attacker and searching again where
         the table lost them. ``winner``: the side ``prove`` found (found here when
-        None). HingeError when no side is proven within the limits."""
+        None). HingeError when no side is proven within the limits. With threads: as
+        ``prover_split.split_proof`` writes it."""
+        if self.threads > 1:
+            from .prover_split import split_proof
+
+            return split_proof(self, board, winner, nodes, seconds)
         if winner is None:
             winner = self.prove(board, nodes=nodes, seconds=seconds).winner
             if winner is None:
                 raise HingeError("no side is proven to win this position within the limits")
         size = board.size
         buf = self._prepare(size)
+        self.stopping.clear()
         words = int(SHIFT_WORDS_OF[size])
         walk = _Walk(self, size, words, buf, Board(size), winner,
                      (1 << 62) if nodes is None else int(nodes),
@@ -269,6 +349,24 @@ class Prover:
             self._run(size, own, enemy, False, 0, buf, walk.deadline, walk.node_limit, None, _time.monotonic(), True)
         distance = walk.visit(own, enemy, board.turn, 0)
         return Proof(board.fen(), winner, distance, walk.strategy)
+
+
+class _Saver:
+    """When and where a run saves its checkpoint."""
+
+    def __init__(self, prover, path, position, started, every):
+        self.prover = prover
+        self.path = path
+        self.position = position
+        self.started = started
+        self.every = every
+        self.due = _time.monotonic() + every
+
+    def save(self, buf):
+        spent_nodes, spent_seconds = self.prover.spent
+        save_checkpoint(self.path, self.position, self.prover.table, spent_nodes + int(buf.state[NODES]),
+                        spent_seconds + _time.monotonic() - self.started)
+        self.due = _time.monotonic() + self.every
 
 
 @dataclass

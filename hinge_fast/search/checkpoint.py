@@ -1,0 +1,98 @@
+"""Checkpoints of the prover: its transposition table and counters in a file, so that a
+long proof can stop (a limit, Ctrl-C, a crash between two saves) and continue later.
+
+    >>> import os, tempfile
+    >>> from hinge_fast import Board
+    >>> from hinge_fast.search.dfpn import new_table
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.npz")
+    >>> save_checkpoint(path, Board(4).fen(), new_table(1), nodes=5, seconds=0.5)
+    >>> saved = load_checkpoint(path, Board(4).fen())
+    >>> saved.nodes, len(saved.table.keys)
+    (5, 32768)
+
+A checkpoint is a numpy ``.npz`` archive (uncompressed) of the table's four arrays and
+one JSON text: the format, the position (its position string), the nodes searched and
+the seconds spent so far. It is written to ``FILE.tmp`` and renamed over ``FILE``
+once complete, so a save cut short leaves the previous checkpoint whole. The table
+holds proven results and the proof and disproof numbers of open positions, all of them
+path-independent (``dfpn.py``), so a search started again from the position with the
+table continues the stopped one: it walks down to the open positions it left.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from typing import NamedTuple
+
+import numpy as np
+
+from ..errors import HingeError
+from .dfpn import ProofTable
+
+FORMAT = "hinge-fast prover checkpoint 1"
+_ARRAYS = (("keys", np.uint64), ("pn", np.int64), ("dn", np.int64), ("meta", np.int64))
+
+
+class Checkpoint(NamedTuple):
+    """A loaded checkpoint: the table and what was spent to fill it."""
+
+    position: str
+    table: ProofTable
+    nodes: int
+    seconds: float
+
+
+def save_checkpoint(path, position: str, table: ProofTable, nodes: int, seconds: float) -> None:
+    """Write the table and counters of a run from ``position`` to ``path``, atomically.
+    HingeError if it cannot be written (the previous checkpoint is then left as it was)."""
+    info = json.dumps({"format": FORMAT, "position": position, "nodes": int(nodes), "seconds": float(seconds)})
+    temporary = f"{os.fspath(path)}.tmp"
+    try:
+        with open(temporary, "wb") as f:
+            np.savez(f, info=np.array(info), keys=table.keys, pn=table.pn, dn=table.dn, meta=table.meta)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except OSError as e:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise HingeError(f"cannot write the checkpoint {path}: {e.strerror or e}") from None
+
+
+def load_checkpoint(path, position: str) -> Checkpoint:
+    """The checkpoint at ``path``, which must be one of a run from ``position``.
+    HingeError if the file is not a whole checkpoint (truncated, corrupted, another
+    kind of file) or is one of another position."""
+    broken = f"{path} is not a readable prover checkpoint (truncated or corrupted)"
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            info = json.loads(str(data["info"][()]))
+            arrays = [np.ascontiguousarray(data[name]) for name, _ in _ARRAYS]
+    except FileNotFoundError:
+        raise HingeError(f"no checkpoint at {path}") from None
+    except (OSError, ValueError, EOFError, KeyError, IndexError, zipfile.BadZipFile, json.JSONDecodeError):
+        raise HingeError(broken) from None
+    if not isinstance(info, dict) or info.get("format") != FORMAT:
+        raise HingeError(f"{path} is not a prover checkpoint of this version (expected '{FORMAT}')")
+    slots = len(arrays[0])
+    if (slots < 16 or slots & (slots - 1) or any(a.shape != (slots,) or a.dtype != dtype
+                                                 for a, (_, dtype) in zip(arrays, _ARRAYS))):
+        raise HingeError(broken)
+    try:
+        saved, nodes, seconds = str(info["position"]), int(info["nodes"]), float(info["seconds"])
+    except (KeyError, TypeError, ValueError):
+        raise HingeError(broken) from None
+    if saved != position:
+        raise HingeError(f"the checkpoint {path} is of the position {saved} (side {_side(saved)}), "
+                         f"not of {position} (side {_side(position)})")
+    return Checkpoint(saved, ProofTable(*arrays), nodes, seconds)
+
+
+def _side(position: str) -> int:
+    from ..board import Board
+
+    return Board.from_fen(position).size

@@ -1,0 +1,336 @@
+"""The prover on T threads: the root searched as on one thread, and beside it the
+root's moves proven at once; one table per thread.
+
+    >>> from hinge_fast import Board
+    >>> from hinge_fast.search.prover import Prover
+    >>> prover = Prover(table_mb=1, threads=2)
+    >>> prover.prove(Board.from_fen("4/1bgg1/2bb2/2bgg2/1ggb2/2gb1/4 b")).text()
+    'Blue wins, proven in 3 plies'
+
+How it works
+------------
+``Prover(threads=T).prove(board)`` runs two kinds of search at once, each thread with a
+``Prover`` of its own (a table of ``table_mb`` MB each, so T times the memory of one
+thread), on T cores: the df-pn kernel ``mid`` is compiled ``nogil``.
+
+* **Thread 0** proves the position as one thread does, df-pn from the root. It wins
+  the race where df-pn's choice of the most promising move matters most: a position
+  won by one move among many hard ones.
+* **Threads 1 to T-1 prove the root's moves**: thread k takes the positions after moves
+  k-1, k-1 + (T-1), ... It works in rounds: each of its positions not yet decided gets
+  ``FIRST_BUDGET`` nodes in the first round, ``BUDGET_GROWTH`` times more in each next
+  one; its table keeps what a round found, so the next round continues it (as a run
+  continues from a checkpoint), and an easy winning move is found early even when it
+  comes after hard ones. They win the race where every move must be proven (a lost
+  position), the moves being shared between threads.
+
+The first to decide ends the others. The root's value from its moves' values:
+
+* the side to move wins as soon as one of its moves is proven won for it (OR): the
+  threads still running are stopped, and the distance is one more than that move's;
+* it loses when every move is proven won for the other side (AND), in one more ply than
+  the longest of them;
+* it is a repetition when no move wins and every move is decided, some of them
+  repetitions; otherwise it is not proven within the limits.
+
+Limits: the time is one deadline for the whole run; ``nodes`` limits thread 0's
+search and that of each root move. The result's nodes are those of all threads.
+
+``Prover(threads=T).proof(board)`` is thread 0's proof when thread 0 decided; else it
+joins the proofs of the root's moves (each written by ``Prover.proof`` from the
+position after the move): for a win, the winning move at
+the root and that move's proof; for a loss, the proofs of all moves, a position that
+two of them share taking the move of the first. The joined strategy is then walked
+with ``Board`` to find its longest line, which is the proof's distance; a line of it
+that repeats a position (possible only through a position two proofs share) is a
+HingeError: the position is then to be proven on one thread.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+from ..board import Board
+from ..errors import HingeError
+from .dfpn import INFINITY
+
+#: Nodes of the first round of every root move; each round gives this many times more.
+FIRST_BUDGET = 10_000
+BUDGET_GROWTH = 4
+
+
+class Split:
+    """One split run: the root's moves, the worker provers and what they found."""
+
+    def __init__(self, board, threads, table_mb):
+        self.board = board.copy()
+        self.moves = list(board.legal_moves)
+        self.children = []
+        for move in self.moves:
+            child = board.copy()
+            child.push(move)
+            self.children.append(child)
+        from .prover import Prover
+
+        self.root_prover = Prover(table_mb=table_mb)
+        self.root_result = None
+        self.by_root = False  # the result is the root prover's
+        self.workers = [Prover(table_mb=table_mb) for _ in range(threads)]
+        self.results = [None] * len(self.moves)
+        self.owner = [None] * len(self.moves)
+        self.stopped = threading.Event()
+        self.current = [None] * threads  # the root move each thread is proving
+        self.error = None
+
+    def stop(self):
+        self.stopped.set()
+        self.root_prover.stop()
+        for worker in self.workers:
+            worker.stop()
+
+    def work_root(self, nodes, deadline):
+        """The root searched as on one thread, beside the threads of the root's moves."""
+        try:
+            left = None if deadline is None else max(1e-3, deadline - time.monotonic())
+            self.root_result = self.root_prover.prove(self.board, nodes=nodes, seconds=left, interruptible=False)
+            if self.root_result.complete:
+                self.stop()
+        except BaseException as error:  # noqa: BLE001  (handed to the caller)
+            self.error = error
+            self.stop()
+
+    def work(self, k, nodes, deadline):
+        """Thread ``k``: its root moves (every T-th), in rounds of growing budgets."""
+        worker = self.workers[k]
+        mover = self.board.turn
+        mine = list(range(k, len(self.moves), len(self.workers)))
+        spent = dict.fromkeys(mine, 0)
+        budget = FIRST_BUDGET
+        try:
+            while mine and not self.stopped.is_set():
+                for i in mine:
+                    if self.stopped.is_set():
+                        break
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        self.stop()
+                        break
+                    self.current[k] = i
+                    child = self.children[i]
+                    outcome = child.outcome()
+                    if outcome is not None:  # the move ends the game
+                        won = outcome.winner == mover
+                        result = _Decided(outcome.winner, 0, 0 if won else INFINITY, INFINITY if won else 0)
+                    else:
+                        cap = budget if nodes is None else min(budget, nodes - spent[i])
+                        result = worker.prove(child, nodes=cap, seconds=left, interruptible=False)
+                        spent[i] += result.nodes
+                        result.nodes = spent[i]
+                    self.results[i] = result
+                    self.owner[i] = k
+                    self.current[k] = None
+                    if result.winner == mover:
+                        self.stop()
+                mine = [i for i in mine if self.results[i] is None
+                        or not self.results[i].complete and (nodes is None or spent[i] < nodes)]
+                budget *= BUDGET_GROWTH
+        except BaseException as error:  # noqa: BLE001  (handed to the caller)
+            self.error = error
+            self.stop()
+        finally:
+            self.current[k] = None
+
+    def root_numbers(self, i):
+        """``(pn, dn)`` of root move ``i`` for the side to move at the root."""
+        r = self.results[i]
+        mover = self.board.turn
+        if r is None:
+            return 1, 1
+        if r.winner is not None:
+            return (0, INFINITY) if r.winner == mover else (INFINITY, 0)
+        if r.complete:  # a repetition: neither side wins
+            return INFINITY, INFINITY
+        return r.dn, r.pn
+
+
+class _Decided:
+    """The result of a root move that ends the game."""
+
+    def __init__(self, winner, distance, pn, dn):
+        self.winner, self.distance, self.pn, self.dn = winner, distance, pn, dn
+        self.nodes, self.complete, self.repetition = 0, True, False
+
+
+def prove_split(prover, board, nodes, seconds, progress):
+    """``prover.prove`` on ``prover.threads`` threads (the module docstring)."""
+    from .prover import ProofResult
+
+    started = time.monotonic()
+    deadline = None if seconds is None else started + seconds
+    moves = len(board.legal_moves)
+    split = prover.split = Split(board, max(1, min(prover.threads - 1, moves)), prover.table_mb)
+    prover.stopping.clear()
+    threads = [threading.Thread(target=split.work, args=(k, nodes, deadline), name=f"hinge-fast prover {k + 1}",
+                                daemon=True) for k in range(len(split.workers))]
+    threads.append(threading.Thread(target=split.work_root, args=(nodes, deadline), name="hinge-fast prover 0",
+                                    daemon=True))
+    for thread in threads:
+        thread.start()
+    interrupted = False
+    while any(t.is_alive() for t in threads):
+        try:
+            next((t for t in threads if t.is_alive()), threads[0]).join(0.2)
+            if split.stopped.is_set():
+                split.stop()  # again: a worker may have started a proof since
+            elif _combined(split)[0] is not None:
+                split.stop()  # the root's moves decided it: the root's own search ends
+            if progress is not None:
+                pn, dn = _root(split)
+                progress(_nodes(split), pn, dn, time.monotonic() - started)
+        except KeyboardInterrupt:
+            interrupted = True
+            split.stop()
+    if split.error is not None:
+        raise split.error
+    if interrupted:
+        raise KeyboardInterrupt
+    found = split.root_result
+    winner, distance, repetition, root_moves = _combined(split)
+    if found is not None and found.complete and winner is None and not repetition:
+        split.by_root = True
+        found.nodes = _nodes(split)
+        found.seconds = time.monotonic() - started
+        return found
+    pn, dn = _root(split)
+    return ProofResult(position=board.fen(), winner=winner, distance=distance, nodes=_nodes(split),
+                       seconds=time.monotonic() - started, complete=winner is not None or repetition,
+                       pn=int(pn), dn=int(dn), root_moves=root_moves, repetition=repetition)
+
+
+def _combined(split):
+    """``(winner, distance, repetition, root moves)`` from the results of the root's
+    moves (winner None while undecided)."""
+    from .prover import RootMove
+
+    mover = split.board.turn
+    root_moves = []
+    for i, move in enumerate(split.moves):
+        r = split.results[i]
+        pn, dn = split.root_numbers(i)
+        won = r is not None and r.winner is not None
+        root_moves.append(RootMove(move, r.winner if won else None, r.distance + 1 if won else None, int(pn), int(dn)))
+    wins = [m.distance for m in root_moves if m.winner == mover]
+    if wins:
+        return mover, min(wins), False, root_moves
+    if all(m.winner == mover.other for m in root_moves):
+        return mover.other, max(m.distance for m in root_moves), False, root_moves
+    repetition = all(r is not None and r.complete for r in split.results)
+    return None, None, repetition, root_moves
+
+
+def _nodes(split):
+    """The nodes of the proofs done and of those still running."""
+    from .dfpn import NODES
+
+    done = sum(r.nodes for r in split.results if r is not None)
+    if split.root_result is not None:
+        done += split.root_result.nodes
+    elif split.board.size in split.root_prover.buffers:
+        done += int(split.root_prover.buffers[split.board.size].state[NODES])
+    for k, worker in enumerate(split.workers):
+        buf = worker.buffers.get(split.board.size)
+        if split.current[k] is not None and buf is not None:
+            done += int(buf.state[NODES])
+    return done
+
+
+def _root(split):
+    """The root's numbers for the side to move: the least pn of its moves, the sum of
+    their dn."""
+    pn, dn = INFINITY, 0
+    for i in range(len(split.moves)):
+        p, d = split.root_numbers(i)
+        pn = min(pn, p)
+        dn = min(dn + d, INFINITY)
+    return pn, dn
+
+
+def split_proof(prover, board, winner, nodes, seconds):
+    """``prover.proof`` on threads: the proofs of the root's moves joined (the module
+    docstring)."""
+    from .prover import Proof
+
+    split = prover.split
+    if winner is None or split is None or split.board.fen() != board.fen():
+        winner = prover.prove(board, nodes=nodes, seconds=seconds).winner
+        split = prover.split
+        if winner is None:
+            raise HingeError("no side is proven to win this position within the limits")
+    if split.by_root:
+        return split.root_prover.proof(board, winner, nodes=nodes, seconds=seconds)
+    mover = board.turn
+    strategy = {}
+    if winner == mover:
+        best = min((i for i, r in enumerate(split.results) if r is not None and r.winner == mover),
+                   key=lambda i: split.results[i].distance)
+        strategy[board.fen()] = str(split.moves[best])
+        chosen = [best]
+    else:
+        chosen = range(len(split.moves))
+    for i in chosen:
+        child = split.children[i]
+        if child.outcome() is not None:
+            continue
+        worker = split.workers[split.owner[i] if split.owner[i] is not None else 0]
+        for fen, move in worker.proof(child, winner, nodes=nodes, seconds=seconds).strategy.items():
+            strategy.setdefault(fen, move)
+    distance = strategy_distance(board, winner, strategy)
+    return Proof(board.fen(), winner, distance, strategy)
+
+
+def strategy_distance(board, winner, strategy) -> int:
+    """The longest line from ``board`` when ``winner`` plays ``strategy`` (position
+    string -> move) and the loser every move. HingeError if a line repeats a position,
+    reaches a position of the winner without a move, or ends with the winner lost."""
+    board = board.copy()
+    known: dict = {}
+    line: set = set()
+
+    def visit() -> int:
+        fen = board.fen()
+        if fen in known:
+            return known[fen]
+        if fen in line:
+            raise HingeError(f"the proofs of the root's moves do not join into one (a line repeats {fen}): "
+                             "prove this position on one thread")
+        outcome = board.outcome()
+        if outcome is not None:
+            if outcome.winner != winner:
+                raise HingeError(f"the joined proof loses at {fen}")
+            known[fen] = 0
+            return 0
+        line.add(fen)
+        if board.turn == winner:
+            move = strategy.get(fen)
+            if move is None:
+                raise HingeError(f"the joined proof has no move for the winner at {fen}")
+            replies = [move]
+        else:
+            replies = list(board.legal_moves)
+        distance = 0
+        for move in replies:
+            board.push(move)
+            distance = max(distance, 1 + visit())
+            board.pop()
+        line.discard(fen)
+        known[fen] = distance
+        return distance
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        return visit()
+    finally:
+        sys.setrecursionlimit(limit)
