@@ -3,7 +3,7 @@ and the default engine at a tenth of a second misses (docs/solve.md, "Puzzles").
 
     >>> puzzles = load_puzzles()
     >>> p = puzzles[0]
-    >>> Board.from_fen(p.position).turn == Color.from_name(p.winner), p.engine_move in p.moves
+    >>> str(Board.from_fen(p.position).turn) == p.winner, p.engine_move in p.moves
     (True, False)
 
 How they are found (``find_puzzles``): seeded games of the engines against each other
@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, fields
 from importlib import resources
 from typing import Callable, Iterator
 
-from ..board import Board, Color
+from ..board import Board
 from ..errors import HingeError
 
 FORMAT = "hinge-fast puzzles 1"
@@ -300,4 +300,4 @@ def engine_solve_counts(puzzles, engines=("alphabeta", "mcts"), nodes: int = 20_
 
 
 __all__ = ["Puzzle", "load_puzzles", "parse_puzzles", "puzzles_json", "find_puzzles", "puzzle_of", "proven_moves", "wins_by_force",
-           "engine_move", "engine_solve_counts", "solves", "Color"]
+           "engine_move", "engine_solve_counts", "solves"]
