@@ -18,14 +18,15 @@ moves, the proof's distance and the engine's move, is a puzzle; its proof is wri
 down and replayed by the reference checker of ``tools/proof.py`` before it is kept.
 
 A puzzle file is JSON: ``{"format": "hinge-fast puzzles 1", "puzzles": [...]}``, each
-puzzle the fields of ``Puzzle``, and the command that found them. The shipped set is one
-file a side, ``data/puzzles/sideS.json``.
+puzzle the fields of ``Puzzle``, and the command that found them. The shipped set is the
+files ``data/puzzles/sideS-SEED.json``, one a run of ``hinge-fast puzzles``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, fields
 from importlib import resources
 from typing import Callable, Iterator
@@ -113,9 +114,10 @@ def parse_puzzles(text: str, name: str = "puzzles") -> list[Puzzle]:
 
 
 def shipped_files() -> list:
-    """The shipped puzzle files, by side."""
+    """The shipped puzzle files, by side and seed (``sideS-SEED.json``)."""
     folder = resources.files("hinge_fast") / "data" / "puzzles"
-    return [folder / f"side{size}.json" for size in range(4, 10) if (folder / f"side{size}.json").is_file()]
+    files = [f for f in folder.iterdir() if re.fullmatch(r"side\d-\d+\.json", f.name)]
+    return sorted(files, key=lambda f: tuple(int(n) for n in re.findall(r"\d+", f.name)))
 
 
 def load_puzzles(path: str | os.PathLike | None = None) -> list[Puzzle]:
@@ -138,10 +140,10 @@ def load_puzzles(path: str | os.PathLike | None = None) -> list[Puzzle]:
 
 def proven_win(board: Board, nodes: int, prover=None):
     """The prover's result for ``board`` within ``nodes`` (a fresh prover unless one
-    is given)."""
+    is given); Ctrl-C stops it."""
     from ..search.prover import Prover
 
-    return (prover or Prover(table_mb=TABLE_MB)).prove(board, nodes=nodes, interruptible=False)
+    return (prover or Prover(table_mb=TABLE_MB)).prove(board, nodes=nodes)
 
 
 def proven_moves(board: Board, result) -> list[str]:

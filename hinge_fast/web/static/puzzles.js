@@ -36,7 +36,7 @@ async function playPuzzle() {
   $("#side").value = p.winner;
   setMode();
   const state = await api("POST", "/api/games", { size: p.size, position: p.position });
-  puzzles.current = { number: p.number, id: state.id, winner: p.winner, over: false };
+  puzzles.current = { number: p.number, id: state.id, winner: p.winner, moves: p.moves, over: false };
   render(state);
   puzzleStatus(`Puzzle ${p.number}: ${capital(p.winner)} to move and win (proven in ${p.distance} plies). ` +
     `The engine at ${p.engine_time} s played ${p.engine_move} here. Your move.`);
@@ -54,6 +54,10 @@ async function puzzleAfterMove() {
     else puzzleStatus(`Failed: ${state.outcome.winner} wins.`, "failed");
     return false;
   }
+  if (state.ply === 1 && current.moves.includes(move)) {  // a winning move the puzzle lists: proven already
+    puzzleStatus(`${move} is a winning move. The engine replies…`);
+    return true;
+  }
   puzzleStatus(`${move}: proving…`);
   const proof = await api("POST", gamePath("/prove"), { nodes: PUZZLE_PROOF_NODES });
   if (proof.winner === current.winner) {
@@ -61,8 +65,8 @@ async function puzzleAfterMove() {
     return true;
   }
   current.over = true;
-  puzzleStatus(`Failed: after ${move} the win is no longer proven (${proof.text}). Take it back or play the puzzle again.`,
-    "failed");
+  puzzleStatus(`Failed: after ${move} the prover finds no forced win within ${PUZZLE_PROOF_NODES.toLocaleString()} ` +
+    "nodes. Take it back or play the puzzle again.", "failed");
   return false;
 }
 
