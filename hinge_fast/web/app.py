@@ -32,7 +32,7 @@ from ..search.score import green_view
 from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
 from ..tools.svg import COLORS, board as board_svg
 from .engine import (DEFAULT_PROVE_NODES, ENGINE_NAMES, MAX_PROVE_NODES, MAX_SECONDS, MIN_SECONDS, PoolFull, SearchPool,
-                     SearchRequest, check_prove_nodes, prove_json)
+                     SearchRequest, check_prove_nodes, new_prover, prove_json)
 from .games import MAX_NAME, MAX_TEXT, Game, GameStore
 from .guard import GUARD_ERRORS, LocalGuard
 
@@ -480,15 +480,16 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
 
         threading.Thread(target=worker, name=f"search-{game.id}", daemon=True).start()
         proving = not play_it and body.prove > 0
+        prover = new_prover() if proving else None
 
-        def prover():
+        def run_proof():
             try:
-                put(("proof", prove_json(board, body.prove)))
+                put(("proof", prove_json(board, body.prove, prover)))
             except Exception as e:  # the analysis goes on without its proof
                 put(("proof", {"error": f"proof failed: {e}".splitlines()[0]}))
 
         if proving:
-            threading.Thread(target=prover, name=f"prove-{game.id}", daemon=True).start()
+            threading.Thread(target=run_proof, name=f"prove-{game.id}", daemon=True).start()
 
         async def events():
             nonlocal proving
@@ -524,7 +525,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                         data["played"] = None if state is None else str(result.move)
                         data["state"] = state
                         held = _sse("done", data)
-                        if not proving:
+                        if not proving or run.stopped:  # a stopped analysis ends at once, its proof dropped
                             yield held
                             return
                     else:
@@ -536,6 +537,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             finally:
                 if not play_it:
                     run.stop()  # the page left or the stream ended: an analysis has no one to tell
+                if prover is not None:
+                    prover.stop()
 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

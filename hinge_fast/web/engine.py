@@ -149,16 +149,24 @@ def check_prove_nodes(nodes, most: int = MAX_PROVE_NODES, low: int = 1) -> int:
     return nodes
 
 
-def prove_json(board: Board, nodes: int) -> dict:
-    """The prover's result for ``board`` within ``nodes`` (a fresh table each time): the
-    winner ('green', 'blue' or None), the proof's distance, the result in words, the
-    side to move's proven winning moves, and the search's nodes and seconds."""
+def new_prover():
+    """A prover with the app's table size; its ``stop()`` ends a proof from any thread."""
     from ..search.prover import Prover
+
+    return Prover(table_mb=PROVE_TABLE_MB)
+
+
+def prove_json(board: Board, nodes: int, prover=None) -> dict:
+    """The prover's result for ``board`` within ``nodes`` (``prover``, else a fresh one:
+    a fresh table each time): the winner ('green', 'blue' or None), the proof's
+    distance, the result in words, the side to move's proven winning moves, and the
+    search's nodes and seconds."""
     from ..tools.puzzles import proven_moves
 
     if board.outcome() is not None:
         raise HingeError("nothing to prove: the game is over")
-    result = Prover(table_mb=PROVE_TABLE_MB).prove(board.copy(), nodes=nodes, interruptible=False)
+    prover = new_prover() if prover is None else prover
+    result = prover.prove(board.copy(), nodes=nodes, interruptible=False)
     winner = None if result.winner is None else str(result.winner)
     return {
         "winner": winner,
