@@ -480,17 +480,6 @@ function showAnalysis(data) {
   $("#pv").textContent = data.pv.length ? `line: ${data.pv.join(" ")}` : "";
 }
 
-// The prover's result, beside the analysis: proven for a side, or not within its nodes.
-function showProof(data) {
-  if (!page.analysis || page.state.position !== page.analysis.position) return;
-  if (data.error) { $("#proof").textContent = data.error; return; }
-  const nodes = `${data.nodes.toLocaleString()} nodes, ${data.seconds.toFixed(1)} s`;
-  $("#proof").textContent = data.winner
-    ? `${data.text} (${nodes})${data.moves.length ? `: ${data.moves.join(" ")}` : ""}`
-    : `prover: no win proven within ${nodes}`;
-  $("#proof").className = data.winner ? `proven ${data.winner}` : "";
-}
-
 function showThreats(data) {
   const list = $("#threats");
   list.innerHTML = "";

@@ -1,7 +1,8 @@
-// Puzzles mode of the page (app.js): the shipped puzzles (GET /api/puzzles), each a
-// position whose side to move wins by force. The player takes the winning side; after
-// each of their moves the server's prover (POST /api/games/ID/prove) checks that the win
-// is still proven, and the engine replies. Solved when the player's move ends the game.
+// The prover on the page (app.js): its result under the analysis (showProof), and the
+// Puzzles mode: the shipped puzzles (GET /api/puzzles), each a position whose side to
+// move wins by force. The player takes the winning side; after each of their moves the
+// server's prover (POST /api/games/ID/prove) checks that the win is still proven, and
+// the engine replies. Solved when the player's move ends the game.
 "use strict";
 
 //: The prover's nodes for checking a move of the player.
@@ -77,6 +78,17 @@ function puzzleAfterRender(state) {
   if (state.ply > 0 && $("#puzzle-status").textContent.endsWith("The engine replies…")) {
     puzzleStatus(`The engine played ${state.moves[state.moves.length - 1]}. Your move.`);
   }
+}
+
+// The prover's result, beside the analysis: proven for a side, or not within its nodes.
+function showProof(data) {
+  if (!page.analysis || page.state.position !== page.analysis.position) return;
+  if (data.error) { $("#proof").textContent = data.error; return; }
+  const nodes = `${data.nodes.toLocaleString()} nodes, ${data.seconds.toFixed(1)} s`;
+  $("#proof").textContent = data.winner
+    ? `${data.text} (${nodes})${data.moves.length ? `: ${data.moves.join(" ")}` : ""}`
+    : `prover: no win proven within ${nodes}`;
+  $("#proof").className = data.winner ? `proven ${data.winner}` : "";
 }
 
 function wirePuzzles() {
