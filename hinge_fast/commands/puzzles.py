@@ -20,7 +20,7 @@ def register(subparsers):
         "one thread, --engine-time seconds) plays a move after which the win is not proven. Each kept "
         "puzzle's proof is replayed by the reference checker. Prints one line per puzzle: the position, its "
         "winning moves, the proof's distance and the engine's move; --out writes them as a puzzle file "
-        "(JSON, docs/solve.md \"Puzzles\"), rewritten after each one, so Ctrl-C loses none.",
+        "(JSON, docs/solve.md \"Puzzles\"), rewritten after each one, so Ctrl-C loses none. Exit status 1 when none is found.",
         epilog="Example: hinge-fast puzzles --size 6 --games 20 --count 3 --out puzzles.json",
     )
     p.add_argument("--size", type=positive_int("--size", 4, 9), nargs="+", default=[6], metavar="S",
