@@ -107,3 +107,17 @@ def test_the_puzzles_are_listed_with_their_positions(client):
     client.post(f"/api/games/{gid}/moves", json={"move": first["moves"][0]})
     proof = client.post(f"/api/games/{gid}/prove", json={"nodes": 100_000}).json()
     assert proof["winner"] == first["winner"]
+
+
+def test_a_stopped_analysis_ends_at_once_and_stops_its_proof(client):
+    gid = new_game(client, size=9)  # the empty side-9 board: far from proven within the budget
+    with client.stream("POST", f"/api/games/{gid}/analysis", json={"time": 60, "prove": 100_000}) as response:
+        stream = events(response)
+        assert next(stream)[0] == "start"
+        assert next(stream)[0] in ("progress", "proof")
+        client.post(f"/api/games/{gid}/stop")
+        rest = list(stream)
+    done = rest[-1][1]
+    assert rest[-1][0] == "done" and done["stopped"] is True and done["seconds"] < 60
+    # the stream did not wait for the prover to spend its budget (seconds on side 9)
+    assert all(data["winner"] is None and data["nodes"] < 100_000 for name, data in rest if name == "proof")
