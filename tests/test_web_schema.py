@@ -6,7 +6,8 @@ Two runs. Each operation alone (the search streams left out: there a generated r
 would search for up to the server's limit). And stateful: sequences that follow the
 schema's links (a new game's id to every route of that game, a game's first legal move
 to playing it), so that games are made, played, taken back, loaded, analysed, moved by
-the engine and stopped, on an app whose searches last at most ``SEARCH_SECONDS``: a
+the engine and stopped, on an app whose searches last at most ``SEARCH_SECONDS`` and
+whose proofs take at most ``PROVE_NODES`` nodes: a
 generated search time up to the app's usual limit (120 s), or the default (1 s) when none
 is given, is scaled into that one, so that such requests search rather than being refused.
 
@@ -31,6 +32,9 @@ from hinge_fast.web import create_app  # noqa: E402
 
 #: The longest search of the stateful run's app, seconds.
 SEARCH_SECONDS = 0.05
+#: The most nodes a proof may take in both runs' apps (a generated budget above it is
+#: refused with 400), so that no request proves for long.
+PROVE_NODES = 1000
 #: Requests of the stateful run in the default suite, and in the slow one (``--run-slow``).
 DEFAULT_REQUESTS = 2000
 SLOW_REQUESTS = 10000
@@ -49,7 +53,7 @@ def load(app):
     return schema
 
 
-APP = create_app(max_searches=2, hosts=("testserver",))
+APP = create_app(max_searches=2, hosts=("testserver",), max_prove_nodes=PROVE_NODES)
 SCHEMA = load(APP).exclude(path_regex="analysis|engine-move")
 
 
@@ -82,7 +86,7 @@ def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Count
     schemathesis's own runner does; the next round goes on. Failures are collected as
     they are met, so none is lost with a round."""
     warm_up_searches()
-    app = create_app(max_searches=2, hosts=("testserver",), max_seconds=SEARCH_SECONDS)
+    app = create_app(max_searches=2, hosts=("testserver",), max_seconds=SEARCH_SECONDS, max_prove_nodes=PROVE_NODES)
     schema = load(app)
     schema.config.phases.stateful.inference.algorithms = []  # the schema's own links, none guessed
     answers: collections.Counter = collections.Counter()

@@ -31,7 +31,8 @@ from ..errors import HingeError
 from ..search.score import green_view
 from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
 from ..tools.svg import COLORS, board as board_svg
-from .engine import ENGINE_NAMES, MAX_SECONDS, MIN_SECONDS, PoolFull, SearchPool, SearchRequest
+from .engine import (DEFAULT_PROVE_NODES, ENGINE_NAMES, MAX_PROVE_NODES, MAX_SECONDS, MIN_SECONDS, PoolFull, SearchPool,
+                     SearchRequest, check_prove_nodes, new_prover, prove_json)
 from .games import MAX_NAME, MAX_TEXT, Game, GameStore
 from .guard import GUARD_ERRORS, LocalGuard
 
@@ -105,6 +106,35 @@ class SearchBody(Body):
                                          f"{MAX_SECONDS:g} unless the server was started with less)",
                         json_schema_extra={"minimum": MIN_SECONDS, "maximum": MAX_SECONDS})
     top: int = Field(DEFAULT_TOP, description="root moves to list (analysis)", json_schema_extra={"minimum": 1, "maximum": 50})
+    prove: int = Field(0, description="analysis: also run the prover for at most this many nodes, its result the "
+                       "'proof' event (0: no proof; at most the server's max_prove_nodes, GET /api/engines)",
+                       json_schema_extra={"minimum": 0, "maximum": MAX_PROVE_NODES})
+
+
+class ProveBody(Body):
+    nodes: int = Field(DEFAULT_PROVE_NODES, description="the most positions the prover searches (at most the "
+                       "server's max_prove_nodes, GET /api/engines)",
+                       json_schema_extra={"minimum": 1, "maximum": MAX_PROVE_NODES})
+
+
+class ProofAnswer(BaseModel):
+    winner: Optional[str] = Field(..., description="the side proven to win ('green' or 'blue'); null: not proven")
+    distance: Optional[int] = Field(..., description="plies of the proof's longest line")
+    text: str = Field(..., description="the result in words: 'Green wins, proven in 11 plies'")
+    moves: list[str] = Field(..., description="the side to move's moves proven to win")
+    nodes: int
+    seconds: float
+
+
+class PuzzleInfo(BaseModel):
+    number: int = Field(..., description="the puzzle's number, from 1")
+    size: int
+    position: str = Field(..., description="the position string; its side to move wins by force")
+    winner: str
+    distance: int = Field(..., description="plies of the proof's longest line")
+    moves: list[str] = Field(..., description="the winning moves the prover proved")
+    engine_move: str = Field(..., description="the default engine's move at engine_time seconds, which misses the win")
+    engine_time: float
 
 
 class LegalMove(BaseModel):
@@ -245,15 +275,18 @@ def _result_json(board, result, top: int, outlines, final: bool) -> dict:
 
 
 def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None = None, *,
-               hosts=(), token: str | None = None, max_seconds: float = MAX_SECONDS) -> FastAPI:
+               hosts=(), token: str | None = None, max_seconds: float = MAX_SECONDS,
+               max_prove_nodes: int = MAX_PROVE_NODES) -> FastAPI:
     """The application: ``uvicorn.run(create_app(), host="127.0.0.1", port=8000)``.
     ``max_searches``: searches at once across every tab (more get a 503 answer);
     ``max_games``: games kept (the least recently used is dropped); ``hosts``: host
     names the server answers to besides this machine's; ``token``: the access token
     every page and API request must carry (``guard.py``; None: none asked);
-    ``max_seconds``: the longest search asked for (longer ones get 400)."""
+    ``max_seconds``: the longest search asked for (longer ones get 400);
+    ``max_prove_nodes``: the most nodes a proof may be asked for (more get 400)."""
     if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not MIN_SECONDS <= max_seconds <= MAX_SECONDS:
         raise HingeError(f"the longest search must be from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds, not {max_seconds!r}")
+    check_prove_nodes(max_prove_nodes)
     app = FastAPI(
         title="hinge-fast",
         version=__version__,
@@ -265,6 +298,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     app.add_middleware(LocalGuard, hosts=tuple(hosts), token=token)
     store = GameStore() if max_games is None else GameStore(max_games)
     pool = SearchPool(max_searches)
+    provers = threading.BoundedSemaphore(max_searches)  # proofs at once, besides those of analyses
     app.state.store, app.state.pool = store, pool
     default_openapi = app.openapi
 
@@ -395,6 +429,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         if not isinstance(body.top, int) or not 1 <= body.top <= 50:
             raise HingeError(f"top must be from 1 to 50 moves, not {body.top}")
         request = SearchRequest(body.engine, body.time, body.top if analysis else 1, max_seconds)
+        if body.prove:
+            check_prove_nodes(body.prove, max_prove_nodes)
         with game.lock:
             if game.outcome() is not None:
                 raise HingeError(f"nothing to search: the game is over ({game.over_text()})")
@@ -442,8 +478,20 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                 put(message)
 
         threading.Thread(target=worker, name=f"search-{game.id}", daemon=True).start()
+        proving = not play_it and body.prove > 0
+        prover = new_prover() if proving else None
+
+        def run_proof():
+            try:
+                put(("proof", prove_json(board, body.prove, prover)))
+            except Exception as e:  # the analysis goes on without its proof
+                put(("proof", {"error": f"proof failed: {e}".splitlines()[0]}))
+
+        if proving:
+            threading.Thread(target=run_proof, name=f"prove-{game.id}", daemon=True).start()
 
         async def events():
+            nonlocal proving
             try:
                 yield _sse("start", {
                     "position": board.fen(),
@@ -453,9 +501,16 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                     "eliminations": [e.to_dict() for e in ends],
                 })
                 last_sent = 0.0
+                held = None  # the "done" event, held until the proof is sent
                 while True:
                     kind, payload = await queue.get()
-                    if kind == "progress":
+                    if kind == "proof":
+                        proving = False
+                        yield _sse("proof", payload)
+                        if held is not None:
+                            yield held
+                            return
+                    elif kind == "progress":
                         if not queue.empty() or time.monotonic() - last_sent < PROGRESS_EVERY:
                             continue  # a newer one is waiting, or the page had one just now
                         last_sent = time.monotonic()
@@ -468,8 +523,10 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                         data["stopped"] = run.stopped
                         data["played"] = None if state is None else str(result.move)
                         data["state"] = state
-                        yield _sse("done", data)
-                        return
+                        held = _sse("done", data)
+                        if not proving or run.stopped:  # a stopped analysis ends at once, its proof dropped
+                            yield held
+                            return
                     else:
                         yield _sse("error", {"error": payload})
                         return
@@ -479,6 +536,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             finally:
                 if not play_it:
                     run.stop()  # the page left or the stream ended: an analysis has no one to tell
+                if prover is not None:
+                    prover.stop()
 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -530,6 +589,29 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                     game.search = None
             return _state(game)
 
+    @app.post("/api/games/{game_id}/prove", response_model=ProofAnswer, responses={
+        **ERRORS, 503: {"model": Error, "description": "every prover slot is taken"}},
+        summary="Prove which side wins the position, within a node budget (df-pn)")
+    def prove(game_id: str, body: ProveBody):
+        nodes = check_prove_nodes(body.nodes, max_prove_nodes)
+        game = game_of(game_id)
+        with game.lock:
+            board = game.board.copy()
+        if not provers.acquire(blocking=False):
+            raise PoolFull(f"the server is already running {max_searches} proofs, its limit; try again when one ends")
+        try:
+            return prove_json(board, nodes)
+        finally:
+            provers.release()
+
+    @app.get("/api/puzzles", response_model=list[PuzzleInfo], responses={403: {"model": Error, "description": GUARD_ERRORS[403]}},
+             summary="The shipped puzzles: positions whose side to move wins by force")
+    def puzzles():
+        from ..tools.puzzles import load_puzzles
+
+        return [{"number": i, "size": p.size, **{k: v for k, v in p.to_dict().items() if k in PuzzleInfo.model_fields}}
+                for i, p in enumerate(load_puzzles(), 1)]
+
     @app.get("/api/engines", summary="The engines and the limits of this server",
              responses={403: {"model": Error, "description": GUARD_ERRORS[403]}})
     def engines():
@@ -538,6 +620,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         return {
             "engines": [{"name": name, "description": engine_spec(name).description} for name in ENGINE_NAMES],
             "max_seconds": max_seconds,
+            "max_prove_nodes": max_prove_nodes,
             "max_searches": pool.limit,
             "running": len(pool.running),
         }

@@ -131,3 +131,48 @@ class SearchPool:
             runs = list(self.running)
         for run in runs:
             run.stop()
+
+
+# ----- the prover ----------------------------------------------------------------------------------
+#: The most nodes one request may ask the prover for (a proof of that many nodes takes a
+#: second or two), and the default of the analysis and of ``/prove``.
+MAX_PROVE_NODES = 100_000
+DEFAULT_PROVE_NODES = 20_000
+#: The prover's table per request, MB.
+PROVE_TABLE_MB = 8
+
+
+def check_prove_nodes(nodes, most: int = MAX_PROVE_NODES, low: int = 1) -> int:
+    """``nodes`` if it is a whole number from ``low`` to ``most``, else HingeError."""
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or not low <= nodes <= most:
+        raise HingeError(f"the prover's nodes must be from {low:,} to {most:,}, not {nodes!r}")
+    return nodes
+
+
+def new_prover():
+    """A prover with the app's table size; its ``stop()`` ends a proof from any thread."""
+    from ..search.prover import Prover
+
+    return Prover(table_mb=PROVE_TABLE_MB)
+
+
+def prove_json(board: Board, nodes: int, prover=None) -> dict:
+    """The prover's result for ``board`` within ``nodes`` (``prover``, else a fresh one:
+    a fresh table each time): the winner ('green', 'blue' or None), the proof's
+    distance, the result in words, the side to move's proven winning moves, and the
+    search's nodes and seconds."""
+    from ..tools.puzzles import proven_moves
+
+    if board.outcome() is not None:
+        raise HingeError("nothing to prove: the game is over")
+    prover = new_prover() if prover is None else prover
+    result = prover.prove(board.copy(), nodes=nodes, interruptible=False)
+    winner = None if result.winner is None else str(result.winner)
+    return {
+        "winner": winner,
+        "distance": result.distance,
+        "text": result.text(),
+        "moves": proven_moves(board, result),
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 3),
+    }

@@ -15,7 +15,11 @@ const page = {
   busy: false,          // a move is on its way to the server
   lastPlaced: null,     // {cell, time} of the last placement made by a click
   turned: false,        // the board is drawn upside down
+  afterMove: null,      // async () => whether the engine may reply to the move just played (puzzles.js)
+  afterRender: null,    // (state) => anything else to show of a new state (puzzles.js)
 };
+//: Nodes of the proof asked for with each analysis.
+const ANALYSIS_PROOF_NODES = 20000;
 //: Recent games kept on this browser, newest first.
 const RECENT_KEY = "hinge-fast-games";
 const RECENT_MOST = 20;
@@ -108,6 +112,7 @@ function render(state) {
       else if (humanToMove()) restartAnalysis();
     }
   }
+  if (page.afterRender) page.afterRender(state);
 }
 
 function statusText(state) {
@@ -393,6 +398,7 @@ function showChoice(moves) {
 function hideChoice() { $("#choice").hidden = true; }
 
 async function play(move, cell = null) {
+  const before = page.state.ply;
   page.busy = true;
   try {
     await attempt(async () => {
@@ -402,6 +408,8 @@ async function play(move, cell = null) {
   } finally {
     page.busy = false;
   }
+  if (page.state.ply === before) return;  // the move was refused
+  if (page.afterMove && !(await page.afterMove())) return;
   if ($("#mode").value === "engine" && !page.state.outcome && !humanToMove()) await engineMove();
 }
 
@@ -445,6 +453,7 @@ function clearAnalysis() {
   $("#analysis-info").textContent = "";
   $("#top-moves tbody").innerHTML = "";
   $("#pv").textContent = "";
+  $("#proof").textContent = "";
   $("#threats").innerHTML = "";
   if (page.state && page.state.outcome) renderBanner(page.state);
   else setBar("none", 0.5, "no evaluation: press Analyse");
@@ -496,9 +505,10 @@ async function analyse() {
   page.analysis = { position: page.state.position, svg: null };
   $("#analyse").hidden = true;
   $("#stop-analysis").hidden = false;
-  const body = { engine: $("#engine").value, time: Number($("#analysis-time").value), top: 5 };
+  const body = { engine: $("#engine").value, time: Number($("#analysis-time").value), top: 5, prove: ANALYSIS_PROOF_NODES };
   const done = stream(gamePath("/analysis"), body, (name, data) => {
-    if (name === "start") showThreats(data);
+    if (name === "start") { showThreats(data); $("#proof").textContent = "proving…"; }
+    if (name === "proof") showProof(data);
     if (name === "progress" || name === "done") showAnalysis(data);
     if (name === "error") say(data.error);
   }).catch((error) => say(error.message)).finally(() => {
