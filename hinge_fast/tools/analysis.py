@@ -272,7 +272,9 @@ def _top_meaning(result) -> str:
     """What the listed moves' scores are, in words."""
     if result.tablebase:
         return "(exact, from the side-4 tablebase)"
-    if result.engine == "mcts":
+    from ..search import engine_spec
+
+    if engine_spec(result.engine).progress_unit == "playouts":
         return "(most visited first; each the win rate of the playouts through it)"
     return f"(each line searched to depth {result.depth})"
 

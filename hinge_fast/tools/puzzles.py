@@ -295,8 +295,7 @@ def engine_solve_counts(puzzles, engines=("alphabeta", "mcts"), nodes: int = 20_
         moves = []
         for puzzle in puzzles:
             board = Board.from_fen(puzzle.position)
-            extra = {"seed": seed} if engine != "alphabeta" else {}
-            moves.append(search(board, engine=engine, nodes=nodes, threads=1, **extra).move)
+            moves.append(search(board, engine=engine, nodes=nodes, threads=1, seed=seed).move)
         out[engine] = (sum(solves(p, m) for p, m in zip(puzzles, moves)), moves)
     return out
 
