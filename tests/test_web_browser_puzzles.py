@@ -57,7 +57,9 @@ def test_a_puzzle_failed_then_solved(page, server):
     start_puzzle(page, number, puzzle)
     prover = Prover(table_mb=16)
     status = page.locator("#puzzle-status")
-    for _ in range(puzzle.distance // 2 + 1):
+    # Each proven move keeps the win, but not necessarily the fastest one, and the
+    # engine's defence decides the length: play on until the game ends.
+    for _ in range(60):
         state = game_state(page)
         board = Board.from_fen(state["position"])
         result = prover.prove(board, nodes=10 * puzzle.nodes)
