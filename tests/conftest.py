@@ -135,6 +135,41 @@ class Run:
     err: str
 
 
+#: The address the web tests call the app at (the app answers only to this machine's names).
+LOCAL = "http://localhost"
+
+
+@pytest.fixture
+def client():
+    """The web app (two searches at once) behind FastAPI's test client."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from hinge_fast.web import create_app
+
+    with TestClient(create_app(max_searches=2), base_url=LOCAL) as c:
+        yield c
+
+
+def new_game(client, **body) -> dict:
+    """The state of a new game of the web app (``body``: size, position, ...)."""
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def events(response):
+    """(name, data) of each server-sent event of a streamed response."""
+    import json
+
+    name = None
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            yield name, json.loads(line[6:])
+
+
 @pytest.fixture
 def cli(capsys):
     """``cli("moves", "--size", "4")`` runs ``hinge_fast.cli.main`` in-process and

@@ -14,34 +14,11 @@ from hinge_fast import Board  # noqa: E402
 from hinge_fast.errors import HingeError  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
 from hinge_fast.search.score import Score, percent  # noqa: E402
+from tests.conftest import LOCAL, events, new_game  # noqa: E402
 
-#: The address the tests call the app at (the app answers only to this machine's names).
-LOCAL = "http://localhost"
 # Green's D3-D4 can flip the blue token on C4 or the one on E5: a choice.
 CHOICE = "5/1g4/2bb3/8/4b4/2b5/2gg3/1g4/5 g"
 MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
-
-
-@pytest.fixture
-def client():
-    with TestClient(create_app(max_searches=2), base_url=LOCAL) as c:
-        yield c
-
-
-def new_game(client, **body):
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def events(response):
-    """(name, data) of each server-sent event of a streamed response."""
-    name = None
-    for line in response.iter_lines():
-        if line.startswith("event: "):
-            name = line[7:]
-        elif line.startswith("data: "):
-            yield name, json.loads(line[6:])
 
 
 def test_new_game_play_undo_redo(client):

@@ -270,12 +270,9 @@ def write_json(path: str, data) -> None:
     """Write ``data`` to ``path`` as indented JSON; HingeError if it cannot be written."""
     import json
 
-    try:
-        with open(path, "w") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
+    from ..tools.files import write_text_file
+
+    write_text_file(path, json.dumps(data, indent=1) + "\n")
 
 
 def time_control(text: str):

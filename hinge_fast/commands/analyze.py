@@ -69,9 +69,9 @@ def run_analyze(args) -> int:
     check_stop()  # Ctrl-C during the search: the search returned early, the command stops
     if args.svg:
         from ..tools.analysis import analysis_svg
-        from ..tools.svg import write_svg
+        from ..tools.files import write_text_file
 
-        write_svg(args.svg, analysis_svg(report))
+        write_text_file(args.svg, analysis_svg(report))
     proof = None
     if args.prove is not None and board.outcome() is None:
         from ..search.prover import Prover

@@ -46,6 +46,7 @@ def register(subparsers):
 
 def run_book(args) -> int:
     from ..tools.book import DEFAULT_BOOK_PLIES, DEFAULT_MARGIN, book_text, make_book
+    from ..tools.files import write_text_file
 
     plies, margin, candidates = BOOK_SETTINGS.get(args.size, (DEFAULT_BOOK_PLIES, DEFAULT_MARGIN, 3))
     plies = plies if args.plies is None else args.plies
@@ -68,11 +69,7 @@ def run_book(args) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
-        try:
-            with open(args.out, "w") as f:
-                f.write(text)
-        except OSError as e:
-            raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+        write_text_file(args.out, text)
         print(f"{len(fens)} positions written to {args.out}")
     if len(fens) < args.positions:
         print(f"found {len(fens)} of the {args.positions} positions asked for", file=sys.stderr)

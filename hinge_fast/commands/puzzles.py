@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import HingeError
 from . import ProgressBar, positive_int, seconds
 
 
@@ -45,17 +44,10 @@ def register(subparsers):
     p.set_defaults(run=run_puzzles)
 
 
-def write_file(path, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
-
-
 def run_puzzles(args) -> int:
     import time
 
+    from ..tools.files import write_text_file
     from ..tools.puzzles import find_puzzles, puzzles_json
 
     header = {"command": "hinge-fast puzzles " + " ".join(
@@ -63,7 +55,7 @@ def run_puzzles(args) -> int:
          f"--seed {args.seed}", f"--nodes {args.nodes}", f"--play-nodes {args.play_nodes}",
          f"--engine-time {args.engine_time:g}"] + (["--replies"] if args.replies else []))}
     if args.out is not None:
-        write_file(args.out, puzzles_json([], header))  # a path that cannot be written fails before any game
+        write_text_file(args.out, puzzles_json([], header))  # a path that cannot be written fails before any game
     found = []
     started = time.monotonic()
     with ProgressBar("game") as bar:
@@ -77,7 +69,7 @@ def run_puzzles(args) -> int:
                 bar.write(f"{puzzle.position}  {puzzle.winner} wins in {puzzle.distance}: "
                           f"{' '.join(puzzle.moves)}  (engine: {puzzle.engine_move})")
                 if args.out is not None:
-                    write_file(args.out, puzzles_json(found, header))
+                    write_text_file(args.out, puzzles_json(found, header))
                 if per_side >= args.count:
                     break
             if bar.bar is not None:
@@ -86,7 +78,7 @@ def run_puzzles(args) -> int:
             print(f"side {size}: {per_side} puzzles", file=sys.stderr)
     header["seconds"] = round(time.monotonic() - started)
     if args.out is not None:
-        write_file(args.out, puzzles_json(found, header))
+        write_text_file(args.out, puzzles_json(found, header))
     print(f"{len(found)} puzzles in {time.monotonic() - started:.0f} s"
           + ("" if args.out is None else f", written to {args.out}"), file=sys.stderr)
     return 0 if found else 1

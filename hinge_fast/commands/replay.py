@@ -57,10 +57,10 @@ def run_replay(args) -> int:
     termination = record.termination
     print(f"result: {record.result}" + (f" ({termination})" if termination else ""))
     if args.svg:
+        from ..tools.files import write_text_file
         from ..tools.svg import board as board_svg
-        from ..tools.svg import write_svg
 
-        write_svg(args.svg, board_svg(board))
+        write_text_file(args.svg, board_svg(board))
         sys.stdout.flush()
         print(f"wrote {args.svg}", file=sys.stderr)
     return 0

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from ..board import Board
 from ..errors import HingeError
+from .files import read_text_file
 
 #: Where the shipped books are: ``side4.txt`` to ``side9.txt``.
 BOOKS_DIR = Path(__file__).resolve().parent.parent / "data" / "books"
@@ -112,21 +113,7 @@ def read_book(path, size: int | None = None, plies: int | None = None) -> Book:
     """The book in file ``path`` (format in the module docstring); ``size``: the side
     every entry must have; ``plies``: how much of each game of a record file to play.
     HingeError (one line, naming the file and line) for a missing, empty or bad file."""
-    try:
-        if os.path.getsize(path) > MAX_BOOK_BYTES:
-            raise HingeError(f"book {path} is over {MAX_BOOK_BYTES // 2**20} MB")
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise HingeError(f"book {path} does not exist") from None
-    except IsADirectoryError:
-        raise HingeError(f"book {path} is a folder, not a file") from None
-    except OSError as e:
-        raise HingeError(f"cannot read book {path}: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise HingeError(f"book {path} is not UTF-8 text") from None
+    text = read_text_file(path, "book", MAX_BOOK_BYTES)
     return parse_book(text, str(path), size, plies)
 
 

@@ -33,6 +33,7 @@ from typing import Callable, Iterator
 
 from ..board import Board
 from ..errors import HingeError
+from .files import read_text_file
 
 FORMAT = "hinge-fast puzzles 1"
 #: The prover's node budget per position, by default.
@@ -124,17 +125,7 @@ def load_puzzles(path: str | os.PathLike | None = None) -> list[Puzzle]:
     """The puzzles of the file ``path`` (None: the shipped set, side by side)."""
     if path is None:
         return [p for f in shipped_files() for p in parse_puzzles(f.read_text(encoding="utf-8"), f"the shipped {f.name}")]
-    try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            raise HingeError(f"puzzle file {path} is over {MAX_FILE_BYTES >> 20} MB")
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except FileNotFoundError:
-        raise HingeError(f"puzzle file {path} does not exist") from None
-    except UnicodeDecodeError:
-        raise HingeError(f"puzzle file {path} is not UTF-8 text") from None
-    except OSError as e:
-        raise HingeError(f"cannot read puzzle file {path}: {e.strerror or e}") from None
+    text = read_text_file(path, "puzzle file", MAX_FILE_BYTES)
     return parse_puzzles(text, f"puzzle file {path}")
 
 

@@ -534,10 +534,3 @@ def to_png(svg: str, path=None, width: float | None = None) -> bytes:
     return data
 
 
-def write_svg(path, svg: str) -> None:
-    """Write an SVG string to ``path``; HingeError if it cannot be written."""
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(svg)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None

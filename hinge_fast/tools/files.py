@@ -1,0 +1,44 @@
+"""Reading the project's input files (books, puzzle files) and writing its output files:
+bounded in size, UTF-8, and every failure one HingeError line naming the file.
+
+    >>> read_text_file("no/such/file.txt", "book", 2**20)
+    Traceback (most recent call last):
+    ...
+    hinge_fast.errors.HingeError: book no/such/file.txt does not exist
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import HingeError
+
+
+def read_text_file(path, what: str, max_bytes: int) -> str:
+    """The text of the UTF-8 file ``path``, refused (HingeError "WHAT PATH ...") when it
+    is missing, a folder, unreadable, not UTF-8 or over ``max_bytes``."""
+    try:
+        if os.path.getsize(path) > max_bytes:
+            raise HingeError(f"{what} {path} is over {max_bytes >> 20} MB")
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise HingeError(f"{what} {path} does not exist") from None
+    except IsADirectoryError:
+        raise HingeError(f"{what} {path} is a folder, not a file") from None
+    except OSError as e:
+        raise HingeError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise HingeError(f"{what} {path} is not UTF-8 text") from None
+
+
+def write_text_file(path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8, replacing the file); HingeError "cannot write
+    PATH: ..." if it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
