@@ -190,3 +190,21 @@ def test_playouts_command_on_ray(local_ray, capsys):
     assert main(argv + ["--ray", "auto"]) == 0
     remote = capsys.readouterr().out.splitlines()
     assert "Ray workers" in remote[0] and remote[1:] == local[1:]
+
+
+def test_prove_command_on_ray(local_ray, capsys, tmp_path):
+    # the root's moves proven on the Ray's workers: the empty side-4 board (Green wins),
+    # and a lost position, whose proof is joined from every move's proof and accepted by
+    # the reference checker
+    from hinge_fast.tools.proof import check_proof
+
+    assert main(["prove", "--size", "4", "--table-mb", "16", "--ray", "auto", "--moves"]) == 0
+    run = capsys.readouterr()
+    assert "Ray workers" in run.err
+    assert run.out.startswith("Green wins, proven in ")
+    assert any("Green wins, proven in" in line for line in run.out.splitlines()[1:])
+    out = tmp_path / "lost.proof"
+    assert main(["prove", "4/1bgg1/2bbb1/2bgg2/1ggg2/2gg1/4 b", "--table-mb", "4", "--ray", "auto",
+                 "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith("Green wins, proven in 2 plies")
+    assert check_proof(out).winner == "green"

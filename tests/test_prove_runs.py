@@ -180,3 +180,50 @@ def test_threads_stop_at_a_node_limit_and_sum_their_nodes():
 def test_threads_must_be_a_positive_whole_number():
     with pytest.raises(HingeError, match="threads must be"):
         Prover(threads=0)
+
+
+# ----- the root's moves as jobs (--concurrency, --ray) -------------------------------------------
+@pytest.mark.parametrize("fen", THREADED[:5])
+def test_jobs_prove_what_one_thread_does_and_their_proofs_join(fen):
+    from hinge_fast.tools.distributed import prove_spread
+    from hinge_fast.tools.executor import Executor
+
+    board = Board.from_fen(fen)
+    alone = Prover(table_mb=4).prove(board, interruptible=False)
+    with Executor() as executor:
+        result, proof = prove_spread(board, executor, table_mb=4, proof=True)
+    assert board.fen() == fen  # the board is given back as it came
+    assert result.winner == alone.winner is not None and result.complete
+    assert len(result.root_moves) == len(board.legal_moves)
+    won = [m for m in result.root_moves if m.winner == result.winner]
+    if result.winner == board.turn:
+        assert result.distance == min(m.distance for m in won)
+    else:  # every move proven lost, the longest loss is the root's distance
+        assert len(won) == len(result.root_moves) and result.distance == max(m.distance for m in won)
+    assert checked(proof).winner == str(alone.winner)
+
+
+def test_jobs_stop_at_their_node_limit():
+    from hinge_fast.tools.distributed import prove_spread
+    from hinge_fast.tools.executor import Executor
+
+    board = Board(5)
+    calls = []
+    with Executor() as executor:
+        result, proof = prove_spread(board, executor, nodes=300, table_mb=1,
+                                     progress=lambda nodes, pn, dn, t: calls.append(nodes))
+    assert result.winner is None and not result.complete and proof is None
+    moves = len(board.legal_moves)
+    # one round: every move given the 300 nodes, each job counting its own
+    assert len(calls) == moves and calls == sorted(calls) and calls[-1] == result.nodes
+    assert 300 * moves <= result.nodes < 600 * moves
+
+
+def test_cli_prove_on_worker_processes(cli, tmp_path):
+    out = tmp_path / "proof.txt"
+    run = cli("prove", GREEN_WINS_IN_3, "--concurrency", "2", "--table-mb", "4", "--out", out, "--moves")
+    assert run.status == 0 and run.out.startswith("Green wins, proven in "), run.err
+    assert "2 worker processes" in run.err
+    assert check_proof(out).winner == "green"
+    refused = cli("prove", GREEN_WINS_IN_3, "--concurrency", "2", "--threads", "2")
+    assert refused.status == 2 and "leave out --threads and --checkpoint" in refused.err

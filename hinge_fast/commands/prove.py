@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import add_position_arguments, board_from_args, positive_int, seconds
+from . import add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int, seconds
 
 
 def register(subparsers):
@@ -18,8 +18,9 @@ def register(subparsers):
         "winner's strategy is written to FILE as a proof file that 'hinge-fast check-proof' verifies "
         "(docs/solve.md). With --checkpoint, the search's table and counters are saved to FILE every few minutes, "
         "at the end and on Ctrl-C, and a later run given the same FILE continues from it. With --threads T, it "
-        "searches on T threads: one as a single thread does, the others proving the root's moves. Ctrl-C stops "
-        "it (exit status 130).",
+        "searches on T threads: one as a single thread does, the others proving the root's moves. With "
+        "--concurrency C or --ray, the root's moves are proven by jobs in worker processes or on a Ray cluster, in "
+        "rounds of growing node budgets. Ctrl-C stops it (exit status 130).",
         epilog="Example: hinge-fast prove '4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g' --out proof.txt",
     )
     add_position_arguments(p)
@@ -39,6 +40,8 @@ def register(subparsers):
                    help="search on T threads, each with its own table: one searches the position as a single "
                    "thread does, the others prove the root's moves (default 1; not with --checkpoint); --nodes then "
                    "limits each thread's search of a position")
+    add_executor_arguments(p, concurrency_help="prove the root's moves in C worker processes, each with its own "
+                           "table (not with --threads or --checkpoint); --nodes then limits the proof of each move")
     p.add_argument("--out", default=None, metavar="FILE", help="write the proof to FILE")
     p.add_argument("--moves", action="store_true",
                    help="then list every move of the position with what the search knows of it: proven for a side, "
@@ -62,16 +65,15 @@ def run_prove(args) -> int:
         raise HingeError(f"the checkpoint {args.checkpoint} holds its own table: resume it without --table-mb")
     if args.checkpoint is not None and args.threads > 1:
         raise HingeError("--checkpoint works with one thread: leave out --threads")
+    if args.concurrency is not None or args.ray is not None:
+        if args.threads > 1 or args.checkpoint is not None:
+            raise HingeError("--concurrency and --ray prove the root's moves as jobs: leave out --threads and "
+                             "--checkpoint")
+        return run_prove_spread(args, board)
     prover = Prover(table_mb=256 if args.table_mb is None else args.table_mb, threads=args.threads)
     if resuming and not args.quiet:
         print(f"resuming the run saved in {args.checkpoint}", file=sys.stderr, flush=True)
-    shown = [0.0]
-
-    def progress(nodes, pn, dn, elapsed):
-        if not args.quiet and elapsed - shown[0] >= 5:
-            shown[0] = elapsed
-            print(f"info nodes {nodes} pn {pn} dn {dn} time {elapsed:.0f}", file=sys.stderr, flush=True)
-
+    progress = progress_printer(args)
     try:
         result = prover.prove(board, nodes=args.nodes, seconds=args.time, progress=progress,
                               checkpoint=args.checkpoint, checkpoint_every=60.0 * args.checkpoint_every)
@@ -89,9 +91,48 @@ def run_prove(args) -> int:
             for line in root_move_lines(result):
                 print(line)
         return 1 if result.winner is None else 0
+    proof = prover.proof(board, result.winner, nodes=args.nodes, seconds=args.time)
+    return print_proven(args, result, proof)
+
+
+def run_prove_spread(args, board) -> int:
+    """``prove --concurrency C`` / ``--ray``: the root's moves proven as jobs."""
+    from ..tools.distributed import prove_spread
+
+    with executor_from_args(args) as executor:
+        if not args.quiet:
+            print(f"proving the root's moves on {executor.describe()}", file=sys.stderr, flush=True)
+        result, proof = prove_spread(board, executor, nodes=args.nodes, seconds=args.time,
+                                     table_mb=256 if args.table_mb is None else args.table_mb,
+                                     proof=args.out is not None, progress=progress_printer(args))
+    if not args.quiet:
+        print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+    if proof is None:
+        print(result.text())
+        if args.moves:
+            for line in root_move_lines(result):
+                print(line)
+        return 1 if result.winner is None else 0
+    return print_proven(args, result, proof)
+
+
+def progress_printer(args):
+    """A progress callback printing a line to stderr at most every 5 seconds."""
+    shown = [0.0]
+
+    def progress(nodes, pn, dn, elapsed):
+        if not args.quiet and elapsed - shown[0] >= 5:
+            shown[0] = elapsed
+            print(f"info nodes {nodes} pn {pn} dn {dn} time {elapsed:.0f}", file=sys.stderr, flush=True)
+
+    return progress
+
+
+def print_proven(args, result, proof) -> int:
+    """Write ``proof`` to ``--out`` and print the result, with the root's moves when
+    asked."""
     from ..tools.proof import write_proof
 
-    proof = prover.proof(board, result.winner, nodes=args.nodes, seconds=args.time)
     size = write_proof(args.out, proof.position, str(proof.winner), proof.distance, proof.strategy)
     plies = "ply" if proof.distance == 1 else "plies"
     print(f"{str(proof.winner).capitalize()} wins, proven in {proof.distance} {plies}")

@@ -121,8 +121,7 @@ class Split:
                     child = self.children[i]
                     outcome = child.outcome()
                     if outcome is not None:  # the move ends the game
-                        won = outcome.winner == mover
-                        result = _Decided(outcome.winner, 0, 0 if won else INFINITY, INFINITY if won else 0)
+                        result = Decided(mover, outcome.winner)
                     else:
                         cap = budget if nodes is None else min(budget, nodes - spent[i])
                         result = worker.prove(child, nodes=cap, seconds=left, interruptible=False)
@@ -142,25 +141,86 @@ class Split:
         finally:
             self.current[k] = None
 
-    def root_numbers(self, i):
-        """``(pn, dn)`` of root move ``i`` for the side to move at the root."""
-        r = self.results[i]
-        mover = self.board.turn
-        if r is None:
-            return 1, 1
-        if r.winner is not None:
-            return (0, INFINITY) if r.winner == mover else (INFINITY, 0)
-        if r.complete:  # a repetition: neither side wins
-            return INFINITY, INFINITY
-        return r.dn, r.pn
 
 
-class _Decided:
-    """The result of a root move that ends the game."""
+class Decided:
+    """The result of a root move that ends the game, as a prover's result reads."""
 
-    def __init__(self, winner, distance, pn, dn):
-        self.winner, self.distance, self.pn, self.dn = winner, distance, pn, dn
+    def __init__(self, mover, winner):
+        won = winner == mover
+        self.winner, self.distance = winner, 0
+        self.pn, self.dn = (0, INFINITY) if won else (INFINITY, 0)
         self.nodes, self.complete, self.repetition = 0, True, False
+
+
+def move_numbers(mover, result):
+    """``(pn, dn)`` of a root move for ``mover``, the side to move at the root, from
+    the proof of the position after it (``result``: a ``ProofResult`` or ``Decided``,
+    None while not searched)."""
+    if result is None:
+        return 1, 1
+    if result.winner is not None:
+        return (0, INFINITY) if result.winner == mover else (INFINITY, 0)
+    if result.complete:  # a repetition: neither side wins
+        return INFINITY, INFINITY
+    return result.dn, result.pn
+
+
+def root_value(mover, moves, results):
+    """``(winner, distance, repetition, root moves)`` of a root whose side to move is
+    ``mover``, from the results of its ``moves`` (each None while not searched; winner
+    None while undecided): OR over the moves for the side to move, AND for the other."""
+    from .prover import RootMove
+
+    root_moves = []
+    for move, r in zip(moves, results):
+        pn, dn = move_numbers(mover, r)
+        won = r is not None and r.winner is not None
+        root_moves.append(RootMove(move, r.winner if won else None, r.distance + 1 if won else None, int(pn), int(dn)))
+    wins = [m.distance for m in root_moves if m.winner == mover]
+    if wins:
+        return mover, min(wins), False, root_moves
+    if all(m.winner == mover.other for m in root_moves):
+        return mover.other, max(m.distance for m in root_moves), False, root_moves
+    repetition = all(r is not None and r.complete for r in results)
+    return None, None, repetition, root_moves
+
+
+def root_numbers(mover, results):
+    """The root's ``(pn, dn)`` for ``mover`` from its moves' results: the least pn of
+    its moves, the sum of their dn."""
+    pn, dn = INFINITY, 0
+    for r in results:
+        p, d = move_numbers(mover, r)
+        pn = min(pn, p)
+        dn = min(dn + d, INFINITY)
+    return pn, dn
+
+
+def join_proofs(board, winner, moves, results, strategy_of):
+    """The ``Proof`` of ``board`` joined from the proofs of its moves: for a win of the
+    side to move, its shortest winning move and that move's proof; for a loss, the
+    proofs of all moves, a position two of them share taking the move of the first.
+    ``strategy_of(i)``: the strategy (position string -> move) of the proof of the
+    position after move ``i``. HingeError if the joined strategy does not hold
+    (``strategy_distance``)."""
+    from .prover import Proof
+
+    mover = board.turn
+    strategy = {}
+    if winner == mover:
+        best = min((i for i, r in enumerate(results) if r is not None and r.winner == mover),
+                   key=lambda i: results[i].distance)
+        strategy[board.fen()] = str(moves[best])
+        chosen = [best]
+    else:
+        chosen = range(len(moves))
+    for i in chosen:
+        if isinstance(results[i], Decided):
+            continue
+        for fen, move in strategy_of(i).items():
+            strategy.setdefault(fen, move)
+    return Proof(board.fen(), winner, strategy_distance(board, winner, strategy), strategy)
 
 
 def prove_split(prover, board, nodes, seconds, progress):
@@ -210,24 +270,8 @@ def prove_split(prover, board, nodes, seconds, progress):
 
 
 def _combined(split):
-    """``(winner, distance, repetition, root moves)`` from the results of the root's
-    moves (winner None while undecided)."""
-    from .prover import RootMove
-
-    mover = split.board.turn
-    root_moves = []
-    for i, move in enumerate(split.moves):
-        r = split.results[i]
-        pn, dn = split.root_numbers(i)
-        won = r is not None and r.winner is not None
-        root_moves.append(RootMove(move, r.winner if won else None, r.distance + 1 if won else None, int(pn), int(dn)))
-    wins = [m.distance for m in root_moves if m.winner == mover]
-    if wins:
-        return mover, min(wins), False, root_moves
-    if all(m.winner == mover.other for m in root_moves):
-        return mover.other, max(m.distance for m in root_moves), False, root_moves
-    repetition = all(r is not None and r.complete for r in split.results)
-    return None, None, repetition, root_moves
+    """``root_value`` of the root's moves searched so far."""
+    return root_value(split.board.turn, split.moves, split.results)
 
 
 def _nodes(split):
@@ -247,21 +291,13 @@ def _nodes(split):
 
 
 def _root(split):
-    """The root's numbers for the side to move: the least pn of its moves, the sum of
-    their dn."""
-    pn, dn = INFINITY, 0
-    for i in range(len(split.moves)):
-        p, d = split.root_numbers(i)
-        pn = min(pn, p)
-        dn = min(dn + d, INFINITY)
-    return pn, dn
+    """``root_numbers`` of the root's moves searched so far."""
+    return root_numbers(split.board.turn, split.results)
 
 
 def split_proof(prover, board, winner, nodes, seconds):
     """``prover.proof`` on threads: the proofs of the root's moves joined (the module
     docstring)."""
-    from .prover import Proof
-
     split = prover.split
     if winner is None or split is None or split.board.fen() != board.fen():
         winner = prover.prove(board, nodes=nodes, seconds=seconds).winner
@@ -270,24 +306,12 @@ def split_proof(prover, board, winner, nodes, seconds):
             raise HingeError("no side is proven to win this position within the limits")
     if split.by_root:
         return split.root_prover.proof(board, winner, nodes=nodes, seconds=seconds)
-    mover = board.turn
-    strategy = {}
-    if winner == mover:
-        best = min((i for i, r in enumerate(split.results) if r is not None and r.winner == mover),
-                   key=lambda i: split.results[i].distance)
-        strategy[board.fen()] = str(split.moves[best])
-        chosen = [best]
-    else:
-        chosen = range(len(split.moves))
-    for i in chosen:
-        child = split.children[i]
-        if child.outcome() is not None:
-            continue
+
+    def strategy_of(i):
         worker = split.workers[split.owner[i] if split.owner[i] is not None else 0]
-        for fen, move in worker.proof(child, winner, nodes=nodes, seconds=seconds).strategy.items():
-            strategy.setdefault(fen, move)
-    distance = strategy_distance(board, winner, strategy)
-    return Proof(board.fen(), winner, distance, strategy)
+        return worker.proof(split.children[i], winner, nodes=nodes, seconds=seconds).strategy
+
+    return join_proofs(board, winner, split.moves, split.results, strategy_of)
 
 
 def strategy_distance(board, winner, strategy) -> int:
