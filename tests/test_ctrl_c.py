@@ -118,9 +118,23 @@ def test_ctrl_c_stops_analyze_mid_search(tmp_path):
     assert "best:" not in said
 
 
+def test_ctrl_c_makes_move_print_its_best_move_so_far(tmp_path):
+    # a search stopped by Ctrl-C is a search that ended: its move, status 0
+    import re
+
+    from hinge_fast import Board
+    from tests.conftest import MID_GAME
+
+    status, took, said = interrupt(["move", MID_GAME, "--time", "600"], r"info depth [2-9]", tmp_path)
+    assert status == 0 and took < PROMPT and "Traceback" not in said, said
+    seconds = float(re.search(r"bestmove \S+ .* time ([\d.]+)", said).group(1))
+    assert seconds < 300, said
+    assert Board.from_fen(MID_GAME).parse_move(said.split()[-1])  # the move, printed last
+
+
 def test_ctrl_c_stops_solve_and_leaves_no_file(tmp_path):
     out = tmp_path / "early.tb"
-    argv = ["solve", "--from", "4/5/6/2g4/2b3/5/4 g", "--out", str(out)]
+    argv = ["solve", "--from", "4/5/1g4/2gg3/2bb2/1b3/4 g", "--out", str(out)]
     status, took, said = interrupt(argv, r"pos", tmp_path)
     assert_stopped(status, took, said)
     assert sorted(p.name for p in tmp_path.iterdir()) == [], said

@@ -107,19 +107,6 @@ def test_move_command_on_a_finished_game(capsys):
     assert stderr_lines(err) == ["error: the game is over: green wins by elimination"]
 
 
-def test_ctrl_c_returns_the_best_move_so_far(capsys):
-    timer = threading.Timer(0.4, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    try:
-        status = main(["move", MID_GAME, "--time", "60"])
-    finally:
-        timer.cancel()
-    out, err = capsys.readouterr()
-    assert status == 0
-    assert Board.from_fen(MID_GAME).parse_move(out.strip().splitlines()[-1])
-    assert "bestmove" in err
-
-
 @pytest.mark.parametrize("engine", hinge_fast.search.ENGINES)
 def test_stop_from_another_thread_ends_a_long_search_early(engine):
     from hinge_fast.search import Limits, create_searcher
