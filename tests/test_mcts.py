@@ -66,12 +66,12 @@ def test_finds_forced_elimination_in_three_with_a_quiet_move():
     assert winning_moves(board) == []
     forcing = [m for m in board.legal_moves if forces_win_in_three(board, m)]
     assert [str(m) for m in forcing] == ["E5"] and not forcing[0].is_swipe
-    # With playouts (eval_mix 0, the default on sides other than 4).
+    # With playouts (eval_mix 0).
     result = search_mcts(board, Limits(nodes=20000), seed=2, eval_mix=0)
     assert str(result.move) == "E5"
     assert result.mate == 3 and result.score_text == "win in 3"
     assert len(result.pv) == 3 and ends_game(_after(board, result.pv[:2]), result.pv[2])
-    # Side 4's default scores leaves by the evaluation (eval_mix 1): with this seed it
+    # The default scores leaves by the evaluation (eval_mix 1): with this seed it
     # proves D5's win in 5 first (the tablebase: D5 wins too) and a proven root stops
     # the search. A proven win all the same.
     result = search_mcts(board, Limits(nodes=20000), seed=2)
@@ -194,7 +194,7 @@ def test_search_entry_point_dispatches_to_mcts():
 @pytest.mark.parametrize(
     "options",
     [{"tree_nodes": 0}, {"tree_nodes": 10**12}, {"tree_nodes": 1.5}, {"exploration": -1}, {"playout_plies": -1}, {"table_mb": 16},
-     {"eval_mix": 1.5}, {"eval_mix": "half"}, {"playout_connect": 1.0}, {"playout_greed": 1.0},
+     {"eval_mix": 1.5}, {"eval_mix": -1.0}, {"eval_mix": "half"}, {"playout_connect": 1.0}, {"playout_greed": 1.0},
      {"rave": 100.0}, {"mast": 0.5}, {"choice_lcb": 0.5}, {"choice_share": 0.5}, {"virtual_visits": 2.0},
      {"eval_prior": 1.0}, {"shift_playouts": False}],
 )
@@ -250,26 +250,27 @@ def test_eval_win_rate_is_the_fitted_evaluation_as_a_win_rate(size):
 
 
 def test_eval_mix_one_scores_each_leaf_by_the_evaluation_alone():
-    """``eval_mix`` 1 (side 4's default): no playout is played, and after one iteration
-    from a position the child it visited holds its mover's win rate by the evaluation,
-    ``1 - eval_win_rate(child)``; ``eval_mix`` 0.5 holds the mean of that and the playout's
-    result (0, 0.5 or 1); on side 6 the default plays playouts."""
+    """``eval_mix`` 1 (the default): no playout is played, on any side, and after one
+    iteration from a position the child it visited holds its mover's win rate by the
+    evaluation, ``1 - eval_win_rate(child)``; ``eval_mix`` 0.5 holds the mean of that and
+    the playout's result (0, 0.5 or 1); 0 plays playouts alone."""
     from hinge_fast.search.mcts import PLAYOUT_PLIES, MCTSSearcher
 
     from hinge_fast.search import create_searcher
 
     board = Board.from_fen("4/5/6/1g3b1/6/5/4 g")
-    for options in ({"eval_mix": -1.0}, {"eval_mix": 1.0}):
+    for options in ({}, {"eval_mix": 1.0}):
         searcher = MCTSSearcher(seed=5, **options)
         searcher.go(board, Limits(nodes=300))
         assert searcher.tree.stats[PLAYOUT_PLIES] == 0
-    registry = create_searcher("mcts", threads=1, seed=5, tablebase="off")  # eval_mix -1: the side's default
-    registry.go(board, Limits(nodes=300))
-    assert registry.searchers[0].tree.stats[PLAYOUT_PLIES] == 0
+    for size in (4, 6, 9):
+        registry = create_searcher("mcts", threads=1, seed=5, tablebase="off")  # the engine's defaults
+        registry.go(Board(size) if size != 4 else board, Limits(nodes=300))
+        assert registry.searchers[0].tree.stats[PLAYOUT_PLIES] == 0, size
     plain = MCTSSearcher(seed=5, eval_mix=0.0)  # playouts only
     plain.go(board, Limits(nodes=300))
     assert plain.tree.stats[PLAYOUT_PLIES] > 0
-    one = MCTSSearcher(seed=5, eval_mix=-1.0)
+    one = MCTSSearcher(seed=5)
     one.go(board, Limits(nodes=1))
     tree = one.tree
     visited = [c for c in tree.children(0) if tree.visits[c] == 1]
@@ -285,9 +286,6 @@ def test_eval_mix_one_scores_each_leaf_by_the_evaluation_alone():
     child.push(board.move_from_code(int(tree.move[c])))
     playout_part = 2.0 * (tree.wins[c] - 0.5 * (1.0 - _fitted_rate(child)))
     assert min(abs(playout_part - r) for r in (0.0, 0.5, 1.0)) < 1e-9
-    six = MCTSSearcher(seed=5, eval_mix=-1.0)
-    six.go(Board(6), Limits(nodes=50))
-    assert six.tree.stats[PLAYOUT_PLIES] > 0
 
 
 def test_eval_mix_one_still_proves_wins_and_losses():

@@ -39,9 +39,9 @@ One iteration (``run_iterations``):
    ``playout_plies`` plies; a playout that reaches the cap is scored by the token
    count (more tokens wins, equal counts 0.5). With ``eval_mix`` = m > 0 the leaf's result is ``(1 - m) * playout + m *
    eval_win_rate`` (alpha-beta's fitted evaluation, ``leaf-fitted``'s weights for the
-   side, as a win rate ``1 / (1 + exp(-score / eval_scale))``); m = 1 plays no playout.
-   By default m = 1 on side 4 (``EVAL_MIX_BY_SIZE``), where the playouts misjudge the
-   openings, and 0 elsewhere.
+   side, as a win rate ``1 / (1 + exp(-score / eval_scale))``); m = 1, the default,
+   plays no playout: the evaluation judges a leaf better than a greedy playout does,
+   and faster.
 4. **Backup** the result along the path, switching perspective at every ply.
 
 MCTS-Solver (Winands, Bjornsson, Saito 2008): ``proof[n]`` is +1 when the move into
@@ -100,7 +100,7 @@ from .evaluate import LOST, WINNING, get_evaluator, leaf_evaluation
 from .limits import Limits
 from .registry import (  # noqa: F401
     DEFAULT_EVAL_MIX, DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PRIOR_WEIGHT, DEFAULT_TREE_NODES,
-    EVAL_MIX_BY_SIZE, FRESH_SEED, MAX_TREE_NODES,
+    FRESH_SEED, MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -457,16 +457,6 @@ def _run(tree, board, iterations, settings, rng, weights):
                               set_like(board.size)))
 
 
-def side_value(value: float, by_size: dict, size: int) -> float:
-    """An option that may be per side: ``value`` if not negative, else ``by_size``'s value
-    for ``size`` (0 when the side is not listed).
-
-    >>> side_value(0.3, {4: 0.5}, 4), side_value(-1, {4: 0.5}, 4), side_value(-1, {4: 0.5}, 6)
-    (0.3, 0.5, 0.0)
-    """
-    return float(value) if value >= 0 else float(by_size.get(int(size), 0.0))
-
-
 def default_playout_plies(size: int) -> int:
     """Default playout cap for board side ``size`` (one ply per interior cell... times
     ``DEFAULT_PLAYOUT_PLIES_PER_CELL``)."""
@@ -484,8 +474,8 @@ class MCTSSearcher(Searcher):
     constant c; ``playout_plies``: playout cap (0: ``default_playout_plies``);
     ``fpu``, ``prior_weight``: first-play urgency and progressive bias;
     ``eval_mix``,
-    ``eval_scale``: the fitted evaluation mixed into a leaf's result (-1: the side's
-    default, ``EVAL_MIX_BY_SIZE``); ``seed``: each ``go`` starts the generator from it
+    ``eval_scale``: the fitted evaluation's share in a leaf's result and its scale;
+    ``seed``: each ``go`` starts the generator from it
     (-1: from fresh entropy), so the same seed and node limit give the same result.
 
     >>> from hinge_fast import Board
@@ -534,8 +524,8 @@ class MCTSSearcher(Searcher):
         if n_root == 0:
             return SearchResult(None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", [])
         tree = self._tree_for(n_root)
-        eval_mix = side_value(self.eval_mix, EVAL_MIX_BY_SIZE, board.size)
-        settings = settings_of(playout_plies, self.exploration, self.fpu, self.prior_weight, eval_mix, self.eval_scale)
+        settings = settings_of(playout_plies, self.exploration, self.fpu, self.prior_weight, self.eval_mix,
+                               self.eval_scale)
         eval_weights = get_evaluator("leaf-fitted").weights_for(board.size)
 
         deadline = None if time_limit is None else started + time_limit

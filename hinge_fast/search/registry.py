@@ -55,15 +55,10 @@ DEFAULT_PRIOR_WEIGHT = 0.2
 MAX_PRIOR_WEIGHT = 100.0
 #: The fitted evaluation in MCTS (``leaf-fitted``'s weights for the side,
 #: ``search/weights.py``), as a win rate ``1 / (1 + exp(-score / eval_scale))``:
-#: ``eval_mix`` mixes it into each playout's result (1: no playout). -1: the side's
-#: default from ``EVAL_MIX_BY_SIZE`` (0 on sides not listed).
-DEFAULT_EVAL_MIX = -1.0
-#: Side 4: the leaf's evaluation alone, no playout. The playouts misjudge side-4
-#: openings (docs/search-mcts.md); with the side-4 fit MCTS picks a winning move in
-#: 98.8% to 99.5% of the ground truth's choice-matters positions at 1,000 playouts on
-#: the tuning seeds 100 to 103 (the playouts: 96.7% to 97.3%; held out, seeds 12 to 15:
-#: 98.7% to 99.5% against 96.7% to 98.0%), at about the same playouts a second.
-EVAL_MIX_BY_SIZE: dict = {4: 1.0}
+#: ``eval_mix`` is its share in each leaf's result, the rest a playout's. 1 (the leaf's
+#: evaluation alone, no playout) on every side: docs/search-mcts.md, "How the defaults
+#: were chosen".
+DEFAULT_EVAL_MIX = 1.0
 #: Centi-tokens of the fitted evaluation per unit of log-odds (the logistic fit of the
 #: side-4 fit's scores to the tablebase's results on positions of random games: 500).
 DEFAULT_EVAL_SCALE = 500.0
@@ -266,9 +261,9 @@ MCTS_OPTIONS = (
                "first-play urgency: UCT value of an unvisited child; negative: every child once first, in prior order"),
     OptionSpec("prior_weight", "float", DEFAULT_PRIOR_WEIGHT, 0.0, MAX_PRIOR_WEIGHT,
                "progressive bias: weight of the flip-size prior, divided by visits + 1"),
-    OptionSpec("eval_mix", "float", DEFAULT_EVAL_MIX, -1.0, 1.0,
-               "share of the fitted evaluation (as a win rate) in each playout's result (1: no playout); "
-               "-1: the side's default (side 4: see docs/search-mcts.md; 0 elsewhere)"),
+    OptionSpec("eval_mix", "float", DEFAULT_EVAL_MIX, 0.0, 1.0,
+               "share of the fitted evaluation (as a win rate) in each leaf's result, the rest a playout's "
+               "(1: no playout; 0: playouts alone)"),
     OptionSpec("eval_scale", "float", DEFAULT_EVAL_SCALE, 1.0, MAX_EVAL_SCALE,
                "the evaluation's centi-tokens per unit of log-odds, for eval_mix"),
     SEED,
