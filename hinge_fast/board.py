@@ -310,7 +310,7 @@ class Board:
         self.move_stack: list[Move] = []
         self._undo: list[tuple] = []
         self._buffers = None
-        self._legal = None  # (codes, flips, {Move: index}) for the current position
+        self._legal = None  # (codes, flips, {Move: index} or None) for the current position
 
     # ----- construction and position strings ---------------------------------------
     @classmethod
@@ -478,11 +478,10 @@ class Board:
     def play_code(self, code) -> None:
         """Play the legal move of generator code ``code`` (faster than ``push`` for
         callers that already hold codes)."""
-        codes = self._generate()[0]
-        hits = np.flatnonzero(codes == int(code))
+        hits = np.flatnonzero(self._generate()[0] == int(code))
         if len(hits) == 0:
             raise HingeError(f"move code {int(code)} is not a legal move here")
-        self.push(self._decode(codes[hits[0]]))
+        self._play(int(hits[0]))
 
     # ----- moves ------------------------------------------------------------------------
     def _generate(self):
@@ -496,9 +495,17 @@ class Board:
             flips = flips_as_bitboards(self.size, codes, b.flips)
             codes.flags.writeable = False
             flips.flags.writeable = False
+            self._legal = (codes, flips, None)  # the index by Move: made when asked
+        return self._legal
+
+    def _move_index(self) -> dict:
+        """{Move: its index in the legal codes}, made once per position (decoding
+        every move costs more than generating them)."""
+        codes, flips, index = self._generate()
+        if index is None:
             index = {self._decode(code): i for i, code in enumerate(codes)}
             self._legal = (codes, flips, index)
-        return self._legal
+        return index
 
     def _decode(self, code) -> Move:
         return _move_of_code(self._geo.names, code)
@@ -513,7 +520,7 @@ class Board:
             cells = (move.frm or move.to, move.to, move.target or "")
             return tuple(geo.coords[geo.parse_cell(c)] if c else (-1, -1) for c in cells)
 
-        return sorted(self._generate()[2], key=key)
+        return sorted(self._move_index(), key=key)
 
     def is_legal(self, move: Move) -> bool:
         try:
@@ -533,7 +540,8 @@ class Board:
         """Index of ``move`` in the legal move list; HingeError if it is not legal."""
         if not isinstance(move, Move):
             raise HingeError(f"not a move: {move!r}")
-        codes, flips, index = self._generate()
+        index = self._move_index()
+        codes, flips, _ = self._legal
         if move in index:
             return index[move]
         geo = self._geo
@@ -570,7 +578,10 @@ class Board:
         """Play a legal move (a Move or its notation); HingeError if it is not legal."""
         if isinstance(move, str):
             move = Move.from_str(move)
-        i = self._find(move)
+        self._play(self._find(move))
+
+    def _play(self, i: int) -> None:
+        """Play the legal move of index ``i`` in the legal codes."""
         codes, flips, _ = self._legal
         canonical = self._decode(codes[i])
         their, ours = play_bitboards(*self._sides(), codes[i], flips[i])

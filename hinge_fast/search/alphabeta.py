@@ -698,9 +698,8 @@ def _legal_line(board, codes) -> list:
     line = []
     copy = board.copy()
     for code in codes:
-        move = copy.move_from_code(code)
-        if not copy.is_legal(move):
+        if not np.any(copy.legal_codes == code):
             break
-        copy.push(move)
-        line.append(move)
+        line.append(copy.move_from_code(code))
+        copy.play_code(code)
     return line
