@@ -339,9 +339,11 @@ def test_the_score_is_from_greens_side_with_its_unit(page, server):
 # ----- a game is never lost ---------------------------------------------------------------------------
 def test_a_game_is_never_lost(page, server):
     open_page(page, server)
-    for move in ("F6", "E4", "G7"):
+    for played, move in enumerate(("F6", "E4", "G7"), start=1):
         click_cell(page, move)
-    expect(page.locator("#moves li button")).to_have_count(3)
+        # each move shown before the next click, as a player sees it (a click while the
+        # last move is on its way to the server lands on the board it replaces)
+        expect(page.locator("#moves li button")).to_have_count(played)
     first = game_state(page)
     assert f"game={first['id']}" in page.url  # the address names the game
     expect(page.locator("#game-link")).to_have_attribute("href", f"/?game={first['id']}")
