@@ -49,7 +49,7 @@ DEFAULT_THREADS = (1, 2)
 DEFAULT_REFERENCE = "cmd:.baselines/0.1.0/.venv/bin/hinge-fast engine -o threads=1"
 DEFAULT_REFERENCE_TIME = 0.2
 #: A point's files: FOLDER/time-S-threads-T.hgn (and .json).
-POINT_FILE = re.compile(r"^time-(?P<time>[0-9.]+)-threads-(?P<threads>\d+)\.hgn$")
+POINT_FILE = re.compile(r"^time-[0-9.e+-]+-threads-\d+\.hgn$")
 _THREADS_OPTION = re.compile(r"(?:^|[:,])threads=(\d+)")
 _LIMIT_TIME = re.compile(r"^time (?P<a>[0-9.eE+-]+)(?:; B time (?P<b>[0-9.eE+-]+))?$")
 
@@ -135,6 +135,8 @@ def run_curve(args) -> int:
         print(f"strength_curve: point {number} of {len(points)}: {point.time:g} s a move, "
               f"{point.threads} thread{'s' if point.threads > 1 else ''}, {games} games", flush=True)
         status = hinge_fast(match_argv(point, games, folder, args))
+        if status == 130:
+            print("strength_curve: the same command goes on where this one stopped", file=sys.stderr)
         if status:
             return status
     return 0
@@ -152,14 +154,14 @@ class Measured:
     figures: dict
 
 
-def read_point(path: Path) -> Measured:
+def read_point(path: Path) -> Measured | None:
     """The games of a point file counted as ``match`` counts them (in order, up to the
-    first game missing)."""
+    first game missing); None for a point begun with no game finished."""
     from hinge_fast.tools.match import MatchResult, game_from_record, read_match_file
 
     records, _ = read_match_file(path)
     if not records:
-        raise HingeError(f"{path} holds no game")
+        return None
     tags = records[0].tags
     player_a, player_b, limit = tags.get("PlayerA"), tags.get("PlayerB"), tags.get("Limit", "")
     threads = _THREADS_OPTION.search(player_a or "")
@@ -182,11 +184,12 @@ def read_folder(folder) -> list[Measured]:
     folder = Path(folder)
     if not folder.is_dir():
         raise HingeError(f"no folder {folder}" if not folder.exists() else f"{folder} is not a folder")
-    points = [read_point(p) for p in sorted(folder.iterdir()) if POINT_FILE.match(p.name)]
+    read = (read_point(p) for p in sorted(folder.iterdir()) if POINT_FILE.match(p.name))
+    points = [p for p in read if p is not None]
     if not points:
         raise HingeError(f"{folder} holds no point of a strength curve (time-S-threads-T.hgn files of run)")
-    if len({(p.reference, p.reference_time, p.figures["size"]) for p in points}) > 1:
-        raise HingeError(f"the points of {folder} were played against different references or on different sides")
+    if len({(_engine_name(p.figures["player_a"]), p.reference, p.reference_time, p.figures["size"]) for p in points}) > 1:
+        raise HingeError(f"the points of {folder} are of different engines, references or sides")
     return sorted(points, key=lambda p: (p.threads, p.time))
 
 
@@ -237,18 +240,28 @@ def draw(points: list[Measured], path) -> None:
         raise HingeError("plot needs matplotlib: pip install 'hinge-fast[plot]'") from None
     first = points[0]
     thread_counts = sorted({p.threads for p in points})
+    shown = [p for p in points if p.figures["elo"] is not None]
+    # an interval open at one end (every pair won, or lost) is drawn up to the frame, with an arrow
+    finite = [0.0, *(v for p in shown for v in (p.figures["elo"], *p.figures["elo_interval"]) if v is not None)]
+    margin = 0.08 * (max(finite) - min(finite) or 100.0)
+    bottom, top = min(finite) - margin, max(finite) + margin
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for i, threads in enumerate(thread_counts):
-        mine = [p for p in points if p.threads == threads and p.figures["elo"] is not None]
+        mine = [p for p in shown if p.threads == threads]
         # a small sideways shift per line, so that the error bars of equal times do not overlap
         shift = 2 ** (0.04 * (i - (len(thread_counts) - 1) / 2))
         xs = [p.time * shift for p in mine]
         ys = [p.figures["elo"] for p in mine]
-        below = [y - low if low is not None else math.nan for y, (low, _) in zip(ys, (p.figures["elo_interval"] for p in mine))]
-        above = [high - y if high is not None else math.nan for y, (_, high) in zip(ys, (p.figures["elo_interval"] for p in mine))]
-        ax.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=4,
-                    label=f"{threads} thread{'s' if threads > 1 else ''}")
-    ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
+        lows = [bottom if p.figures["elo_interval"][0] is None else p.figures["elo_interval"][0] for p in mine]
+        highs = [top if p.figures["elo_interval"][1] is None else p.figures["elo_interval"][1] for p in mine]
+        line = ax.errorbar(xs, ys, yerr=[[y - low for y, low in zip(ys, lows)], [high - y for y, high in zip(ys, highs)]],
+                           marker="o", capsize=4, label=f"{threads} thread{'s' if threads > 1 else ''}")
+        for p, x in zip(mine, xs):
+            for bound, edge, marker in ((p.figures["elo_interval"][0], bottom, "v"), (p.figures["elo_interval"][1], top, "^")):
+                if bound is None:
+                    ax.plot([x], [edge], marker=marker, color=line[0].get_color(), clip_on=False)
+    ax.set_ylim(bottom, top)
+    ax.axhline(0, color="grey", linewidth=0.8, linestyle="--", label="the reference")
     ax.set_xscale("log", base=2)
     times = sorted({p.time for p in points})
     ax.set_xticks(times, [f"{t:g}" for t in times])
@@ -258,8 +271,7 @@ def draw(points: list[Measured], path) -> None:
     ax.set_title(f"{_engine_name(first.figures['player_a'])} on side {first.figures['size']} against "
                  f"{reference_label(first.reference)} at {first.reference_time:g} s a move", fontsize=10)
     ax.grid(True, alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend()
+    ax.legend()
     fig.tight_layout()
     try:
         fig.savefig(path, dpi=100)

@@ -55,3 +55,9 @@ def test_a_file_of_another_match_is_refused(tmp_path, capsys):
         '[Round "1"]\n[PlayerA "greedy"]\n[PlayerB "random"]\n[Limit "nodes 5"]\n\n1. F6 unfinished\n')
     assert main(["plot", str(tmp_path)]) == 2
     assert "is not a point of a strength curve" in capsys.readouterr().err
+
+
+def test_a_point_begun_without_a_game_is_left_out(tmp_path, capsys):
+    (tmp_path / "time-0.2-threads-1.hgn").write_text("")
+    assert main(["plot", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {tmp_path} holds no point of a strength curve")
