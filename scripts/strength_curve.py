@@ -231,13 +231,9 @@ def table(points: list[Measured]) -> str:
 
 def draw(points: list[Measured], path) -> None:
     """Elo against the time a move, a line per thread count, 95% error bars."""
-    try:
-        import matplotlib
+    from hinge_fast.tools.figures import pyplot, save_figure
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise HingeError("plot needs matplotlib: pip install 'hinge-fast[plot]'") from None
+    plt = pyplot("plot")
     first = points[0]
     thread_counts = sorted({p.threads for p in points})
     shown = [p for p in points if p.figures["elo"] is not None]
@@ -273,12 +269,7 @@ def draw(points: list[Measured], path) -> None:
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=100)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
 
 
 def _engine_name(spec: str) -> str:

@@ -40,7 +40,6 @@ from ..board import (CELL_BITS, CELL_MASK, Color, Termination, bitboard_cells, f
 from ..core.fen import format_fen
 from ..core.tables import NO_CELL
 from ..core.geometry import geometry
-from ..errors import HingeError
 from .game import play_game
 from .players import Player, get_player
 
@@ -335,13 +334,9 @@ def format_text(s: dict) -> str:
 
 def write_plot(path, s: dict) -> None:
     """A PNG at ``path``: game length histogram and mean legal moves by ply."""
-    try:
-        import matplotlib
+    from .figures import pyplot, save_figure
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise HingeError("--plot needs matplotlib: pip install 'hinge-fast[plot]'") from None
+    plt = pyplot("--plot")
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     lengths = s["lengths"]
     # whole-ply bins (several plies each for long ranges) so that no bar holds more lengths than another
@@ -359,12 +354,7 @@ def write_plot(path, s: dict) -> None:
     right.set_xlabel("ply")
     right.set_ylabel("legal moves")
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=100)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
 
 
 def self_play(
