@@ -85,14 +85,10 @@ def run_prove(args) -> int:
         print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
         if args.checkpoint is not None:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
-    if result.winner is None or args.out is None:
-        print(result.text())
-        if args.moves:
-            for line in root_move_lines(result):
-                print(line)
-        return 1 if result.winner is None else 0
-    proof = prover.proof(board, result.winner, nodes=args.nodes, seconds=args.time)
-    return print_proven(args, result, proof)
+    proof = None
+    if result.winner is not None and args.out is not None:
+        proof = prover.proof(board, result.winner, nodes=args.nodes, seconds=args.time)
+    return print_result(args, result, proof)
 
 
 def run_prove_spread(args, board) -> int:
@@ -107,13 +103,7 @@ def run_prove_spread(args, board) -> int:
                                      proof=args.out is not None, progress=progress_printer(args))
     if not args.quiet:
         print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
-    if proof is None:
-        print(result.text())
-        if args.moves:
-            for line in root_move_lines(result):
-                print(line)
-        return 1 if result.winner is None else 0
-    return print_proven(args, result, proof)
+    return print_result(args, result, proof)
 
 
 def progress_printer(args):
@@ -128,11 +118,17 @@ def progress_printer(args):
     return progress
 
 
-def print_proven(args, result, proof) -> int:
-    """Write ``proof`` to ``--out`` and print the result, with the root's moves when
-    asked."""
+def print_result(args, result, proof) -> int:
+    """Print the result, with the root's moves when asked, and write ``proof`` (None
+    when there is none or no ``--out``) to ``--out``; the exit status."""
     from ..tools.proof import write_proof
 
+    if proof is None:
+        print(result.text())
+        if args.moves:
+            for line in root_move_lines(result):
+                print(line)
+        return 1 if result.winner is None else 0
     size = write_proof(args.out, proof.position, str(proof.winner), proof.distance, proof.strategy)
     plies = "ply" if proof.distance == 1 else "plies"
     print(f"{str(proof.winner).capitalize()} wins, proven in {proof.distance} {plies}")
