@@ -260,6 +260,22 @@ def test_a_click_survives_a_redraw_of_the_board_between_press_and_release(page, 
     expect(page.locator("#moves li button")).to_have_count(1)
 
 
+def test_a_picked_token_stays_picked_when_the_same_game_is_drawn_again(page, server):
+    """The page fetches the game again after the engine's move; a token the player picked
+    in between stays picked, so the swipe's second click still plays it."""
+    open_page(page, server)
+    load(page, CHOICE)
+    click_cell(page, "D3")
+    expect(page.locator("#board polygon.dest")).to_have_count(1)
+    page.evaluate("async () => render(await api('GET', gamePath()))")
+    expect(page.locator('#board polygon.selected[data-cell="D3"]')).to_have_count(1)
+    click_cell(page, "D4")
+    page.evaluate("async () => render(await api('GET', gamePath()))")
+    expect(page.locator("#choice")).to_be_visible()
+    page.locator('#choice button[data-move="D3-D4xE5"]').click()
+    expect(page.locator("#moves li.current button")).to_have_text("D3-D4xE5")
+
+
 def test_the_rules_page_is_linked_and_shows_its_pictures(page, server):
     page.goto(server.split("?")[0] + "rules")
     expect(page.locator("h1")).to_have_text("The rules of Hinge")

@@ -86,10 +86,12 @@ function render(state) {
   const changed = !page.state || page.state.id !== state.id || page.state.position !== state.position ||
     page.state.ply !== state.ply || !page.state.outcome !== !state.outcome;
   page.state = state;
-  page.selected = null;
-  hideChoice();
+  if (changed) {
+    page.selected = null;
+    hideChoice();
+  }
   const showAnalysis = page.analysis && page.analysis.position === state.position && page.analysis.svg;
-  drawBoard(showAnalysis ? page.analysis.svg : state.svg);
+  drawBoard(showAnalysis ? page.analysis.svg : state.svg);  // the same position again: a token picked stays picked
   $("#status").textContent = statusText(state);
   if (document.activeElement !== $("#position")) {
     $("#position").value = state.position;
