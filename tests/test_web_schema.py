@@ -24,8 +24,9 @@ import pytest
 pytest.importorskip("schemathesis")
 
 import schemathesis  # noqa: E402
-from hypothesis import HealthCheck, Phase, settings  # noqa: E402
+from hypothesis import HealthCheck, Phase, seed, settings  # noqa: E402
 from hypothesis.errors import Flaky  # noqa: E402
+from hypothesis.stateful import get_state_machine_test  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance, unsupported_method  # noqa: E402
 
 from hinge_fast.web import create_app  # noqa: E402
@@ -96,7 +97,9 @@ def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Count
     operation can need more rounds); the answers by (operation, status). Fails on any
     answer that is a server error or does not match the schema.
 
-    The answers (game ids, the engine's moves) differ from run to run, so hypothesis
+    Each round has its own seed (round 1, 2, ...), so that rounds differ and a run is
+    the same on every machine: under a CI profile hypothesis would otherwise draw every
+    round alike. The answers (game ids, the engine's moves) differ from run to run, so hypothesis
     cannot replay a sequence: it runs them once each (no shrinking), and when it notices
     that a sequence drew differently than an earlier one it stops that round (Flaky), as
     schemathesis's own runner does; the next round goes on. Failures are collected as
@@ -138,10 +141,11 @@ def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Count
     rounds = 0
     while (sum(answers.values()) < requests or missing(answers)) and not failures and rounds < MAX_ROUNDS:
         rounds += 1
+        run = get_state_machine_test(Machine, _min_steps=2, settings=settings(
+            max_examples=scenarios, stateful_step_count=steps, deadline=None, database=None,
+            phases=[Phase.generate], suppress_health_check=list(HealthCheck)))
         try:
-            Machine.run(settings=settings(max_examples=scenarios, stateful_step_count=steps, deadline=None,
-                                          database=None, phases=[Phase.generate],
-                                          suppress_health_check=list(HealthCheck)))
+            seed(rounds)(run)()
         except Flaky:
             pass
     assert not failures, "\n".join(failures[:5])
