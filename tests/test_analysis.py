@@ -120,7 +120,7 @@ def test_analyze_with_alphabeta(capsys):
         (["analyze", "--engine", "nope"], "invalid choice"),
         (["analyze", "--time", "-1"], "time must be more than 0"),
         (["analyze", "--time", "abc"], "time must be a number"),
-        (["replay", "/nonexistent/games.hgn"], "no such file"),
+        (["replay", "/nonexistent/games.hgn"], "game record file /nonexistent/games.hgn does not exist"),
     ],
 )
 def test_bad_input_is_one_error_line(capsys, args, message):

@@ -205,7 +205,7 @@ def test_prove_unproven_is_status_1(cli):
     (("prove", "4/5/6/7/6/5 g"), "rows"),
     (("prove", "--nodes", "0"), "N must be from"),
     (("prove", "4/5/6/7/1b2b1/5/4 g"), "the game is over"),
-    (("check-proof", "no-such-file.txt"), "no proof file at"),
+    (("check-proof", "no-such-file.txt"), "proof file no-such-file.txt does not exist"),
 ])
 def test_bad_input_is_one_line_and_status_2(cli, argv, message):
     run = cli(*argv)

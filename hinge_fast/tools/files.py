@@ -1,4 +1,4 @@
-"""Reading the project's input files (books, puzzle files) and writing its output files:
+"""Reading the project's input files (books, puzzles, game records, proofs) and writing its output files:
 bounded in size, UTF-8, and every failure one HingeError line naming the file.
 
     >>> read_text_file("no/such/file.txt", "book", 2**20)

@@ -28,6 +28,10 @@ from dataclasses import dataclass
 
 from .. import reference as ref
 from ..errors import HingeError
+from .files import read_text_file
+
+#: The largest proof file read.
+MAX_PROOF_BYTES = 8 << 30
 
 HEADER = "hinge-fast proof 1"
 
@@ -205,11 +209,4 @@ def check_proof_text(text: str, cache: MoveCache | None = None) -> CheckedProof:
 
 def check_proof(path: str | os.PathLike) -> CheckedProof:
     """``check_proof_text`` of a file; HingeError if it cannot be read."""
-    try:
-        with open(path, encoding="ascii") as f:
-            text = f.read()
-    except FileNotFoundError:
-        raise HingeError(f"no proof file at {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise HingeError(f"cannot read the proof file {path}: {getattr(e, 'strerror', None) or e}") from None
-    return check_proof_text(text)
+    return check_proof_text(read_text_file(path, "proof file", MAX_PROOF_BYTES))

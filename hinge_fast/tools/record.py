@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from ..board import Termination
 from ..errors import HingeError
 from ..core.geometry import DEFAULT_SIZE, check_size
+from .files import read_text_file
 
 RESULTS = ("green", "blue", "unfinished")
 #: Terminations that the final position itself shows; checked on reading.
@@ -322,6 +323,10 @@ def append_record(path, record) -> None:
 
 
 # ----- reading ----------------------------------------------------------------------------
+#: The largest game record file read (a million games of side 9 take about 1 GB).
+MAX_RECORD_BYTES = 2 << 30
+
+
 def read_records(source) -> list[GameRecord]:
     """Games from a path, an open text file, or the text itself (anything holding a
     newline or a ``[`` is taken as text). Every game is replayed and checked."""
@@ -333,15 +338,7 @@ def _text_of(source) -> str:
     if hasattr(source, "read"):
         return source.read()
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "[" not in source):
-        try:
-            with open(source, encoding="utf-8") as f:
-                return f.read()
-        except FileNotFoundError:
-            raise HingeError(f"no such file: {source}") from None
-        except UnicodeDecodeError:
-            raise HingeError(f"{source} is not a text file") from None
-        except OSError as e:
-            raise HingeError(f"cannot read {source}: {e.strerror or e}") from None
+        return read_text_file(source, "game record file", MAX_RECORD_BYTES)
     if isinstance(source, str):
         return source
     raise HingeError(f"read_records needs a path, a file or text, not {type(source).__name__}")
