@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from scripts import run_script
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / ".baselines"
@@ -183,4 +184,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

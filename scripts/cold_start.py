@@ -23,6 +23,7 @@ import random
 import re
 import subprocess
 import sys
+from scripts import run_script
 
 BESTMOVE = re.compile(r"^bestmove (\S+) score .* depth (\d+) nodes (\d+) time ([0-9.]+)", re.M)
 
@@ -95,4 +96,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -12,6 +12,7 @@ Example: python -m scripts.find_tactics 4 50 1
 import argparse
 import random
 
+from scripts import run_script
 from hinge_fast import Board
 
 
@@ -74,4 +75,4 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -30,6 +30,7 @@ import time
 
 import numpy as np
 
+from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.search import Limits, create_searcher
 
@@ -131,4 +132,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -31,9 +31,9 @@ import json
 import os
 import resource
 import struct
-import sys
 import tempfile
 import zlib
+from scripts import run_script
 
 #: The record texts the near-valid inputs start from.
 RECORDS = [
@@ -229,4 +229,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 
+from scripts import run_script
 import hinge_fast
 from hinge_fast import Board
 from hinge_fast.search.registry import engine_spec, parse_engine_spec
@@ -152,4 +153,4 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.tools.positions import random_position
 from hinge_fast.core import kernels
@@ -120,4 +121,4 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -14,9 +14,9 @@ play. tests/test_rules_doc.py runs the check.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.core.fen import format_fen
 from hinge_fast.core.geometry import geometry
@@ -146,4 +146,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

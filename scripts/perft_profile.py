@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from scripts import run_script
 
 COUNTS = {
     "instructions": re.compile(r"I\s+refs:\s+([0-9,]+)"),
@@ -148,4 +149,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

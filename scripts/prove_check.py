@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 
+from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.search.prover import Prover
 from hinge_fast.tools.proof import MoveCache, check_proof_text, write_proof_text
@@ -152,4 +152,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

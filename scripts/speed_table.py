@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from scripts import run_script
 
 ROOT = Path(__file__).resolve().parent.parent
 HINGE_FAST = ROOT / ".venv" / "bin" / "hinge-fast"
@@ -91,4 +92,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -42,6 +42,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from scripts import run_script
 from hinge_fast.errors import HingeError
 
 DEFAULT_TIMES = (0.05, 0.2, 0.8, 3.2)
@@ -321,16 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        return args.run(args)
-    except HingeError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    args = build_parser().parse_args(argv)
+    return args.run(args)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

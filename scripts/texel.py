@@ -50,6 +50,7 @@ import time
 
 import numpy as np
 
+from scripts import run_script
 from hinge_fast import Board, Color
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.registry import parse_engine_spec
@@ -261,4 +262,4 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

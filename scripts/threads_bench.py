@@ -31,9 +31,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 
+from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.core import parallel
 from hinge_fast.search import Limits, create_searcher
@@ -143,4 +143,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

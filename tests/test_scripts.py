@@ -26,6 +26,22 @@ def test_help(name):
     assert f"usage: python -m scripts.{name}" in done.stdout
 
 
+def test_every_script_exits_through_run_script():
+    # the one place that turns a HingeError, an unreadable file or Ctrl-C into one line
+    for name in SCRIPTS:
+        assert "    run_script(main)\n" in (ROOT / "scripts" / f"{name}.py").read_text(), name
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["texel", "fit", "no/such.npz"], "error: No such file or directory: no/such.npz"),
+    (["ground_truth", "--tablebase", "no/such.tb", "--positions", "2"], "error: no tablebase at no/such.tb"),
+])
+def test_a_mistake_is_one_line_and_status_2(argv, message):
+    done = subprocess.run([sys.executable, "-m", f"scripts.{argv[0]}", *argv[1:]], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stderr) == (2, message + "\n")
+
+
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_docstring_has_an_example(name):
     docstring = ast.get_docstring(ast.parse((ROOT / "scripts" / f"{name}.py").read_text()))

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from scripts import run_script
 from scripts.strength_curve import main, read_folder
 
 
@@ -36,6 +37,13 @@ def test_a_point_is_played_resumed_and_drawn(tmp_path, capsys):
     assert (point.time, point.threads, point.figures["ptnml"]) == (0.01, 1, summary["ptnml"])
 
 
+def status(argv) -> int:
+    """The exit status of the script run with ``argv``, as ``python -m`` runs it."""
+    with pytest.raises(SystemExit) as exit:
+        run_script(lambda: main(argv))
+    return exit.value.code
+
+
 @pytest.mark.parametrize("argv, message", [
     (["plot", "no/such/folder"], "error: no folder no/such/folder"),
     (["run", "{tmp}", "--times", "0.1", "x"], "error: argument --times: --times takes positive numbers, not 'x'"),
@@ -45,7 +53,7 @@ def test_a_point_is_played_resumed_and_drawn(tmp_path, capsys):
     (["plot", "{tmp}"], "error: {tmp} holds no point of a strength curve"),
 ])
 def test_mistakes_are_one_line_and_exit_2(tmp_path, capsys, argv, message):
-    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    assert status([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message.replace("{tmp}", str(tmp_path))) and err.count("\n") == 1
 
@@ -53,11 +61,11 @@ def test_mistakes_are_one_line_and_exit_2(tmp_path, capsys, argv, message):
 def test_a_file_of_another_match_is_refused(tmp_path, capsys):
     (tmp_path / "time-0.2-threads-1.hgn").write_text(
         '[Round "1"]\n[PlayerA "greedy"]\n[PlayerB "random"]\n[Limit "nodes 5"]\n\n1. F6 unfinished\n')
-    assert main(["plot", str(tmp_path)]) == 2
+    assert status(["plot", str(tmp_path)]) == 2
     assert "is not a point of a strength curve" in capsys.readouterr().err
 
 
 def test_a_point_begun_without_a_game_is_left_out(tmp_path, capsys):
     (tmp_path / "time-0.2-threads-1.hgn").write_text("")
-    assert main(["plot", str(tmp_path)]) == 2
+    assert status(["plot", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith(f"error: {tmp_path} holds no point of a strength curve")
