@@ -45,8 +45,10 @@ slots and buffers the kernels share with this driver), ``tt.py`` (the transposit
 * **MultiPV** (``multipv`` = K, as Stockfish's MultiPV): at each depth the root is
   searched K times with a full window, each search over the root moves the earlier
   ones did not take: line 1 is the best move, line 2 the best of the others, and so
-  on. Each line gets an exact score at that depth and its principal variation
-  (``root_moves[:K]``, in order; the other root moves have no score). Depth 1 completes
+  on. Each line gets a score at that depth, exact with ``selective=0``, and its
+  principal variation (``root_moves[:K]``, best first: with the selective search a
+  later line can score above an earlier one, and the lines are then sorted; the other
+  root moves have no score). Depth 1 completes
   all its lines whatever the limits; with K > 1 a depth stopped part way is dropped, so
   every line of a result is of its ``depth``. K = 1 (the default) is the search for
   play. Helper threads (Lazy SMP) fill the table for the lines; with K > 1 the main
@@ -245,8 +247,8 @@ class AlphaBetaSearcher(Searcher):
     quiescence search (module docstring); ``seed``: accepted and unused
     (alpha-beta is deterministic with one thread: under a node or depth limit the same
     position gives the same result); ``threads``: Lazy SMP helper threads plus this one
-    (module docstring, "Threads"); ``selective``: null move, late move reductions and
-    late move pruning (``negamax.py``); off, the search is full width and a fixed-depth
+    (module docstring, "Threads"); ``selective``: null move, futility pruning (both
+    kinds), late move reductions and late move pruning (``negamax.py``); off, the search is full width and a fixed-depth
     score is the depth-limited minimax value.
 
     >>> from hinge_fast import Board
@@ -428,8 +430,7 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
                     interrupted |= stopped
                 seconds = (_time.monotonic_ns() - start) / 1e9
                 pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
-                if helpers is not None:
-                    pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
+                pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
                 best_index, done = k + int(state[ROOT_BEST]), int(state[ROOT_DONE])
                 if state[ABORTED]:
                     # One line: a move finished in the unfinished depth that beats the
@@ -456,6 +457,16 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
                 root_nodes[:] = root_nodes[order]
             if len(lines) < n_lines:
                 break  # the depth was not finished
+            if n_lines > 1:
+                # Every line is searched with a full window, but what the selective search
+                # prunes depends on the window, so a later line can score above an earlier
+                # one: the lines are listed best first (a stable sort, as Stockfish's MultiPV).
+                by_score = sorted(range(n_lines), key=lambda j: -lines[j][1])
+                lines = [lines[j] for j in by_score]
+                order = np.concatenate((by_score, np.arange(n_lines, n_root))).astype(np.int64)
+                root_moves[:] = root_moves[order]
+                root_flips[:] = root_flips[order]
+                root_nodes[:] = root_nodes[order]
             now = _time.monotonic_ns()
             others = list(zip(root_moves[n_lines:].tolist(), root_nodes[n_lines:].tolist()))
             # The result is built only when needed (progress, or the end): building one
@@ -667,8 +678,9 @@ def _build_result(board, lines, others, nodes, seconds, depth, previous=None) ->
 
 def _pv_from_table(board, codes, keys, data, generation, length):
     """``codes`` continued, up to ``length`` moves, by the moves the table holds for
-    this search (``generation``). With helper threads the table often holds an exact
-    entry at a PV node, whose cut-off leaves the main thread's triangular PV short."""
+    this search (``generation``). An exact table entry at a PV node cuts the search
+    off there and leaves the triangular PV short: often with helper threads, and in
+    MultiPV lines after the first, whose moves earlier lines searched."""
     if len(keys) <= 2 or len(codes) >= length:
         return codes
     line = [int(c) for c in codes]
