@@ -17,7 +17,12 @@ time (iterative deepening, threads, limits) and builds the result.
     and re-searched at full depth when they beat alpha (at nodes of the principal
     variation, one ply less is taken off);
   - *late move pruning*: at depth 1 and 2, the quiet moves after the first
-    ``LMP_BASE + LMP_STEP * depth**2`` are not searched.
+    ``LMP_BASE + LMP_STEP * depth**2`` are not searched;
+  - *reverse futility pruning*: at depth 1 to ``RFP_MAX_DEPTH``, a node whose static
+    evaluation is at least beta + ``RFP_MARGIN`` per ply of depth fails high on it;
+  - *futility pruning*: at depth 1 and 2, when the static evaluation is at most
+    alpha - ``FUTILITY_MARGIN`` per ply of depth, the quiet moves are not searched
+    once a move that is not lost has been.
   Each was measured alone in matches against the same engine without it
   (docs/search-alphabeta.md). With ``state[SELECTIVE] = 0`` nothing prunes or reduces by
   move order, so the score of a fixed-depth search is exactly the depth-limited minimax
@@ -39,7 +44,9 @@ time (iterative deepening, threads, limits) and builds the result.
   a token for good, so nothing before it can recur) is scored 0.
 * **Move ordering**: the table's move, then swipes flipping groups of two or more
   tokens (largest first), then the two killer moves of the ply, then the rest by the
-  history heuristic (a cut-off adds depth² to the move's from/to counter). The
+  history heuristic: a cut-off adds depth² to the move's from/to counter, and when the
+  move is not a big flip, takes depth² from each move searched before it at that node
+  that is not one either. The
   principal variation comes from a triangular PV table.
 * **Limits**: the node limit is checked at every node, the clock (``intrinsics.py``)
   every ``CLOCK_EVERY`` nodes, so the search stops within a millisecond or so of its
@@ -107,7 +114,7 @@ ROOT_DONE = 10  # root moves finished in this depth
 EVALUATOR = 11  # kernel_id of the leaf evaluation (search/evaluate.py)
 QUIESCENCE = 12  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
 QUIESCENCE_PLIES = 13  # most plies of quiescence
-SELECTIVE = 14  # 1: null move, late move reductions and late move pruning; 0: full width
+SELECTIVE = 14  # 1: null move, futility pruning, late move reductions and pruning; 0: full width
 STATE_SLOTS = 15
 
 #: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth // NULL_R_DIVISOR.
@@ -123,6 +130,14 @@ LMR_MIN_DEPTH = 3
 LMP_MAX_DEPTH = 2
 LMP_BASE = 4
 LMP_STEP = 4
+#: Reverse futility pruning: a non-PV node of depth d <= RFP_MAX_DEPTH whose static
+#: evaluation is at least beta + RFP_MARGIN * d fails high on it.
+RFP_MAX_DEPTH = 3
+RFP_MARGIN = 600
+#: Futility pruning: at a non-PV node of depth d <= FUTILITY_MAX_DEPTH whose static
+#: evaluation is at most alpha - FUTILITY_MARGIN * d, the quiet moves are not searched.
+FUTILITY_MAX_DEPTH = 2
+FUTILITY_MARGIN = 1000
 #: Ordering keys at or above this belong to the table move, big flips and killers, never reduced.
 QUIET_BELOW = np.int64(1) << 45
 
@@ -218,6 +233,16 @@ def note_elimination(buf, ply, moves, flips, enemy_count, like):
 
 
 @njit(cache=True, inline='always')
+def history_malus(history, moves, flips, n, depth, like):
+    """A quiet move cut off after the first ``n`` moves: each of those that is not a
+    big flip (they were searched and did not cut off) loses ``depth**2`` of history."""
+    for j in range(n):
+        move = moves[j]
+        if not (is_swipe(move) and s_count(s_row(flips, j, like)) >= 2):
+            history[move & 0x3FFFF] = max(history[move & 0x3FFFF] - depth * depth, -(np.int64(1) << 30))
+
+
+@njit(cache=True, inline='always')
 def select_move(order, moves, flips, i, n, like):
     """One step of the selection sort of the move loop: the move of the highest key
     from ``i`` on (the first of equal ones) to place ``i`` (flipped groups: the words of
@@ -251,6 +276,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     state = buf.state
     buf.pv_length[ply] = ply
     stand_pat = np.int64(0)
+    futile = False  # the quiet moves of this node cannot raise alpha (futility pruning)
     if out_of_budget(state):
         return np.int64(0)
     root = ply == 0
@@ -324,16 +350,24 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     table_store(keys, data, key, 0, bound, 0, generation, score, ply)
                 return score
             stand_pat = score
-        if (n < 0 and state[SELECTIVE] and depth >= NULL_MIN_DEPTH and beta - alpha == 1
-                and -MATE_BOUND < beta < MATE_BOUND
-                and key ^ buf.line[state[HISTORY_LENGTH] + ply - 1] != ZOBRIST[size, 2, 0]):  # not after a null move
-            # Null move: if the opponent, moving twice, still cannot bring the score
-            # below beta in a shallower search, this node fails high.
+        after_null = key ^ buf.line[state[HISTORY_LENGTH] + ply - 1] == ZOBRIST[size, 2, 0]
+        null_move = depth >= NULL_MIN_DEPTH and not after_null
+        if (n < 0 and state[SELECTIVE] and beta - alpha == 1 and -MATE_BOUND < beta < MATE_BOUND
+                and (null_move or depth <= max(RFP_MAX_DEPTH, FUTILITY_MAX_DEPTH))):
+            # The static evaluation decides three prunings. Reverse futility: far
+            # enough above beta, the node fails high. Futility: far enough below alpha,
+            # its quiet moves are not searched. Null move: if the opponent, moving
+            # twice, still cannot bring the score below beta in a shallower search, the
+            # node fails high.
             score, n, largest_flip = leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.scratch,
                                                      buf.group_of_bit, buf.weights)
             if score == LOST:
                 return -(WIN - ply)
-            if score != WINNING and score >= beta:
+            if score != WINNING:
+                if depth <= RFP_MAX_DEPTH and score - RFP_MARGIN * depth >= beta:
+                    return score
+                futile = depth <= FUTILITY_MAX_DEPTH and score + FUTILITY_MARGIN * depth <= alpha
+            if null_move and score != WINNING and score >= beta:
                 child = key ^ ZOBRIST[size, 2, 0]
                 buf.line[state[HISTORY_LENGTH] + ply + 1] = child
                 r = NULL_R + depth // NULL_R_DIVISOR
@@ -392,6 +426,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         if (state[SELECTIVE] and not root and 0 < depth <= LMP_MAX_DEPTH and beta - alpha == 1
                 and i >= LMP_BASE + LMP_STEP * depth * depth and order[i] < QUIET_BELOW and best > -MATE_BOUND):
             break  # the rest are quiet moves too (the keys are sorted)
+        if futile and order[i] < QUIET_BELOW and best > -MATE_BOUND:
+            break  # futility pruning: the rest are quiet moves too
         move = moves[i]
         flipped = s_row(flips, i, own)
         their, ours = play_move(size, own, enemy, move, flipped)
@@ -457,6 +493,8 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                         buf.killers[ply, 0] = move
                     h = buf.history[move & 0x3FFFF] + depth * depth
                     buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
+                    if not big_flip:
+                        history_malus(buf.history, moves, flips, i, depth, own)
                     break
 
     if state[TABLE_ON] and not root and depth >= 0:

@@ -247,7 +247,7 @@ ALPHABETA_OPTIONS = (
     OptionSpec("quiescence_plies", "int", DEFAULT_QUIESCENCE_PLIES, 0, MAX_QUIESCENCE_PLIES,
                "most plies of quiescence past the depth"),
     OptionSpec("selective", "int", 1, 0, 1,
-               "1: null move, late move reductions and pruning; 0: full width (fixed-depth scores are the minimax values)"),
+               "1: null move, futility pruning, late move reductions and pruning; 0: full width (fixed-depth scores are the minimax values)"),
     SEED,
     THREADS,
 )
