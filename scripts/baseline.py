@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+
 from scripts import run_script
 
 ROOT = Path(__file__).resolve().parent.parent

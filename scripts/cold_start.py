@@ -23,6 +23,7 @@ import random
 import re
 import subprocess
 import sys
+
 from scripts import run_script
 
 BESTMOVE = re.compile(r"^bestmove (\S+) score .* depth (\d+) nodes (\d+) time ([0-9.]+)", re.M)

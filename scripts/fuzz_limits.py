@@ -33,6 +33,7 @@ import resource
 import struct
 import tempfile
 import zlib
+
 from scripts import run_script
 
 #: The record texts the near-valid inputs start from.

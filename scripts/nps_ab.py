@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
 from scripts import run_script
 
 HERE = Path(__file__).resolve().parent.parent

@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
 from scripts import run_script
 
 COUNTS = {

@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
 from scripts import run_script
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -48,11 +48,10 @@ slots and buffers the kernels share with this driver), ``tt.py`` (the transposit
   on. Each line gets a score at that depth, exact with ``selective=0``, and its
   principal variation (``root_moves[:K]``, best first: with the selective search a
   later line can score above an earlier one, and the lines are then sorted; the other
-  root moves have no score). Depth 1 completes
-  all its lines whatever the limits; with K > 1 a depth stopped part way is dropped, so
-  every line of a result is of its ``depth``. K = 1 (the default) is the search for
-  play. Helper threads (Lazy SMP) fill the table for the lines; with K > 1 the main
-  thread's lines are the result.
+  root moves have no score). Depth 1 completes all its lines whatever the limits;
+  with K > 1 a depth stopped part way is dropped, so every line of a result is of its
+  ``depth``. K = 1 (the default) is the search for play. Helper threads (Lazy SMP)
+  fill the table for the lines; with K > 1 the main thread's lines are the result.
 """
 
 from __future__ import annotations
@@ -248,8 +247,8 @@ class AlphaBetaSearcher(Searcher):
     (alpha-beta is deterministic with one thread: under a node or depth limit the same
     position gives the same result); ``threads``: Lazy SMP helper threads plus this one
     (module docstring, "Threads"); ``selective``: null move, futility pruning (both
-    kinds), late move reductions and late move pruning (``negamax.py``); off, the search is full width and a fixed-depth
-    score is the depth-limited minimax value.
+    kinds), late move reductions and late move pruning (``negamax.py``); off, the
+    search is full width and a fixed-depth score is the depth-limited minimax value.
 
     >>> from hinge_fast import Board
     >>> AlphaBetaSearcher(table_mb=1, threads=1).go(Board(size=4), Limits(depth=1)).depth
