@@ -92,3 +92,45 @@ def test_the_win_scale_fit_finds_the_scale_of_its_data():
     assert abs(fit_scale(score, won) - 800) < 40
     scores, movers, winner = play_one(create_searcher("alphabeta", threads=1, table_mb=1), 4, 200, random.Random(1))
     assert len(scores) == len(movers) > 0 and winner in (0, 1, None) and set(movers) <= {0, 1}
+
+
+def test_the_growth_fit_recovers_an_exact_exponential():
+    from scripts.prove_growth import extrapolate
+
+    plies = [{"ply": p, "median": 7 * 3 ** (20 - p), "measured": True} for p in (20, 18, 16, 14)]
+    fit = extrapolate(plies + [{"ply": 12, "median": 1, "measured": False}])
+    assert fit["plies"] == [20, 18, 16, 14]  # the ply whose median is a bound is left out
+    assert fit["factor_per_ply"] == pytest.approx(3)
+    assert fit["nodes"] == pytest.approx(7 * 3 ** 20, rel=1e-6)
+    assert fit["low"] == pytest.approx(fit["nodes"], rel=1e-6) == pytest.approx(fit["high"], rel=1e-6)
+    assert extrapolate(plies[:2]) is None
+
+
+def test_the_growth_summary_calls_a_median_measured_only_when_most_are_proven():
+    from scripts.prove_growth import ply_summary
+
+    rows = [{"nodes": n, "winner": w, "to_move": "green"} for n, w in
+            [(10, "green"), (100, "blue"), (1000, None), (1000, None)]]
+    s = ply_summary(12, rows, 1000)
+    assert (s["positions"], s["proven"], s["mover_wins"], s["largest"]) == (4, 2, 1, 1000)
+    assert s["median"] == 550 and not s["measured"]
+    assert ply_summary(12, rows[:3], 1000)["measured"]
+
+
+def test_prove_growth_proves_the_positions_of_its_games(tmp_path):
+    import json
+
+    from hinge_fast import Board
+    from hinge_fast.search.prover import Prover
+    from scripts.prove_growth import main
+
+    out = tmp_path / "growth.json"
+    assert main(["--games", "2", "--plies", "20,19,18", "--nodes", "20000", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert [s["ply"] for s in data["plies"]] == [20, 19, 18]
+    for row in data["positions"]:
+        board = Board.from_fen(row["position"])
+        # a ply counts from the empty board: its parity says who is to move
+        assert str(board.turn) == row["to_move"] == ("green" if row["ply"] % 2 == 0 else "blue")
+        again = Prover(table_mb=16).prove(board, nodes=20_000, interruptible=False)
+        assert (None if again.winner is None else str(again.winner)) == row["winner"]
