@@ -136,6 +136,28 @@ def test_symmetric_positions_have_one_value(prover):
         assert len(values) == 1, fen
 
 
+@pytest.mark.parametrize("size, classes", [(4, 4), (5, 6)])
+def test_moves_to_images_of_one_position_share_their_numbers(size, classes):
+    # On the empty board the first moves fall into classes under the board's symmetries
+    # (side 4: the centre, the ring around it, the corners and the middles of the outer
+    # ring); the moves of a class lead to one position up to symmetry and are counted once.
+    board = Board(size)
+    prover = Prover(table_mb=1)
+    result = prover.prove(board, nodes=3000, interruptible=False)
+    assert result.winner is None
+    by_class = {}
+    for move in result.root_moves:
+        child = board.copy()
+        child.push(move.move)
+        by_class.setdefault(prover.position_key(child), set()).add((move.pn, move.dn))
+    assert len(by_class) == classes
+    assert all(len(numbers) == 1 for numbers in by_class.values())
+    # The root's disproof number sums each class once (its proof number is the least).
+    firsts = [next(iter(numbers)) for numbers in by_class.values()]
+    assert result.pn == min(pn for pn, _ in firsts)
+    assert result.dn == sum(dn for _, dn in firsts)
+
+
 def test_node_limit_leaves_it_unproven():
     result = Prover(table_mb=1).prove(Board(5), nodes=200, interruptible=False)
     assert result.winner is None and not result.complete

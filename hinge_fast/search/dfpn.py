@@ -113,6 +113,7 @@ class ProverBuffers(NamedTuple):
     child_dn: np.ndarray  # int64 [PLIES, MAX_MOVES]
     child_distance: np.ndarray  # int64 [PLIES, MAX_MOVES]
     child_loop: np.ndarray  # uint8 [PLIES, MAX_MOVES]: a disproof that depends on the line
+    child_key: np.ndarray  # uint64 [PLIES, MAX_MOVES]: the children's table keys
     line: np.ndarray  # uint64 [PLIES]: the key of each position of the line
     symmetric: np.ndarray  # uint64 [N_SYMMETRIES]: a node's keys of its images
     scratch: np.ndarray  # uint64 [SCRATCH_ROWS, SHIFT_WORDS]
@@ -129,6 +130,7 @@ def new_buffers(size: int) -> ProverBuffers:
         child_dn=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
         child_distance=np.zeros((PLIES, MAX_MOVES), dtype=np.int64),
         child_loop=np.zeros((PLIES, MAX_MOVES), dtype=np.uint8),
+        child_key=np.zeros((PLIES, MAX_MOVES), dtype=np.uint64),
         line=np.zeros(PLIES, dtype=np.uint64),
         symmetric=np.zeros(N_SYMMETRIES, dtype=np.uint64),
         scratch=np.zeros((SCRATCH_ROWS, SHIFT_WORDS), dtype=np.uint64),
@@ -244,6 +246,12 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
     state = buf.state
     key = proof_key(size, own, enemy, attacker_to_move, buf.symmetric)
     buf.line[ply] = key
+    # A position that some symmetry maps onto itself has children that are images of
+    # each other: they count once.
+    symmetric_node = False
+    for s in range(1, N_SYMMETRIES):
+        if buf.symmetric[s] == buf.symmetric[0]:
+            symmetric_node = True
     if ply > state[DEEPEST]:
         state[DEEPEST] = ply
     before = state[NODES]
@@ -271,13 +279,25 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
     child_dn = buf.child_dn[ply]
     child_distance = buf.child_distance[ply]
     child_loop = buf.child_loop[ply]
+    child_key = buf.child_key[ply]
     # The children's numbers: from the table, else from the move.
     for i in range(n):
         flipped = s_row(flips, i, own)
         their, ours = play_move(size, own, enemy, moves[i], flipped)
         child = proof_key(size, their, ours, not attacker_to_move, buf.symmetric)
+        child_key[i] = child
         child_loop[i] = 0
         child_distance[i] = 0
+        if symmetric_node:
+            image = False
+            for j in range(i):
+                if child_key[j] == child:
+                    image = True
+                    break
+            if image:  # neither chosen nor counted
+                child_pn[i] = INFINITY if attacker_to_move else 0
+                child_dn[i] = 0 if attacker_to_move else INFINITY
+                continue
         repeated = False
         j = ply - 1
         while j >= 0:

@@ -161,6 +161,13 @@ class Prover:
             bitboard_of(size, own, np.zeros(NWORDS, dtype=np.uint64))
         return self.buffers[size]
 
+    def position_key(self, board) -> int:
+        """The table's key of ``board``: equal for positions that a symmetry of the
+        board maps onto each other."""
+        buf = self._prepare(board.size)
+        own, enemy = as_sets(board.size, board.own, board.enemy)
+        return int(key_of(board.size, own, enemy, False, buf))
+
     def stop(self) -> None:
         """End a running ``prove`` soon, from another thread."""
         self.stopping.set()
@@ -311,11 +318,13 @@ class Prover:
         moves = buf.moves[0, :n]
         if n == 0 or not np.array_equal(np.sort(moves), np.sort(codes)):
             return out
+        first = {}  # a child's key -> the first move to it: images of one child count once
         for i in range(n):
             # The child's numbers are for the attacker (the side to move at the root).
-            p, d = int(buf.child_pn[0, i]), int(buf.child_dn[0, i])
-            winner = board.turn if p == 0 else board.turn.other if d == 0 and not buf.child_loop[0, i] else None
-            distance = int(buf.child_distance[0, i]) + 1 if winner is not None else None
+            k = first.setdefault(int(buf.child_key[0, i]), i)
+            p, d = int(buf.child_pn[0, k]), int(buf.child_dn[0, k])
+            winner = board.turn if p == 0 else board.turn.other if d == 0 and not buf.child_loop[0, k] else None
+            distance = int(buf.child_distance[0, k]) + 1 if winner is not None else None
             out.append(RootMove(board.move_from_code(int(moves[i])), winner, distance, p, d))
         return out
 

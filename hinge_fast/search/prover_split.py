@@ -17,7 +17,9 @@ thread), on T cores: the df-pn kernel ``mid`` is compiled ``nogil``.
   the race where df-pn's choice of the most promising move matters most: a position
   won by one move among many hard ones.
 * **Threads 1 to T-1 prove the root's moves**: thread k takes the positions after moves
-  k-1, k-1 + (T-1), ... It works in rounds: each of its positions not yet decided gets
+  k-1, k-1 + (T-1), ... of the root's distinct moves (moves whose positions a symmetry
+  of the board maps onto each other, as on the empty board, are proven once and share
+  the result). It works in rounds: each of its positions not yet decided gets
   ``FIRST_BUDGET`` nodes in the first round, ``BUDGET_GROWTH`` times more in each next
   one; its table keeps what a round found, so the next round continues it (as a run
   continues from a checkpoint), and an easy winning move is found early even when it
@@ -77,6 +79,13 @@ class Split:
         self.root_prover = Prover(table_mb=table_mb)
         self.root_result = None
         self.by_root = False  # the result is the root prover's
+        # Moves to images of one position (a symmetric root) are proven once: ``image_of``
+        # is the first move to each child's position, ``distinct`` the moves proven.
+        first = {}
+        self.image_of = [first.setdefault(self.root_prover.position_key(child), i)
+                         for i, child in enumerate(self.children)]
+        self.distinct = [i for i, image in enumerate(self.image_of) if image == i]
+        threads = max(1, min(threads, len(self.distinct)))
         self.workers = [Prover(table_mb=table_mb) for _ in range(threads)]
         self.results = [None] * len(self.moves)
         self.owner = [None] * len(self.moves)
@@ -105,7 +114,7 @@ class Split:
         """Thread ``k``: its root moves (every T-th), in rounds of growing budgets."""
         worker = self.workers[k]
         mover = self.board.turn
-        mine = list(range(k, len(self.moves), len(self.workers)))
+        mine = self.distinct[k::len(self.workers)]
         spent = dict.fromkeys(mine, 0)
         budget = FIRST_BUDGET
         try:
@@ -127,8 +136,10 @@ class Split:
                         result = worker.prove(child, nodes=cap, seconds=left, interruptible=False)
                         spent[i] += result.nodes
                         result.nodes = spent[i]
-                    self.results[i] = result
-                    self.owner[i] = k
+                    for j, image in enumerate(self.image_of):
+                        if image == i:
+                            self.results[j] = result
+                            self.owner[j] = k
                     self.current[k] = None
                     if result.winner == mover:
                         self.stop()
@@ -229,8 +240,7 @@ def prove_split(prover, board, nodes, seconds, progress):
 
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
-    moves = len(board.legal_moves)
-    split = prover.split = Split(board, max(1, min(prover.threads - 1, moves)), prover.table_mb)
+    split = prover.split = Split(board, prover.threads - 1, prover.table_mb)
     prover.stopping.clear()
     threads = [threading.Thread(target=split.work, args=(k, nodes, deadline), name=f"hinge-fast prover {k + 1}",
                                 daemon=True) for k in range(len(split.workers))]
@@ -278,7 +288,7 @@ def _nodes(split):
     """The nodes of the proofs done and of those still running."""
     from .dfpn import NODES
 
-    done = sum(r.nodes for r in split.results if r is not None)
+    done = sum(split.results[i].nodes for i in split.distinct if split.results[i] is not None)
     if split.root_result is not None:
         done += split.root_result.nodes
     elif split.board.size in split.root_prover.buffers:
@@ -292,7 +302,7 @@ def _nodes(split):
 
 def _root(split):
     """``root_numbers`` of the root's moves searched so far."""
-    return root_numbers(split.board.turn, split.results)
+    return root_numbers(split.board.turn, [split.results[i] for i in split.distinct])
 
 
 def split_proof(prover, board, winner, nodes, seconds):
