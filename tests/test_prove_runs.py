@@ -152,6 +152,27 @@ def test_the_root_moves_alone_prove_it_and_their_proofs_join(monkeypatch, fen):
         prover_split.strategy_distance(board, split.winner, broken)
 
 
+def test_the_root_moves_of_a_symmetric_lost_root_are_proven_once_and_each_has_a_proof(monkeypatch):
+    # After Green's centre move on side 4 Blue has 12 replies (the outer ring's corners and
+    # middles), 2 classes under the board's symmetries: the threads prove one reply of
+    # each class, and the joined proof still answers every one of the 12.
+    from hinge_fast.search import prover_split
+
+    monkeypatch.setattr(prover_split.Split, "work_root", lambda split, nodes, deadline: None)
+    board = Board.from_fen("4/5/6/3g3/6/5/4 b")
+    three = Prover(table_mb=4, threads=3)
+    result = three.prove(board)
+    assert str(result.winner) == "green" and not three.split.by_root
+    assert len(result.root_moves) == 12 and all(str(m.winner) == "green" for m in result.root_moves)
+    assert len({id(r) for r in three.split.results}) == 2
+    proof = three.proof(board, result.winner)
+    assert proof.distance == result.distance == prover_split.strategy_distance(board, result.winner, proof.strategy)
+    for move in board.legal_moves:  # every reply leads to a position the proof answers
+        child = board.copy()
+        child.push(move)
+        assert child.fen() in proof.strategy
+
+
 def test_two_threads_prove_the_empty_side4_board(cli):
     run = cli("prove", "--size", "4", "--threads", "2", "--table-mb", "16", "--moves")
     assert run.status == 0 and run.out.startswith("Green wins, proven in ")
@@ -217,10 +238,13 @@ def test_jobs_stop_at_their_node_limit():
         result, proof = prove_spread(board, executor, nodes=300, table_mb=1,
                                      progress=lambda nodes, pn, dn, t: calls.append(nodes))
     assert result.winner is None and not result.complete and proof is None
-    moves = len(board.legal_moves)
-    # one round: every move given the 300 nodes, each job counting its own
-    assert len(calls) == moves and calls == sorted(calls) and calls[-1] == result.nodes
-    assert 300 * moves <= result.nodes < 600 * moves
+    # one round: one job for each of the 6 classes of first moves under the board's
+    # symmetries, given the 300 nodes, each job counting its own; the images share it
+    classes = 6
+    assert len(calls) == classes and calls == sorted(calls) and calls[-1] == result.nodes
+    assert 300 * classes <= result.nodes < 600 * classes
+    assert len(result.root_moves) == len(board.legal_moves)
+    assert len({(m.pn, m.dn) for m in result.root_moves}) == classes
 
 
 def test_cli_prove_on_worker_processes(cli, tmp_path):

@@ -81,9 +81,7 @@ class Split:
         self.by_root = False  # the result is the root prover's
         # Moves to images of one position (a symmetric root) are proven once: ``image_of``
         # is the first move to each child's position, ``distinct`` the moves proven.
-        first = {}
-        self.image_of = [first.setdefault(self.root_prover.position_key(child), i)
-                         for i, child in enumerate(self.children)]
+        self.image_of = first_images(self.root_prover, self.children)
         self.distinct = [i for i, image in enumerate(self.image_of) if image == i]
         threads = max(1, min(threads, len(self.distinct)))
         self.workers = [Prover(table_mb=table_mb) for _ in range(threads)]
@@ -152,6 +150,13 @@ class Split:
         finally:
             self.current[k] = None
 
+
+
+def first_images(prover, boards):
+    """For each of ``boards``, the index of the first of them that a symmetry of the
+    board maps onto it (its own index when none comes before), by ``prover``'s keys."""
+    first = {}
+    return [first.setdefault(prover.position_key(board), i) for i, board in enumerate(boards)]
 
 
 class Decided:

@@ -13,7 +13,9 @@ answers as one process, whatever the number of workers.
   others with seeds drawn from (seed, chunk)), ``PLAYER_STATS_CHUNK`` engine games
   (game g seeded seed + g, as before); the tallies are added in chunk order. The
   chunks do not depend on the number of workers, so neither does the answer.
-* **prove** proves the root's moves, one job per move, in rounds of growing node
+* **prove** proves the root's moves, one job per move (moves whose positions a
+  symmetry of the board maps onto each other share one job, except when a proof is
+  asked for, which each move's job writes for its own position), in rounds of growing node
   budgets (``prover_split.FIRST_BUDGET``, times ``prover_split.BUDGET_GROWTH`` each
   round): a job starts from an empty table, so a round repeats the work of the one
   before (a quarter of its own), and the easy moves are decided in the first rounds
@@ -220,28 +222,35 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
     docstring): ``(ProofResult, Proof or None)``, the proof when ``proof`` and a side
     is proven. ``nodes`` limits each job (a move's proof); ``seconds`` the whole run.
     ``progress(nodes, pn, dn, seconds)`` is called as jobs finish."""
-    from ..search.prover import ProofResult
-    from ..search.prover_split import BUDGET_GROWTH, FIRST_BUDGET, Decided, join_proofs, root_numbers, root_value
+    from ..search.prover import Prover, ProofResult
+    from ..search.prover_split import (BUDGET_GROWTH, FIRST_BUDGET, Decided, first_images, join_proofs, root_numbers,
+                                       root_value)
 
     started = time.monotonic()
     deadline = None if seconds is None else time.time() + seconds
     mover = board.turn
     moves = list(board.legal_moves)
     fens = []
+    children = []
     results: list = [None] * len(moves)
     strategies: list = [None] * len(moves)
     for i, move in enumerate(moves):
-        board.push(move)
-        fens.append(board.fen())
-        outcome = board.outcome()
+        child = board.copy()
+        child.push(move)
+        children.append(child)
+        fens.append(child.fen())
+        outcome = child.outcome()
         if outcome is not None:
             results[i] = Decided(mover, outcome.winner)
-        board.pop()
+    # Moves to images of one position under the board's symmetries are proven once, unless
+    # a proof is asked for: a job's proof is written for its own position only.
+    image_of = list(range(len(children))) if proof else first_images(Prover(table_mb=1), children)
+    distinct = [i for i, image in enumerate(image_of) if image == i]
     spent = 0
     budget = FIRST_BUDGET
     while True:
         winner, distance, repetition, root_moves = root_value(mover, moves, results)
-        undecided = [i for i, r in enumerate(results) if r is None or not r.complete]
+        undecided = [i for i in distinct if results[i] is None or not results[i].complete]
         out_of_time = deadline is not None and time.time() >= deadline
         if winner is not None or repetition or not undecided or out_of_time:
             break
@@ -251,9 +260,11 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
             for index, (result, strategy) in run:
                 i = undecided[index]
                 spent += result.nodes
-                results[i], strategies[i] = result, strategy
+                for j, image in enumerate(image_of):
+                    if image == i:
+                        results[j], strategies[j] = result, strategy
                 if progress is not None:
-                    pn, dn = root_numbers(mover, results)
+                    pn, dn = root_numbers(mover, [results[j] for j in distinct])
                     progress(spent, pn, dn, time.monotonic() - started)
                 if result.winner == mover:
                     break
@@ -263,7 +274,7 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
             winner, distance, repetition, root_moves = root_value(mover, moves, results)
             break
         budget *= BUDGET_GROWTH
-    pn, dn = root_numbers(mover, results)
+    pn, dn = root_numbers(mover, [results[j] for j in distinct])
     result = ProofResult(position=board.fen(), winner=winner, distance=distance, nodes=spent,
                          seconds=time.monotonic() - started, complete=winner is not None or repetition,
                          pn=int(pn), dn=int(dn), root_moves=root_moves, repetition=repetition)
