@@ -31,6 +31,11 @@ How it works
   fold the board's 12 symmetries and the colours: the key of a position is the least
   of the Zobrist keys of its 12 images, the tokens keyed as the attacker's and the
   defender's, plus who is to move.
+* **Symmetric nodes.** When a symmetry maps a node's position onto itself (all its
+  images have the same key), moves can lead to images of one child. Only the first of
+  them counts: the others are left at the numbers that neither choose nor sum them
+  (pn INFINITY, dn 0 at an OR node; pn 0, dn INFINITY at an AND node), so the node's
+  sums count each child once.
 * **Initial numbers** from cheap knowledge: a child reached by a swipe starts at 1 for
   the mover and at one more per flipped token (up to 3) for the other side, a
   placement at 2 for the mover and 1 for the other side, so forcing moves are tried
