@@ -257,6 +257,7 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
     for s in range(1, N_SYMMETRIES):
         if buf.symmetric[s] == buf.symmetric[0]:
             symmetric_node = True
+            break
     if ply > state[DEEPEST]:
         state[DEEPEST] = ply
     before = state[NODES]

@@ -79,11 +79,10 @@ class Split:
         self.root_prover = Prover(table_mb=table_mb)
         self.root_result = None
         self.by_root = False  # the result is the root prover's
-        # Moves to images of one position (a symmetric root) are proven once: ``image_of``
-        # is the first move to each child's position, ``distinct`` the moves proven.
-        self.image_of = first_images(self.root_prover, self.children)
-        self.distinct = [i for i, image in enumerate(self.image_of) if image == i]
-        threads = max(1, min(threads, len(self.distinct)))
+        # Moves to images of one position (a symmetric root) are proven once: ``classes``
+        # maps each move proven to the moves that share its result, itself first.
+        self.classes = move_classes(self.root_prover, self.children)
+        threads = max(1, min(threads, len(self.classes)))
         self.workers = [Prover(table_mb=table_mb) for _ in range(threads)]
         self.results = [None] * len(self.moves)
         self.owner = [None] * len(self.moves)
@@ -112,7 +111,7 @@ class Split:
         """Thread ``k``: its root moves (every T-th), in rounds of growing budgets."""
         worker = self.workers[k]
         mover = self.board.turn
-        mine = self.distinct[k::len(self.workers)]
+        mine = list(self.classes)[k::len(self.workers)]
         spent = dict.fromkeys(mine, 0)
         budget = FIRST_BUDGET
         try:
@@ -134,10 +133,9 @@ class Split:
                         result = worker.prove(child, nodes=cap, seconds=left, interruptible=False)
                         spent[i] += result.nodes
                         result.nodes = spent[i]
-                    for j, image in enumerate(self.image_of):
-                        if image == i:
-                            self.results[j] = result
-                            self.owner[j] = k
+                    for j in self.classes[i]:
+                        self.results[j] = result
+                        self.owner[j] = k
                     self.current[k] = None
                     if result.winner == mover:
                         self.stop()
@@ -152,11 +150,13 @@ class Split:
 
 
 
-def first_images(prover, boards):
-    """For each of ``boards``, the index of the first of them that a symmetry of the
-    board maps onto it (its own index when none comes before), by ``prover``'s keys."""
-    first = {}
-    return [first.setdefault(prover.position_key(board), i) for i, board in enumerate(boards)]
+def move_classes(prover, boards):
+    """``boards`` in classes of positions that a symmetry of the board maps onto each
+    other (by ``prover``'s keys): ``{first index: [its indices]}``, in order."""
+    classes = {}
+    for i, board in enumerate(boards):
+        classes.setdefault(prover.position_key(board), []).append(i)
+    return {members[0]: members for members in classes.values()}
 
 
 class Decided:
@@ -293,7 +293,7 @@ def _nodes(split):
     """The nodes of the proofs done and of those still running."""
     from .dfpn import NODES
 
-    done = sum(split.results[i].nodes for i in split.distinct if split.results[i] is not None)
+    done = sum(split.results[i].nodes for i in split.classes if split.results[i] is not None)
     if split.root_result is not None:
         done += split.root_result.nodes
     elif split.board.size in split.root_prover.buffers:
@@ -307,7 +307,7 @@ def _nodes(split):
 
 def _root(split):
     """``root_numbers`` of the root's moves searched so far."""
-    return root_numbers(split.board.turn, [split.results[i] for i in split.distinct])
+    return root_numbers(split.board.turn, [split.results[i] for i in split.classes])
 
 
 def split_proof(prover, board, winner, nodes, seconds):

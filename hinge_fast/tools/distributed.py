@@ -223,7 +223,7 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
     is proven. ``nodes`` limits each job (a move's proof); ``seconds`` the whole run.
     ``progress(nodes, pn, dn, seconds)`` is called as jobs finish."""
     from ..search.prover import Prover, ProofResult
-    from ..search.prover_split import (BUDGET_GROWTH, FIRST_BUDGET, Decided, first_images, join_proofs, root_numbers,
+    from ..search.prover_split import (BUDGET_GROWTH, FIRST_BUDGET, Decided, join_proofs, move_classes, root_numbers,
                                        root_value)
 
     started = time.monotonic()
@@ -244,13 +244,12 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
             results[i] = Decided(mover, outcome.winner)
     # Moves to images of one position under the board's symmetries are proven once, unless
     # a proof is asked for: a job's proof is written for its own position only.
-    image_of = list(range(len(children))) if proof else first_images(Prover(table_mb=1), children)
-    distinct = [i for i, image in enumerate(image_of) if image == i]
+    classes = {i: [i] for i in range(len(children))} if proof else move_classes(Prover(table_mb=1), children)
     spent = 0
     budget = FIRST_BUDGET
     while True:
         winner, distance, repetition, root_moves = root_value(mover, moves, results)
-        undecided = [i for i in distinct if results[i] is None or not results[i].complete]
+        undecided = [i for i in classes if results[i] is None or not results[i].complete]
         out_of_time = deadline is not None and time.time() >= deadline
         if winner is not None or repetition or not undecided or out_of_time:
             break
@@ -260,11 +259,10 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
             for index, (result, strategy) in run:
                 i = undecided[index]
                 spent += result.nodes
-                for j, image in enumerate(image_of):
-                    if image == i:
-                        results[j], strategies[j] = result, strategy
+                for j in classes[i]:
+                    results[j], strategies[j] = result, strategy
                 if progress is not None:
-                    pn, dn = root_numbers(mover, [results[j] for j in distinct])
+                    pn, dn = root_numbers(mover, [results[i] for i in classes])
                     progress(spent, pn, dn, time.monotonic() - started)
                 if result.winner == mover:
                     break
@@ -274,7 +272,7 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
             winner, distance, repetition, root_moves = root_value(mover, moves, results)
             break
         budget *= BUDGET_GROWTH
-    pn, dn = root_numbers(mover, [results[j] for j in distinct])
+    pn, dn = root_numbers(mover, [results[i] for i in classes])
     result = ProofResult(position=board.fen(), winner=winner, distance=distance, nodes=spent,
                          seconds=time.monotonic() - started, complete=winner is not None or repetition,
                          pn=int(pn), dn=int(dn), root_moves=root_moves, repetition=repetition)
