@@ -14,6 +14,10 @@ exit status is 1 when any position disagrees, is left unproven or fails the chec
 
     python -m scripts.prove_check                          # 10,000 positions
     python -m scripts.prove_check --positions 200 --seed 3
+    python -m scripts.prove_check --part 1/2 &  python -m scripts.prove_check --part 2/2
+
+``--part K/N`` takes every N-th position of the shuffled draw, starting at the K-th, so
+N processes (one a core) together cover the draw of one seed exactly once.
 
 Example: python -m scripts.prove_check --positions 100 --tablebase side4.tb
 
@@ -77,6 +81,10 @@ def run(args) -> int:
     rng.shuffle(boards)
     print(f"drew {len(boards):,} side-4 positions ({args.positions - half:,} random, {half:,} where the choice "
           f"matters) in {time.perf_counter() - started:.1f} s", flush=True)
+    part, parts = args.part
+    if parts > 1:
+        boards = take_part(boards, part, parts)
+        print(f"part {part} of {parts}: {len(boards):,} of them", flush=True)
     prover = Prover(table_mb=args.table_mb)
     cache = MoveCache(limit=args.cache)
     counts = dict(agree=0, disagree=0, unproven=0, exact_distance=0, checked=0, check_failed=0)
@@ -136,6 +144,20 @@ def run(args) -> int:
     return 1 if failures else 0
 
 
+def part_of(text: str) -> tuple[int, int]:
+    """``'K/N'`` as ``(K, N)``, 1 <= K <= N."""
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N, not {text!r}")
+    return int(k), int(n)
+
+
+def take_part(items: list, part: int, parts: int) -> list:
+    """Part ``part`` of ``parts`` of ``items``: every ``parts``-th item from the
+    ``part``-th; the parts of one list hold each item once."""
+    return items[part - 1::parts]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.prove_check", description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=10_000, help="positions to prove (default 10,000)")
@@ -143,6 +165,8 @@ def main(argv=None) -> int:
     parser.add_argument("--nodes", type=int, default=10_000_000, help="node limit per position (default 10,000,000)")
     parser.add_argument("--table-mb", type=int, default=256, help="the prover's table, MB (default 256)")
     parser.add_argument("--tablebase", default=None, help="side-4 tablebase (default: where 'solve' writes it)")
+    parser.add_argument("--part", type=part_of, default=(1, 1), metavar="K/N",
+                        help="check only every N-th position of the draw, from the K-th (default 1/1: all)")
     parser.add_argument("--no-check", action="store_true", help="compare values only: no proofs written or checked")
     parser.add_argument("--proofs", type=int, default=None,
                         help="write down and check the proofs of the first N positions only (default: all)")

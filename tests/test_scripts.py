@@ -134,3 +134,18 @@ def test_prove_growth_proves_the_positions_of_its_games(tmp_path):
         assert str(board.turn) == row["to_move"] == ("green" if row["ply"] % 2 == 0 else "blue")
         again = Prover(table_mb=16).prove(board, nodes=20_000, interruptible=False)
         assert (None if again.winner is None else str(again.winner)) == row["winner"]
+
+
+def test_prove_check_parts_name_one_slice_each_of_the_draw():
+    import argparse
+
+    from scripts.prove_check import part_of, take_part
+
+    assert part_of("1/1") == (1, 1) and part_of("2/3") == (2, 3)
+    for bad in ("0/2", "3/2", "1", "a/b", "1/0", "-1/2"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            part_of(bad)
+    draw = list(range(10))
+    slices = [take_part(draw, k, 3) for k in (1, 2, 3)]
+    assert slices[0] == [0, 3, 6, 9] and sorted(sum(slices, [])) == draw
+    assert take_part(draw, 1, 1) == draw
