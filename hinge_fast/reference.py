@@ -26,6 +26,7 @@ Imports nothing from the rest of ``hinge_fast`` except :class:`HingeError`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -103,14 +104,11 @@ def step(cell: Cell, direction: int) -> Cell:
     return (cell[0] + dc, cell[1] + dr)
 
 
-def neighbours(size: int, cell: Cell) -> list[Cell]:
-    """On-board neighbours of ``cell``, in D order (rules.md 1)."""
-    result = []
-    for i in range(6):
-        n = step(cell, i)
-        if on_board(size, n):
-            result.append(n)
-    return result
+@functools.cache
+def neighbours(size: int, cell: Cell) -> tuple[Cell, ...]:
+    """On-board neighbours of ``cell``, in D order (rules.md 1). Kept once worked
+    out: the checker asks for the same cells' neighbours millions of times."""
+    return tuple(n for n in (step(cell, i) for i in range(6)) if on_board(size, n))
 
 
 def cell_name(cell: Cell) -> str:
@@ -165,6 +163,16 @@ class _Tokens(Mapping):
 
     def __len__(self) -> int:
         return len(self._d)
+
+    # the dict's own lookups, rather than Mapping's generic ones built on __getitem__
+    def __contains__(self, key) -> bool:
+        return key in self._d
+
+    def get(self, key, default=None):
+        return self._d.get(key, default)
+
+    def items(self):
+        return self._d.items()
 
     def __hash__(self) -> int:
         if self._h is None:

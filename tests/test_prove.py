@@ -204,6 +204,16 @@ def test_checker_rejects_a_tampered_proof(prover):
         check_proof_text("hello\n")
 
 
+def test_checker_reads_any_spelling_of_a_move_the_rules_accept(prover):
+    # The moves lower-cased, as a person might write them: the same proof.
+    text = proof_text(prover, BLUE_WINS_IN_3)
+    header, body = text.splitlines()[:4], text.splitlines()[4:]
+    lowered = [" ".join(line.split(" ")[:2] + [line.split(" ")[2].lower()]) for line in body]
+    assert any(line != low for line, low in zip(body, lowered))
+    checked = check_proof_text("\n".join(header + lowered) + "\n")
+    assert (checked.winner, checked.distance) == (check_proof_text(text).winner, check_proof_text(text).distance)
+
+
 # ----- the command line ---------------------------------------------------------------------------
 def test_prove_and_check_proof_commands(cli, tmp_path):
     out = tmp_path / "proof.txt"

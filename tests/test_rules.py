@@ -75,8 +75,8 @@ def test_1_coordinates_and_edges():
     assert ref.is_edge(6, (2, 7))  # C8: |2 - 7| = 5
     assert not ref.is_edge(6, (5, 5))
     # neighbours in D order, off-board ones dropped
-    assert ref.neighbours(6, (5, 5)) == [(6, 5), (6, 6), (5, 6), (4, 5), (4, 4), (5, 4)]
-    assert ref.neighbours(6, (0, 0)) == [(1, 0), (1, 1), (0, 1)]
+    assert ref.neighbours(6, (5, 5)) == ((6, 5), (6, 6), (5, 6), (4, 5), (4, 4), (5, 4))
+    assert ref.neighbours(6, (0, 0)) == ((1, 0), (1, 1), (0, 1))
     for size in range(4, 10):
         for c in ref.cells(size):
             assert ref.is_edge(size, c) == (len(ref.neighbours(size, c)) < 6)

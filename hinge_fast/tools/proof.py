@@ -180,7 +180,7 @@ def check_proof_text(text: str, cache: MoveCache | None = None) -> CheckedProof:
             text_move = strategy.get(fen)
             if text_move is None:
                 raise HingeError(f"the proof has no move for the winner in {fen}, a position the loser can reach")
-            child = legal.get(text_move.upper())
+            child = legal.get(text_move)  # as the prover writes it; any other spelling parsed below
             if child is None:
                 try:
                     child = legal[cache.parse_move(pos, text_move)]
