@@ -10,6 +10,7 @@ parsed arguments and returns an exit status. User mistakes raise HingeError, pri
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import importlib
 import pkgutil
@@ -92,17 +93,54 @@ def _on_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
+#: Whether the system has the interval timer that sends a dropped Ctrl-C again.
+_ALARM = hasattr(signal, "setitimer")
+
+
+def _on_unraisable(unraisable):
+    """A KeyboardInterrupt raised while a finaliser ran (a progress bar's ``__del__``,
+    say) is one Python drops: the Ctrl-C comes again a moment later, as an alarm, to be
+    raised where it stops the command. Anything else goes to Python's own hook."""
+    if issubclass(unraisable.exc_type, KeyboardInterrupt) and _ALARM and signal.getsignal(signal.SIGALRM) is _on_ctrl_c:
+        # Not a signal sent now: Python would handle it at once, inside this hook.
+        signal.setitimer(signal.ITIMER_REAL, 0.01)
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+@contextlib.contextmanager
+def ctrl_c_stops_the_command():
+    """Within: Ctrl-C raises KeyboardInterrupt (a Ctrl-C that lands in a finaliser a
+    moment later) and sets the game loops' stop flag. Outside the main thread, or when
+    SIGINT already has a handler other than Python's, nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    previous_hook = sys.unraisablehook
+    previous = signal.signal(signal.SIGINT, _on_ctrl_c)
+    previous_alarm = signal.signal(signal.SIGALRM, _on_ctrl_c) if _ALARM else None
+    sys.unraisablehook = _on_unraisable
+    try:
+        yield
+    finally:
+        if _ALARM:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous_alarm)
+        sys.unraisablehook = previous_hook
+        signal.signal(signal.SIGINT, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hinge-fast`` console script; returns the exit status.
     Without a command: the help, and status 0."""
-    previous = None
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        previous = signal.signal(signal.SIGINT, _on_ctrl_c)
     try:
-        return _main(argv)
+        with ctrl_c_stops_the_command():
+            return _main(argv)
+    except KeyboardInterrupt:  # a Ctrl-C sent again just as the command ended
+        print("interrupted", file=sys.stderr, flush=True)
+        return 130
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
         game = sys.modules.get("hinge_fast.tools.game")
         if game is not None:
             game.stop_requested.clear()

@@ -132,6 +132,31 @@ def test_ctrl_c_makes_move_print_its_best_move_so_far(tmp_path):
     assert Board.from_fen(MID_GAME).parse_move(said.split()[-1])  # the move, printed last
 
 
+FINALISER_INTERRUPTED = """
+from hinge_fast.cli import ctrl_c_stops_the_command
+
+class Finaliser:
+    def __del__(self):
+        raise KeyboardInterrupt  # what a Ctrl-C landing while a finaliser runs does
+
+try:
+    with ctrl_c_stops_the_command():
+        done = Finaliser()
+        del done
+        while True:
+            pass
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_a_ctrl_c_that_lands_in_a_finaliser_still_stops_the_command():
+    # Python drops an exception raised in a finaliser (a progress bar's __del__, as a
+    # bar closes just when Ctrl-C comes): without the command's handling the loop never ends.
+    done = subprocess.run([sys.executable, "-c", FINALISER_INTERRUPTED], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "stopped\n", "")
+
+
 def test_ctrl_c_stops_solve_and_leaves_no_file(tmp_path):
     out = tmp_path / "early.tb"
     argv = ["solve", "--from", "4/5/1g4/2gg3/2bb2/1b3/4 g", "--out", str(out)]
