@@ -101,7 +101,7 @@ def _on_unraisable(unraisable):
     """A KeyboardInterrupt raised while a finaliser ran (a progress bar's ``__del__``,
     say) is one Python drops: the Ctrl-C comes again a moment later, as an alarm, to be
     raised where it stops the command. Anything else goes to Python's own hook."""
-    if issubclass(unraisable.exc_type, KeyboardInterrupt) and _ALARM and signal.getsignal(signal.SIGALRM) is _on_ctrl_c:
+    if issubclass(unraisable.exc_type, KeyboardInterrupt) and signal.getsignal(signal.SIGALRM) is _on_ctrl_c:
         # Not a signal sent now: Python would handle it at once, inside this hook.
         signal.setitimer(signal.ITIMER_REAL, 0.01)
         return
@@ -111,23 +111,24 @@ def _on_unraisable(unraisable):
 @contextlib.contextmanager
 def ctrl_c_stops_the_command():
     """Within: Ctrl-C raises KeyboardInterrupt (a Ctrl-C that lands in a finaliser a
-    moment later) and sets the game loops' stop flag. Outside the main thread, or when
-    SIGINT already has a handler other than Python's, nothing changes."""
+    moment later, where the system has an interval timer) and sets the game loops' stop
+    flag. Outside the main thread, or when SIGINT already has a handler other than
+    Python's, nothing changes."""
     if threading.current_thread() is not threading.main_thread() or \
             signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
         return
-    previous_hook = sys.unraisablehook
     previous = signal.signal(signal.SIGINT, _on_ctrl_c)
-    previous_alarm = signal.signal(signal.SIGALRM, _on_ctrl_c) if _ALARM else None
-    sys.unraisablehook = _on_unraisable
+    if _ALARM:
+        previous_alarm = signal.signal(signal.SIGALRM, _on_ctrl_c)
+        previous_hook, sys.unraisablehook = sys.unraisablehook, _on_unraisable
     try:
         yield
     finally:
         if _ALARM:
             signal.setitimer(signal.ITIMER_REAL, 0)
+            sys.unraisablehook = previous_hook
             signal.signal(signal.SIGALRM, previous_alarm)
-        sys.unraisablehook = previous_hook
         signal.signal(signal.SIGINT, previous)
 
 
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with ctrl_c_stops_the_command():
             return _main(argv)
-    except KeyboardInterrupt:  # a Ctrl-C sent again just as the command ended
+    except KeyboardInterrupt:  # also one sent again just as the command ended
         print("interrupted", file=sys.stderr, flush=True)
         return 130
     finally:
@@ -161,9 +162,6 @@ def _main(argv):
         print(f"error: {e}", file=sys.stderr)
         compile_the_rest()
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr, flush=True)
-        return 130
     except BrokenPipeError:
         return 0
 

@@ -262,7 +262,7 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
                 for j in classes[i]:
                     results[j], strategies[j] = result, strategy
                 if progress is not None:
-                    pn, dn = root_numbers(mover, [results[i] for i in classes])
+                    pn, dn = root_numbers(mover, [results[first] for first in classes])
                     progress(spent, pn, dn, time.monotonic() - started)
                 if result.winner == mover:
                     break
@@ -272,7 +272,7 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
             winner, distance, repetition, root_moves = root_value(mover, moves, results)
             break
         budget *= BUDGET_GROWTH
-    pn, dn = root_numbers(mover, [results[i] for i in classes])
+    pn, dn = root_numbers(mover, [results[first] for first in classes])
     result = ProofResult(position=board.fen(), winner=winner, distance=distance, nodes=spent,
                          seconds=time.monotonic() - started, complete=winner is not None or repetition,
                          pn=int(pn), dn=int(dn), root_moves=root_moves, repetition=repetition)
