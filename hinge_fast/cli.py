@@ -17,7 +17,6 @@ import pkgutil
 import signal
 import sys
 import threading
-import time
 
 from . import __version__
 from .errors import HingeError
@@ -48,39 +47,6 @@ def build_parser() -> argparse.ArgumentParser:
     for name in command_modules():
         importlib.import_module(f"hinge_fast.commands.{name}").register(subparsers)
     return parser
-
-
-#: Every kernel is compiled (or need not be) in this process: `compile_the_rest` has
-#: nothing left to do. The tests set it, so that no test compiles the rest mid-run.
-COMPILED_ALL = False
-
-
-def compile_the_rest() -> None:
-    """After a command that had to compile kernels (a cold or stale cache), compile
-    every other kernel too, as ``warmup`` does: the compile notice promises a first
-    run only, so the next command, whichever it is, loads everything from the cache.
-    Once a process; nothing when the command compiled nothing."""
-    global COMPILED_ALL
-    kernels = sys.modules.get("hinge_fast.core.kernels")
-    if COMPILED_ALL or kernels is None or not kernels.COMPILE_NOTICE.said:
-        return
-    COMPILED_ALL = True
-    sys.stdout.flush()
-    from .tools.warmup import warm_up
-
-    print(
-        "hinge-fast: compiling the other kernels too, so that later commands start at once "
-        "(Ctrl-C skips it)",
-        file=sys.stderr,
-        flush=True,
-    )
-    started = time.perf_counter()
-    try:
-        warm_up()
-    except KeyboardInterrupt:
-        print("hinge-fast: compiling skipped; the next command compiles what it needs", file=sys.stderr, flush=True)
-        return
-    print(f"hinge-fast: compiling done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
 
 
 def _on_ctrl_c(signum, frame):
@@ -154,13 +120,9 @@ def _main(argv):
         if args.command is None:
             parser.print_help()
             return 0
-        status = int(args.run(args) or 0)
-        if args.command != "warmup":  # warmup has compiled every kernel itself
-            compile_the_rest()
-        return status
+        return int(args.run(args) or 0)
     except HingeError as e:
         print(f"error: {e}", file=sys.stderr)
-        compile_the_rest()
         return 2
     except BrokenPipeError:
         return 0

@@ -24,15 +24,8 @@ os.environ["HINGE_FAST_TABLEBASE"] = "off"
 import pytest
 
 from hinge_fast import Board
-from hinge_fast import cli as _cli
 from hinge_fast import reference as ref
 
-# The command line, run in-process by the tests (``main``), compiles every other kernel
-# after a command that had to compile (``cli.compile_the_rest``). On a cold cache that
-# would run in whichever test first compiled in a worker process, minutes long, and add
-# two lines to that test's stderr: it is marked done here; the tests of it
-# (tests/test_install.py) turn it back on.
-_cli.COMPILED_ALL = True
 
 #: The README's mid-game position (side 6, Green to move, 10 tokens each).
 MID_GAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
@@ -241,3 +234,14 @@ IMPLS = [ReferenceImpl(), FastImpl()]
 def impl(request):
     """Each rule implementation in turn: a test using it runs on both."""
     return request.param
+
+
+def pytest_configure(config):
+    """Before any test (in the controller, before xdist starts its workers): compile
+    or load every kernel on every core (``hinge-fast warmup``), so that the workers
+    load them from the cache instead of each compiling its own copies."""
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    from hinge_fast.tools.warmup import warm_up
+
+    warm_up()

@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 
 def register(subparsers):
     p = subparsers.add_parser(
         "warmup",
-        help="compile every kernel now (first run only) and say how long it took",
-        description="Load or compile every numba kernel, so that later commands start in about a second.",
+        help="compile every kernel of every side now, on every core",
+        description="Load or compile every numba kernel of every board side (4 to 9): both engines, the "
+        "prover, the solver, perft and playouts, one worker process per core. After it no command "
+        "compiles anything; without it, a command compiles what it runs on first use.",
         epilog="Example: hinge-fast warmup",
     )
+    p.add_argument("--processes", type=int, default=None, metavar="N",
+                   help="worker processes (default: one per core)")
     p.set_defaults(run=run_warmup)
 
 
 def run_warmup(args) -> int:
+    from ..errors import HingeError
     from ..tools.warmup import warm_up
 
+    if args.processes is not None and args.processes < 1:
+        raise HingeError(f"--processes must be at least 1, not {args.processes}")
     start = time.perf_counter()
-    compiled = warm_up()
+    compiled = warm_up(args.processes, progress=sys.stderr.isatty())
     seconds = time.perf_counter() - start
-    state = "compiled" if compiled else "loaded from the cache"
-    print(f"kernels {state} in {seconds:.1f} s")
+    if compiled:
+        print(f"kernels compiled in {seconds:.1f} s ({compiled:,} kernel versions)")
+    else:
+        print(f"kernels loaded from the cache in {seconds:.1f} s")
     return 0

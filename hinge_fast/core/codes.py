@@ -1,6 +1,6 @@
 """The move code of ``movecode.py`` compiled for the kernels, from the very same source."""
 
-from numba import njit
+from .jit import njit
 
 from . import movecode
 

@@ -1,108 +1,105 @@
 """The one door to the numba kernels: import this, never the kernel modules directly,
 from code that may run on a cold cache.
 
-On import it
+A command compiles only the kernels it runs, for the board side it runs on: each entry
+point below takes the side and picks the compiled version of that side's word count
+(``sets.set_like``), so nothing of the other sides is compiled. Numba caches each
+compiled kernel on disk (``jit.kernel_cache_dir()``); the next run loads it.
 
-* prints ``hinge-fast: compiling ..., first run only`` on stderr the first time numba
-  really compiles something (loading from the on-disk cache compiles nothing); the
-  command line then compiles every other kernel too before it exits
-  (``hinge_fast.cli.compile_the_rest``), so that the notice is true;
-* checks that the cached kernels were built from today's sources and tables. Numba
-  watches only each kernel's own source file: a kernel that calls a changed kernel of
-  another file, or reads a changed global table, would otherwise stay stale in the
-  cache. So every kernel source file and table goes into one digest, compiled into
-  ``compiled_digest``; when it differs from today's, every kernel cache is dropped.
-
-Numba's cache lives in ``hinge_fast.core.kernel_cache_dir()`` (``NUMBA_CACHE_DIR``,
-set by ``hinge_fast.core`` to a per-user folder when it is not set), never inside
-the installed package.
+On import this registers ``COMPILE_NOTICE``, which says on stderr, before numba first
+really compiles something in this process (loading from the cache compiles nothing),
+what it compiles and about how long it takes, and on a terminal shows the kernels
+compiled so far. ``hinge-fast warmup`` compiles everything ahead, on every core.
 """
 
-import hashlib
+from __future__ import annotations
+
 import sys
-import time
-from pathlib import Path
 
-import numpy as np
-
-import numba
-from numba import njit
 from numba.core import event
 
-from . import bits, codes, moves, perft, playouts, sets, swipes
 from .codes import encode_placement, encode_swipe, is_swipe, move_from, move_target, move_to  # noqa: F401
+from .jit import kernel_cache_dir  # noqa: F401
 from .moves import bitboard_flips, flipped_group, legal_moves, words, zobrist_hash  # noqa: F401
 from .perft import perft as perft_kernel  # noqa: F401
 from .perft import make_unmake_loop, perft_children  # noqa: F401
 from .playouts import first_move_counts, moves_count, random_games, game_trace  # noqa: F401
 from .swipes import uniform_moves  # noqa: F401
-from .tables import TABLES_DIGEST
+from .tables import SHIFT_WORDS_OF
+
+#: The board sides of each word count of the shift layout.
+SIDES_OF_WORDS = {n: [s for s in range(len(SHIFT_WORDS_OF)) if SHIFT_WORDS_OF[s] == n]
+                  for n in sorted(set(int(x) for x in SHIFT_WORDS_OF if x))}
+#: Seconds to compile the kernels of one command for one side on a 2-core machine, as
+#: measured by ``scripts/first_move.py`` (docs/performance.md): a search, the
+#: heaviest, and the move generator alone.
+SEARCH_COMPILE_SECONDS = 20
 
 
-def _source_digest() -> np.uint64:
-    """Digest of the tables and of every source file of the package holding a kernel."""
-    h = hashlib.blake2b(str(int(TABLES_DIGEST)).encode(), digest_size=8)
-    root = Path(__file__).resolve().parent.parent  # the whole package: search/ holds kernels too
-    for path in sorted(root.rglob("*.py")):
-        text = path.read_bytes()
-        if b"@njit" in text or path.parent.name == "core":  # core: movecode.py is compiled by codes.py
-            h.update(path.relative_to(root).as_posix().encode() + b"\0" + text)
-    return np.uint64(int.from_bytes(h.digest(), "little"))
+def sides_text(words: int) -> str:
+    """``'side 4'``, ``'sides 5 and 6'``: the sides whose sets have ``words`` words."""
+    sides = SIDES_OF_WORDS.get(words, [])
+    if len(sides) == 1:
+        return f"side {sides[0]}"
+    return "sides " + ", ".join(map(str, sides[:-1])) + f" and {sides[-1]}"
 
 
-BUILD_DIGEST = _source_digest()
+def _words_of(args) -> int | None:
+    """The word count of the last set (a tuple of 64-bit words: an entry kernel's
+    ``like``) among a kernel's argument types, or None."""
+    for a in reversed(tuple(args)):
+        count = getattr(a, "count", None)
+        dtype = getattr(a, "dtype", None)
+        if count is not None and getattr(dtype, "bitwidth", 0) == 64 and type(a).__name__ == "UniTuple":
+            return int(count)
+    return None
 
 
-class _CompileNotice(event.Listener):
-    """Says once, before the first real compilation, why this run is slow."""
+class CompileNotice(event.Listener):
+    """Says once a process, before numba's first real compilation, what is compiled
+    and about how long it takes; on a terminal, a progress line counts the kernels
+    compiled (cleared when the compiling ends). ``compiled`` counts every kernel
+    version this process compiled (the tests read it: after ``warmup``, 0)."""
 
     def __init__(self):
         self.said = False
-        self.started = None
+        self.compiled = 0
+        self.names: list[str] = []
+        self._depth = 0
+        self._bar = None
 
     def on_start(self, ev):
+        self._depth += 1
         if not self.said:
             self.said = True
-            self.started = time.perf_counter()
+            words = _words_of(ev.data.get("args", ()))
+            where = f" for {sides_text(words)}" if words else ""
             print(
-                "hinge-fast: compiling the numba kernels, first run only: all of them, once "
-                "(a few minutes); later runs load them from the cache",
+                f"hinge-fast: compiling the kernels this command runs{where}, once: about "
+                f"{SEARCH_COMPILE_SECONDS} s for a search, less for move generation; later runs load "
+                "them from the cache ('hinge-fast warmup' compiles every kernel ahead)",
                 file=sys.stderr,
                 flush=True,
             )
+        if self._bar is None and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self._bar = tqdm(desc="hinge-fast: compiling", unit=" kernels", leave=False, file=sys.stderr)
 
     def on_end(self, ev):
-        pass
+        self._depth -= 1
+        self.compiled += 1
+        dispatcher = ev.data.get("dispatcher")
+        name = getattr(getattr(dispatcher, "py_func", None), "__qualname__", "?")
+        self.names.append(name)
+        if self._bar is not None:
+            self._bar.set_postfix_str(name, refresh=False)
+            self._bar.update(1)
+            if self._depth == 0:
+                self._bar.close()
+                self._bar = None
 
 
-COMPILE_NOTICE = _CompileNotice()
+COMPILE_NOTICE = CompileNotice()
 event.register("numba:compile", COMPILE_NOTICE)
 
-
-@njit(cache=True)
-def compiled_digest():
-    return BUILD_DIGEST
-
-
-#: The cached kernels were compiled from other sources or tables: recompile them.
-STALE_CACHE = compiled_digest() != BUILD_DIGEST
-if STALE_CACHE:
-    compiled_digest._cache.flush()
-    compiled_digest.recompile()
-
-
-def register_kernel_module(module):
-    """Declare a module of ``@njit(cache=True)`` kernels that read the global tables,
-    so that a stale on-disk cache of it is dropped. Call at the module's end."""
-    if not STALE_CACHE:
-        return
-    for value in vars(module).values():
-        if isinstance(value, numba.core.registry.CPUDispatcher):
-            try:
-                value._cache.flush()
-            except OSError:
-                pass  # a cache we cannot write is one numba will not load from either
-
-
-for _module in (bits, codes, moves, perft, playouts, sets, swipes):
-    register_kernel_module(_module)

@@ -19,12 +19,11 @@ only swipes stops at the first placement.
 """
 
 import numpy as np
-from numba import literal_unroll, njit
+from .jit import njit
 
 from .bits import lowest_bit_index64
 from .codes import encode_placement, encode_swipe, is_swipe, move_from, move_target, move_to
 from .sets import (
-    SET_LIKES,
     adjacent,
     dilate,
     s_and,
@@ -165,7 +164,7 @@ def list_moves(size, own, enemy, moves, flips, work, group_of_bit, least_flip):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def play_move(size, own, enemy, move, flipped):
     """``(their tokens, our tokens)`` after ``move`` by ``own``, flipping the set
     ``flipped`` (empty for a placement)."""
@@ -223,16 +222,12 @@ def moves_in(size, own_bits, enemy_bits, moves, flips, work, group_of_bit, like)
     return list_moves(size, own, enemy, moves, flips, work, group_of_bit, 0)
 
 
-@njit(cache=True)
 def legal_moves(size, own_bits, enemy_bits, moves, flips, work, group_of_bit):
     """The legal moves of a position given as bitboards (``Board``'s words): codes to
     ``moves``, flipped groups (shift-layout sets, ``SHIFT_WORDS_OF[size]`` words) to the
-    rows of ``flips``. Returns their number (0: the game is over)."""
-    n = np.int64(0)
-    for like in literal_unroll(SET_LIKES):
-        if len(like) == SHIFT_WORDS_OF[size]:
-            n = moves_in(size, own_bits, enemy_bits, moves, flips, work, group_of_bit, like)
-    return n
+    rows of ``flips``. Returns their number (0: the game is over). Compiles for side
+    ``size``'s word count only."""
+    return moves_in(size, own_bits, enemy_bits, moves, flips, work, group_of_bit, set_like(size))
 
 
 @njit(cache=True)
@@ -241,14 +236,9 @@ def key_in(size, green_bits, blue_bits, blue_to_move, like):
                         blue_to_move)
 
 
-@njit(cache=True)
 def zobrist_hash(size, green_bits, blue_bits, blue_to_move):
     """The Zobrist key of a position given as bitboards (``Board``'s words)."""
-    key = U64(0)
-    for like in literal_unroll(SET_LIKES):
-        if len(like) == SHIFT_WORDS_OF[size]:
-            key = key_in(size, green_bits, blue_bits, blue_to_move, like)
-    return key
+    return key_in(size, green_bits, blue_bits, blue_to_move, set_like(size))
 
 
 @njit(cache=True)

@@ -29,11 +29,10 @@ for perft alone: 205 against 226 ns on side 6, 659 against 879 ns on side 9).
 """
 
 import numpy as np
-from numba import literal_unroll, njit
+from .jit import njit
 
 from .moves import list_moves, play_move
 from .sets import (
-    SET_LIKES,
     adjacent,
     dilate,
     s_and,
@@ -56,7 +55,7 @@ from .tables import MAX_MOVES, SHIFT_WORDS_OF
 U64 = np.uint64
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def fold(a):
     """The words of the set ``a`` XORed into one."""
     x = U64(0)
@@ -182,6 +181,12 @@ def perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop):
 
 
 @njit(cache=True, nogil=True)
+def perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, stop, like):
+    """``perft`` in the shift layout of ``like``'s words."""
+    return perft_sets(size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like), depth, bulk,
+                      leaf_checksum, stop)
+
+
 def perft(size, own, enemy, depth, bulk, work):
     """Leaf count of the move tree ``depth`` plies deep (rules.md section 8).
 
@@ -192,13 +197,8 @@ def perft(size, own, enemy, depth, bulk, work):
 
     """
     if depth == 0:
-        return np.int64(1)
-    total = np.int64(0)
-    for like in literal_unroll(SET_LIKES):
-        if len(like) == SHIFT_WORDS_OF[size]:
-            total = perft_sets(size, to_shift_words(size, own, like), to_shift_words(size, enemy, like), depth, bulk,
-                               work.leaf_checksum, work.stop)
-    return total
+        return 1
+    return perft_in(size, own, enemy, depth, bulk, work.leaf_checksum, work.stop, set_like(size))
 
 
 @njit(cache=True, nogil=True)
@@ -217,18 +217,13 @@ def children_in(size, own_bits, enemy_bits, depth, bulk, work, codes, flips, fir
     return last - first
 
 
-@njit(cache=True, nogil=True)
 def perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, last, counts):
     """Perft ``depth - 1`` under the root moves ``first .. last - 1`` (``codes``,
     ``flips``: the root move list of ``moves.legal_moves``), into ``counts``: one call
     per chunk of root moves, so that threads sharing the root pay Python only once per
     chunk. Returns how many it counted: fewer when ``work.stop`` stopped it (that count
     is -1)."""
-    done = np.int64(0)
-    for like in literal_unroll(SET_LIKES):
-        if len(like) == SHIFT_WORDS_OF[size]:
-            done = children_in(size, own, enemy, depth, bulk, work, codes, flips, first, last, counts, like)
-    return done
+    return children_in(size, own, enemy, depth, bulk, work, codes, flips, first, last, counts, set_like(size))
 
 
 @njit(cache=True, nogil=True)
@@ -248,17 +243,12 @@ def make_unmake_in(size, own_bits, enemy_bits, rounds, work, like):
     return n, checksum
 
 
-@njit(cache=True, nogil=True)
 def make_unmake_loop(size, own, enemy, rounds, work):
     """Play and take back every legal move of a position ``rounds`` times (a
     benchmark of make/unmake; taking back a copy-made move is keeping the old
     words). Returns the number of legal moves and a checksum of the children, which
     keeps the compiler from skipping the work."""
-    result = (np.int64(0), np.uint64(0))
-    for like in literal_unroll(SET_LIKES):
-        if len(like) == SHIFT_WORDS_OF[size]:
-            result = make_unmake_in(size, own, enemy, rounds, work, like)
-    return result
+    return make_unmake_in(size, own, enemy, rounds, work, set_like(size))
 
 
 @njit(cache=True)

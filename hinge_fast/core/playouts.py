@@ -25,12 +25,10 @@ codes (``movecode.py``).
 """
 
 import numpy as np
-from numba import njit
-
-from numba import literal_unroll
+from .jit import njit
 
 from .codes import encode_placement, encode_swipe
-from .sets import (SET_LIKES, adjacent, dilate, nth_bit, s_and, s_andnot, s_any, s_count, s_interior, s_lowest, s_or,
+from .sets import (adjacent, dilate, nth_bit, s_and, s_andnot, s_any, s_count, s_interior, s_lowest, s_or,
                    s_row, s_store, s_zero, set_like, to_shift_words)
 from .swipes import (END_SETS, cell_index, grow_group, start_cells, swipe_end_sets, uniform_code, uniform_count,
                      uniform_nth, uniform_play)
@@ -180,7 +178,7 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def splitmix64(state):
     """One step of splitmix64: ``(next state, output)``."""
     state = state + _GOLDEN
@@ -198,7 +196,7 @@ def game_seed(seed, game):
     return z
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def draw_below(state, n):
     """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``, without bias (Lemire's
     multiply-and-reject): ``(next state, value)``."""
@@ -213,7 +211,6 @@ def draw_below(state, n):
     return state, np.int64(m >> _S32)
 
 
-@njit(cache=True, nogil=True)
 def random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out):
     """Play games ``first_game .. first_game + games - 1`` of uniformly random legal
     moves from one position (``own``: the side to move; bitboards of ``geometry.py``).
@@ -223,12 +220,8 @@ def random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out
     and how it ended (``ELIMINATION``, ``NO_LEGAL_MOVE``, ``PLY_CAP``). A side with no
     legal move loses (rules.md section 6). Returns the total number of plies.
     """
-    total = np.int64(0)
-    for like in literal_unroll(SET_LIKES):
-        if len(like) == SHIFT_WORDS_OF[size]:
-            total = games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out,
-                             like)
-    return total
+    return games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out,
+                    set_like(size))
 
 
 @njit(cache=True, nogil=True)

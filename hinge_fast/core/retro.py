@@ -27,9 +27,10 @@ it can, the loser holds out as long as it can). Distances up to 126 fit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from . import kernels  # noqa: F401  (the stale-cache check runs first)
+from .jit import njit
+
 from .geometry import geometry
 from .codes import is_swipe, move_from, move_to
 from .moves import list_moves
@@ -462,6 +463,3 @@ def count_inconsistent(values, classes):
             if unsolved or values[index] != expected:
                 bad[chunk] += 1
     return bad.sum()
-
-
-kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))

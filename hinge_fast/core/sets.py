@@ -44,7 +44,7 @@ ANDed with the tokens), only those next to the cells asked for (``group_touches_
 """
 
 import numpy as np
-from numba import njit
+from .jit import njit
 from numba.core import types
 from numba.extending import overload
 
@@ -85,9 +85,7 @@ def _words(a):
 def _define(name, args, n, lines):
     """Compile the source of a primitive for ``n`` words: ``lines`` its body."""
     source = f"def {name}({args}):\n" + "".join(f"    {line}\n" for line in lines)
-    scope = {"U64": U64, "B64": B64, "ONE": ONE, "np": np, "popcount64": popcount64,
-             "lowest_bit_index64": lowest_bit_index64, "highest_bit_index64": highest_bit_index64,
-             "nth_in_word": nth_in_word}
+    scope = dict(globals())  # the primitives above and below, numpy, the constants
     exec(compile(source, f"<sets.{name}[{n}]>", "exec"), scope)
     return scope[name]
 
@@ -335,7 +333,7 @@ HALVES = (U64(0x00000000FFFFFFFF), U64(0x0000FFFF0000FFFF), U64(0x00FF00FF00FF00
           U64(0x0F0F0F0F0F0F0F0F), U64(0x3333333333333333), U64(0x5555555555555555))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def nth_in_word(word, n):
     """The ``n``-th lowest set bit (from 0, ``n < popcount(word)``) of ``word``, as a
     one-bit word: six halvings, each keeping the half of the remaining block that holds
@@ -442,6 +440,68 @@ def _column_moves(size):
     return lines
 
 
+# ----- the six directions: each one fixed shift ----------------------------------------------
+# ``at(a, j, w)`` and its kin take a direction ``j`` (0 to 5) and the column length ``w``
+# (``W = 2S - 1``). Called with ``j`` a constant, as most calls are, the compiled code is
+# the one shift of that direction; called with ``j`` a variable, a six-way switch. Both
+# are written out here when a kernel is compiled (an ``overload`` that sees the
+# constant), so no separate kernel is compiled for each direction.
+
+#: Per direction j: ``a`` moved by ``-D[j]`` (the cells whose neighbour ``x + D[j]`` is in ``a``).
+AT_SHIFTS = ("down(a, w)", "down(a, w + ONE)", "down(a, ONE)", "up(a, w)", "up(a, w + ONE)", "up(a, ONE)")
+#: Per direction j: ``a`` moved by ``-(D[j] + D[j+1])``, the corner cell between two directions.
+AT_CORNER_SHIFTS = ("down(a, w + w + ONE)", "down(a, w + U64(2))", "up(a, w - ONE)", "up(a, w + w + ONE)",
+                    "up(a, w + U64(2))", "down(a, w - ONE)")
+#: Per direction j: ``a`` moved by ``-2 D[j]``.
+AT_DOUBLE_SHIFTS = ("down(a, w + w)", "down(a, w + w + U64(2))", "down(a, U64(2))", "up(a, w + w)",
+                    "up(a, w + w + U64(2))", "up(a, U64(2))")
+
+
+def _cases(name, args, n, choice, cases):
+    """A primitive that returns ``cases[choice]``: the one case when the ``choice``
+    argument's type is a constant, else an if-chain over all of them."""
+    if isinstance(choice, types.IntegerLiteral):
+        return _define(name, args, n, [f"return {cases[choice.literal_value]}"])
+    variable = args.split(", ")[1]
+    lines = []
+    for i, case in enumerate(cases[:-1]):
+        lines += [f"if {variable} == {i}:", f"    return {case}"]
+    return _define(name, args, n, lines + [f"return {cases[-1]}"])
+
+
+def direction_primitive(name, cases, doc):
+    """A primitive ``name(a, j, w)`` returning ``cases[j]`` (source expressions in
+    ``a`` and ``w`` over the primitives of this module), with its interpreter stub and
+    its compiled ``overload``: one case for a constant ``j``, else an if-chain."""
+    def stub(a, j, w):
+        return eval(cases[int(j)], globals(), {"a": a, "w": U64(w)})
+
+    stub.__name__ = stub.__qualname__ = name
+    stub.__doc__ = doc
+
+    @overload(stub, prefer_literal=True)
+    def impl(a, j, w):
+        n = _words(a)
+        if n:
+            return _cases(name, "a, j, w", n, j, cases)
+
+    return stub
+
+
+at = direction_primitive("at", AT_SHIFTS, """The cells ``x`` whose neighbour ``x + D[j]`` is in ``a``
+    (``a`` moved by ``-D[j]``).""")
+at_corner = direction_primitive("at_corner", AT_CORNER_SHIFTS, """The cells ``x`` whose corner cell
+    ``x + D[j] + D[j+1]`` is in ``a``. Past the top or bottom row of a column this reads a cell of the
+    next column, never an interior one (``tables._shift_layout`` checks it), so ``a`` must hold
+    interior cells only.""")
+at_double = direction_primitive("at_double", AT_DOUBLE_SHIFTS, """The cells ``x`` whose cell two steps
+    on, ``x + 2 D[j]``, is in ``a``; as for ``at_corner``, ``a`` must hold interior cells only.""")
+far_from = direction_primitive("far_from", tuple(
+    f"s_and(at(a, {j}, w), s_or(at_double(a, {j}, w), s_or(at_corner(a, {j}, w), at_corner(a, {(j + 5) % 6}, w))))"
+    for j in range(6)), """The cells ``x`` whose neighbour ``N[j]`` has a neighbour in ``a`` two steps
+    from ``x``: ``x + 2 D[j]``, ``C[j]`` or ``C[j - 1]``.""")
+
+
 @njit(cache=True)
 def adjacent(a, w):
     """Every cell next to a cell of ``a``, in four shifts: ``a+1`` and ``a-1``, then
@@ -463,14 +523,6 @@ def add_to_counter(t1, t2, t3, near):
     """Add the set ``near`` to a counter per cell that stops at three: ``t1``, ``t2``,
     ``t3`` are the cells counted at least once, twice, three times."""
     return s_or(t1, near), s_or(t2, s_and(t1, near)), s_or(t3, s_and(t2, near))
-
-
-@njit(cache=True)
-def far_from(stones, j, w):
-    """The cells ``x`` whose neighbour ``N[j]`` has a neighbour in ``stones`` two steps
-    from ``x``: ``x + 2 D[j]``, ``C[j]`` or ``C[j - 1]``."""
-    return s_and(at(stones, j, w), s_or(at_double(stones, j, w),
-                                        s_or(at_corner(stones, j, w), at_corner(stones, (j + 5) % 6, w))))
 
 
 @njit(cache=True, inline='always')
@@ -502,7 +554,7 @@ def add_groups(t1, t2, t3, stones, seeds, w):
     return t1, t2, t3
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def group_touches(stones, w):
     """The cells next to at least one, two and three groups of ``stones`` (a group's
     own cells may count as next to it; the counts are exact on the other cells).
@@ -523,57 +575,6 @@ def group_touches_at(stones, cells, w):
     centred or all not: a centre's neighbours are all in its group)."""
     t1, t2, t3, rest = centred_touches(stones, w)
     return add_groups(t1, t2, t3, stones, s_and(rest, adjacent(cells, w)), w)
-
-
-@njit(cache=True)
-def at(a, j, w):
-    """The cells ``x`` whose neighbour ``x + D[j]`` is in ``a`` (``a`` moved by ``-D[j]``)."""
-    if j == 0:
-        return down(a, w)
-    if j == 1:
-        return down(a, w + ONE)
-    if j == 2:
-        return down(a, ONE)
-    if j == 3:
-        return up(a, w)
-    if j == 4:
-        return up(a, w + ONE)
-    return up(a, ONE)
-
-
-@njit(cache=True)
-def at_corner(a, j, w):
-    """The cells ``x`` whose corner cell ``x + D[j] + D[j+1]`` is in ``a``. Past the top
-    or bottom row of a column this reads a cell of the next column, never an interior
-    one (``tables._shift_layout`` checks it), so ``a`` must hold interior cells only."""
-    if j == 0:
-        return down(a, w + w + ONE)  # (+2, +1)
-    if j == 1:
-        return down(a, w + U64(2))  # (+1, +2)
-    if j == 2:
-        return up(a, w - ONE)  # (-1, +1)
-    if j == 3:
-        return up(a, w + w + ONE)  # (-2, -1)
-    if j == 4:
-        return up(a, w + U64(2))  # (-1, -2)
-    return down(a, w - ONE)  # (+1, -1)
-
-
-@njit(cache=True)
-def at_double(a, j, w):
-    """The cells ``x`` whose cell two steps on, ``x + 2 D[j]``, is in ``a``; as for
-    ``at_corner``, ``a`` must hold interior cells only."""
-    if j == 0:
-        return down(a, w + w)
-    if j == 1:
-        return down(a, w + w + U64(2))
-    if j == 2:
-        return down(a, U64(2))
-    if j == 3:
-        return up(a, w + w)
-    if j == 4:
-        return up(a, w + w + U64(2))
-    return up(a, U64(2))
 
 
 @njit(cache=True)

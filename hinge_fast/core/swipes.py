@@ -22,7 +22,7 @@ The moves of a position can then be counted and the n-th one decoded without a l
 """
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .codes import encode_placement, encode_swipe
 from .sets import (
@@ -31,6 +31,7 @@ from .sets import (
     at,
     at_corner,
     dilate,
+    direction_primitive,
     fill,
     group_touches_at,
     lift_stuck_among,
@@ -60,39 +61,20 @@ ONE = U64(1)
 END_SETS = 13
 
 
-@njit(cache=True)
-def step(a, j, w):
-    """Every cell of ``a`` moved by ``D[j]`` (the inverse of ``sets.at``):
-    ``D[j + 3] = -D[j]``, so this is ``at`` of the opposite direction."""
-    return at(a, (j + 3) % 6, w)
+# A swipe's end cells from its token and back, per end set ``E[k]``: each one shift,
+# written out for a constant ``k`` (``sets.direction_primitive``).
+#: ``a`` moved by ``D[j]`` (the inverse of ``sets.at``: ``D[j + 3] = -D[j]``).
+STEP_SHIFTS = tuple(f"at(a, {(j + 3) % 6}, w)" for j in range(6))
+#: ``a`` moved by ``D[j] + D[j + 1]`` (the inverse of ``sets.at_corner``: the opposite
+#: corner, ``D[j + 3] + D[j + 4]``; the cells must land inside the words).
+STEP_CORNER_SHIFTS = tuple(f"at_corner(a, {(j + 3) % 6}, w)" for j in range(6))
 
-
-@njit(cache=True)
-def step_corner(a, j, w):
-    """Every cell of ``a`` moved by ``D[j] + D[j + 1]`` (the inverse of
-    ``sets.at_corner``; the cells must land inside the two words):
-    ``at_corner`` of the opposite corner, ``D[j + 3] + D[j + 4]``."""
-    return at_corner(a, (j + 3) % 6, w)
-
-
-@njit(cache=True)
-def end_cells(a, k, w):
-    """The end cells of the tokens ``a`` of end set ``E[k]``."""
-    if k < 6:
-        return step(a, k, w)
-    if k < 12:
-        return step_corner(a, k - 6, w)
-    return a
-
-
-@njit(cache=True)
-def start_cells(a, k, w):
-    """The tokens whose end of set ``E[k]`` is in ``a`` (the inverse of ``end_cells``)."""
-    if k < 6:
-        return at(a, k, w)
-    if k < 12:
-        return at_corner(a, k - 6, w)
-    return a
+end_cells = direction_primitive("end_cells", STEP_SHIFTS + STEP_CORNER_SHIFTS + ("a",),
+                                """The end cells of the tokens ``a`` of end set ``E[k]``.""")
+start_cells = direction_primitive("start_cells", tuple(f"at(a, {j}, w)" for j in range(6))
+                                  + tuple(f"at_corner(a, {j}, w)" for j in range(6)) + ("a",),
+                                  """The tokens whose end of set ``E[k]`` is in ``a`` (the inverse of
+    ``end_cells``).""")
 
 
 @njit(cache=True, inline='always')
@@ -177,7 +159,7 @@ def cell_index(size, a):
     return np.int64(CELL_OF_BIT[size, s_lowest_index(a)])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def grow_group(stones, seed, w):
     """The group of ``stones`` holding the cells ``seed`` (one group's), grown a ring a
     round, and its dilation (the group and every cell next to it)."""
@@ -276,7 +258,7 @@ def uniform_nth(w, enemy, k, placements, touch2, work):
     return zero, zero, zero  # not reached for 0 <= k < n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def uniform_play(own, enemy, x, f, group):
     """The position after the move ``(x, f, group)`` of ``uniform_nth``, the side to
     move first: a swipe moves ``x`` to ``f`` and flips ``group``; a placement adds ``f``."""

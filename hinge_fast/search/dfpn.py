@@ -48,13 +48,11 @@ How it works
 
 from __future__ import annotations
 
-import sys
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
-from ..core import kernels  # noqa: F401  (the stale-cache check runs first)
 from ..core.bits import lowest_bit_index64
 from ..core.codes import is_swipe
 from ..core.geometry import MAX_SIZE, MIN_SIZE
@@ -470,6 +468,3 @@ def bitboard_of(size, cells, out):
             cell = CELL_OF_BIT[size, 64 * w + np.int64(lowest_bit_index64(word))]
             word &= word - U64(1)
             out[cell >> 6] |= U64(1) << U64(cell & 63)
-
-
-kernels.register_kernel_module(sys.modules[__name__])

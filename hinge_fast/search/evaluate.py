@@ -51,10 +51,9 @@ enemy group now (an elimination in one).
 
 from __future__ import annotations
 
-import sys
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.codes import is_swipe
 from ..core.moves import list_moves
@@ -292,8 +291,3 @@ def evaluate_board(board) -> dict:
     out["verdict"] = "lost" if total == LOST else "eliminates" if total == WINNING else None
     out["total"] = total
     return out
-
-
-from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
-
-kernels.register_kernel_module(sys.modules[__name__])

@@ -19,11 +19,12 @@ numba does not reference-count, and memory written once before a timed search.
 
 from __future__ import annotations
 
-import sys
 
 import numpy as np
 from llvmlite import ir
-from numba import carray, njit, types
+from numba import carray, types
+
+from ..core.jit import njit
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
@@ -96,8 +97,3 @@ def touched(array: np.ndarray) -> np.ndarray:
     paid inside the first timed search, tens of milliseconds for the table."""
     array.fill(0)
     return array
-
-
-from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
-
-kernels.register_kernel_module(sys.modules[__name__])

@@ -80,15 +80,14 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import time
 
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
-from ..core import kernels  # noqa: F401  (compile notice and stale-cache check, before our kernels)
+from ..core import kernels  # noqa: F401  (the compile notice, before our kernels)
 from ..board import Board
 from ..errors import HingeError
 from ..core.codes import is_swipe
@@ -424,9 +423,6 @@ def run_iterations(size, root_own_bits, root_enemy_bits, iterations, settings, t
         done += 1
     stats[PLAYOUTS] += done
     return done
-
-
-kernels.register_kernel_module(sys.modules[__name__])
 
 
 # ----- Python side ------------------------------------------------------------------------------

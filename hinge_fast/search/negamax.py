@@ -70,11 +70,10 @@ time (iterative deepening, threads, limits) and builds the result.
 from __future__ import annotations
 
 import math
-import sys
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.codes import is_swipe
 from ..core.moves import child_key, list_moves, play_move
@@ -521,8 +520,3 @@ def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, ke
     kernel's time."""
     return negamax(size, colour, to_shift_words(size, own, like), to_shift_words(size, enemy, like), key, depth, ply,
                    alpha, beta, unowned_buffers(buf), unowned(keys), unowned(data))
-
-
-from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
-
-kernels.register_kernel_module(sys.modules[__name__])

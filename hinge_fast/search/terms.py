@@ -15,7 +15,7 @@ No move is listed: on positions in the shift layout of ``core/sets.py``
 """
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from ..core.sets import (
     adjacent,
@@ -168,10 +168,5 @@ def position_terms(size, own, enemy):
         n_own - n_their,
     )
     return terms, n_own, can_eliminate
-
-
-from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
-
-kernels.register_kernel_module(__import__(__name__, fromlist=["_"]))
 
 __all__ = ["board_terms", "position_terms"]

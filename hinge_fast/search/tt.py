@@ -24,10 +24,9 @@
 
 from __future__ import annotations
 
-import sys
 
 import numpy as np
-from numba import njit
+from ..core.jit import njit
 
 from .evaluate import MATE_BOUND
 from .intrinsics import prefetch, touched
@@ -177,8 +176,3 @@ class TranspositionTable:
             self.data.fill(0)  # generation numbers wrap: forget every old entry
         self.generation = generation
         return generation
-
-
-from ..core import kernels  # noqa: E402  (after the kernels above: registers them for stale-cache checks)
-
-kernels.register_kernel_module(sys.modules[__name__])

@@ -1,0 +1,116 @@
+"""The kernels' compiler: ``njit``, numba's decorator with two differences.
+
+* **One compiled version per argument type.** Numba compiles a kernel called from
+  another kernel once per *value* of each constant argument (a direction ``j`` from 0
+  to 5, an end set ``k`` from 0 to 12, a flag): 65 versions of one helper, each a
+  compile and a cache file. Here a constant argument is typed as its plain type, so all
+  calls share one version; LLVM still folds the constant into each call where it
+  inlines the kernel, so a direction's shift stays one instruction.
+* **The project's own cache folder.** Every kernel module imports ``njit`` from here,
+  so that before the first kernel is declared numba is told where hinge-fast's kernels
+  live on disk:
+
+* the folder is ``HINGE_FAST_CACHE_DIR``, else ``NUMBA_CACHE_DIR``, else
+  ``hinge-fast/numba`` in the user's cache folder (``XDG_CACHE_HOME`` or
+  ``~/.cache``), read when a kernel is declared, so it holds whatever was imported
+  first; other packages' numba caches are left where numba puts them;
+* never inside the installed package: pip leaves such a folder behind when it replaces
+  an install;
+* a cached kernel is valid for today's sources and tables only. Numba checks a
+  kernel's own source file, but a kernel that calls a changed kernel of another file,
+  or reads a changed global table, would stay stale; so every kernel source file and
+  the tables go into one stamp (``BUILD_STAMP``), and a change to any of them makes
+  every cached kernel of the package miss.
+
+A cache built on one machine serves another of the same CPU: numba compiles for the
+host CPU unless ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` say otherwise
+(docs/performance.md, "The kernel cache").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher
+
+from .tables import TABLES_DIGEST
+
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def kernel_cache_dir() -> Path:
+    """Where the compiled kernels are cached: ``HINGE_FAST_CACHE_DIR``, else
+    ``NUMBA_CACHE_DIR``, else ``hinge-fast/numba`` in the user's cache folder."""
+    for name in ("HINGE_FAST_CACHE_DIR", "NUMBA_CACHE_DIR"):
+        if os.environ.get(name):
+            return Path(os.environ[name])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "hinge-fast" / "numba"
+
+
+def _build_stamp() -> str:
+    """Digest of the tables and of every source file of the package holding a kernel."""
+    h = hashlib.blake2b(str(int(TABLES_DIGEST)).encode(), digest_size=16)
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_bytes()
+        if b"@njit" in text or path.parent.name == "core":  # core: movecode.py is compiled by codes.py
+            h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + text)
+    return h.hexdigest()
+
+
+BUILD_STAMP = _build_stamp()
+
+
+class KernelDispatcher(CPUDispatcher):
+    """numba's CPU dispatcher, typing the arguments of a call from another kernel by
+    their plain types (``Literal[int](3)`` as ``int64``): one compiled version per
+    argument type, whatever constants the callers pass."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+def njit(function=None, *, cache=False, **options):
+    """``numba.njit`` (nopython mode) with ``KernelDispatcher``; ``cache=True`` caches
+    to ``kernel_cache_dir()``. Use as ``@njit(cache=True)`` or ``@njit``."""
+    options["nopython"] = True
+
+    def declare(py_func):
+        dispatcher = KernelDispatcher(py_func=py_func, locals={}, targetoptions=options)
+        if cache:
+            dispatcher.enable_caching()
+        return dispatcher
+
+    return declare if function is None else declare(function)
+
+
+class KernelCacheLocator(caching.UserProvidedCacheLocator):
+    """numba's cache locator for the package's own kernels (and for no other file):
+    the folder of ``kernel_cache_dir()``, stamped with ``BUILD_STAMP``."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(kernel_cache_dir() / self.get_suitable_cache_subpath(py_file))
+
+    def get_source_stamp(self):
+        return BUILD_STAMP
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(PACKAGE):
+            return None
+        self = cls(py_func, py_file)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None  # a folder we cannot write: the kernel compiles in every run
+        return self
+
+
+if KernelCacheLocator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, KernelCacheLocator)
