@@ -12,8 +12,9 @@ long proof can stop (a limit, Ctrl-C, a crash between two saves) and continue la
 
 A checkpoint is a numpy ``.npz`` archive (uncompressed) of the table's four arrays and
 one JSON text: the format, the position (its position string), the nodes searched and
-the seconds spent so far. It is written to ``FILE.tmp`` and renamed over ``FILE``
-once complete, so a save cut short leaves the previous checkpoint whole. The table
+the seconds spent so far. It is written to a temporary file in the same folder and
+renamed over ``FILE`` once complete (``core/atomic.py``), so a save cut short (a full
+disk, Ctrl-C) leaves the previous checkpoint whole and no temporary file behind. The table
 holds proven results and the proof and disproof numbers of open positions, all of them
 path-independent (``dfpn.py``), so a search started again from the position with the
 table continues the stopped one: it walks down to the open positions it left.
@@ -28,6 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..core.atomic import write_atomic
 from ..errors import HingeError
 from .dfpn import ProofTable
 
@@ -48,19 +50,9 @@ def save_checkpoint(path, position: str, table: ProofTable, nodes: int, seconds:
     """Write the table and counters of a run from ``position`` to ``path``, atomically.
     HingeError if it cannot be written (the previous checkpoint is then left as it was)."""
     info = json.dumps({"format": FORMAT, "position": position, "nodes": int(nodes), "seconds": float(seconds)})
-    temporary = f"{os.fspath(path)}.tmp"
-    try:
-        with open(temporary, "wb") as f:
-            np.savez(f, info=np.array(info), keys=table.keys, pn=table.pn, dn=table.dn, meta=table.meta)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except OSError as e:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise HingeError(f"cannot write the checkpoint {path}: {e.strerror or e}") from None
+    write_atomic(path, lambda f: np.savez(f, info=np.array(info), keys=table.keys, pn=table.pn, dn=table.dn,
+                                          meta=table.meta),
+                 name=f"the checkpoint {path}")
 
 
 def load_checkpoint(path, position: str) -> Checkpoint:

@@ -1,5 +1,5 @@
 """Reading the project's input files (books, puzzles, game records, proofs) and writing its output files:
-bounded in size, UTF-8, and every failure one HingeError line naming the file.
+bounded in size, UTF-8, written whole or not at all, and every failure one HingeError line naming the file.
 
     >>> read_text_file("no/such/file.txt", "book", 2**20)
     Traceback (most recent call last):
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from ..core.atomic import write_atomic
 from ..errors import HingeError
 
 
@@ -35,10 +36,7 @@ def read_text_file(path, what: str, max_bytes: int) -> str:
 
 
 def write_text_file(path, text: str) -> None:
-    """Write ``text`` to ``path`` (UTF-8, replacing the file); HingeError "cannot write
-    PATH: ..." if it cannot be written."""
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
+    """Write ``text`` to ``path`` (UTF-8, replacing the file whole: ``core/atomic.py``);
+    HingeError "cannot write PATH: ..." if it cannot be written (the old file is then
+    left as it was)."""
+    write_atomic(path, text)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from .. import reference as ref
 from ..errors import HingeError
-from .files import read_text_file
+from .files import read_text_file, write_atomic
 
 #: The largest proof file read.
 MAX_PROOF_BYTES = 8 << 30
@@ -63,12 +63,7 @@ def write_proof_text(position: str, winner: str, distance: int, strategy: dict) 
 def write_proof(path: str | os.PathLike, position: str, winner: str, distance: int, strategy: dict) -> int:
     """Write a proof file; returns its size in bytes. HingeError if it cannot be written."""
     text = write_proof_text(position, winner, distance, strategy)
-    try:
-        with open(path, "w", encoding="ascii") as f:
-            f.write(text)
-    except OSError as e:
-        raise HingeError(f"cannot write the proof to {path}: {e.strerror or e}") from None
-    return len(text)
+    return write_atomic(path, text.encode("ascii"), name=f"the proof to {path}")
 
 
 def _read_header(lines, name):

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from ..board import Termination
 from ..errors import HingeError
 from ..core.geometry import DEFAULT_SIZE, check_size
-from .files import read_text_file
+from .files import read_text_file, write_atomic
 
 RESULTS = ("green", "blue", "unfinished")
 #: Terminations that the final position itself shows; checked on reading.
@@ -296,17 +296,13 @@ def _wrap(tokens) -> list[str]:
 
 
 def write_records(path_or_file, records) -> None:
-    """Write games to a path (created or overwritten) or an open text file, separated
-    by blank lines. ``write_records("games.hgn", [record1, record2])``."""
+    """Write games to a path (created or replaced whole: ``core/atomic.py``) or an open
+    text file, separated by blank lines. ``write_records("games.hgn", [record1, record2])``."""
     text = "\n".join(format_record(r) for r in records)
     if hasattr(path_or_file, "write"):
         path_or_file.write(text)
         return
-    try:
-        with open(path_or_file, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise HingeError(f"cannot write {path_or_file}: {e.strerror or e}") from None
+    write_atomic(path_or_file, text)
 
 
 def append_record(path, record) -> None:
