@@ -34,6 +34,11 @@ from ..errors import HingeError
 from .dfpn import ProofTable
 
 FORMAT = "hinge-fast prover checkpoint 1"
+#: The most entries a checkpoint's table may hold: that of the largest ``--table-mb``
+#: (2^20 MB at 32 bytes an entry).
+MAX_SLOTS = 1 << 35
+#: The longest position string a checkpoint may name.
+MAX_POSITION = 1000
 _ARRAYS = (("keys", np.uint64), ("pn", np.int64), ("dn", np.int64), ("meta", np.int64))
 
 
@@ -61,12 +66,14 @@ def load_checkpoint(path, position: str) -> Checkpoint:
     kind of file) or is one of another position."""
     broken = f"{path} is not a readable prover checkpoint (truncated or corrupted)"
     try:
+        _check_sizes(path)
         with np.load(path, allow_pickle=False) as data:
             info = json.loads(str(data["info"][()]))
             arrays = [np.ascontiguousarray(data[name]) for name, _ in _ARRAYS]
     except FileNotFoundError:
         raise HingeError(f"no checkpoint at {path}") from None
-    except (OSError, ValueError, EOFError, KeyError, IndexError, zipfile.BadZipFile, json.JSONDecodeError):
+    except (OSError, ValueError, EOFError, KeyError, IndexError, zipfile.BadZipFile, json.JSONDecodeError,
+            RecursionError, MemoryError):
         raise HingeError(broken) from None
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise HingeError(f"{path} is not a prover checkpoint of this version (expected '{FORMAT}')")
@@ -74,14 +81,42 @@ def load_checkpoint(path, position: str) -> Checkpoint:
     if (slots < 16 or slots & (slots - 1) or any(a.shape != (slots,) or a.dtype != dtype
                                                  for a, (_, dtype) in zip(arrays, _ARRAYS))):
         raise HingeError(broken)
-    try:
-        saved, nodes, seconds = str(info["position"]), int(info["nodes"]), float(info["seconds"])
-    except (KeyError, TypeError, ValueError):
-        raise HingeError(broken) from None
+    saved, nodes, seconds = info.get("position"), info.get("nodes"), info.get("seconds")
+    if (not isinstance(saved, str) or len(saved) > MAX_POSITION or type(nodes) is not int or not 0 <= nodes < 1 << 63
+            or type(seconds) not in (int, float) or not 0 <= seconds < 1e12):
+        raise HingeError(broken)
     if saved != position:
         raise HingeError(f"the checkpoint {path} is of the position {saved} (side {_side(saved)}), "
                          f"not of {position} (side {_side(position)})")
     return Checkpoint(saved, ProofTable(*arrays), nodes, seconds)
+
+
+def _check_sizes(path) -> None:
+    """ValueError unless every member of the archive is a stored (uncompressed) ``.npy``
+    lying inside the file, whose header declares no more data than the member holds and
+    an array of at most ``MAX_SLOTS`` entries: checked before numpy allocates an array
+    of the declared shape."""
+    size = os.path.getsize(path)
+    with zipfile.ZipFile(path) as archive:
+        members = archive.infolist()
+        if sorted(m.filename for m in members) != sorted(f"{name}.npy" for name in ("info", *(n for n, _ in _ARRAYS))):
+            raise ValueError("members")
+        for member in members:
+            if (member.compress_type != zipfile.ZIP_STORED or member.file_size != member.compress_size
+                    or member.header_offset + member.compress_size > size):
+                raise ValueError(member.filename)
+            with archive.open(member) as f:
+                version = np.lib.format.read_magic(f)
+                read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                               (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+                if read_header is None:
+                    raise ValueError(member.filename)
+                shape, _, dtype = read_header(f)
+                count = 1
+                for extent in shape:
+                    count *= extent
+                if dtype.hasobject or count > MAX_SLOTS or count * dtype.itemsize > member.file_size:
+                    raise ValueError(member.filename)
 
 
 def _side(position: str) -> int:

@@ -9,6 +9,7 @@ bounded in size, UTF-8, written whole or not at all, and every failure one Hinge
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from ..core.atomic import write_atomic
@@ -33,6 +34,19 @@ def read_text_file(path, what: str, max_bytes: int) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise HingeError(f"{what} {path} is not UTF-8 text") from None
+
+
+@contextlib.contextmanager
+def reading(what: str):
+    """Within it, a MemoryError or RecursionError (an input too large, or nested too
+    deeply, for the memory and stack there are) is a one-line HingeError naming
+    ``what``, as any other bad input is."""
+    try:
+        yield
+    except MemoryError:
+        raise HingeError(f"{what} is too large to read in the memory available") from None
+    except RecursionError:
+        raise HingeError(f"{what} is nested too deeply to read") from None
 
 
 def write_text_file(path, text: str) -> None:
