@@ -50,7 +50,7 @@ LOCAL = "local"
 #: The address a local Ray (``ray=LOCAL``) binds its services to.
 LOOPBACK = "127.0.0.1"
 #: Ray's switch that makes this machine's node address the loopback one (see _start_ray).
-LOCAL_ONLY_VARIABLE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+LOCAL_ONLY_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 #: Jobs kept waiting per worker, so that no worker idles between two jobs.
 QUEUE_PER_WORKER = 2
 #: A job that is running on this many actors when they die is given up.
@@ -62,16 +62,16 @@ def _loopback_only(on: bool):
     """With ``on``, Ray's own switch for a node that is never part of a cluster, set
     while Ray is imported and started (its processes inherit it): the node's address
     is then the loopback one, and Ray's services listen on it only."""
-    saved = os.environ.get(LOCAL_ONLY_VARIABLE)
+    saved = os.environ.get(LOCAL_ONLY_SWITCH)
     if on:
-        os.environ[LOCAL_ONLY_VARIABLE] = "0"
+        os.environ[LOCAL_ONLY_SWITCH] = "0"
     try:
         yield
     finally:
         if saved is None:
-            os.environ.pop(LOCAL_ONLY_VARIABLE, None)
+            os.environ.pop(LOCAL_ONLY_SWITCH, None)
         else:
-            os.environ[LOCAL_ONLY_VARIABLE] = saved
+            os.environ[LOCAL_ONLY_SWITCH] = saved
 
 
 def load_kernels() -> None:
@@ -276,7 +276,7 @@ class Executor:
             # Ray's token mode is on) are then out of the network's reach
             if self.ray_address == LOCAL and ray.util.get_node_ip_address() != LOOPBACK:
                 raise HingeError(f"cannot start a local Ray listening on {LOOPBACK} only: Ray was imported before "
-                                 f"{LOCAL_ONLY_VARIABLE}=0 was set (set it before importing ray, or start a Ray "
+                                 f"{LOCAL_ONLY_SWITCH}=0 was set (set it before importing ray, or start a Ray "
                                  f"yourself and use --ray ADDRESS)")
             try:
                 if self.ray_address == LOCAL:
