@@ -147,12 +147,12 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
     with open(checkpoint_path, "rb") as f:
         good_checkpoint = f.read()
     os.unlink(checkpoint_path)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(proof_text)
+    with open(path, "wb") as f:
+        f.write(proof_text.encode("utf-8"))
     check_proof(path)
     puzzle_text = json.dumps({"format": "hinge-fast puzzles 1", "puzzles": [PUZZLE]})
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(puzzle_text)
+    with open(path, "wb") as f:
+        f.write(puzzle_text.encode("utf-8"))
     try:
         load_puzzles(path)
     except HingeError:
