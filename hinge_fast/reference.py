@@ -40,6 +40,8 @@ MAX_SIZE = 9
 GREEN = "g"
 BLUE = "b"
 COLOURS = (GREEN, BLUE)
+#: The digits of a position string's runs (ASCII only: ``str.isdigit`` also takes '²' and '٣').
+DIGITS = "0123456789"
 
 
 def other(colour: str) -> str:
@@ -295,7 +297,7 @@ def parse_position(text: str) -> RefPosition:
     if side not in COLOURS:
         raise HingeError(f"side to move must be 'g' or 'b', got {side!r}")
     for ch in board:
-        if not (ch in "gb/" or ch.isdigit()):
+        if not (ch in "gb/" or ch in DIGITS):
             raise HingeError(f"unknown character {ch!r} in position string")
     rows = board.split("/")
     nrows = len(rows)
@@ -322,9 +324,9 @@ def parse_position(text: str) -> RefPosition:
                 tokens[(c, r)] = ch
                 c += 1
                 i += 1
-            elif ch.isdigit():
+            elif ch in DIGITS:
                 j = i
-                while j < len(row_text) and row_text[j].isdigit():
+                while j < len(row_text) and row_text[j] in DIGITS:
                     j += 1
                 digits = row_text[i:j]
                 if digits[0] == "0":

@@ -33,6 +33,7 @@ import sys
 import tarfile
 from pathlib import Path
 
+from hinge_fast.core.atomic import write_atomic
 from scripts import run_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +122,7 @@ def install(commit: str, name: str | None, directory: Path, repo: Path, warmup: 
         if warmup:
             step("compiling its kernels (hinge-fast warmup, a few minutes)")
             _run([str(hinge_fast_program(target)), "warmup"], "hinge-fast warmup")
-        (target / MARKER).write_text(json.dumps({"name": name, "commit": full}, indent=1) + "\n")
+        write_atomic(target / MARKER, json.dumps({"name": name, "commit": full}, indent=1) + "\n")
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)
         raise

@@ -91,8 +91,9 @@ def main(argv=None) -> int:
                           f"{c['seconds']:>6.3f} {c['seconds'] / budget:>8.0%} | {w['depth']:>10} {w['nodes']:>9} "
                           f"{w['seconds']:>6.3f} | {c['nodes'] / max(w['nodes'], 1):.2f}", flush=True)
     if args.json:
-        with open(args.json, "w") as out:
-            json.dump(rows, out, indent=1)
+        from hinge_fast.core.atomic import write_atomic
+
+        write_atomic(args.json, json.dumps(rows, indent=1))
     return 0
 
 

@@ -73,8 +73,11 @@ def generate(args) -> int:
             if game % 10 == 0:
                 print(f"{game} games, {len(rows)} positions, {time.monotonic() - started:.0f} s", file=sys.stderr)
     data = np.array(rows, dtype=np.int64).reshape(-1, 4)
-    np.savez(args.out, size=data[:, 0], game=data[:, 1], score=data[:, 2], won=data[:, 3])
-    print(f"wrote {args.out}: {game} games, {len(data)} positions")
+    from hinge_fast.core.atomic import write_atomic
+
+    out = args.out if str(args.out).endswith(".npz") else f"{args.out}.npz"  # the name numpy would give it
+    write_atomic(out, lambda f: np.savez(f, size=data[:, 0], game=data[:, 1], score=data[:, 2], won=data[:, 3]))
+    print(f"wrote {out}: {game} games, {len(data)} positions")
     return 0
 
 

@@ -116,7 +116,9 @@ def main(argv=None) -> None:
         print("table agrees", file=sys.stderr)
     else:
         TABLE.parent.mkdir(parents=True, exist_ok=True)
-        TABLE.write_text(json.dumps(entries, indent=1) + "\n")
+        from hinge_fast.core.atomic import write_atomic
+
+        write_atomic(TABLE, json.dumps(entries, indent=1) + "\n")
     print(f"done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.core.fen import format_fen
+from hinge_fast.core.atomic import write_atomic
 from hinge_fast.core.geometry import geometry
 from hinge_fast.tools.svg import COLORS, board as board_svg
 
@@ -139,7 +140,7 @@ def main(argv=None) -> int:
         stale.append(path)
         if not args.check:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_atomic(path, text)
     for path in stale:
         print(f"{'out of date' if args.check else 'wrote'}: {path.relative_to(ROOT)}")
     return 1 if args.check and stale else 0

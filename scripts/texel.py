@@ -123,9 +123,13 @@ def generate(args) -> None:
         games += 1
         if games % 20 == 0:
             print(f"{games} games, {len(rows)} positions, {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-    np.savez_compressed(args.out, terms=np.array(rows), phase=np.array(phases), result=np.array(results),
-                        game=np.array(game_ids), size=np.array(sizes))
-    print(f"{games} games, {len(rows)} positions -> {args.out}")
+    from hinge_fast.core.atomic import write_atomic
+
+    out = args.out if str(args.out).endswith(".npz") else f"{args.out}.npz"  # the name numpy would give it
+    write_atomic(out, lambda f: np.savez_compressed(f, terms=np.array(rows), phase=np.array(phases),
+                                                    result=np.array(results), game=np.array(game_ids),
+                                                    size=np.array(sizes)))
+    print(f"{games} games, {len(rows)} positions -> {out}")
 
 
 def design(terms, phase):

@@ -20,6 +20,10 @@ os.environ["HINGE_FAST_THREADS"] = "1"
 # it at import): whether this machine has run ``hinge-fast solve`` must not change what
 # the searchers answer in the tests and the docs' examples.
 os.environ["HINGE_FAST_TABLEBASE"] = "off"
+# The tests' own local Ray (tests/test_cluster.py, docs/cluster.md's examples) on the
+# loopback address only, as the product starts one (tools/executor.py): Ray reads this
+# switch as it is imported, so it is set before any test imports it.
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
 import pytest
 

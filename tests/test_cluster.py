@@ -208,3 +208,119 @@ def test_prove_command_on_ray(local_ray, capsys, tmp_path):
                  "--out", str(out)]) == 0
     assert capsys.readouterr().out.startswith("Green wins, proven in 2 plies")
     assert check_proof(out).winner == "green"
+
+
+# ----- a local Ray stays on this machine -------------------------------------------------------
+LISTENING = r'''
+import os, socket, sys
+from hinge_fast.tools.executor import Executor
+
+
+def tree(root):
+    """The process ``root`` and all its descendants."""
+    children = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+        except OSError:
+            continue
+        children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(pid))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def sockets(pids):
+    """inode -> the name of the process holding that socket."""
+    found = {}
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            name = open(f"/proc/{pid}/comm").read().strip()
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                found[int(link[8:-1])] = name
+    return found
+
+
+def listening():
+    """(address, port, inode) of every TCP socket listening on this machine."""
+    rows = []
+    for table, family in (("tcp", socket.AF_INET), ("tcp6", socket.AF_INET6)):
+        for line in open(f"/proc/net/{table}").read().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] != "0A":
+                continue
+            address, port = fields[1].split(":")
+            raw = bytes.fromhex(address)
+            raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+            rows.append((socket.inet_ntop(family, raw), int(port, 16), int(fields[9])))
+    return rows
+
+
+with Executor(ray="local", concurrency=1) as executor:
+    executor.start()
+    import ray
+
+    print("describe", executor.describe())
+    print("nodes", *sorted(node["NodeManagerAddress"] for node in ray.nodes()))
+    ours = sockets(tree(os.getpid()))
+    for address, port, inode in listening():
+        if inode in ours:
+            print("listen", ours[inode], address, port)
+'''
+
+
+def test_a_local_ray_listens_on_loopback_only(tmp_path):
+    """--ray without an address: every socket that Ray's processes (the GCS, the raylet,
+    the workers, the driver) listen on is bound to 127.0.0.1, not the LAN address
+    Ray would choose, and the command's description says so."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    run = subprocess.run([sys.executable, "-c", LISTENING], capture_output=True, text=True, timeout=240, env=env,
+                         cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.splitlines()
+    assert "describe 1 Ray workers on a local Ray listening on 127.0.0.1 only" in lines
+    assert "nodes 127.0.0.1" in lines
+    listens = [line.split() for line in lines if line.startswith("listen ")]
+    names = {fields[1] for fields in listens}
+    assert {"gcs_server", "raylet"} <= names, lines
+    assert all(fields[2] in ("127.0.0.1", "::ffff:127.0.0.1", "::1") for fields in listens), listens
+
+
+def test_a_local_ray_is_refused_when_it_would_listen_on_the_network():
+    """Ray imported before the executor could make its node address the loopback one:
+    the executor starts nothing and says why, in one line."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import ray, ray.util\n"
+            "from hinge_fast.errors import HingeError\n"
+            "from hinge_fast.tools.executor import Executor\n"
+            "if ray.util.get_node_ip_address() == '127.0.0.1':\n"
+            "    print('loopback only'); raise SystemExit\n"
+            "try:\n"
+            "    Executor(ray='local').start()\n"
+            "except HingeError as e:\n"
+            "    print(e, ray.is_initialized())\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    if run.stdout.strip() == "loopback only":
+        pytest.skip("this machine has no address but the loopback one")
+    assert run.stdout.startswith("cannot start a local Ray listening on 127.0.0.1 only: Ray was imported before")
+    assert run.stdout.strip().endswith("False")

@@ -297,3 +297,18 @@ def test_the_docs_say_whom_the_web_server_and_ray_trust():
     for advice in ("only on machines and a network you trust", "Turn on Ray's token authentication",
                    "RAY_AUTH_MODE=token", "Never join a cluster you do not control"):
         assert advice in cluster, advice
+
+
+def test_cluster_md_lists_every_command_that_takes_ray_and_nothing_else():
+    """docs/cluster.md's sentence "The commands that take `--ray`: ..." names exactly the
+    commands whose argument parser has --ray, and every command it shows with --ray
+    takes it."""
+    text = (ROOT / "docs" / "cluster.md").read_text(encoding="utf-8")
+    taking = {name for name, help_text in command_helps().items() if "--ray" in help_arguments(help_text)[0]}
+    assert len(taking) >= 5, taking
+    sentence = re.search(r"The commands that take `--ray`:(.*?)\.(?:\s|$)", text, flags=re.S)
+    assert sentence, "docs/cluster.md no longer lists the commands that take --ray"
+    assert set(re.findall(r"`([\w-]+)`", sentence.group(1))) == taking
+    shown = set(re.findall(r"`([\w-]+)[^`]*--ray\b[^`]*`", text))
+    shown |= set(re.findall(r"^\$ hinge-fast ([\w-]+) .*--ray\b", text, flags=re.M))
+    assert shown and shown <= taking, shown - taking

@@ -248,7 +248,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(tmp_path, monke
                 disk_full()
 
         monkeypatch.setattr(os, "fdopen", lambda *a, **k: Full(real_fdopen(*a, **k)))
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(HingeError, match="No space left"):
         tools_tb.write_tablebase(small_result(), path)
     assert path.read_bytes() == b"the old table"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["side4.tb"]

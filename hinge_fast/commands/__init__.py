@@ -242,10 +242,9 @@ def open_games_file(args, settings) -> dict:
         cut_file(args.resume, length)
         return done
     if args.out is not None:
-        try:
-            open(args.out, "w").close()
-        except OSError as e:
-            raise HingeError(f"cannot write {args.out}: {e.strerror or e}") from None
+        from ..core.atomic import write_atomic
+
+        write_atomic(args.out, b"")
     return {}
 
 

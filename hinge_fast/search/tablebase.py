@@ -90,8 +90,10 @@ def side4_masks(board: Board) -> tuple[int, int]:
 ENTRIES = 3**19
 #: The largest header a tablebase may declare (the header ``solve`` writes is about 1 kB).
 MAX_HEADER = 1 << 16
-#: The largest block the format allows, in entries (the writer uses ``BLOCK_ENTRIES``).
+#: The largest and the smallest block the format allows, in entries (the writer uses
+#: ``BLOCK_ENTRIES``): the block table then holds at most 3^19 / 2^10 records (18 MB).
 MAX_BLOCK_ENTRIES = 1 << 24
+MIN_BLOCK_ENTRIES = 1 << 10
 
 
 def _max_compressed(entries: int) -> int:
@@ -130,6 +132,9 @@ class Tablebase:
         with f:
             size = os.fstat(f.fileno()).st_size
             self._read_header(f, size)
+            if self.n_blocks * BLOCK_RECORD.size > size - f.tell():  # before reading a table the file cannot hold
+                raise HingeError(f"{self.path}: tablebase truncated (its header declares {self.n_blocks:,} blocks, "
+                                 f"a block table longer than the file)")
             table = f.read(self.n_blocks * BLOCK_RECORD.size)
             if len(table) != self.n_blocks * BLOCK_RECORD.size:
                 raise HingeError(f"{self.path}: tablebase truncated (block table)")
@@ -163,7 +168,7 @@ class Tablebase:
                              f"version {str(header.get('version'))[:10]!r}")
         try:
             self.entries = _whole(header, "entries", ENTRIES, ENTRIES)
-            self.block_entries = _whole(header, "block_entries", 1, MAX_BLOCK_ENTRIES)
+            self.block_entries = _whole(header, "block_entries", MIN_BLOCK_ENTRIES, MAX_BLOCK_ENTRIES)
             blocks = -(-self.entries // self.block_entries)
             self.n_blocks = _whole(header, "blocks", blocks, blocks)
             expected = header.get("payload_blake2b")

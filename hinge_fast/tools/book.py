@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ..board import Board
 from ..errors import HingeError
-from .files import read_text_file
+from .files import read_text_file, reading
 
 #: Where the shipped books are: ``side4.txt`` to ``side9.txt``.
 BOOKS_DIR = Path(__file__).resolve().parent.parent / "data" / "books"
@@ -114,7 +114,8 @@ def read_book(path, size: int | None = None, plies: int | None = None) -> Book:
     every entry must have; ``plies``: how much of each game of a record file to play.
     HingeError (one line, naming the file and line) for a missing, empty or bad file."""
     text = read_text_file(path, "book", MAX_BOOK_BYTES)
-    return parse_book(text, str(path), size, plies)
+    with reading(f"book {path}"):
+        return parse_book(text, str(path), size, plies)
 
 
 def parse_book(text: str, name: str = "book", size: int | None = None, plies: int | None = None) -> Book:

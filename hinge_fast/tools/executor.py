@@ -24,7 +24,7 @@ Backends, chosen when the Executor is made:
   them with ``concurrency=C``), each loading the kernels once. ``ray=ADDRESS`` connects to
   a running cluster (``ray start --head`` prints the address; ``"auto"`` finds one
   started on this machine); ``ray=LOCAL`` starts a Ray on this machine with one CPU per
-  core. If Ray is already initialised in this process, that Ray is used as it is. A
+  core, its services listening on 127.0.0.1 only (out of the network's reach). If Ray is already initialised in this process, that Ray is used as it is. A
   job whose actor dies (killed, its machine lost) goes to another actor, a new one is
   started in its place, and the run still ends with every job; a job that kills
   ``MAX_ATTEMPTS`` actors in a row is an error.
@@ -36,6 +36,7 @@ started are dropped. The pool or the actors are made on first use and kept for l
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -46,10 +47,31 @@ from ..errors import HingeError
 
 #: ``ray=LOCAL``: start a Ray on this machine instead of connecting to a cluster.
 LOCAL = "local"
+#: The address a local Ray (``ray=LOCAL``) binds its services to.
+LOOPBACK = "127.0.0.1"
+#: Ray's switch that makes this machine's node address the loopback one (see _start_ray).
+LOCAL_ONLY_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 #: Jobs kept waiting per worker, so that no worker idles between two jobs.
 QUEUE_PER_WORKER = 2
 #: A job that is running on this many actors when they die is given up.
 MAX_ATTEMPTS = 3
+
+
+@contextlib.contextmanager
+def _loopback_only(on: bool):
+    """With ``on``, Ray's own switch for a node that is never part of a cluster, set
+    while Ray is imported and started (its processes inherit it): the node's address
+    is then the loopback one, and Ray's services listen on it only."""
+    saved = os.environ.get(LOCAL_ONLY_SWITCH)
+    if on:
+        os.environ[LOCAL_ONLY_SWITCH] = "0"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(LOCAL_ONLY_SWITCH, None)
+        else:
+            os.environ[LOCAL_ONLY_SWITCH] = saved
 
 
 def load_kernels() -> None:
@@ -158,7 +180,8 @@ class Executor:
 
     def describe(self) -> str:
         if self.kind == "ray":
-            where = "a local Ray" if self.ray_address == LOCAL else f"the Ray cluster at {self.ray_address}"
+            where = (f"a local Ray listening on {LOOPBACK} only" if self.ray_address == LOCAL
+                     else f"the Ray cluster at {self.ray_address}")
             return f"{self.workers} Ray workers on {where}"
         if self.kind == "processes":
             return f"{self.workers} worker processes"
@@ -234,8 +257,13 @@ class Executor:
 
     # ----- Ray ------------------------------------------------------------------------------------
     def _start_ray(self):
+        with _loopback_only(self.ray_address == LOCAL):
+            self._start_ray_here()
+
+    def _start_ray_here(self):
         try:
             import ray
+            import ray.util
         except ImportError:
             raise HingeError("--ray needs Ray: pip install 'hinge-fast[cluster]'") from None
         if self.ray_address not in (LOCAL, "auto"):
@@ -244,9 +272,15 @@ class Executor:
         if not ray.is_initialized():
             options = dict(include_dashboard=False, log_to_driver=False, logging_level="error", configure_logging=True)
             os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
+            # a local Ray on the loopback address: its services (unauthenticated unless
+            # Ray's token mode is on) are then out of the network's reach
+            if self.ray_address == LOCAL and ray.util.get_node_ip_address() != LOOPBACK:
+                raise HingeError(f"cannot start a local Ray listening on {LOOPBACK} only: Ray was imported before "
+                                 f"{LOCAL_ONLY_SWITCH}=0 was set (set it before importing ray, or start a Ray "
+                                 f"yourself and use --ray ADDRESS)")
             try:
                 if self.ray_address == LOCAL:
-                    ray.init(address="local", num_cpus=cores(), **options)
+                    ray.init(address="local", num_cpus=cores(), _node_ip_address=LOOPBACK, **options)
                 else:
                     ray.init(address=self.ray_address, **options)
             except (ConnectionError, ValueError, RuntimeError) as e:

@@ -24,9 +24,12 @@ def save_figure(fig, path) -> None:
     ..." if it cannot be written."""
     import matplotlib.pyplot as plt
 
+    import os
+
+    from ..core.atomic import write_atomic
+
+    kind = os.path.splitext(os.fspath(path))[1][1:].lower() or None  # the picture's format, from its name
     try:
-        fig.savefig(path, dpi=100)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
+        write_atomic(path, lambda f: fig.savefig(f, dpi=100, format=kind))
     finally:
         plt.close(fig)

@@ -1,5 +1,5 @@
 """Reading the project's input files (books, puzzles, game records, proofs) and writing its output files:
-bounded in size, UTF-8, and every failure one HingeError line naming the file.
+bounded in size, UTF-8, written whole or not at all, and every failure one HingeError line naming the file.
 
     >>> read_text_file("no/such/file.txt", "book", 2**20)
     Traceback (most recent call last):
@@ -9,8 +9,10 @@ bounded in size, UTF-8, and every failure one HingeError line naming the file.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
+from ..core.atomic import write_atomic
 from ..errors import HingeError
 
 
@@ -34,11 +36,21 @@ def read_text_file(path, what: str, max_bytes: int) -> str:
         raise HingeError(f"{what} {path} is not UTF-8 text") from None
 
 
-def write_text_file(path, text: str) -> None:
-    """Write ``text`` to ``path`` (UTF-8, replacing the file); HingeError "cannot write
-    PATH: ..." if it cannot be written."""
+@contextlib.contextmanager
+def reading(what: str):
+    """Within it, a MemoryError or RecursionError (an input too large, or nested too
+    deeply, for the memory and stack there are) is a one-line HingeError naming
+    ``what``, as any other bad input is."""
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise HingeError(f"cannot write {path}: {e.strerror or e}") from None
+        yield
+    except MemoryError:
+        raise HingeError(f"{what} is too large to read in the memory available") from None
+    except RecursionError:
+        raise HingeError(f"{what} is nested too deeply to read") from None
+
+
+def write_text_file(path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8, replacing the file whole: ``core/atomic.py``);
+    HingeError "cannot write PATH: ..." if it cannot be written (the old file is then
+    left as it was)."""
+    write_atomic(path, text)

@@ -28,10 +28,11 @@ from dataclasses import dataclass
 
 from .. import reference as ref
 from ..errors import HingeError
-from .files import read_text_file
+from .files import read_text_file, reading, write_atomic
 
-#: The largest proof file read.
-MAX_PROOF_BYTES = 8 << 30
+#: The largest proof file read (about 6 million positions, a few hours of checking):
+#: a larger one is refused before it is read.
+MAX_PROOF_BYTES = 256 << 20
 
 HEADER = "hinge-fast proof 1"
 
@@ -63,12 +64,7 @@ def write_proof_text(position: str, winner: str, distance: int, strategy: dict) 
 def write_proof(path: str | os.PathLike, position: str, winner: str, distance: int, strategy: dict) -> int:
     """Write a proof file; returns its size in bytes. HingeError if it cannot be written."""
     text = write_proof_text(position, winner, distance, strategy)
-    try:
-        with open(path, "w", encoding="ascii") as f:
-            f.write(text)
-    except OSError as e:
-        raise HingeError(f"cannot write the proof to {path}: {e.strerror or e}") from None
-    return len(text)
+    return write_atomic(path, text.encode("ascii"), name=f"the proof to {path}")
 
 
 def _read_header(lines, name):
@@ -88,8 +84,9 @@ def _parse(text: str):
     if winner not in ("green", "blue"):
         raise HingeError(f"not a proof file: the winner must be green or blue, not {winner!r}")
     claimed = _read_header(lines, "distance")
-    if not claimed.isdigit():
-        raise HingeError(f"not a proof file: the distance must be a whole number, not {claimed!r}")
+    if not (claimed.isascii() and claimed.isdigit() and len(claimed) <= 9):
+        raise HingeError(f"not a proof file: the distance must be a whole number of at most 9 digits, "
+                         f"not {claimed[:20]!r}")
     strategy = {}
     for number, line in enumerate(lines, start=5):
         line = line.strip()
@@ -208,5 +205,7 @@ def check_proof_text(text: str, cache: MoveCache | None = None) -> CheckedProof:
 
 
 def check_proof(path: str | os.PathLike) -> CheckedProof:
-    """``check_proof_text`` of a file; HingeError if it cannot be read."""
-    return check_proof_text(read_text_file(path, "proof file", MAX_PROOF_BYTES))
+    """``check_proof_text`` of a file; HingeError if it cannot be read (or checked in
+    the memory there is)."""
+    with reading(f"proof file {path}"):
+        return check_proof_text(read_text_file(path, "proof file", MAX_PROOF_BYTES))

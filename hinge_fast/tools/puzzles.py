@@ -33,7 +33,7 @@ from typing import Callable, Iterator
 
 from ..board import Board
 from ..errors import HingeError
-from .files import read_text_file
+from .files import read_text_file, reading
 
 FORMAT = "hinge-fast puzzles 1"
 #: The prover's node budget per position, by default.
@@ -94,6 +94,8 @@ def parse_puzzles(text: str, name: str = "puzzles") -> list[Puzzle]:
         data = json.loads(text)
     except ValueError:
         raise HingeError(f"{name} is not JSON") from None
+    except RecursionError:
+        raise HingeError(f"{name} is not a puzzle file: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
         raise HingeError(f"{name} is not a puzzle file: expected JSON with \"format\": \"{FORMAT}\" and a list \"puzzles\"")
     names = {f.name for f in fields(Puzzle)}
@@ -103,6 +105,11 @@ def parse_puzzles(text: str, name: str = "puzzles") -> list[Puzzle]:
             raise HingeError(f"{name}: puzzle {i} needs position, winner, moves and distance")
         try:
             puzzle = Puzzle(**{k: v for k, v in item.items() if k in names})
+            if not (isinstance(puzzle.position, str) and isinstance(puzzle.winner, str)
+                    and isinstance(puzzle.moves, list) and all(isinstance(m, str) for m in puzzle.moves)
+                    and type(puzzle.distance) is int and 0 <= puzzle.distance <= MAX_PLIES):
+                raise HingeError("position and winner must be strings, moves a list of strings, "
+                                 f"distance a whole number of plies from 0 to {MAX_PLIES}")
             board = Board.from_fen(puzzle.position)
             if str(board.turn) != puzzle.winner:
                 raise HingeError(f"the side to move is not the winner {puzzle.winner!r}")
@@ -117,8 +124,8 @@ def parse_puzzles(text: str, name: str = "puzzles") -> list[Puzzle]:
 def shipped_files() -> list:
     """The shipped puzzle files, by side and seed (``sideS-SEED.json``)."""
     folder = resources.files("hinge_fast") / "data" / "puzzles"
-    files = [f for f in folder.iterdir() if re.fullmatch(r"side\d-\d+\.json", f.name)]
-    return sorted(files, key=lambda f: tuple(int(n) for n in re.findall(r"\d+", f.name)))
+    files = [f for f in folder.iterdir() if re.fullmatch(r"side[0-9]-[0-9]{1,9}\.json", f.name)]
+    return sorted(files, key=lambda f: tuple(int(n) for n in re.findall(r"[0-9]+", f.name)))
 
 
 def load_puzzles(path: str | os.PathLike | None = None) -> list[Puzzle]:
@@ -126,7 +133,8 @@ def load_puzzles(path: str | os.PathLike | None = None) -> list[Puzzle]:
     if path is None:
         return [p for f in shipped_files() for p in parse_puzzles(f.read_text(encoding="utf-8"), f"the shipped {f.name}")]
     text = read_text_file(path, "puzzle file", MAX_FILE_BYTES)
-    return parse_puzzles(text, f"puzzle file {path}")
+    with reading(f"puzzle file {path}"):
+        return parse_puzzles(text, f"puzzle file {path}")
 
 
 def proven_win(board: Board, nodes: int, prover=None):

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from ..board import Termination
 from ..errors import HingeError
 from ..core.geometry import DEFAULT_SIZE, check_size
-from .files import read_text_file
+from .files import read_text_file, reading, write_atomic
 
 RESULTS = ("green", "blue", "unfinished")
 #: Terminations that the final position itself shows; checked on reading.
@@ -228,10 +228,12 @@ def move_label(turn, index, move, first_blue=False) -> str:
 
 
 def _int_or_none(text):
-    try:
-        return int(text)
-    except ValueError:
+    """The whole number ``text`` spells in ASCII digits (at most 9 of them, spaces
+    around allowed), else None."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 9):
         return None
+    return int(text)
 
 
 def _escape(value: str) -> str:
@@ -296,17 +298,13 @@ def _wrap(tokens) -> list[str]:
 
 
 def write_records(path_or_file, records) -> None:
-    """Write games to a path (created or overwritten) or an open text file, separated
-    by blank lines. ``write_records("games.hgn", [record1, record2])``."""
+    """Write games to a path (created or replaced whole: ``core/atomic.py``) or an open
+    text file, separated by blank lines. ``write_records("games.hgn", [record1, record2])``."""
     text = "\n".join(format_record(r) for r in records)
     if hasattr(path_or_file, "write"):
         path_or_file.write(text)
         return
-    try:
-        with open(path_or_file, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise HingeError(f"cannot write {path_or_file}: {e.strerror or e}") from None
+    write_atomic(path_or_file, text)
 
 
 def append_record(path, record) -> None:
@@ -330,7 +328,8 @@ MAX_RECORD_BYTES = 2 << 30
 def read_records(source) -> list[GameRecord]:
     """Games from a path, an open text file, or the text itself (anything holding a
     newline or a ``[`` is taken as text). Every game is replayed and checked."""
-    return parse_records(_text_of(source))
+    with reading("the game records"):
+        return parse_records(_text_of(source))
 
 
 def _text_of(source) -> str:
@@ -371,7 +370,8 @@ def parse_records(text: str) -> list[GameRecord]:
 def read_record(source, game: int = 1) -> tuple[GameRecord, int]:
     """Game number ``game`` (from 1) of a path, file or text as ``read_records``
     takes it, and the number of games there (``parse_record``)."""
-    return parse_record(_text_of(source), game)
+    with reading("the game records"):
+        return parse_record(_text_of(source), game)
 
 
 def parse_record(text: str, game: int = 1, max_moves: int | None = None) -> tuple[GameRecord, int]:
@@ -392,7 +392,8 @@ def parse_record(text: str, game: int = 1, max_moves: int | None = None) -> tupl
 
 def count_games(source) -> int:
     """The number of games in a path, file or text, none of them replayed."""
-    return len(_scan(_text_of(source)))
+    with reading("the game records"):
+        return len(_scan(_text_of(source)))
 
 
 def _build_numbered(g, number: int) -> GameRecord:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from ..core.atomic import write_atomic
 from ..errors import HingeError
 
 #: Colours, exposed so that tests and users can check or change them.
@@ -529,8 +530,7 @@ def to_png(svg: str, path=None, width: float | None = None) -> bytes:
         raise HingeError("PNG output needs cairosvg: pip install cairosvg") from None
     data = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
     if path is not None:
-        with open(path, "wb") as f:
-            f.write(data)
+        write_atomic(path, data)
     return data
 
 

@@ -19,7 +19,6 @@ import json
 import math
 import os
 import struct
-import tempfile
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import HingeError
+from .files import write_atomic
 
 from ..search.tablebase import (  # noqa: F401  (the reader lives in the search layer; re-exported here)
     BLOCK_ENTRIES,
@@ -256,25 +256,11 @@ def first_move_values(result: SolveResult) -> list[tuple[str, bool, int]]:
 # ----- the file -------------------------------------------------------------------------------------
 
 
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (where the system allows opening a folder)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | None = None, level: int = 6) -> int:
     """Write ``result``'s value table to ``path`` (format in docs/solve.md); returns
-    the file's size in bytes. Writes a temporary file in the same folder, syncs it to
-    disk and renames it over ``path``, so a crash or a full disk never leaves a
-    half-written file under the real name (nor the temporary one behind)."""
+    the file's size in bytes. Written whole or not at all (``core/atomic.py``): a crash,
+    Ctrl-C or a full disk never leaves a half-written file under the real name (nor
+    the temporary one behind); HingeError if it cannot be written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     values = result.values
@@ -314,29 +300,16 @@ def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | 
         "facts": facts or {},
     }
     header_bytes = json.dumps(header, sort_keys=True).encode()
-    # a name of its own in the same folder (two writers never share one), made readable
-    # as a file opened for writing would be
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    temporary = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.fchmod(f.fileno(), 0o666 & ~umask)
-            f.write(MAGIC)
-            f.write(struct.pack("<I", len(header_bytes)))
-            f.write(header_bytes)
-            f.write(table)
-            for block in blocks:
-                f.write(block)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:  # a full disk, Ctrl-C: leave the old file as it was and no part behind
-        temporary.unlink(missing_ok=True)
-        raise
-    _sync_folder(path.parent)
-    return path.stat().st_size
+
+    def write(f):
+        f.write(MAGIC)
+        f.write(struct.pack("<I", len(header_bytes)))
+        f.write(header_bytes)
+        f.write(table)
+        for block in blocks:
+            f.write(block)
+
+    return write_atomic(path, write)
 
 
 def solve_from_and_write(start: str, out: str | os.PathLike, progress: bool = True):
