@@ -129,8 +129,12 @@ def _main(argv):
 
 
 def run() -> None:
-    """Console-script entry: exits without tearing numba down, which costs a
-    noticeable part of a second at every command's end and saves nothing."""
+    """Console-script entry: starts the kernels quickly (``core.QUICK_START``) and exits
+    without tearing numba down, which costs a noticeable part of a second at every
+    command's end and saves nothing."""
+    from . import core
+
+    core.QUICK_START = True
     status = main()
     try:
         sys.stdout.flush()

@@ -31,12 +31,34 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
-from numba.core import caching, types
-from numba.core.registry import CPUDispatcher
+from . import QUICK_START
 
-from .tables import TABLES_DIGEST
+
+def _import_numba_without_blas_probe() -> None:
+    """Import numba's array maths (which every kernel load needs) with its probe for a
+    BLAS answered "none" at once: the probe imports scipy.linalg, half a second. The
+    kernels call no BLAS. Only in the command line's own process (``QUICK_START``), where
+    no other numba code could want one."""
+    probe = "scipy.linalg.cython_blas"
+    if "numba.np.arraymath" in sys.modules or probe in sys.modules:
+        return
+    sys.modules[probe] = None  # an import of it raises ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules[probe]
+
+
+if QUICK_START:
+    _import_numba_without_blas_probe()
+
+from numba.core import caching, types  # noqa: E402
+from numba.core.registry import CPUDispatcher  # noqa: E402
+
+from .tables import TABLES_DIGEST  # noqa: E402
 
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -52,11 +74,12 @@ def kernel_cache_dir() -> Path:
 
 
 def _build_stamp() -> str:
-    """Digest of the tables and of every source file of the package holding a kernel."""
+    """Digest of the tables and of every source file of the package holding a kernel
+    (and of ``movecode.py``, whose functions ``codes.py`` compiles)."""
     h = hashlib.blake2b(str(int(TABLES_DIGEST)).encode(), digest_size=16)
     for path in sorted(PACKAGE.rglob("*.py")):
         text = path.read_bytes()
-        if b"@njit" in text or path.parent.name == "core":  # core: movecode.py is compiled by codes.py
+        if any(mark in text for mark in (b"@njit", b"@overload", b"@intrinsic")) or path.name == "movecode.py":
             h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + text)
     return h.hexdigest()
 
