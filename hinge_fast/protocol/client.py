@@ -11,39 +11,72 @@ Modelled on python-chess's ``SimpleEngine``::
     ...     move in board.legal_moves
     True
 
-Every failure (the engine died, timed out, answered ``err`` or something unreadable)
-raises HingeError with a message naming the engine and the command.
+Every failure (the engine died, timed out, flooded its output, answered ``err`` or
+something unreadable) raises :class:`EngineError` (a HingeError) with a message naming
+the engine and the command, and ``termination`` saying how it failed.
 ``hinge_fast.tools.players.EnginePlayer`` adapts an engine to the match runner's
 player interface.
 """
 
 from __future__ import annotations
 
+import atexit
 import collections
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time as _time
+import weakref
 from dataclasses import dataclass
 
-from ..board import Board, Move
+from ..board import Board, Move, Termination
 from ..errors import HingeError
 from ..search.limits import Limits
 
 #: Seconds to wait for an answer to a command that does not search.
 DEFAULT_TIMEOUT = 30.0
-#: Extra seconds granted to a timed search on top of its time (process start, numba
-#: compiling on a cold cache, a slow machine).
-SEARCH_GRACE = 30.0
-_CLOSED = object()
-_TOO_LONG = object()
+#: Seconds a search may take past its time (its ``time`` limit or the clock time left to
+#: the side to move) before the engine is stopped: process start, numba compiling on a
+#: cold cache, a slow machine. A search limited by depth or nodes only gets this margin
+#: for the whole move.
+SEARCH_MARGIN = 30.0
 #: The longest answer line read from an engine, in bytes (a position string of side 9
 #: is under 200): a longer one means the engine is broken, and it is stopped.
 MAX_ANSWER_LINE = 1 << 20
-#: The most lines one answer may hold before its ``ok`` (``validmoves`` of a busy
-#: position is one line; ``info`` lines of a long search are many).
-MAX_ANSWER_LINES = 200_000
+#: The most bytes one answer may hold before its ``ok`` (``info`` lines of a long search
+#: are many, each about a hundred bytes): more is a flood, and the engine is stopped.
+MAX_ANSWER_BYTES = 16 << 20
+#: The most lines held between the engine and the client (the reader thread waits, and
+#: so does the engine, while the queue is full).
+MAX_QUEUED_LINES = 4096
+#: The last lines of the engine's stderr kept for an error message, and their length.
+STDERR_LINES = 20
+STDERR_LINE_CHARS = 500
+_CLOSED = object()
+_TOO_LONG = object()
+
+
+class EngineError(HingeError):
+    """An engine that failed: ``termination`` says how (``Termination.ENGINE_CRASH``,
+    ``TIME_FORFEIT``, ``ILLEGAL_MOVE``, ``OUTPUT_FLOOD`` or ``ENGINE_ERROR``); the game
+    runner scores it as a loss of that engine's game."""
+
+    def __init__(self, message: str, termination: Termination = Termination.ENGINE_ERROR):
+        super().__init__(message)
+        self.termination = termination
+
+
+#: Engines still running, stopped (their whole process group) when this program exits.
+_RUNNING: "weakref.WeakSet[Engine]" = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_running_engines() -> None:
+    for engine in list(_RUNNING):
+        engine.kill()
 
 
 @dataclass(frozen=True)
@@ -75,49 +108,61 @@ class Engine:
     """A running engine process and the game it was last told about.
 
     ``Engine.popen(cmd)`` starts it (``cmd``: a list of arguments or a shell-like string)
-    and reads its ``info``; ``timeout`` bounds every wait for an answer (searches get
-    their time plus ``SEARCH_GRACE``, or unbounded for depth/nodes limits unless
-    ``search_timeout`` is set).
+    in a process group of its own and reads its ``info``. Every request has a deadline:
+    ``timeout`` bounds the wait for an answer to a command that does not search; a
+    search gets its time plus ``margin`` (a search limited by depth or nodes only:
+    ``search_timeout`` when given, else ``margin``). An engine past its deadline is
+    killed (its whole process group) and an :class:`EngineError` raised.
 
     >>> engine = Engine.popen("python -m hinge_fast.cli engine")   # doctest: +SKIP
     >>> engine.id                                                  # doctest: +SKIP
     'hinge-fast 0.1.0'
     """
 
-    def __init__(self, process: subprocess.Popen, name: str, timeout: float = DEFAULT_TIMEOUT, search_timeout: float | None = None):
+    def __init__(self, process: subprocess.Popen, name: str, timeout: float = DEFAULT_TIMEOUT, search_timeout: float | None = None,
+                 margin: float = SEARCH_MARGIN):
         self.process = process
         self.command_name = name
         self.timeout = timeout
         self.search_timeout = search_timeout
+        self.margin = margin
         self.id = ""
         self.last_info: list[str] = []  # the info lines of the last bestmove
         self.capabilities = ""
-        self._lines: queue.Queue = queue.Queue()
-        self._stderr = collections.deque(maxlen=20)
+        self._lines: queue.Queue = queue.Queue(MAX_QUEUED_LINES)
+        self._stderr = collections.deque(maxlen=STDERR_LINES)
         self._game: tuple[str, list[str]] | None = None  # (start position, moves) the engine holds
         self._closed = False
-        threading.Thread(target=self._pump, args=(process.stdout, self._lines), daemon=True).start()
+        self._failure: str | None = None  # how the engine ended, once it did
+        self._reader = threading.Thread(target=self._pump, args=(process.stdout, self._lines), daemon=True)
+        self._reader.start()
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
+        _RUNNING.add(self)
 
     @classmethod
-    def popen(cls, cmd: list[str] | str, timeout: float = DEFAULT_TIMEOUT, search_timeout: float | None = None, cwd=None, env=None) -> "Engine":
-        """Start the engine ``cmd`` and check that it answers ``info``."""
+    def popen(cls, cmd: list[str] | str, timeout: float = DEFAULT_TIMEOUT, search_timeout: float | None = None, cwd=None, env=None,
+              margin: float = SEARCH_MARGIN, startup: float = DEFAULT_TIMEOUT) -> "Engine":
+        """Start the engine ``cmd`` and check that it answers ``info`` within ``startup``
+        seconds."""
         args = shlex.split(cmd) if isinstance(cmd, str) else [str(a) for a in cmd]
         if not args:
             raise HingeError("engine command is empty")
+        for name, value in (("timeout", timeout), ("margin", margin), ("startup", startup)):
+            if not value > 0:
+                raise HingeError(f"the engine's {name} must be more than 0 seconds, not {value!r}")
         try:
             process = subprocess.Popen(
                 args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=cwd, env=env, bufsize=0,
+                cwd=cwd, env=env, start_new_session=True,
             )
         except OSError as e:
             raise HingeError(f"cannot start engine {' '.join(args)!r}: {e.strerror or e}") from None
-        engine = cls(process, " ".join(args), timeout=timeout, search_timeout=search_timeout)
+        engine = cls(process, " ".join(args), timeout=timeout, search_timeout=search_timeout, margin=margin)
         try:
-            lines = engine._command("info")
+            lines = engine._command("info", _time.monotonic() + startup)
             if not lines or not lines[0].startswith("id "):
-                raise HingeError(f"engine {engine.command_name!r} answered info with {lines[:1]!r}, not 'id <name>'")
+                raise EngineError(f"engine {engine.command_name!r} answered info with {lines[:1]!r}, not 'id <name>'")
             engine.id = lines[0][3:].strip()
             engine.capabilities = lines[1] if len(lines) > 1 else ""
         except BaseException:
@@ -125,27 +170,44 @@ class Engine:
             raise
         return engine
 
+    @property
+    def alive(self) -> bool:
+        """Whether the engine runs and answers: False once it ended, failed or was closed."""
+        return not self._closed and self.process.poll() is None
+
     # ----- plumbing ---------------------------------------------------------------------------
     @staticmethod
     def _pump(stream, lines):
+        """Read the engine's output in chunks and queue it line by line (a line longer
+        than MAX_ANSWER_LINE ends the reading)."""
+        pending = bytearray()
         try:
-            while raw := stream.readline(MAX_ANSWER_LINE + 1):
-                if len(raw) > MAX_ANSWER_LINE:
+            while chunk := stream.read1(65536):
+                start = 0
+                while (end := chunk.find(b"\n", start)) >= 0:
+                    pending += chunk[start:end]
+                    if len(pending) > MAX_ANSWER_LINE:
+                        break
+                    lines.put(pending.decode("utf-8", errors="replace").rstrip("\r"))
+                    pending.clear()
+                    start = end + 1
+                else:
+                    pending += chunk[start:]
+                if len(pending) > MAX_ANSWER_LINE:
                     lines.put(_TOO_LONG)
                     return
-                lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
         except (OSError, ValueError):
             pass
         lines.put(_CLOSED)
 
     def _drain_stderr(self):
         try:
-            for raw in iter(self.process.stderr.readline, b""):
+            while raw := self.process.stderr.readline(STDERR_LINE_CHARS):
                 self._stderr.append(raw.decode("utf-8", errors="replace").rstrip())
         except (OSError, ValueError):
             pass
 
-    def _died(self, command: str) -> HingeError:
+    def _died(self, command: str) -> EngineError:
         status = self.process.poll()
         if status is None:
             try:
@@ -156,11 +218,13 @@ class Engine:
             self._stderr_thread.join(timeout=1.0)  # collect its last words
         tail = " | ".join(self._stderr)
         more = f"; its last words: {tail}" if tail else ""
-        return HingeError(f"engine {self.command_name!r} ended (exit status {status}) while answering {command!r}{more}")
+        self.kill()
+        self._failure = f"engine {self.command_name!r} ended (exit status {status}) while answering {_short(command)!r}{more}"
+        return EngineError(self._failure, Termination.ENGINE_CRASH)
 
     def _send(self, line: str) -> None:
         if self._closed:
-            raise HingeError(f"engine {self.command_name!r} is closed")
+            raise EngineError(self._failure or f"engine {self.command_name!r} is closed", Termination.ENGINE_CRASH)
         if "\n" in line or "\r" in line:
             raise HingeError(f"a protocol command is one line, not {line!r}")
         try:
@@ -169,45 +233,51 @@ class Engine:
         except (BrokenPipeError, OSError, ValueError):
             raise self._died(line) from None
 
-    def _read_until_ok(self, command: str, deadline: float | None, on_timeout=None) -> list[str]:
+    def _read_until_ok(self, command: str, deadline: float) -> list[str]:
         lines = []
+        size = 0
         while True:
-            wait = None if deadline is None else deadline - _time.monotonic()
+            wait = deadline - _time.monotonic()
             try:
-                if wait is not None and wait <= 0:
+                if wait <= 0:
                     raise queue.Empty
                 line = self._lines.get(timeout=wait)
             except queue.Empty:
-                if on_timeout is not None:
-                    on_timeout()
-                    on_timeout = None
-                    deadline = _time.monotonic() + self.timeout
-                    continue
                 self.kill()
-                raise HingeError(f"engine {self.command_name!r} did not answer {command!r} in time; it was stopped") from None
+                raise EngineError(f"engine {self.command_name!r} did not answer {_short(command)!r} in time; it was stopped",
+                                  Termination.TIME_FORFEIT) from None
             if line is _CLOSED:
-                self._lines.put(_CLOSED)  # later reads fail the same way
+                self._put_back(_CLOSED)  # later reads fail the same way
                 raise self._died(command)
-            if line is _TOO_LONG or len(lines) >= MAX_ANSWER_LINES:
-                self._lines.put(_CLOSED)
+            size += 0 if line is _TOO_LONG else len(line) + 1
+            if line is _TOO_LONG or size > MAX_ANSWER_BYTES:
                 self.kill()
-                what = f"a line longer than {MAX_ANSWER_LINE:,} bytes" if line is _TOO_LONG else f"more than {MAX_ANSWER_LINES:,} lines"
-                raise HingeError(f"engine {self.command_name!r} answered {_short(command)!r} with {what}; it was stopped")
+                self._put_back(_CLOSED)
+                what = f"a line longer than {MAX_ANSWER_LINE:,} bytes" if line is _TOO_LONG else f"more than {MAX_ANSWER_BYTES:,} bytes"
+                raise EngineError(f"engine {self.command_name!r} answered {_short(command)!r} with {what}; it was stopped",
+                                  Termination.OUTPUT_FLOOD)
             if line == "ok":
                 return lines
             lines.append(line)
 
-    def _command(self, line: str, deadline: float | None | str = "default", on_timeout=None, move_error: bool = False) -> list[str]:
-        """Send one command and return its answer lines without the final ``ok``;
-        ``err``/``invalidmove`` answers raise HingeError."""
-        if deadline == "default":
+    def _put_back(self, item) -> None:
+        try:
+            self._lines.put_nowait(item)
+        except queue.Full:
+            pass
+
+    def _command(self, line: str, deadline: float | None = None) -> list[str]:
+        """Send one command and return its answer lines without the final ``ok``
+        (``deadline``: a ``time.monotonic()`` time, default ``timeout`` from now);
+        ``err``/``invalidmove`` answers raise EngineError."""
+        if deadline is None:
             deadline = _time.monotonic() + self.timeout
         self._send(line)
-        lines = self._read_until_ok(line, deadline, on_timeout)
+        lines = self._read_until_ok(line, deadline)
         for answer in lines:
             if answer.startswith("err ") or answer == "err" or answer.startswith("invalidmove"):
                 self._game = None  # what the engine holds is unknown now
-                raise HingeError(f"engine {self.command_name!r} refused {_short(line)!r}: {answer}")
+                raise EngineError(f"engine {self.command_name!r} refused {_short(line)!r}: {_short(answer, 200)}")
         return lines
 
     # ----- games ------------------------------------------------------------------------------
@@ -275,21 +345,20 @@ class Engine:
         command = "bestmove " + " ".join(parts)
         if limit.time is not None or clock is not None:
             budget = min(x for x in (limit.time, clock and max(clock.side(board.turn)[0], 0.0)) if x is not None)
-            deadline = _time.monotonic() + budget + SEARCH_GRACE + self.timeout
-        elif self.search_timeout is not None:
-            deadline = _time.monotonic() + self.search_timeout
+            deadline = _time.monotonic() + budget + self.margin
         else:
-            deadline = None
-        # Out of time: ask the engine to stop, then give it `timeout` more to answer.
-        lines = self._command(command, deadline, on_timeout=lambda: self._send("stop"))
+            deadline = _time.monotonic() + (self.margin if self.search_timeout is None else self.search_timeout)
+        lines = self._command(command, deadline)
         self.last_info = [line for line in lines if line.startswith("info ")]
         lines = [line for line in lines if not line.startswith("info ")]
         if len(lines) != 1:
-            raise HingeError(f"engine {self.command_name!r} answered {command!r} with {lines!r}, not one move")
+            raise EngineError(f"engine {self.command_name!r} answered {command!r} with {_short(repr(lines), 200)}, not one move",
+                              Termination.ILLEGAL_MOVE)
         try:
             return board.parse_move(lines[0])
         except HingeError as e:
-            raise HingeError(f"engine {self.command_name!r} answered {command!r} with a move that is not legal here: {e}") from None
+            raise EngineError(f"engine {self.command_name!r} answered {command!r} with a move that is not legal here: {e}",
+                              Termination.ILLEGAL_MOVE) from None
 
     def validmoves(self, board: Board) -> list[Move]:
         """The legal moves of ``board`` as the engine sees them."""
@@ -303,10 +372,11 @@ class Engine:
             raise HingeError(f"engine {self.command_name!r} answered validmoves with an unreadable move: {e}") from None
 
     def perft(self, board: Board, depth: int, timeout: float | None = None) -> int:
-        """The engine's perft count of ``board`` at ``depth``."""
+        """The engine's perft count of ``board`` at ``depth``, answered within ``timeout``
+        seconds (default: the engine's ``timeout`` plus its ``margin``)."""
         self._sync(board)
         deadline = None if timeout is None else _time.monotonic() + timeout
-        lines = self._command(f"perft {int(depth)}", deadline)
+        lines = self._command(f"perft {int(depth)}", deadline or _time.monotonic() + self.timeout + self.margin)
         if len(lines) != 1 or not lines[0].isdigit():
             raise HingeError(f"engine {self.command_name!r} answered perft with {lines!r}, not a count")
         return int(lines[0])
@@ -327,22 +397,36 @@ class Engine:
 
     # ----- life cycle ----------------------------------------------------------------------------
     def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
+        """Kill the engine's whole process group (a program started through a shell
+        wrapper too) and wait for it."""
         self._closed = True
+        _RUNNING.discard(self)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+        if self.process.poll() is None:
+            try:
+                self.process.kill()
+                self.process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
 
     def close(self) -> None:
-        """Send ``quit`` and wait for the process to end (killing it if it does not)."""
+        """Send ``quit`` and wait for the process to end (killing its process group if it
+        does not, and whatever it left running)."""
         if self._closed:
             return
         if self.process.poll() is None:
+            wait = min(self.timeout, 5.0)
             try:
                 self._send("quit")
-                self._read_until_ok("quit", _time.monotonic() + min(self.timeout, 5.0))
+                self._read_until_ok("quit", _time.monotonic() + wait)
             except HingeError:
                 pass
             try:
@@ -350,7 +434,7 @@ class Engine:
             except OSError:
                 pass
             try:
-                self.process.wait(timeout=min(self.timeout, 5.0))
+                self.process.wait(timeout=wait)
             except subprocess.TimeoutExpired:
                 pass
         self.kill()
@@ -363,8 +447,8 @@ class Engine:
 
     def __del__(self):
         try:
-            if not self._closed and self.process.poll() is None:
-                self.process.kill()
+            if not self._closed:
+                os.killpg(self.process.pid, signal.SIGKILL)
         except Exception:
             pass
 

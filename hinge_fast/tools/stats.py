@@ -97,7 +97,8 @@ class Tally:
     def __init__(self, max_plies):
         self.lengths = []
         self.winners = []  # 'green', 'blue' or None
-        self.endings = dict.fromkeys((t for t in Termination if t is not Termination.TIME_FORFEIT), 0)  # self-play has no clock
+        # the endings of self-play (no clock, no external engine to forfeit)
+        self.endings = dict.fromkeys((Termination.ELIMINATION, Termination.NO_LEGAL_MOVE, Termination.MAX_PLIES), 0)
         self.branch_sum = []  # by ply index
         self.branch_count = []
         self.kinds = dict.fromkeys(MOVE_KINDS, 0)
