@@ -225,6 +225,12 @@ class MatchResult:
         return a, len(lost) - a
 
     @property
+    def distinct_games(self) -> int:
+        """How many games differ from every game before them (the same start and moves
+        is the same game: a deterministic pair of players replays a repeated opening)."""
+        return len({(g.start, tuple(g.moves), g.green, g.blue) for g in self.games})
+
+    @property
     def endings(self) -> dict[str, int]:
         """How many games ended each way (``{'elimination': 7, 'engine crash': 1}``)."""
         ends: dict[str, int] = {}
@@ -276,7 +282,7 @@ class MatchResult:
             "los": self.los, "draw_ratio": p.draw_ratio, "pair_ratio": _finite(p.pair_ratio),
             "game_elo": _finite(self.game_elo), "game_elo_interval": [_finite(low), _finite(high)],
             "time_losses": dict(zip(("a", "b"), self.time_losses)),
-            "endings": self.endings, "forfeits": self.forfeits,
+            "endings": self.endings, "forfeits": self.forfeits, "distinct_games": self.distinct_games,
             "sprt": None if self.sprt is None else {
                 "elo0": self.sprt.elo0, "elo1": self.sprt.elo1, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
                 "llr": self.llr or 0.0, "bounds": list(self.sprt.bounds), "decision": self.sprt_decision},
@@ -336,6 +342,10 @@ class MatchResult:
             if Termination.TIME_FORFEIT.value in ends:
                 lost_a, lost_b = self.time_losses
                 lines.append(f"lost on time: {a} {lost_a}, {b} {lost_b}")
+            repeated = self.played - self.distinct_games
+            if repeated:
+                lines.append(f"{repeated} of {self.played} games repeat an earlier game move for move: the intervals count "
+                             f"them as independent, which they are not (give more openings: a larger book or --openings)")
             for who, lost in zip((a, b), self.forfeits.values()):
                 if set(lost) - {Termination.TIME_FORFEIT.value}:
                     lines.append(f"{who} forfeited: " + ", ".join(f"{k} {v}" for k, v in lost.items()))
