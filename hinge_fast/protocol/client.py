@@ -7,9 +7,9 @@ Modelled on python-chess's ``SimpleEngine``::
     >>> import sys
     >>> with Engine.popen([sys.executable, "-m", "hinge_fast.cli", "engine"]) as engine:
     ...     board = Board(4)
-    ...     move = engine.play(board, Limits(nodes=100))
-    ...     move in board.legal_moves
-    True
+    ...     result = engine.play(board, Limits(nodes=100))
+    ...     result.move in board.legal_moves, result.info.nodes > 0
+    (True, True)
 
 Every failure (the engine died, timed out, flooded its output, answered ``err`` or
 something unreadable) raises :class:`EngineError` (a HingeError) with a message naming
@@ -24,6 +24,7 @@ import atexit
 import collections
 import os
 import queue
+import re
 import shlex
 import signal
 import subprocess
@@ -32,9 +33,10 @@ import time as _time
 import weakref
 from dataclasses import dataclass
 
-from ..board import Board, Move, Termination
+from ..board import Board, Color, Move, Termination
 from ..errors import HingeError
 from ..search.limits import Limits
+from ..search.score import Score
 
 #: Seconds to wait for an answer to a command that does not search.
 DEFAULT_TIMEOUT = 30.0
@@ -77,6 +79,147 @@ _RUNNING: "weakref.WeakSet[Engine]" = weakref.WeakSet()
 def _stop_running_engines() -> None:
     for engine in list(_RUNNING):
         engine.kill()
+
+
+def flipped(score: Score) -> Score:
+    """The same score from the other side: centi-tokens negated, a win rate ``1 - r``,
+    a win in N plies a loss in N plies and back."""
+    if score.kind == "centi":
+        return Score.centi(-score.centi_tokens)
+    if score.kind == "rate":
+        return Score.rate(1.0 - score.win_rate)
+    return Score.loss(score.mate) if score.mate > 0 else Score.win(-score.mate)
+
+
+@dataclass(frozen=True)
+class PovScore:
+    """A score together with the side it is from (``turn``: the side to move when the
+    engine gave it), as python-chess's ``PovScore``: ``relative`` is the engine's score,
+    ``pov(color)`` (or ``green()``, ``blue()``) reads it from either side.
+
+    >>> score = PovScore(Score.centi(125), Color.BLUE)
+    >>> score.green(), score.blue(), round(score.win_chance(Color.GREEN), 3)
+    (Score.centi(-125), Score.centi(125), 0.482)
+    """
+
+    relative: Score
+    turn: Color
+
+    def pov(self, color: Color) -> Score:
+        return self.relative if color == self.turn else flipped(self.relative)
+
+    def green(self) -> Score:
+        return self.pov(Color.GREEN)
+
+    def blue(self) -> Score:
+        return self.pov(Color.BLUE)
+
+    def is_mate(self) -> bool:
+        """A proven win or loss."""
+        return self.relative.is_mate
+
+    def win_chance(self, color: Color) -> float:
+        """``color``'s chance to win, 0 to 1 (``Score.win_chance``)."""
+        return self.pov(color).win_chance
+
+
+@dataclass(frozen=True)
+class Info:
+    """One ``info`` line, parsed: ``depth``, ``multipv`` (None: a single line), ``score``
+    (a :class:`PovScore`), ``win_chance`` (the side to move's, 0 to 1: the line's
+    ``winchance``, else worked out from the score), ``nodes``, ``nps``, ``time``
+    (seconds), ``pv`` (moves, checked legal one after the other from the position searched:
+    it stops at the first that is not), and ``line``, the text. A field the line lacks,
+    or writes unreadably, is None."""
+
+    depth: int | None = None
+    multipv: int | None = None
+    score: PovScore | None = None
+    win_chance: float | None = None
+    nodes: int | None = None
+    nps: int | None = None
+    time: float | None = None
+    pv: tuple[Move, ...] = ()
+    line: str = ""
+
+
+_INT = re.compile(r"[0-9]{1,19}")
+_SIGNED = re.compile(r"[+-]?[0-9]{1,19}")
+_FLOAT = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,12})?")
+
+
+def parse_info(line: str, board: Board) -> Info:
+    """The :class:`Info` of an ``info`` line answered for ``board`` (the position
+    searched, whose side to move the score is from).
+
+    >>> info = parse_info("info depth 2 score cp -125 nodes 71 nps 9 time 0.068 winchance 0.4818 pv C3 D2", Board(4))
+    >>> info.depth, info.score.green(), info.win_chance, [str(m) for m in info.pv]
+    (2, Score.centi(-125), 0.4818, ['C3', 'D2'])
+    """
+    words = line.split()
+    fields: dict = {"line": line}
+    i = 1 if words[:1] == ["info"] else 0
+    while i < len(words):
+        key = words[i]
+        value = words[i + 1] if i + 1 < len(words) else ""
+        if key == "pv":
+            fields["pv"] = _moves(words[i + 1 :], board)
+            break
+        if key == "score" and i + 2 < len(words):
+            score = _score(value, words[i + 2])
+            if score is not None:
+                fields["score"] = PovScore(score, board.turn)
+            i += 3
+            continue
+        if key in ("depth", "multipv", "nodes", "nps") and _INT.fullmatch(value):
+            fields[key] = int(value)
+        elif key in ("time", "winchance") and _FLOAT.fullmatch(value):
+            number = float(value)
+            if key == "time":
+                fields["time"] = number
+            elif number <= 1.0:
+                fields["win_chance"] = number
+        i += 2
+    if "win_chance" not in fields and "score" in fields:
+        fields["win_chance"] = fields["score"].relative.win_chance
+    return Info(**fields)
+
+
+def _score(kind: str, value: str) -> Score | None:
+    if kind == "cp" and _SIGNED.fullmatch(value):
+        return Score.centi(int(value))
+    if kind in ("win", "loss") and _INT.fullmatch(value):
+        return Score.win(int(value)) if kind == "win" else Score.loss(int(value))
+    if kind == "winrate" and _FLOAT.fullmatch(value) and float(value) <= 1.0:
+        return Score.rate(float(value))
+    return None
+
+
+def _moves(words: list[str], board: Board) -> tuple[Move, ...]:
+    line = board.copy()
+    moves = []
+    for word in words:
+        try:
+            move = line.parse_move(word)
+        except HingeError:
+            break
+        moves.append(move)
+        line.push(move)
+        if line.is_game_over():
+            break
+    return tuple(moves)
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """What :meth:`Engine.play` returns: the engine's ``move`` and the :class:`Info` of
+    its last ``info`` line (an empty Info when it sent none); ``str()`` is the move."""
+
+    move: Move
+    info: Info
+
+    def __str__(self) -> str:
+        return str(self.move)
 
 
 @dataclass(frozen=True)
@@ -128,6 +271,7 @@ class Engine:
         self.margin = margin
         self.id = ""
         self.last_info: list[str] = []  # the info lines of the last bestmove
+        self.analysis: list[Info] = []  # those of the last analyse, parsed
         self.capabilities = ""
         self._lines: queue.Queue = queue.Queue(MAX_QUEUED_LINES)
         self._stderr = collections.deque(maxlen=STDERR_LINES)
@@ -315,10 +459,41 @@ class Engine:
             self._command(f"newgame {start_fen}")
         self._game = (start_fen, moves)
 
-    def play(self, board: Board, limit: Limits) -> Move:
-        """The engine's move in ``board`` under ``limit`` (it is not played on ``board``).
+    def play(self, board: Board, limit: Limits) -> PlayResult:
+        """The engine's move in ``board`` under ``limit`` (it is not played on ``board``)
+        and the parsed last ``info`` line of its search (:class:`PlayResult`).
 
         The answer is checked against ``board``'s legal moves."""
+        move, infos = self._search(board, limit)
+        last = [info for info in infos if info.multipv in (None, 1)]
+        return PlayResult(move, last[-1] if last else Info())
+
+    def analyse(self, board: Board, limit: Limits, multipv: int | None = None):
+        """The engine's analysis of ``board`` under ``limit``: the :class:`Info` of the
+        last ``info`` line of its search (depth, nodes, time, the score as a
+        :class:`PovScore`, the win chance, the PV as moves). With ``multipv`` (the
+        engine's ``multipv`` option is set to it first): a list, the last line of each of
+        the best ``multipv`` moves, best first.
+
+        >>> with Engine.popen("hinge-fast engine") as engine:            # doctest: +SKIP
+        ...     info = engine.analyse(Board(5), Limits(depth=3))
+        ...     info.depth, info.score.green(), [str(m) for m in info.pv]
+        (3, Score.centi(1060), ['C4', 'E4', 'C3-C4xD4'])
+        """
+        if multipv is not None:
+            self.set_option("multipv", int(multipv))
+        _, infos = self._search(board, limit)
+        self.analysis = infos
+        if multipv is None:
+            last = [info for info in infos if info.multipv in (None, 1)]
+            return last[-1] if last else Info()
+        best: dict[int, Info] = {}
+        for info in infos:
+            best[info.multipv or 1] = info
+        return [best[k] for k in sorted(best)]
+
+    def _search(self, board: Board, limit: Limits) -> tuple[Move, list[Info]]:
+        """``bestmove`` under ``limit``: the move and every info line, parsed."""
         if not isinstance(limit, Limits):
             raise HingeError(f"limit must be a hinge_fast.Limits, not {type(limit).__name__}")
         if board.is_game_over():
@@ -355,7 +530,7 @@ class Engine:
             raise EngineError(f"engine {self.command_name!r} answered {command!r} with {_short(repr(lines), 200)}, not one move",
                               Termination.ILLEGAL_MOVE)
         try:
-            return board.parse_move(lines[0])
+            return board.parse_move(lines[0]), [parse_info(line, board) for line in self.last_info]
         except HingeError as e:
             raise EngineError(f"engine {self.command_name!r} answered {command!r} with a move that is not legal here: {e}",
                               Termination.ILLEGAL_MOVE) from None

@@ -269,7 +269,7 @@ class EnginePlayer(Player):
         from ..protocol.client import EngineError
 
         try:
-            return self.engine.play(board, limit)
+            return self.engine.play(board, limit).move
         except EngineError:
             self.engine.kill()
             raise
