@@ -540,7 +540,7 @@ def test_garbage_bytes_and_long_lines_are_survived():
 
 def test_bestmove_sends_info_lines_before_its_move(session):
     """While it thinks, bestmove reports each completed depth (alpha-beta) as UCI does:
-    depth, score, nodes, nps, time and the line, then the move and ok."""
+    depth, score, nodes, nps, time, the chance to win and the line, then the move and ok."""
     session.handle("options set engine alphabeta")
     session.handle("newgame 5")
     lines = session.handle("bestmove depth 3")
@@ -549,8 +549,9 @@ def test_bestmove_sends_info_lines_before_its_move(session):
     assert [line.split()[2] for line in info] == ["1", "2", "3"]
     for line in info:
         words = line.split()
-        assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12)] == ["info", "depth", "score", "nodes", "nps", "time", "pv"]
+        assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12, 14)] == ["info", "depth", "score", "nodes", "nps", "time", "winchance", "pv"]
         assert words[4] in ("cp", "win", "loss") and int(words[5]) == float(words[5])
+        assert 0 <= float(words[13]) <= 1
     assert info[-1].split(" pv ")[1].split()[0] == lines[-2]
 
 
