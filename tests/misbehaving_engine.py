@@ -14,8 +14,9 @@ its mode says otherwise:
 * ``slow-start N``: waits N tenths of a second before reading any command;
 * ``no-quit``: answers ``quit`` with nothing and keeps running.
 
-``--hold FIFO``: open the named pipe FIFO for writing and start a child process holding
-it too, so that a test sees (end of file on FIFO) when both are gone.
+``--hold FIFO``: open the named pipe FIFO for writing, write one byte to it, and start a
+child process holding it too, so that a test sees an engine start (a byte) and sees
+when all of them and their children are gone (end of file on FIFO).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def main(argv: list[str]) -> int:
     n = int(argv[1]) if len(argv) > 1 else 1
     if hold is not None:
         fd = os.open(hold, os.O_WRONLY)
+        os.write(fd, b"+")  # one engine started
         subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE, pass_fds=(fd,))
     Board(4).legal_moves  # load the compiled move generator before answering anything
     if mode == "slow-start":

@@ -116,10 +116,11 @@ def fifo_held_by(tmp_path, wrap: bool):
     return reader, engine
 
 
-def all_gone(reader) -> bool:
-    """True once every process holding the pipe has ended (end of file), within 10 s."""
+def all_gone(reader, within: float = 10) -> bool:
+    """True once every process holding the pipe has ended (end of file), within
+    ``within`` seconds."""
     while True:
-        ready, _, _ = select.select([reader], [], [], 10)
+        ready, _, _ = select.select([reader], [], [], within)
         if not ready:
             return False
         if os.read(reader, 4096) == b"":
@@ -186,3 +187,36 @@ def test_play_tournament_counts_forfeits_by_player():
         players[0].close()
     assert result.forfeits() == {"misbehaving crash": {"engine crash": 2}}
     assert result.figures()["forfeits"] == {"misbehaving crash": {"engine crash": 2}}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT semantics")
+def test_ctrl_c_on_a_concurrent_match_leaves_nothing_running(tmp_path):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) while two
+    worker processes play with external engines: the match ends with status 130, every
+    engine and every process an engine started is gone, and no semaphore is reported
+    leaked."""
+    import signal
+    import subprocess
+
+    fifo = tmp_path / "held"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    argv = [sys.executable, "-m", "hinge_fast.cli", "match", "cmd:" + command("good", "--hold", fifo), "random", "--games", "400",
+            "--size", "6", "--nodes", "10", "--seed", "1", "--book", "none", "--concurrency", "2"]
+    match = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        started = 0
+        while started < 3:  # the engine the command made for its banner, and one in each worker
+            ready, _, _ = select.select([reader], [], [], 120)
+            assert ready, "no engine started"
+            started += len(os.read(reader, 64))
+        os.killpg(match.pid, signal.SIGINT)
+        _, err = match.communicate(timeout=60)
+        assert match.returncode == 130, err
+        assert all_gone(reader, within=30)
+        assert b"leaked" not in err and b"Traceback" not in err, err
+    finally:
+        os.close(reader)
+        if match.poll() is None:
+            os.killpg(match.pid, signal.SIGKILL)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import multiprocessing.util
 import os
 import queue
 import re
@@ -76,9 +77,16 @@ _RUNNING: "weakref.WeakSet[Engine]" = weakref.WeakSet()
 
 
 @atexit.register
-def _stop_running_engines() -> None:
+def stop_running_engines() -> None:
+    """Kill every engine this process started that is still running, with its process
+    group (at exit; a worker process calls it when it is stopped)."""
     for engine in list(_RUNNING):
         engine.kill()
+
+
+# A worker process of a pool ends without running atexit: multiprocessing's own exit
+# hook stops its engines there.
+multiprocessing.util.Finalize(None, stop_running_engines, exitpriority=10)
 
 
 def flipped(score: Score) -> Score:
