@@ -440,3 +440,14 @@ def test_a_match_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monk
     monkeypatch.setattr(record, "MAX_RECORD_BYTES", path.stat().st_size - 1)
     with pytest.raises(HingeError, match="is over"):
         read_match_file(path)
+
+
+def test_a_game_torn_inside_a_tag_that_names_a_result_is_left_out(tmp_path):
+    path, _ = _file_of(tmp_path)
+    text = path.read_bytes()
+    third = text.rindex(b"[Event", 0, text.index(b'[Round "3"]'))
+    result_tag = text.index(b'[Result "', third) + len(b'[Result "')
+    result = text[result_tag : text.index(b'"', result_tag)]
+    path.write_bytes(text[: result_tag + len(result)])  # torn right after the word green, blue or unfinished
+    records, length = read_match_file(path)
+    assert len(records) == 2 and length == third

@@ -684,7 +684,9 @@ class MatchSettings:
                 raise HingeError(f"{where} was played with {tag} {theirs!r}, not {ours!r}: resume with the same settings")
 
 
-_RESULT_AT_END = re.compile(r"(?:green|blue|unfinished)\s*\Z")
+#: A whole game ends with its result token, alone after the moves (not in a tag line:
+#: a game torn inside ``[Result "green"]`` must not pass for a whole one).
+_RESULT_AT_END = re.compile(r"(?:\A|\n)(?![ \t]*\[)[^\n]*(?<![^\s])(?:green|blue|unfinished)\s*\Z")
 _GAME_START = re.compile(r"\n[ \t\r]*\n(?=\[)")
 #: A game number in a match file's tags: ASCII digits, at most nine of them.
 _GAME_NUMBER = re.compile(r"[0-9]{1,9}")
