@@ -14,8 +14,8 @@ its mode says otherwise:
 * ``slow-start N``: waits N tenths of a second before reading any command;
 * ``no-quit``: answers ``quit`` with nothing and keeps running.
 
-``--hold FIFO``: open the named pipe FIFO for writing, write one byte to it, and start a
-child process holding it too, so that a test sees an engine start (a byte) and sees
+``--hold FIFO``: open the named pipe FIFO for writing, write one byte to it (and one
+more when it starts to hang), and start a child process holding it too, so that a test sees an engine start (a byte) and sees
 when all of them and their children are gone (end of file on FIFO).
 """
 
@@ -30,7 +30,7 @@ from hinge_fast import Board
 
 
 def main(argv: list[str]) -> int:
-    hold = None
+    hold = fd = None
     if "--hold" in argv:
         at = argv.index("--hold")
         hold = argv[at + 1]
@@ -76,6 +76,8 @@ def main(argv: list[str]) -> int:
             if searches == n and mode == "crash":
                 return 3
             if searches >= n and mode == "hang":
+                if fd is not None:
+                    os.write(fd, b"h")  # hanging now
                 threading.Event().wait()
             if searches == n and mode == "illegal":
                 say(str(board.move_stack[-1]) if board.move_stack else "Z99", "ok")

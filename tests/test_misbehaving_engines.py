@@ -190,29 +190,33 @@ def test_play_tournament_counts_forfeits_by_player():
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT semantics")
-def test_ctrl_c_on_a_concurrent_match_leaves_nothing_running(tmp_path):
+@pytest.mark.parametrize("mode, concurrency, signs", [("good", 2, 3), ("hang", 1, 2)])
+def test_ctrl_c_on_a_match_leaves_nothing_running(tmp_path, mode, concurrency, signs):
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) while two
-    worker processes play with external engines: the match ends with status 130, every
-    engine and every process an engine started is gone, and no semaphore is reported
-    leaked."""
+    worker processes play with external engines, or while an engine hangs in the middle
+    of a move: the match ends with status 130 at once, every engine and every process an
+    engine started is gone, and no semaphore is reported leaked."""
     import signal
     import subprocess
 
     fifo = tmp_path / "held"
     os.mkfifo(fifo)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    argv = [sys.executable, "-m", "hinge_fast.cli", "match", "cmd:" + command("good", "--hold", fifo), "random", "--games", "400",
-            "--size", "6", "--nodes", "10", "--seed", "1", "--book", "none", "--concurrency", "2"]
+    argv = [sys.executable, "-m", "hinge_fast.cli", "match", "cmd:" + command(mode, 1, "--hold", fifo), "random", "--games", "400",
+            "--size", "6", "--nodes", "10", "--seed", "1", "--book", "none", "--concurrency", str(concurrency), "--margin", "600"]
     match = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
                              start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         started = 0
-        while started < 3:  # the engine the command made for its banner, and one in each worker
+        # the engine the command made for its banner and one in each worker started, or
+        # the engine started and hangs
+        while started < signs:
             ready, _, _ = select.select([reader], [], [], 120)
             assert ready, "no engine started"
             started += len(os.read(reader, 64))
         os.killpg(match.pid, signal.SIGINT)
-        _, err = match.communicate(timeout=60)
+        # at once: not after the margin of 600 s, nor after 5 s waiting for a hung engine to answer quit
+        _, err = match.communicate(timeout=4 if mode == "hang" else 15)
         assert match.returncode == 130, err
         assert all_gone(reader, within=30)
         assert b"leaked" not in err and b"Traceback" not in err, err

@@ -286,6 +286,7 @@ class Engine:
         self._game: tuple[str, list[str]] | None = None  # (start position, moves) the engine holds
         self._closed = False
         self._failure: str | None = None  # how the engine ended, once it did
+        self._busy = False  # a command's answer is being read (or was abandoned: Ctrl-C)
         self._reader = threading.Thread(target=self._pump, args=(process.stdout, self._lines), daemon=True)
         self._reader.start()
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
@@ -424,8 +425,10 @@ class Engine:
         ``err``/``invalidmove`` answers raise EngineError."""
         if deadline is None:
             deadline = _time.monotonic() + self.timeout
+        self._busy = True  # until the answer is read whole
         self._send(line)
         lines = self._read_until_ok(line, deadline)
+        self._busy = False
         for answer in lines:
             if answer.startswith("err ") or answer == "err" or answer.startswith("invalidmove"):
                 self._game = None  # what the engine holds is unknown now
@@ -602,10 +605,11 @@ class Engine:
 
     def close(self) -> None:
         """Send ``quit`` and wait for the process to end (killing its process group if it
-        does not, and whatever it left running)."""
+        does not, and whatever it left running). An engine left in the middle of an
+        answer (a search interrupted by Ctrl-C) is killed at once."""
         if self._closed:
             return
-        if self.process.poll() is None:
+        if self.process.poll() is None and not self._busy:
             wait = min(self.timeout, 5.0)
             try:
                 self._send("quit")
