@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 #: Seconds a move may take past its limit here: the fake engine answers at once, so a
 #: small margin keeps the hanging engine's games short.
-MARGIN = 0.5
+MARGIN = 1.0
 
 
 def command(*mode) -> str:
@@ -76,7 +76,7 @@ def test_a_good_engine_plays_whole_games():
 
 
 def test_a_slow_start_costs_no_move_time():
-    slow = EnginePlayer(command("slow-start", 8), Limits(nodes=10), margin=0.2)  # 0.8 s to start, 0.2 s a move
+    slow = EnginePlayer(command("slow-start", 20), Limits(nodes=10), margin=MARGIN)  # 2 s to start, 1 s a move
     try:
         result = play_match(slow, get_player("random", seed=1), games=2, size=4, seed=3)
     finally:
