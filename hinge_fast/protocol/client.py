@@ -597,11 +597,10 @@ class Engine:
                 self.process.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            try:
-                stream.close()
-            except (OSError, ValueError):
-                pass
+        try:  # (its output streams are left to the reader threads, which end at their end)
+            self.process.stdin.close()
+        except (OSError, ValueError):
+            pass
 
     def close(self) -> None:
         """Send ``quit`` and wait for the process to end (killing its process group if it
