@@ -7,6 +7,7 @@ its mode says otherwise:
 
 * ``good``: never misbehaves;
 * ``crash N``: exits with status 3 when asked for its N-th move (counted from its start);
+* ``stderr-flood N``: the same after writing 20,000 long lines on stderr;
 * ``hang N``: never answers its N-th ``bestmove`` (nor anything after it);
 * ``illegal N``: answers its N-th ``bestmove`` with a move that is not legal;
 * ``garbage N``: answers its N-th ``bestmove`` with text that is no move;
@@ -73,6 +74,11 @@ def main(argv: list[str]) -> int:
             say(f"{parts[1]};int;{parts[2]};0;0;99999999999" if parts[:1] == ["set"] else "seed;int;0;0;0;99999999999", "ok")
         elif command == "bestmove":
             searches += 1
+            if searches == n and mode == "stderr-flood":
+                for number in range(20_000):
+                    sys.stderr.write(f"complaint {number} " + "x" * 2000 + "\n")
+                sys.stderr.flush()
+                os._exit(3)
             if searches == n and mode == "crash":
                 os._exit(3)  # at once, as a crash does (no clean-up of the interpreter)
             if searches >= n and mode == "hang":

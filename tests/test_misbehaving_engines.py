@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hinge_fast import Board, Limits
+from hinge_fast import Board, HingeError, Limits
 from hinge_fast.cli import main
 from hinge_fast.protocol.client import Engine, EngineError
 from hinge_fast.tools.match import play_match
@@ -90,6 +90,23 @@ def test_every_request_has_a_deadline_under_a_node_limit():
         engine.play(Board(4), Limits(nodes=10))
     assert str(caught.value.termination) == "time forfeit" and not engine.alive
     engine.close()
+
+
+def test_an_engine_s_last_words_are_bounded():
+    from hinge_fast.protocol.client import STDERR_LINE_CHARS, STDERR_LINES
+
+    engine = Engine.popen(command("stderr-flood", 1), timeout=MARGIN, margin=30)
+    with pytest.raises(EngineError, match=r"ended \(exit status 3\).*its last words: complaint") as caught:
+        engine.play(Board(4), Limits(nodes=10))
+    assert str(caught.value.termination) == "engine crash"
+    assert len(str(caught.value)) < STDERR_LINES * (STDERR_LINE_CHARS + 3) + 300
+    engine.close()
+
+
+def test_bad_deadlines_are_refused():
+    for bad in (0, -1, "soon", True):
+        with pytest.raises(HingeError, match="must be more than 0 seconds"):
+            Engine.popen(command("good"), timeout=bad)
 
 
 def test_ready_has_a_deadline_too():

@@ -302,7 +302,7 @@ class Engine:
         if not args:
             raise HingeError("engine command is empty")
         for name, value in (("timeout", timeout), ("margin", margin), ("startup", startup)):
-            if not value > 0:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise HingeError(f"the engine's {name} must be more than 0 seconds, not {value!r}")
         try:
             process = subprocess.Popen(
