@@ -207,20 +207,26 @@ def test_play_tournament_counts_forfeits_by_player():
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT semantics")
-@pytest.mark.parametrize("mode, concurrency, signs", [("good", 2, 3), ("hang", 1, 2)])
-def test_ctrl_c_on_a_match_leaves_nothing_running(tmp_path, mode, concurrency, signs):
+@pytest.mark.parametrize("command_name, mode, concurrency, signs",
+                         [("match", "good", 2, 3), ("match", "hang", 1, 2), ("stats", "good", 2, 3)])
+def test_ctrl_c_leaves_nothing_running(tmp_path, command_name, mode, concurrency, signs):
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) while two
     worker processes play with external engines, or while an engine hangs in the middle
-    of a move: the match ends with status 130 at once, every engine and every process an
-    engine started is gone, and no semaphore is reported leaked."""
+    of a move: the command ends with status 130 at once, every engine and every process
+    an engine started is gone, and no semaphore is reported leaked."""
     import signal
     import subprocess
 
     fifo = tmp_path / "held"
     os.mkfifo(fifo)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    argv = [sys.executable, "-m", "hinge_fast.cli", "match", "cmd:" + command(mode, 1, "--hold", fifo), "random", "--games", "400",
-            "--size", "6", "--nodes", "10", "--seed", "1", "--book", "none", "--concurrency", str(concurrency), "--margin", "600"]
+    engine = "cmd:" + command(mode, 1, "--hold", fifo)
+    if command_name == "match":
+        argv = ["match", engine, "random", "--games", "400", "--book", "none", "--margin", "600"]
+    else:
+        argv = ["stats", "--player", engine, "--games", "4000"]
+    argv = [sys.executable, "-m", "hinge_fast.cli", *argv, "--size", "6", "--nodes", "10", "--seed", "1",
+            "--concurrency", str(concurrency)]
     match = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
                              start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
