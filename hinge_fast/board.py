@@ -190,13 +190,21 @@ class Termination(enum.Enum):
     ``ELIMINATION`` and ``NO_LEGAL_MOVE`` are the two endings of rules.md section 6;
     ``MAX_PLIES`` is a game runner giving up on a game after its ply cap (no winner);
     ``TIME_FORFEIT`` a game runner ending a game whose side to move ran out of time
-    (the other side wins).
+    (the other side wins). The last four are forfeits of an external engine, its
+    opponent winning: it ended or crashed (``ENGINE_CRASH``), answered a move that is
+    illegal or unreadable (``ILLEGAL_MOVE``), wrote more output than an answer may hold
+    (``OUTPUT_FLOOD``), or refused or garbled a command that was not a move
+    (``ENGINE_ERROR``).
     """
 
     ELIMINATION = "elimination"
     NO_LEGAL_MOVE = "no legal move"
     MAX_PLIES = "max plies"
     TIME_FORFEIT = "time forfeit"
+    ENGINE_CRASH = "engine crash"
+    ILLEGAL_MOVE = "illegal move"
+    OUTPUT_FLOOD = "output flood"
+    ENGINE_ERROR = "engine error"
 
     def __str__(self) -> str:
         return self.value

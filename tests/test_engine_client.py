@@ -56,7 +56,7 @@ def test_play_sends_the_clocks(engine):
     from hinge_fast.search.timeman import Clock
 
     board = random_game(5, 6, 4)
-    move = engine.play(board, Limits(nodes=40, clock=Clock(1.0, 0.5, 0.01, 0.01)))
+    move = engine.play(board, Limits(nodes=40, clock=Clock(1.0, 0.5, 0.01, 0.01))).move
     assert move in board.legal_moves
 
 
@@ -82,16 +82,16 @@ def test_play_returns_a_legal_move_without_playing_it(engine):
     board = random_game(6, 10, 4)
     before = board.fen()
     engine.set_option("engine", "mcts")
-    move = engine.play(board, Limits(nodes=300))
+    move = engine.play(board, Limits(nodes=300)).move
     assert move in board.legal_moves and board.fen() == before
-    move = engine.play(board, Limits(time=0.2))
+    move = engine.play(board, Limits(time=0.2)).move
     assert move in board.legal_moves
 
 
 def test_play_with_alphabeta(engine):
     engine.set_option("engine", "alphabeta")
     board = random_game(5, 6, 9)
-    assert engine.play(board, Limits(depth=2)) in board.legal_moves
+    assert engine.play(board, Limits(depth=2)).move in board.legal_moves
 
 
 def test_play_refuses_a_finished_game(engine):
@@ -260,3 +260,47 @@ def test_engine_player_in_a_match():
     assert result.played == 2 and result.wins + result.losses + result.unfinished == 2
     assert result.player_a == f"hinge-fast {__version__}"
     assert external.engine.process.poll() is not None
+
+
+# ----- parsed analysis --------------------------------------------------------------------------------
+def test_play_and_analyse_return_parsed_info(engine):
+    from hinge_fast.board import Color
+    from hinge_fast.protocol.client import PovScore
+
+    engine.set_option("engine", "alphabeta")
+    engine.set_option("threads", 1)
+    board = random_game(5, 7, 3)  # Blue to move
+    assert board.turn == Color.BLUE
+    result = engine.play(board, Limits(depth=3))
+    info = result.info
+    assert result.move in board.legal_moves and str(result) == str(result.move)
+    assert info.depth == 3 and info.nodes > 0 and info.time >= 0 and info.nps >= 0
+    assert isinstance(info.score, PovScore) and info.score.turn == Color.BLUE
+    assert info.score.blue() == info.score.relative and info.score.green().centi_tokens == -info.score.relative.centi_tokens
+    assert abs(info.win_chance - info.score.relative.win_chance) < 1e-3
+    assert abs(info.score.win_chance(Color.GREEN) + info.score.win_chance(Color.BLUE) - 1) < 1e-9
+    assert info.pv and info.pv[0] == result.move  # moves, legal one after the other
+    line = board.copy()
+    for move in info.pv:
+        assert move in line.legal_moves
+        line.push(move)
+    analysed = engine.analyse(board, Limits(depth=3))
+    assert analysed.depth == 3 and analysed.pv[0] == result.move and engine.analysis[-1] == analysed
+    best = engine.analyse(board, Limits(depth=2), multipv=2)
+    assert [i.multipv for i in best] == [1, 2] and best[0].score.relative >= best[1].score.relative
+    engine.set_option("multipv", 1)
+
+
+def test_info_lines_are_parsed_whatever_they_hold():
+    from hinge_fast.board import Color
+    from hinge_fast.protocol.client import parse_info
+    from hinge_fast.search import Score
+
+    board = Board(4)
+    info = parse_info("info depth 3 score win 3 nodes 25 nps 896 time 0.028 winchance 1.0000 pv C3 C3 D4", board)
+    assert info.score.green() == Score.win(3) and info.score.blue() == Score.loss(3) and info.score.is_mate()
+    assert [str(m) for m in info.pv] == ["C3"]  # the second C3 is not legal: the PV stops there
+    rate = parse_info("info depth 9 score winrate 0.25 nodes 10 nps 1 time 1.5 pv", board)
+    assert rate.score.pov(Color.BLUE) == Score.rate(0.75) and rate.win_chance == 0.25 and rate.pv == ()
+    junk = parse_info("info depth x score cp ² nodes 1e9 time -1 winchance 7 multipv 2 hello", board)
+    assert (junk.depth, junk.score, junk.nodes, junk.time, junk.win_chance, junk.multipv) == (None, None, None, None, None, 2)

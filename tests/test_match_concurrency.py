@@ -386,3 +386,68 @@ def test_odds_give_engine_b_its_own_limit(tmp_path, capsys):
     assert "Limit 'nodes 2; B nodes 400', not 'nodes 2'" in capsys.readouterr().err
     assert main(["match", "greedy", "random", "--time-b", "0.3", "--size", "5", "--seed", "1", "--games", "2"]) == 0
     assert "0.1 s per move for A, 0.3 s for B" in capsys.readouterr().out
+
+
+# ----- --out never loses a file; --resume reads a torn one ------------------------------------------
+def test_out_refuses_a_file_that_holds_games_unless_forced(tmp_path, capsys):
+    path = tmp_path / "m.hgn"
+    assert main(MATCH + ["--games", "2", "--book", "none", "--out", str(path)]) == 0
+    before = path.read_bytes()
+    capsys.readouterr()
+    assert main(MATCH + ["--games", "2", "--book", "none", "--out", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds 2 games" in err[0] and f"--resume {path}" in err[0] and "--force" in err[0]
+    assert path.read_bytes() == before  # refused: the games are still there
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    assert main(MATCH + ["--games", "2", "--out", str(other)]) == 2
+    assert "is not empty" in capsys.readouterr().err and other.read_text() == "my notes\n"
+    assert main(MATCH + ["--games", "2", "--book", "none", "--out", str(path), "--force"]) == 0
+    assert sorted(games_by_round(path)) == [1, 2] and len(read_records(str(path))) == 2
+    assert main(MATCH + ["--games", "2", "--resume", str(path), "--force"]) == 2
+    assert "--force goes with --out" in capsys.readouterr().err
+
+
+def test_resume_drops_a_torn_last_game_and_plays_it_again(tmp_path, capsys):
+    whole = tmp_path / "whole.hgn"
+    assert main(MATCH + ["--games", "4", "--book", "none", "--out", str(whole)]) == 0
+    expected = summary(capsys.readouterr().out)
+    text = whole.read_bytes()
+    fourth = text.rindex(b"[Event", 0, text.index(b'[Round "4"]'))
+    torn = tmp_path / "torn.hgn"
+    torn.write_bytes(text[: fourth + (len(text) - fourth) // 2])  # the last game half written
+    assert main(MATCH + ["--games", "4", "--book", "none", "--resume", str(torn)]) == 0
+    out = capsys.readouterr().out
+    assert "resuming: 3 games already in" in out and summary(out) == expected
+    assert games_by_round(torn) == games_by_round(whole)
+    assert len(read_records(str(torn))) == 4
+
+
+@pytest.mark.parametrize("round_tag", ["\u00b2", "1" * 5001, "-3", "0", "1e3", " 2"])
+def test_resume_refuses_a_round_that_is_not_a_game_number(tmp_path, capsys, round_tag):
+    path, _ = _file_of(tmp_path, games=2)
+    text = path.read_text()
+    path.write_text(text.replace('[Round "2"]', f'[Round "{round_tag}"]'))
+    assert main(MATCH + ["--games", "4", "--book", "none", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Round" in err[0] and "Traceback" not in err[0] and len(err[0]) < 300, err
+
+
+def test_a_match_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    import hinge_fast.tools.record as record
+
+    path, _ = _file_of(tmp_path, games=2)
+    monkeypatch.setattr(record, "MAX_RECORD_BYTES", path.stat().st_size - 1)
+    with pytest.raises(HingeError, match="is over"):
+        read_match_file(path)
+
+
+def test_a_game_torn_inside_a_tag_that_names_a_result_is_left_out(tmp_path):
+    path, _ = _file_of(tmp_path)
+    text = path.read_bytes()
+    third = text.rindex(b"[Event", 0, text.index(b'[Round "3"]'))
+    result_tag = text.index(b'[Result "', third) + len(b'[Result "')
+    result = text[result_tag : text.index(b'"', result_tag)]
+    path.write_bytes(text[: result_tag + len(result)])  # torn right after the word green, blue or unfinished
+    records, length = read_match_file(path)
+    assert len(records) == 2 and length == third

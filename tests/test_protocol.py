@@ -395,7 +395,7 @@ def test_scripted_session_end_to_end():
     moves.push_str("B2")
     expected_head = [
         f"id hinge-fast {__version__}",
-        "sizes=4-9;engines=alphabeta,mcts;stop;perft",
+        "sizes=4-9;engines=alphabeta,mcts;stop;perft;prove",
         "ok",
         "err no game in progress: send newgame first",
         "ok",
@@ -540,7 +540,7 @@ def test_garbage_bytes_and_long_lines_are_survived():
 
 def test_bestmove_sends_info_lines_before_its_move(session):
     """While it thinks, bestmove reports each completed depth (alpha-beta) as UCI does:
-    depth, score, nodes, nps, time and the line, then the move and ok."""
+    depth, score, nodes, nps, time, the chance to win and the line, then the move and ok."""
     session.handle("options set engine alphabeta")
     session.handle("newgame 5")
     lines = session.handle("bestmove depth 3")
@@ -549,8 +549,9 @@ def test_bestmove_sends_info_lines_before_its_move(session):
     assert [line.split()[2] for line in info] == ["1", "2", "3"]
     for line in info:
         words = line.split()
-        assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12)] == ["info", "depth", "score", "nodes", "nps", "time", "pv"]
+        assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12, 14)] == ["info", "depth", "score", "nodes", "nps", "time", "winchance", "pv"]
         assert words[4] in ("cp", "win", "loss") and int(words[5]) == float(words[5])
+        assert 0 <= float(words[13]) <= 1
     assert info[-1].split(" pv ")[1].split()[0] == lines[-2]
 
 
@@ -618,4 +619,60 @@ def test_an_error_after_a_search_answers_without_the_search_info(session):
     """The info lines of bestmove belong to its answer only, not to the next one."""
     session.handle("newgame 4")
     assert session.handle("bestmove depth 1")[0].startswith("info depth 1 ")
-    assert session.handle("nonsense") == ["err unknown command 'nonsense': try info, newgame, play, validmoves, bestmove, undo, options, perft, quit", "ok"]
+    assert session.handle("nonsense") == ["err unknown command 'nonsense': try info, newgame, play, validmoves, bestmove, undo, options, perft, prove, quit", "ok"]
+
+
+# ----- order: a queued command waits, a stop belongs to the command before it ------------------
+def serve_script(script: str) -> list[str]:
+    """The output of a whole piped script served in this process."""
+    import io
+
+    from hinge_fast.protocol.server import serve
+
+    out = io.StringIO()
+    assert serve(io.BytesIO(script.encode()), out, options={"threads": 1}) == 0
+    return out.getvalue().splitlines()
+
+
+def answers(lines: list[str]) -> list[list[str]]:
+    """The answers of a session, each the lines up to its ok."""
+    found, current = [], []
+    for line in lines:
+        if line == "ok":
+            found.append(current)
+            current = []
+        else:
+            current.append(line)
+    return found
+
+
+def depths(answer: list[str]) -> list[int]:
+    return [int(line.split()[2]) for line in answer if line.startswith("info depth ")]
+
+
+def test_a_stop_queued_behind_other_commands_ends_only_the_last_search():
+    out = serve_script("newgame\nbestmove depth 6\nvalidmoves\nbestmove depth 40\nstop\nquit\n")
+    new, first, valid, second, quit_ = answers(out)
+    assert depths(first)[-1] == 6  # the first search ran its whole depth
+    assert len(valid) == 1 and len(valid[0].split(";")) == 61
+    assert depths(second)[-1] < 40  # the stop was the second search's
+    assert quit_ == []
+
+
+def test_a_stop_after_a_command_that_is_not_a_search_stops_nothing_later():
+    out = serve_script("newgame 5\nvalidmoves\nstop\nbestmove depth 4\nquit\n")
+    assert depths(answers(out)[2])[-1] == 4
+
+
+def test_a_stop_right_after_a_search_ends_it_even_with_commands_after():
+    out = serve_script("newgame\nbestmove depth 60\nstop\nvalidmoves\nquit\n")
+    new, search, valid, quit_ = answers(out)
+    assert depths(search)[-1] < 60 and len(valid[0].split(";")) == 61
+
+
+def test_the_piped_example_of_the_docs_runs_the_first_search_whole():
+    done = subprocess.run(ENGINE_CMD + ["-o", "threads=1"], input="newgame\nbestmove depth 6\nvalidmoves\nbestmove depth 6\nstop\nquit\n",
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first = answers(done.stdout.splitlines())[1]
+    assert depths(first)[-1] == 6

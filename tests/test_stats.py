@@ -155,3 +155,37 @@ def test_move_kinds_agree_with_path_tracing():
                 checked += 1
             board.push(rng.choice(board.legal_moves))
     assert checked > 200
+
+
+# ----- different seeds, different games ------------------------------------------------------------
+def test_a_deterministic_engine_plays_different_games_with_random_openings(run_json, monkeypatch):
+    monkeypatch.setenv("HINGE_FAST_THREADS", "1")
+    opened = run_json("--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "1")
+    assert opened["openings"] == 2 and opened["distinct_games"] == 6
+    assert len(set(opened["lengths"])) > 1
+    assert opened["legal_moves_by_ply"][:2] == [None, None]  # the opening plies are not the player's
+    assert sum(opened["move_kinds"].values()) == opened["moves"] == sum(opened["lengths"]) - 2 * 6
+    other = run_json("--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "2")
+    assert other["lengths"] != opened["lengths"] or other["green_wins"] != opened["green_wins"]
+    again = run_json("--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "1")
+    assert again["lengths"] == opened["lengths"]  # the same seed, the same games
+
+
+def test_stats_say_when_games_repeat(cli, monkeypatch):
+    monkeypatch.setenv("HINGE_FAST_THREADS", "1")
+    done = cli("stats", "--size", "5", "--games", "3", "--player", "alphabeta", "--nodes", "300", "--seed", "1", "--openings", "0")
+    assert done.status == 0, done.err
+    assert "distinct games: 1 of 3: 2 repeat an earlier game" in done.out
+
+
+def test_a_match_says_when_games_repeat():
+    from hinge_fast.tools.match import play_match
+    from hinge_fast.tools.players import get_player
+
+    same = play_match(get_player("alphabeta", nodes=200), get_player("alphabeta", nodes=200), games=4, size=4, seed=1,
+                      openings=0)
+    assert same.distinct_games == 1 and same.figures()["distinct_games"] == 1
+    assert "3 of 4 games repeat an earlier game" in same.summary()
+    opened = play_match(get_player("alphabeta", nodes=200), get_player("alphabeta", nodes=200), games=4, size=4, seed=1,
+                        openings=2)
+    assert opened.distinct_games == 2  # the two pairs differ; within a pair one engine played both sides alike

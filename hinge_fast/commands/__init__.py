@@ -209,11 +209,19 @@ def add_game_arguments(parser, what: str, default_time: float):
                         help="seed of openings and players (default: random)")
     saving = parser.add_mutually_exclusive_group()
     saving.add_argument("--out", default=None, metavar="FILE",
-                        help="write the games to FILE as game records, each as it finishes (FILE is emptied first)")
+                        help="write the games to FILE as game records, each appended whole and flushed to disk as it "
+                        "finishes; a FILE that already holds something is refused (--resume goes on with it, --force "
+                        "replaces it)")
     saving.add_argument("--resume", default=None, metavar="FILE",
                         help=f"like --out, but first read FILE: the games in it are counted, not played again, so an "
                         f"interrupted {what} goes on where it stopped (FILE missing or empty: a new {what}). The "
                         "settings must be the same; --seed may be left out (FILE says it); more games add games")
+    parser.add_argument("--margin", type=seconds("--margin"), default=None, metavar="S",
+                        help="external engines (cmd:): the seconds a move may take past its time, or for the whole "
+                        "move under --nodes, and the wait for any other answer, before the engine loses the game and "
+                        "is started again for the next (default 30)")
+    parser.add_argument("--force", action="store_true",
+                        help=f"with --out: replace what FILE holds (the games of an earlier {what} are lost)")
 
 
 def seed_of_args(args) -> int:
@@ -234,17 +242,32 @@ def seed_of_args(args) -> int:
 def open_games_file(args, settings) -> dict:
     """The games already played: with ``--resume``, those of its file (cut after the
     last whole record; ``settings``, as ``tools.match.read_match`` takes them, must
-    match); with ``--out``, none, the file emptied; HingeError if it cannot be written."""
-    from ..tools.match import cut_file, read_match
+    match); with ``--out``, none: a file that holds anything is refused unless
+    ``--force`` (then it is replaced by an empty one); HingeError if it cannot be written."""
+    import os
 
+    from ..tools.files import write_text_file
+    from ..tools.match import cut_file, read_match, read_match_file
+
+    if getattr(args, "force", False) and args.out is None:
+        raise HingeError("--force goes with --out FILE: it replaces what FILE holds")
     if args.resume is not None:
         done, length = read_match(args.resume, settings)
         cut_file(args.resume, length)
         return done
     if args.out is not None:
-        from ..core.atomic import write_atomic
-
-        write_atomic(args.out, b"")
+        try:
+            held = os.path.getsize(args.out) if os.path.exists(args.out) else 0
+        except OSError as e:
+            raise HingeError(f"cannot read {args.out}: {e.strerror or e}") from None
+        if held and not args.force:
+            try:
+                games = len(read_match_file(args.out)[0])
+            except HingeError:
+                games = 0
+            what = f"holds {games} game{'s' if games != 1 else ''}" if games else f"is not empty ({held:,} bytes)"
+            raise HingeError(f"{args.out} {what}: go on with --resume {args.out}, or replace it with --force")
+        write_text_file(args.out, "")
     return {}
 
 

@@ -11,8 +11,9 @@ def register(subparsers):
         "engine",
         help="run as an engine speaking the line protocol on stdin/stdout",
         description="Read protocol commands on stdin and answer on stdout (docs/protocol.md): "
-        "info, newgame, play, validmoves, bestmove, undo, options, perft, stop, quit. "
-        "Every answer ends with a line 'ok'.",
+        "info, newgame, play, validmoves, bestmove, undo, options, perft, prove, stop, quit. "
+        "Every answer ends with a line 'ok'; a command waits for the search before it, and 'stop' "
+        "ends only the search sent just before it.",
         epilog="Example: printf 'newgame 6\\nbestmove time 00:00:01\\nquit\\n' | hinge-fast engine --option engine=mcts",
     )
     p.add_argument(

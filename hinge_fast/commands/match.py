@@ -85,8 +85,14 @@ def run_match(args) -> int:
     path = args.resume if args.resume is not None else args.out
     seed = seed_of_args(args)
     seeds = random.Random(seed)
-    player_a = get_player(args.engine_a, time=limit_a[0], nodes=limit_a[1], seed=seeds.getrandbits(32), size=args.size)
-    player_b = get_player(args.engine_b, time=limit_b[0], nodes=limit_b[1], seed=seeds.getrandbits(32), size=args.size)
+    player_a = get_player(args.engine_a, time=limit_a[0], nodes=limit_a[1], seed=seeds.getrandbits(32), size=args.size,
+                          margin=args.margin)
+    try:
+        player_b = get_player(args.engine_b, time=limit_b[0], nodes=limit_b[1], seed=seeds.getrandbits(32), size=args.size,
+                              margin=args.margin)
+    except BaseException:
+        player_a.close()
+        raise
     match_seed = seeds.getrandbits(32)
     limit, tag = _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
     limit += "" if args.tc is not None else _search_note(player_a, player_b)
@@ -99,7 +105,7 @@ def run_match(args) -> int:
         done = open_games_file(args, settings)
         players = (player_a, player_b)
         if executor.kind != "serial":
-            players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name)
+            players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name, margin=args.margin)
                             for spec, p, (t, nodes) in zip((args.engine_a, args.engine_b), players, (limit_a, limit_b)))
         written[0] = len(done)
 

@@ -27,6 +27,9 @@ def register(subparsers):
     p.add_argument("--time", type=seconds("time", 3600.0), default=None, metavar="S", help="search seconds per move (alphabeta, mcts)")
     p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="search nodes per move (alphabeta, mcts)")
     p.add_argument("--seed", type=int, default=None, help="random seed: same seed, same games")
+    p.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=None, metavar="K",
+                   help="K uniformly random plies (seeded) open each game of a player other than random, so that a "
+                   "deterministic engine plays different games (default 2 for alphabeta and mcts, 0 for greedy)")
     p.add_argument("--max-plies", type=positive_int("M", 1, 10**6), default=DEFAULT_MAX_PLIES, metavar="M", help=f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema in docs/usage.md)")
     p.add_argument("--plot", metavar="FILE", default=None, help="write a PNG: game length histogram and legal moves by ply (needs matplotlib)")
@@ -43,7 +46,7 @@ def run_stats(args) -> int:
     with executor_from_args(args) as executor, ProgressBar("game") as bar:
         summary = self_play(
             args.size, args.games, args.player, time_limit=args.time, nodes=args.nodes, seed=args.seed,
-            max_plies=args.max_plies, executor=executor, progress=bar.show,
+            max_plies=args.max_plies, executor=executor, progress=bar.show, openings=args.openings,
         )
     if args.plot:
         write_plot(args.plot, summary)

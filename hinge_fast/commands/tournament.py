@@ -55,7 +55,8 @@ def run_tournament(args) -> int:
     line = None
     try:
         for spec in args.engines:
-            made.append(get_player(spec, time=time, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size))
+            made.append(get_player(spec, time=time, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size,
+                                   margin=args.margin))
         names = [p.name for p in made]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
@@ -76,7 +77,8 @@ def run_tournament(args) -> int:
         done = open_games_file(args, settings_for)
         players = made
         if executor.kind != "serial":
-            players = [PlayerSpec(spec, time=time if args.nodes is None else None, nodes=args.nodes, size=args.size, name=p.name)
+            players = [PlayerSpec(spec, time=time if args.nodes is None else None, nodes=args.nodes, size=args.size, name=p.name,
+                                  margin=args.margin)
                        for spec, p in zip(args.engines, made)]
         written = [len(done)]
 

@@ -53,6 +53,9 @@ ENGINE_NAME = "hinge-fast"
 MAX_LINE = 200_000
 #: Deepest ``perft`` the protocol accepts (the command line's ``perft`` allows the same).
 MAX_PERFT_DEPTH = 20
+#: The protocol's commands (``stop`` aside: it answers nothing), as the unknown-command
+#: answer and ``engine --help`` list them.
+COMMANDS = ("info", "newgame", "play", "validmoves", "bestmove", "undo", "options", "perft", "prove", "quit")
 #: The transposition table of ``prove``, MB.
 PROVE_TABLE_MB = 64
 
@@ -108,7 +111,7 @@ class EngineSession:
         self._pending = []  # info lines of this command only, never of the one before
         try:
             if handler is None:
-                raise HingeError(f"unknown command {shown(words[0])}: try info, newgame, play, validmoves, bestmove, undo, options, perft, quit")
+                raise HingeError(f"unknown command {shown(words[0])}: try {', '.join(COMMANDS)}")
             out = handler(rest)
         except InvalidMove as e:
             out = [f"invalidmove {_one_line(e)}"]
@@ -135,7 +138,7 @@ class EngineSession:
         from .. import __version__
 
         _no_arguments("info", rest)
-        return [f"id {ENGINE_NAME} {__version__}", f"sizes={MIN_SIZE}-{MAX_SIZE};engines={','.join(ENGINES)};stop;perft"]
+        return [f"id {ENGINE_NAME} {__version__}", f"sizes={MIN_SIZE}-{MAX_SIZE};engines={','.join(ENGINES)};stop;perft;prove"]
 
     def _cmd_newgame(self, rest):
         text = rest.strip()
@@ -344,16 +347,19 @@ _EOF = object()
 
 class _LineReader:
     """Reads command lines on a thread so that a search can notice ``stop`` or the end of
-    input while it runs. Lines are numbered; ``stop_requested(after)`` is true once a
-    ``stop`` line read after line ``after`` arrived, or once input ended right after line
-    ``after`` (so a piped script ``...\nbestmove time 00:00:05\nquit`` searches its full
-    time, while a client closing its end during a search stops it). ``stop`` lines are
-    consumed here; they never reach the session."""
+    input while it runs. Lines are numbered; a ``stop`` line stops the command read last
+    before it (blank lines aside), and only that one: ``stop_requested(after)`` is true
+    once a ``stop`` following line ``after`` arrived, or once input ended right after
+    line ``after`` (so a piped script ``...\nbestmove time 00:00:05\nquit`` searches its
+    full time, while a client closing its end during a search stops it). Commands queued
+    behind a search wait for it, and a ``stop`` queued behind them is theirs, never the
+    earlier search's. ``stop`` lines are consumed here; they never reach the session."""
 
     def __init__(self, stream):
         self.stream = stream
         self.lines: queue.Queue = queue.Queue()
-        self.last_stop = 0
+        self.stopped: set[int] = set()  # the numbers of the lines a stop followed
+        self.last_command = 0  # the number of the last line that was not stop nor blank
         self.count = 0  # lines read so far
         self.ended = False
         self.thread = threading.Thread(target=self._run, name="hinge-fast-stdin", daemon=True)
@@ -366,14 +372,17 @@ class _LineReader:
                 number += 1
                 self.count = number
                 if raw is None:
+                    self.last_command = number
                     self.lines.put((number, None))
                     continue
                 line = raw.decode("utf-8", errors="replace")
                 word = line.strip().split(None, 1)[:1]
                 command = word[0].lower() if word else ""
                 if command == "stop":
-                    self.last_stop = number
+                    self.stopped.add(self.last_command)
                 else:
+                    if command:
+                        self.last_command = number
                     self.lines.put((number, line))
         except (OSError, ValueError):
             pass
@@ -382,7 +391,7 @@ class _LineReader:
             self.lines.put(_EOF)
 
     def stop_requested(self, after: int) -> bool:
-        return self.last_stop > after or (self.ended and self.count == after)
+        return after in self.stopped or (self.ended and self.count == after)
 
 
 def _read_lines(stream):

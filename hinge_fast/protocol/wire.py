@@ -149,18 +149,20 @@ def parse_bestmove_limits(text: str):
 
 def info_lines(result, lines: int = 1) -> list[str]:
     """The ``info`` lines of an interim search result: ``info depth D score S nodes N
-    nps R time T pv MOVES``, the score written ``cp 125``, ``win 3``, ``loss 4`` or
-    ``winrate 0.625`` (one word and a number, as UCI writes ``cp`` and ``mate``). With
+    nps R time T winchance W pv MOVES``, the score written ``cp 125``, ``win 3``,
+    ``loss 4`` or ``winrate 0.625`` (one word and a number, as UCI writes ``cp`` and
+    ``mate``), ``W`` the side to move's chance to win, 0 to 1 (``Score.win_chance``). With
     ``lines`` > 1 (alpha-beta's ``multipv``) one line for each of the first ``lines``
     root moves scored at the result's depth, best first, as UCI writes MultiPV:
     ``info depth D multipv K score S ... pv MOVES`` (K from 1), each with its own line."""
     tail = f"nodes {result.nodes} nps {result.nps:.0f} time {result.seconds:.3f}"
     if lines == 1:
         pv = " ".join(str(m) for m in result.pv)
-        return [f"info depth {result.depth} score {score_words(result.score)} {tail} pv {pv}".rstrip()]
+        return [f"info depth {result.depth} score {score_words(result.score)} {tail} winchance {result.score.win_chance:.4f} "
+                f"pv {pv}".rstrip()]
     scored = [rm for rm in result.root_moves if rm.score is not None and rm.depth == result.depth][:lines]
     return [
-        f"info depth {result.depth} multipv {k} score {score_words(rm.score)} {tail} pv "
+        f"info depth {result.depth} multipv {k} score {score_words(rm.score)} {tail} winchance {rm.score.win_chance:.4f} pv "
         f"{' '.join(str(m) for m in rm.pv or [rm.move])}".rstrip()
         for k, rm in enumerate(scored, start=1)
     ]

@@ -145,13 +145,14 @@ def stats_chunk_seed(seed, chunk: int):
     return random.Random(f"hinge-fast stats {seed} {chunk}").getrandbits(63)
 
 
-def stats_jobs(size, games, player, time_limit, nodes, seed, max_plies) -> list:
+def stats_jobs(size, games, player, time_limit, nodes, seed, max_plies, openings=0) -> list:
     """The jobs of a stats run: ``(size, player, time, nodes, max plies, seed, first
-    game, games, the chunk's random seed)``."""
+    game, games, the chunk's random seed, random opening plies)``."""
     random_play = player.strip().lower() == "random"
     step = RANDOM_STATS_CHUNK if random_play else PLAYER_STATS_CHUNK
     return [
-        (size, player, time_limit, nodes, max_plies, seed, lo, min(step, games - lo), stats_chunk_seed(seed, lo // step) if random_play else None)
+        (size, player, time_limit, nodes, max_plies, seed, lo, min(step, games - lo), stats_chunk_seed(seed, lo // step) if random_play else None,
+         openings)
         for lo in range(0, games, step)
     ]
 
@@ -162,14 +163,14 @@ def stats_job(job, on_game=None):
     from . import stats
     from .players import get_player
 
-    size, player, time_limit, nodes, max_plies, seed, first, games, chunk_seed = job
+    size, player, time_limit, nodes, max_plies, seed, first, games, chunk_seed, openings = job
     tally = stats.Tally(max_plies)
     if player.strip().lower() == "random":
         stats.play_random(size, games, max_plies, chunk_seed, tally, on_game)
     else:
         chosen = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)
         try:
-            stats.play_board(size, games, max_plies, chosen, tally, None if seed is None else seed + first, on_game)
+            stats.play_board(size, games, max_plies, chosen, tally, None if seed is None else seed + first, on_game, openings)
         finally:
             chosen.close()
     tally.stuck = [(game + first, ply, fen) for game, ply, fen in tally.stuck]
@@ -193,6 +194,7 @@ def merge_tally(total, part) -> None:
     for key, n in part.details.items():
         total.details[key] += n
     total.stuck += part.stuck
+    total.games_seen += part.games_seen
 
 
 # ----- proofs -------------------------------------------------------------------------------------------

@@ -85,8 +85,17 @@ def load_kernels() -> None:
 def _worker_start(owner: int) -> None:
     # Ctrl-C goes to the whole process group: the parent decides what happens.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _ended)  # the parent stopping its pool at once
     _end_with(owner)
     load_kernels()
+
+
+def _ended(signum=None, frame=None) -> None:
+    """End this worker process now, with the external engines it started."""
+    from ..protocol.client import stop_running_engines
+
+    stop_running_engines()
+    os._exit(1)
 
 
 def _end_with(owner: int) -> None:
@@ -104,7 +113,7 @@ def _end_with(owner: int) -> None:
 
     def wait_then_exit():
         select.select([watched], [], [])
-        os._exit(1)
+        _ended()
 
     threading.Thread(target=wait_then_exit, name="end-with-owner", daemon=True).start()
 
@@ -246,9 +255,12 @@ class Executor:
                         raise HingeError("a worker process died (out of memory?); the run stopped") from None
                     yield index, result
         except KeyboardInterrupt:
-            # Ctrl-C: the games running are not waited for. The workers end with this
-            # process (``_end_with``), which is about to end.
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # Ctrl-C: the games running are not waited for: the workers are stopped
+            # (they stop the engines they started), then the pool is shut down whole, so
+            # that its queues' semaphores are released before this process ends.
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
             raise
         finally:

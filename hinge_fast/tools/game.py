@@ -18,6 +18,11 @@ side's clock starts at the base time; a move's time is the wall time of the play
 answer (from asking to getting the move), taken off the mover's clock, and the increment
 is added after it. A side whose clock is below zero after its answer loses on time
 (``Termination.TIME_FORFEIT``): its late move is not played.
+
+An external engine that fails while choosing a move (``protocol.client.EngineError``:
+it crashed or ended, did not answer within its deadline, answered an illegal or
+unreadable move, flooded its output) loses the game: the result's ``termination`` is
+the error's, its ``detail`` the error's message.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ class GameResult:
     termination: Termination
     clock_left: tuple[float, float] | None = None
     move_seconds: list[float] | None = None
+    detail: str | None = None  # how an engine that forfeited failed
 
     @property
     def result(self) -> str:
@@ -94,6 +100,8 @@ def play_game(
     the two clocks at the end, ``move_seconds`` the time of each move (the last one the
     late move of a time forfeit, not played).
     """
+    from ..protocol.client import EngineError
+
     board = Board(size) if start is None else start
     first = len(board.move_stack)
     left = spent = None
@@ -107,8 +115,8 @@ def play_game(
         spent = []
         increment = time_control.increment
 
-    def finished(winner, termination):
-        return GameResult(board, board.move_stack[first:], winner, termination, None if left is None else tuple(left), spent)
+    def finished(winner, termination, detail=None):
+        return GameResult(board, board.move_stack[first:], winner, termination, None if left is None else tuple(left), spent, detail)
 
     while True:
         outcome = board.outcome()
@@ -118,14 +126,18 @@ def play_game(
             return finished(None, Termination.MAX_PLIES)
         check_stop()
         player = green if board.turn == Color.GREEN else blue
-        if left is None:
-            move = player.choose(board)
-        else:
-            side = int(board.turn)
-            clock = Clock(left[0], left[1], increment, increment)
-            choose_timed = getattr(player, "choose_timed", None)
-            started = timer()
-            move = choose_timed(board, clock) if choose_timed is not None else player.choose(board)
+        try:
+            if left is None:
+                move = player.choose(board)
+            else:
+                side = int(board.turn)
+                clock = Clock(left[0], left[1], increment, increment)
+                choose_timed = getattr(player, "choose_timed", None)
+                started = timer()
+                move = choose_timed(board, clock) if choose_timed is not None else player.choose(board)
+        except EngineError as e:
+            return finished(board.turn.other, e.termination, str(e))
+        if left is not None:
             spent.append(timer() - started)
             left[side] -= spent[-1]
             if left[side] < 0:

@@ -55,6 +55,11 @@ from .pairstats import Z95, Pentanomial, Sprt, elo_from_score, score_from_elo  #
 from .positions import random_position
 
 DEFAULT_OPENING_PLIES = 4
+#: The endings where a player lost by failing, not on the board: out of time, or an
+#: external engine that crashed, answered an illegal move, flooded its output or
+#: broke the protocol.
+FORFEITS = (Termination.TIME_FORFEIT, Termination.ENGINE_CRASH, Termination.ILLEGAL_MOVE, Termination.OUTPUT_FLOOD,
+            Termination.ENGINE_ERROR)
 #: The SPRT decides nothing before this many pairs: the normal approximation of the
 #: LLR is poor on a handful (4 straight pair wins would already pass 200 Elo).
 MIN_SPRT_PAIRS = 5
@@ -107,6 +112,13 @@ class Game:
     size: int
     start: str | None = None
     move_seconds: tuple = ()
+    detail: str | None = None  # a forfeit's cause: the failing engine's error
+
+    @property
+    def forfeit(self) -> bool:
+        """Whether the game was lost by a player's failure (time, a crash, an illegal
+        move, a flood of output, a protocol error) rather than on the board."""
+        return self.termination in FORFEITS
 
     @property
     def a_score(self) -> float:
@@ -130,6 +142,8 @@ class Game:
             "Termination": str(self.termination),
             "Opening": str(self.opening_plies),
         }
+        if self.detail:
+            tags["Forfeit"] = " ".join(self.detail.split())[:300]
         if settings is not None:
             tags.update(settings.tags())
         # under a clock, each move's seconds as a comment after it; a time forfeit's late
@@ -211,6 +225,31 @@ class MatchResult:
         return a, len(lost) - a
 
     @property
+    def distinct_games(self) -> int:
+        """How many games differ from every game before them (the same start and moves
+        is the same game: a deterministic pair of players replays a repeated opening)."""
+        return len({(g.start, tuple(g.moves), g.green, g.blue) for g in self.games})
+
+    @property
+    def endings(self) -> dict[str, int]:
+        """How many games ended each way (``{'elimination': 7, 'engine crash': 1}``)."""
+        ends: dict[str, int] = {}
+        for g in self.games:
+            ends[str(g.termination)] = ends.get(str(g.termination), 0) + 1
+        return dict(sorted(ends.items()))
+
+    @property
+    def forfeits(self) -> dict[str, dict[str, int]]:
+        """``{'a': {reason: games}, 'b': {...}}``: the games each player lost by
+        failing (:data:`FORFEITS`), by reason."""
+        lost: dict[str, dict[str, int]] = {"a": {}, "b": {}}
+        for g in self.games:
+            if g.forfeit:
+                side = lost["a" if g.a_score == 0 else "b"]
+                side[str(g.termination)] = side.get(str(g.termination), 0) + 1
+        return {k: dict(sorted(v.items())) for k, v in lost.items()}
+
+    @property
     def llr_bounds(self) -> tuple[float, float] | None:
         return None if self.sprt is None else self.sprt.bounds
 
@@ -243,6 +282,7 @@ class MatchResult:
             "los": self.los, "draw_ratio": p.draw_ratio, "pair_ratio": _finite(p.pair_ratio),
             "game_elo": _finite(self.game_elo), "game_elo_interval": [_finite(low), _finite(high)],
             "time_losses": dict(zip(("a", "b"), self.time_losses)),
+            "endings": self.endings, "forfeits": self.forfeits, "distinct_games": self.distinct_games,
             "sprt": None if self.sprt is None else {
                 "elo0": self.sprt.elo0, "elo1": self.sprt.elo1, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
                 "llr": self.llr or 0.0, "bounds": list(self.sprt.bounds), "decision": self.sprt_decision},
@@ -294,16 +334,21 @@ class MatchResult:
                 f"SPRT elo0={s.elo0:g} elo1={s.elo1:g} alpha={s.alpha:g} beta={s.beta:g}: "
                 f"LLR {self.llr if self.llr is not None else 0.0:.2f} (bounds {lower:.2f}, {upper:.2f}): {verdict}"
             )
-        ends = {}
-        for g in self.games:
-            ends[str(g.termination)] = ends.get(str(g.termination), 0) + 1
+        ends = self.endings
         if self.games:
             mean = sum(len(g.moves) for g in self.games) / len(self.games)
-            how = ", ".join(f"{k} {v}" for k, v in sorted(ends.items()))
+            how = ", ".join(f"{k} {v}" for k, v in ends.items())
             lines.append(f"games ended by {how}; mean length {mean:.1f} plies")
             if Termination.TIME_FORFEIT.value in ends:
                 lost_a, lost_b = self.time_losses
                 lines.append(f"lost on time: {a} {lost_a}, {b} {lost_b}")
+            repeated = self.played - self.distinct_games
+            if repeated:
+                lines.append(f"{repeated} of {self.played} games repeat an earlier game move for move: the intervals count "
+                             f"them as independent, which they are not (give more openings: a larger book or --openings)")
+            for who, lost in zip((a, b), self.forfeits.values()):
+                if set(lost) - {Termination.TIME_FORFEIT.value}:
+                    lines.append(f"{who} forfeited: " + ", ".join(f"{k} {v}" for k, v in lost.items()))
         return "\n".join(lines)
 
 
@@ -422,20 +467,27 @@ def player_label(player) -> str:
 
 def play_job(job: GameJob) -> Game:
     """Play one game of a match (a job for :mod:`hinge_fast.tools.executor`)."""
+    from ..protocol.client import EngineError
+    from .game import GameResult
+
     player_a, player_b = _make(job.player_a, "A"), _make(job.player_b, "B")
     a_green = job.index % 2 == 0
     green, blue = (player_a, player_b) if a_green else (player_b, player_a)
-    green.reset(job.green_seed)
-    blue.reset(job.blue_seed)
     start = Board(job.size) if job.start is None else Board.from_fen(job.start)
     for move in job.opening:
         start.push(move)
-    if job.time_control is not None:
-        for player in (green, blue):
-            ready = getattr(player, "ready", None)
-            if ready is not None:
-                ready(start)
-    played = play_game(green, blue, start, max_plies=job.max_plies, time_control=job.time_control, timer=job.timer)
+    played = None
+    for color, player, seed in ((Color.GREEN, green, job.green_seed), (Color.BLUE, blue, job.blue_seed)):
+        try:  # an engine that cannot start again, or fails its warm-up, loses the game
+            player.reset(seed)
+            if job.time_control is not None:
+                ready = getattr(player, "ready", None)
+                if ready is not None:
+                    ready(start)
+        except EngineError as e:
+            played = played or GameResult(start, [], color.other, e.termination, detail=str(e))
+    if played is None:
+        played = play_game(green, blue, start, max_plies=job.max_plies, time_control=job.time_control, timer=job.timer)
     return Game(
         round=job.index + 1,
         green=player_label(job.player_a if a_green else job.player_b),
@@ -448,6 +500,7 @@ def play_job(job: GameJob) -> Game:
         size=job.size,
         start=job.start,
         move_seconds=tuple(played.move_seconds or ()),
+        detail=played.detail,
     )
 
 
@@ -631,23 +684,46 @@ class MatchSettings:
                 raise HingeError(f"{where} was played with {tag} {theirs!r}, not {ours!r}: resume with the same settings")
 
 
-_RESULT_AT_END = re.compile(r"(?:green|blue|unfinished)\s*\Z")
+#: A whole game ends with its result token, alone after the moves (not in a tag line:
+#: a game torn inside ``[Result "green"]`` must not pass for a whole one).
+_RESULT_AT_END = re.compile(r"(?:\A|\n)(?![ \t]*\[)[^\n]*(?<![^\s])(?:green|blue|unfinished)\s*\Z")
 _GAME_START = re.compile(r"\n[ \t\r]*\n(?=\[)")
+#: A game number in a match file's tags: ASCII digits, at most nine of them.
+_GAME_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def tag_number(record, tag: str, where: str, default: str | None = None) -> int:
+    """The whole number of ``record``'s tag ``tag`` (ASCII digits only, at most nine);
+    HingeError naming ``where`` for anything else."""
+    text = record.tags.get(tag, default)
+    if text is None or not _GAME_NUMBER.fullmatch(text):
+        shown = repr(text if text is None or len(text) <= 20 else text[:20] + "...")
+        raise HingeError(f"{where} has {tag} {shown}, not a whole number of at most 9 digits")
+    return int(text)
 
 
 def read_match_file(path) -> tuple[list, int]:
     """``(records, length)``: the whole games of a match file and the length in bytes
     of the text holding them. A game cut short by a killed process (the last one,
     without its result token) is left out of both; any other flaw is a HingeError."""
-    from .record import parse_records
+    import os
+
+    from .record import MAX_RECORD_BYTES, parse_records
 
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_RECORD_BYTES:
+                raise HingeError(f"match file {path} is over {MAX_RECORD_BYTES >> 20} MB")
+            data = f.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         return [], 0
+    except IsADirectoryError:
+        raise HingeError(f"match file {path} is a folder, not a file") from None
     except OSError as e:
         raise HingeError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise HingeError(f"match file {path} is over {MAX_RECORD_BYTES >> 20} MB")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -664,9 +740,11 @@ def read_match_file(path) -> tuple[list, int]:
     return records, len(good.encode("utf-8"))
 
 
-def game_from_record(record) -> Game:
+def game_from_record(record, where: str = "the match file") -> Game:
     """The Game of a match file's record (tags as :meth:`Game.record` writes them)."""
-    index = int(record.tags["Round"]) - 1
+    index = tag_number(record, "Round", where) - 1
+    if index < 0:
+        raise HingeError(f"{where} has Round 0, not a game number")
     return Game(
         round=index + 1,
         green=record.tags.get("Green", "?"),
@@ -675,9 +753,10 @@ def game_from_record(record) -> Game:
         moves=list(record.moves),
         result=record.result,
         termination=_termination(record),
-        opening_plies=int(record.tags.get("Opening", "0")),
+        opening_plies=tag_number(record, "Opening", where, "0"),
         size=record.size,
         start=record.start,
+        detail=record.tags.get("Forfeit"),
     )
 
 
@@ -697,20 +776,20 @@ def read_match(path, settings) -> tuple[dict, int]:
     done = {}
     for number, record in enumerate(records, start=1):
         where = f"{path} (game {number})"
-        round_tag = record.tags.get("Round")
+        if record.tags.get("Round") is None:
+            raise HingeError(f"{where} has no Round tag: it is not a file written by match --out or --resume")
+        number_tag = tag_number(record, "Round", where)
+        if number_tag < 1:
+            raise HingeError(f"{where} has Round 0, not a game number")
         if callable(settings):
-            if round_tag is None:
-                raise HingeError(f"{where} has no Round tag: it is not a file written by --out or --resume")
-            expected = settings(int(round_tag) - 1) if round_tag.isdigit() and int(round_tag) >= 1 else None
-            if expected is None and round_tag.isdigit() and int(round_tag) >= 1:
-                raise HingeError(f"{where} is game {round_tag}, past the games of these settings")
+            expected = settings(number_tag - 1)
+            if expected is None:
+                raise HingeError(f"{where} is game {number_tag}, past the games of these settings")
         else:
             expected = settings
         if expected is not None:
             expected.check(record, where)
-        if round_tag is None or not round_tag.isdigit() or int(round_tag) < 1:
-            raise HingeError(f"{where} has Round {round_tag or ''!r}, not a game number")
-        game = game_from_record(record)
+        game = game_from_record(record, where)
         if game.round - 1 in done:
             raise HingeError(f"{where}: game {game.round} is in the file twice")
         done[game.round - 1] = game
@@ -737,4 +816,4 @@ def seed_of_match_file(path) -> int | None:
     if not records:
         return None
     seed = records[0].tags.get("Seed", "")
-    return int(seed) if seed.isdigit() else None
+    return int(seed) if re.fullmatch(r"[0-9]{1,19}", seed) else None

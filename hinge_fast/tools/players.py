@@ -209,49 +209,80 @@ class EnginePlayer(Player):
 
     ``EnginePlayer("hinge-fast engine -o engine=mcts", Limits(time=0.5))``; ``name``
     defaults to the engine's ``id``; ``options`` are sent with ``options set`` once.
+    ``margin``: the seconds a move may take past its time (or, under a depth or node
+    limit, for the whole move) and the wait for any other answer, before the engine is
+    stopped and loses the game (``protocol.client.SEARCH_MARGIN`` by default).
     ``choose(board)`` asks for a move; ``reset(seed=None)`` forgets the game the engine
-    holds (a new game comes: the next ``choose`` sends ``newgame``) and sends ``seed``;
-    ``close()`` ends the process.
+    holds (a new game comes: the next ``choose`` sends ``newgame``), starts the engine
+    again if it failed in the last game, and sends ``seed``; ``close()`` ends the process.
     """
 
-    def __init__(self, cmd: list[str] | str, limit: Limits | None = None, name: str | None = None, options: dict | None = None, timeout: float | None = None):
-        from ..protocol.client import DEFAULT_TIMEOUT, Engine
+    def __init__(self, cmd: list[str] | str, limit: Limits | None = None, name: str | None = None, options: dict | None = None,
+                 timeout: float | None = None, margin: float | None = None):
+        from ..protocol.client import DEFAULT_TIMEOUT, SEARCH_MARGIN
         from ..search.limits import DEFAULT_TIME, Limits
 
         self._limit_given = limit is not None and not limit.unlimited
         self.limit = limit if self._limit_given else Limits(time=DEFAULT_TIME)
-        self._warm = False
-        self.engine = Engine.popen(cmd, timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
-        try:
-            for key, value in (options or {}).items():
-                self.engine.set_option(key, value)
-        except BaseException:
-            self.engine.close()
-            raise
+        self.cmd = cmd
+        self.margin = SEARCH_MARGIN if margin is None else margin
+        self.timeout = (DEFAULT_TIMEOUT if margin is None else margin) if timeout is None else timeout
+        self._options = dict(options or {})
+        self.restarts = 0
+        self.engine = self._start()
         self.name = name or self.engine.id or self.engine.command_name
         self._engine_options = None
 
+    def _start(self):
+        from ..protocol.client import Engine
+
+        engine = Engine.popen(self.cmd, timeout=self.timeout, margin=self.margin)
+        try:
+            for key, value in self._options.items():
+                engine.set_option(key, value)
+        except BaseException:
+            engine.close()
+            raise
+        self._warm = False
+        return engine
+
     def choose(self, board: Board) -> Move:
-        return self.engine.play(board, self.limit)
+        return self._play(board, self.limit)
 
     def choose_timed(self, board: Board, clock) -> Move:
         """``bestmove`` with both clocks: the engine decides its time."""
         from ..search.limits import Limits
 
         limit = self.limit if self._limit_given else Limits()
-        return self.engine.play(board, Limits(time=limit.time, nodes=limit.nodes, depth=limit.depth, clock=clock))
+        return self._play(board, Limits(time=limit.time, nodes=limit.nodes, depth=limit.depth, clock=clock))
 
     def ready(self, board: Board) -> None:
         if not self._warm:
             from ..search.limits import Limits
 
-            self.engine.play(board, Limits(nodes=1))
+            self._play(board, Limits(nodes=1))
             self._warm = True
+
+    def _play(self, board: Board, limit) -> Move:
+        """The engine's move; an engine that failed (whatever way) is stopped, to be
+        started again for the next game."""
+        from ..protocol.client import EngineError
+
+        try:
+            return self.engine.play(board, limit).move
+        except EngineError:
+            self.engine.kill()
+            raise
 
     def reset(self, seed: int | None = None) -> None:
         """Before a new game: the engine gets the whole game again at the next
-        ``choose``; ``seed`` (if given, and if the engine has a ``seed`` option) is sent
-        so that a match replays exactly under node limits."""
+        ``choose`` (an engine that failed is started again first); ``seed`` (if given,
+        and if the engine has a ``seed`` option) is sent so that a match replays exactly
+        under node limits."""
+        if not self.engine.alive:
+            self.engine.close()
+            self.engine = self._start()
+            self.restarts += 1
         self.engine.forget_game()
         if seed is not None:
             if self._engine_options is None:
@@ -266,11 +297,12 @@ class EnginePlayer(Player):
         return f"EnginePlayer({self.engine.command_name!r}, {self.limit!r})"
 
 
-def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size=None) -> EnginePlayer:
+def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size=None, margin=None) -> EnginePlayer:
     """The player of a ``cmd:<command line>`` spec (:data:`SPEC_PREFIXES`):
     ``rest`` is the command line; ``time``/``nodes`` limit each move (neither: the search
     default); ``seed`` (if given) is sent as the engine's ``seed`` option; ``size`` is
-    unused (the engine learns the board from ``newgame``).
+    unused (the engine learns the board from ``newgame``); ``margin``: the engine's answer
+    margin (:class:`EnginePlayer`).
 
     >>> player = engine_player_from_spec("python -m hinge_fast.cli engine", nodes=500)  # doctest: +SKIP
     """
@@ -280,12 +312,12 @@ def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size
         raise HingeError("cmd: needs a command line, like 'cmd:hinge-fast engine'")
     limit = Limits(time=time, nodes=nodes)
     options = {"seed": seed} if seed is not None else None
-    return EnginePlayer(rest, limit=limit, options=options)
+    return EnginePlayer(rest, limit=limit, options=options, margin=margin)
 
 
-def _external_engine(rest, *, time=None, nodes=None, seed=None, size=None):
+def _external_engine(rest, *, time=None, nodes=None, seed=None, size=None, margin=None):
     """``cmd:<command line>``: a program speaking the engine protocol (hinge_fast.protocol.client)."""
-    return engine_player_from_spec(rest, time=time, nodes=nodes, seed=seed, size=size)
+    return engine_player_from_spec(rest, time=time, nodes=nodes, seed=seed, size=size, margin=margin)
 
 
 #: Spec prefixes handled by a function of the rest of the spec:
@@ -327,12 +359,13 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 
 
 def get_player(spec: str, *, time: float | None = None, nodes: int | None = None, seed: int | None = None, size: int | None = None,
-               options: dict | None = None) -> Player:
+               options: dict | None = None, margin: float | None = None) -> Player:
     """The player named by ``spec``: ``random``, ``greedy``, ``alphabeta`` or ``mcts``,
     optionally with search options (``mcts:exploration=0.7``). ``time`` (seconds) and
     ``nodes`` limit each search move (neither: the search default); ``seed`` makes
     the player's choices reproducible; ``size`` is the board side it will play on;
-    ``options``: more engine options, over those of the spec (``{"tablebase": FILE}``).
+    ``options``: more engine options, over those of the spec (``{"tablebase": FILE}``);
+    ``margin``: for an external engine (``cmd:``), its answer margin (:class:`EnginePlayer`).
 
     >>> get_player("mcts", nodes=500, seed=3).name
     'mcts'
@@ -343,7 +376,8 @@ def get_player(spec: str, *, time: float | None = None, nodes: int | None = None
             if spec.strip().lower().startswith(prefix):
                 if extra:
                     raise HingeError(f"options {', '.join(sorted(extra))} are for this program's engines, not for {spec.strip()!r}")
-                return handler(spec.strip()[len(prefix) :], time=time, nodes=nodes, seed=seed, size=size)
+                more = {} if margin is None else {"margin": margin}
+                return handler(spec.strip()[len(prefix) :], time=time, nodes=nodes, seed=seed, size=size, **more)
     name, options = parse_spec(spec)
     factory = PLAYER_FACTORIES.get(name)
     if factory is None:
@@ -364,7 +398,8 @@ class PlayerSpec:
     that is sent to other processes and Ray workers, where :meth:`make` builds it.
 
     ``PlayerSpec("mcts", nodes=200).make()`` is ``get_player("mcts", nodes=200)``;
-    ``name``: the name the player goes by (default: as :func:`get_player` names it).
+    ``name``: the name the player goes by (default: as :func:`get_player` names it);
+    ``margin``: an external engine's answer margin.
     ``make(slot)`` hands out one player per slot and process, kept for the next
     games there (a searcher's table, an engine program: made once); a process plays
     one game at a time, so no two games running at once share a player, and ``reset``
@@ -376,14 +411,15 @@ class PlayerSpec:
     nodes: int | None = None
     size: int | None = None
     name: str | None = None
+    margin: float | None = None
 
     def make(self, slot: str | None = None) -> Player:
         if slot is None:
-            return get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
-        key = (slot, self.spec, self.time, self.nodes, self.size)
+            return get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size, margin=self.margin)
+        key = (slot, self.spec, self.time, self.nodes, self.size, self.margin)
         player = _MADE.get(key)
         if player is None:
-            player = _MADE[key] = get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size)
+            player = _MADE[key] = get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size, margin=self.margin)
         return player
 
     @property

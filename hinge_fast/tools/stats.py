@@ -38,12 +38,16 @@ import time
 from ..board import (CELL_BITS, CELL_MASK, Color, Termination, bitboard_cells, flips_as_bitboards, group_cells,
                      play_bitboards)
 from ..core.fen import format_fen
+from ..errors import HingeError
 from ..core.tables import NO_CELL
 from ..core.geometry import geometry
 from .game import play_game
 from .players import Player, get_player
 
 DEFAULT_GAMES = 100
+#: Random plies opening each self-play game of a search engine: without them a
+#: deterministic engine under a node limit plays one game over and over.
+DEFAULT_ENGINE_OPENINGS = 2
 DEFAULT_MAX_PLIES = 1000
 BUCKET_PLIES = 10
 MAX_STUCK_SHOWN = 10
@@ -97,16 +101,18 @@ class Tally:
     def __init__(self, max_plies):
         self.lengths = []
         self.winners = []  # 'green', 'blue' or None
-        self.endings = dict.fromkeys((t for t in Termination if t is not Termination.TIME_FORFEIT), 0)  # self-play has no clock
+        # the endings of self-play (no clock, no external engine to forfeit)
+        self.endings = dict.fromkeys((Termination.ELIMINATION, Termination.NO_LEGAL_MOVE, Termination.MAX_PLIES), 0)
         self.branch_sum = []  # by ply index
         self.branch_count = []
         self.kinds = dict.fromkeys(MOVE_KINDS, 0)
         self.details = dict.fromkeys(SWIPE_DETAILS, 0)
         self.stuck = []  # (game, ply, position string) of no-legal-move endings
         self.max_plies = max_plies
+        self.games_seen = []  # a key of each game's moves (games played through the game loop only)
 
     def legal(self, ply, n):
-        if ply >= len(self.branch_sum):
+        while ply >= len(self.branch_sum):  # (plies of a random opening are not counted)
             self.branch_sum.append(0)
             self.branch_count.append(0)
         self.branch_sum[ply] += n
@@ -187,18 +193,34 @@ class _Observed(Player):
         return move
 
 
-def play_board(size, games, max_plies, player, tally, seed=None, on_game=None):
+def play_board(size, games, max_plies, player, tally, seed=None, on_game=None, openings=0):
     """Self-play of any Player through the game loop (engines: slow, use --nodes).
-    Game g reseeds the player with ``seed + g`` so that seeded games differ (a
-    deterministic engine under a node limit still plays the same game every time)."""
+    Game g reseeds the player with ``seed + g`` and opens with ``openings`` uniformly
+    random plies drawn from the same seed, so that seeded games differ: a deterministic
+    engine under a node limit plays the same game from the same position every time.
+    The opening plies count in the game's length, not in the tallies of moves (they
+    are not the player's)."""
+    import hashlib
+
+    from ..board import Board
+    from .match import random_opening
+
     observed = _Observed(player, tally, MoveKinds(size))
     for game in range(games):
         player.reset(None if seed is None else seed + game)
-        played = play_game(observed, observed, size=size, max_plies=max_plies)
+        start = Board(size)
+        if openings:
+            rng = random.Random(None if seed is None else f"stats opening {seed + game}")
+            for move in random_opening(size, openings, rng):
+                start.push(move)
+        played = play_game(observed, observed, start, max_plies=max_plies)
+        plies = len(played.board.move_stack)
         tally.endings[played.termination] += 1
         if played.termination == Termination.NO_LEGAL_MOVE:
-            tally.stuck.append((game + 1, len(played.moves), played.board.fen()))
-        tally.lengths.append(len(played.moves))
+            tally.stuck.append((game + 1, plies, played.board.fen()))
+        moves = " ".join(str(m) for m in played.board.move_stack)
+        tally.games_seen.append(hashlib.blake2b(moves.encode(), digest_size=8).hexdigest())
+        tally.lengths.append(plies)
         tally.winners.append(None if played.winner is None else str(played.winner))
         if on_game is not None:
             on_game()
@@ -227,7 +249,7 @@ def _percentile(values, q):
     return float(np.percentile(values, 100 * q)) if len(values) else None
 
 
-def summarize(tally: Tally, size, player, games, seed, seconds) -> dict:
+def summarize(tally: Tally, size, player, games, seed, seconds, openings: int = 0) -> dict:
     """The statistics of a tally as a dict (the JSON schema of docs/usage.md)."""
     lengths = sorted(tally.lengths)
     green = sum(1 for w in tally.winners if w == "green")
@@ -238,7 +260,8 @@ def summarize(tally: Tally, size, player, games, seed, seconds) -> dict:
     for start in range(0, len(tally.branch_sum), BUCKET_PLIES):
         s = sum(tally.branch_sum[start : start + BUCKET_PLIES])
         c = sum(tally.branch_count[start : start + BUCKET_PLIES])
-        buckets.append({"plies": [start + 1, min(start + BUCKET_PLIES, len(tally.branch_sum))], "positions": c, "mean_legal_moves": round(s / c, 2)})
+        if c:  # (a bucket of opening plies only counts nothing)
+            buckets.append({"plies": [start + 1, min(start + BUCKET_PLIES, len(tally.branch_sum))], "positions": c, "mean_legal_moves": round(s / c, 2)})
     swipes = tally.kinds["one_step"] + tally.kinds["onward"] + tally.kinds["reversing"]
     total_moves = swipes + tally.kinds["placement"]
     all_sum, all_count = sum(tally.branch_sum), sum(tally.branch_count)
@@ -267,12 +290,14 @@ def summarize(tally: Tally, size, player, games, seed, seconds) -> dict:
         "no_legal_move": tally.endings[Termination.NO_LEGAL_MOVE],
         "no_legal_move_positions": [{"game": g, "ply": p, "position": fen} for g, p, fen in tally.stuck[:MAX_STUCK_SHOWN]],
         "mean_legal_moves": None if all_count == 0 else round(all_sum / all_count, 2),
-        "legal_moves_by_ply": [round(s / c, 2) for s, c in zip(tally.branch_sum, tally.branch_count)],
+        "legal_moves_by_ply": [round(s / c, 2) if c else None for s, c in zip(tally.branch_sum, tally.branch_count)],
         "positions_by_ply": list(tally.branch_count),
         "legal_moves_by_bucket": buckets,
         "moves": total_moves,
         "move_kinds": dict(tally.kinds),
         "swipe_details": dict(tally.details),
+        "openings": openings,
+        "distinct_games": len(set(tally.games_seen)) if tally.games_seen else None,
     }
 
 
@@ -296,6 +321,14 @@ def format_text(s: dict) -> str:
     else:
         lines.append("first player (green) wins: no game finished")
     n = s["games"]
+    distinct = s.get("distinct_games")
+    if distinct is not None:
+        opened = f" (each opened by {s['openings']} random plies)" if s.get("openings") else ""
+        if distinct < n:
+            lines.append(f"distinct games: {distinct} of {n}{opened}: {n - distinct} repeat an earlier game, so the interval, "
+                         f"which counts every game as independent, is too narrow; give --openings more plies")
+        else:
+            lines.append(f"distinct games: {distinct} of {n}{opened}")
     stuck = s["no_legal_move"]
     lines.append(
         f"NO LEGAL MOVE: {stuck} of {n} games ended with a player unable to move"
@@ -368,10 +401,16 @@ def self_play(
     max_plies: int = DEFAULT_MAX_PLIES,
     executor=None,
     progress=None,
+    openings: int | None = None,
 ) -> dict:
     """Play ``games`` self-play games of ``player`` (a spec of
     ``hinge_fast.tools.players.get_player``; ``time_limit``/``nodes`` limit a search
     player's moves) on side ``size`` and return :func:`summarize`'s dict.
+
+    ``openings``: uniformly random plies (seeded) opening each game of a player other
+    than ``random`` (default :data:`DEFAULT_ENGINE_OPENINGS` for a search engine, 0 for
+    ``greedy``, whose ties are drawn at random anyway); the summary's
+    ``distinct_games`` says how many games differ.
 
     The games are played in chunks (``hinge_fast.tools.distributed.stats_jobs``) on
     ``executor`` (default: one after the other here), and added up in order: with a
@@ -382,10 +421,17 @@ def self_play(
     from .executor import Executor, in_order
 
     started = time.perf_counter()
-    if player.strip().lower() != "random":
-        get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size).close()  # a bad spec fails here, once
+    kind = player.strip().lower()
+    if kind != "random":
+        made = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)  # a bad spec fails here, once
+        made.close()
+        if openings is None:
+            openings = 0 if kind == "greedy" else DEFAULT_ENGINE_OPENINGS
+    openings = 0 if kind == "random" or openings is None else openings
+    if isinstance(openings, bool) or not isinstance(openings, int) or not 0 <= openings < max_plies:
+        raise HingeError(f"openings must be a whole number from 0 to max plies - 1 ({max_plies - 1}), not {openings!r}")
     tally = Tally(max_plies)
-    jobs = stats_jobs(size, games, player, time_limit, nodes, seed, max_plies)
+    jobs = stats_jobs(size, games, player, time_limit, nodes, seed, max_plies, openings)
     mine = executor is None
     executor = Executor() if mine else executor
     done = 0
@@ -408,4 +454,4 @@ def self_play(
     finally:
         if mine:
             executor.close()
-    return summarize(tally, size, player, games, seed, time.perf_counter() - started)
+    return summarize(tally, size, player, games, seed, time.perf_counter() - started, openings)

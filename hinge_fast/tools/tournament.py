@@ -88,7 +88,20 @@ class TournamentResult:
             "pairings": [{"players": [self.names[i], self.names[j]], "games": table[i][j][1], "points": table[i][j][0]}
                          for i, j in self.pairings],
             "time_losses": sum(str(g.termination) == "time forfeit" for g in self.games.values()),
+            "forfeits": self.forfeits(),
         }
+
+    def forfeits(self) -> dict:
+        """``{player: {reason: games}}``: the games each player lost by failing (out of
+        time, a crash, an illegal move, a flood of output, a protocol error)."""
+        lost: dict = {}
+        for index, game in sorted(self.games.items()):
+            if game.forfeit:
+                i, j = self.pairing_of(index)
+                loser = self.names[i] if game.a_score == 0 else self.names[j]
+                mine = lost.setdefault(loser, {})
+                mine[str(game.termination)] = mine.get(str(game.termination), 0) + 1
+        return lost
 
     def summary(self) -> str:
         lines = [f"tournament of {len(self.names)} players on side {self.size}: {len(self.games)} games"]
@@ -99,6 +112,8 @@ class TournamentResult:
                 points, games = table[i][j]
                 if games:
                     lines.append(f"{self.names[i]} vs {self.names[j]}: {points:g} - {games - points:g} in {games} games")
+            for name, lost in self.forfeits().items():
+                lines.append(f"{name} forfeited: " + ", ".join(f"{k} {v}" for k, v in sorted(lost.items())))
         return "\n".join(lines)
 
 
