@@ -63,6 +63,8 @@ class NewGame(Body):
     size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
     position: Optional[str] = Field(None, description="a position string to start from instead of the empty board",
                                     json_schema_extra=TEXT)
+    record: Optional[str] = Field(None, description="a game record (docs/usage.md) to start from instead: its first "
+                                  "game, at its last move", json_schema_extra=TEXT)
 
 
 class MoveRequest(Body):
@@ -119,8 +121,8 @@ class ProveBody(Body):
 
 class ProofAnswer(BaseModel):
     winner: Optional[str] = Field(..., description="the side proven to win ('green' or 'blue'); null: not proven")
-    distance: Optional[int] = Field(..., description="plies of the proof's longest line")
-    text: str = Field(..., description="the result in words: 'Green wins, proven in 11 plies'")
+    distance: Optional[int] = Field(..., description="moves (one side's turn each) of the proof's longest line")
+    text: str = Field(..., description="the result in words: 'Green wins, proven within 11 moves'")
     moves: list[str] = Field(..., description="the side to move's moves proven to win")
     nodes: int
     seconds: float
@@ -131,7 +133,7 @@ class PuzzleInfo(BaseModel):
     size: int
     position: str = Field(..., description="the position string; its side to move wins by force")
     winner: str
-    distance: int = Field(..., description="plies of the proof's longest line")
+    distance: int = Field(..., description="moves (one side's turn each) of the proof's longest line")
     moves: list[str] = Field(..., description="the winning moves the prover proved")
     engine_move: str = Field(..., description="the default engine's move at engine_time seconds, which misses the win")
     engine_time: float
@@ -297,9 +299,11 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     )
     app.add_middleware(LocalGuard, hosts=tuple(hosts), token=token)
     store = GameStore() if max_games is None else GameStore(max_games)
-    pool = SearchPool(max_searches)
-    provers = threading.BoundedSemaphore(max_searches)  # proofs at once, besides those of analyses
+    pool = SearchPool(max_searches)  # searches and proofs alike
     app.state.store, app.state.pool = store, pool
+    # the server stopping: every search and proof stops (engine moves play their best so
+    # far, analyses end), so that every stream ends within moments; nothing new starts
+    app.state.shutdown = pool.close
     default_openapi = app.openapi
 
     def openapi() -> dict:
@@ -368,16 +372,18 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     # ----- games ---------------------------------------------------------------------------
     @app.post("/api/games", response_model=GameState, responses=ERRORS, summary="Start a game")
     def new_game(body: NewGame):
-        game = store.create(size=body.size, position=body.position)
+        game = store.create(size=body.size, position=body.position, record=body.record)
         return _state(game)
 
     @app.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS, summary="The game as it stands")
     def get_game(game_id: str):
-        return _state(game_of(game_id))
+        return change(game_id, lambda g: None)  # read under the game's lock, as every change is made
 
     @app.get("/api/games/{game_id}/legal", response_model=list[LegalMove], responses=ERRORS, summary="The legal moves")
     def legal(game_id: str):
-        return game_of(game_id).legal_moves()
+        game = game_of(game_id)
+        with game.lock:
+            return game.legal_moves()
 
     @app.post("/api/games/{game_id}/moves", response_model=GameState, responses=ERRORS, summary="Play a move")
     def play(game_id: str, body: MoveRequest):
@@ -455,11 +461,17 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             except RuntimeError:  # the server closed its loop: no one is listening
                 pass
 
+        proving = not play_it and body.prove > 0
+
         def worker():
             # The search's slot is given back before its last message is sent, so that
             # a page starting the next search on hearing "done" finds the game free.
+            # An analysis's proof runs first, in the same thread and slot: a proof counts
+            # as a search.
             message = ("error", "search ended without a result")
             try:
+                if proving:
+                    run_proof()
                 result = run.run(board, lambda r: put(("progress", r)))
                 state = None
                 if play_it and result.move is not None:
@@ -477,18 +489,15 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                 free(game, run)
                 put(message)
 
-        threading.Thread(target=worker, name=f"search-{game.id}", daemon=True).start()
-        proving = not play_it and body.prove > 0
-        prover = new_prover() if proving else None
-
         def run_proof():
             try:
+                prover = new_prover()
+                run.also_stop(prover)
                 put(("proof", prove_json(board, body.prove, prover)))
             except Exception as e:  # the analysis goes on without its proof
                 put(("proof", {"error": f"proof failed: {e}".splitlines()[0]}))
 
-        if proving:
-            threading.Thread(target=run_proof, name=f"prove-{game.id}", daemon=True).start()
+        threading.Thread(target=worker, name=f"search-{game.id}", daemon=True).start()
 
         async def events():
             nonlocal proving
@@ -536,8 +545,6 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             finally:
                 if not play_it:
                     run.stop()  # the page left or the stream ended: an analysis has no one to tell
-                if prover is not None:
-                    prover.stop()
 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -590,19 +597,22 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             return _state(game)
 
     @app.post("/api/games/{game_id}/prove", response_model=ProofAnswer, responses={
-        **ERRORS, 503: {"model": Error, "description": "every prover slot is taken"}},
+        **ERRORS, 503: {"model": Error, "description": "every search slot is taken (a proof counts as a search)"}},
         summary="Prove which side wins the position, within a node budget (df-pn)")
     def prove(game_id: str, body: ProveBody):
         nodes = check_prove_nodes(body.nodes, max_prove_nodes)
         game = game_of(game_id)
         with game.lock:
             board = game.board.copy()
-        if not provers.acquire(blocking=False):
-            raise PoolFull(f"the server is already running {max_searches} proofs, its limit; try again when one ends")
+        if board.outcome() is not None:
+            raise HingeError("nothing to prove: the game is over")
+        run = pool.acquire(None)
         try:
-            return prove_json(board, nodes)
+            prover = new_prover()
+            run.also_stop(prover)
+            return prove_json(board, nodes, prover)
         finally:
-            provers.release()
+            pool.release(run)
 
     @app.get("/api/puzzles", response_model=list[PuzzleInfo], responses={403: {"model": Error, "description": GUARD_ERRORS[403]}},
              summary="The shipped puzzles: positions whose side to move wins by force")
