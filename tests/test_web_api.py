@@ -173,7 +173,7 @@ def test_a_search_can_be_stopped_and_does_not_block_another_game():
         with client.stream("POST", f"/api/games/{slow}/analysis", json={"engine": "alphabeta", "time": 60}) as long_run:
             stream = events(long_run)
             assert next(stream)[0] == "start"
-            assert next(stream)[0] == "progress"  # the long search runs
+            assert next(e for e in stream if e[0] != "stage")[0] == "progress"  # the long search runs
             # meanwhile another tab's search, with the same engine, starts and finishes
             with client.stream("POST", f"/api/games/{quick}/engine-move", json={"engine": "alphabeta", "time": 0.2}) as other:
                 assert [name for name, _ in events(other)][-1] == "done"
@@ -251,6 +251,8 @@ def test_serve_reports_a_busy_port(capsys):
 def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypatch, capsys):
     import re
     import webbrowser
+    from pathlib import Path
+    from urllib.parse import urlsplit
 
     import httpx
     import uvicorn
@@ -271,7 +273,10 @@ def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypa
     thread.start()
     try:
         assert got.wait(60)
-        (url,) = opened
+        (opened_url,) = opened  # a redirect file, readable by its user only: no token on a command line
+        assert opened_url.startswith("file://") and "token" not in opened_url
+        redirect = Path(urlsplit(opened_url).path)
+        url = re.search(r'content="0; url=([^"]+)"', redirect.read_text(encoding="utf-8")).group(1)
         assert re.fullmatch(r"http://localhost:\d+/\?token=[\w-]{32}", url), url
         base, token = url.split("/?token=")
         with httpx.Client(base_url=base, timeout=30) as http:
@@ -285,6 +290,7 @@ def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypa
         thread.join(60)
     assert result == [0]
     assert f"hinge-fast serving on {url} (Ctrl-C to stop)" in capsys.readouterr().out
+    assert not redirect.exists()  # removed when the server stopped
 
 
 def test_the_examples_of_docs_web_md(client):
@@ -443,6 +449,9 @@ def test_a_search_that_raises_mid_stream_frees_its_slot(monkeypatch):
 
         def stop(self):
             self.searcher.stop()
+
+        def prepare(self, board):
+            self.searcher.prepare(board)
 
         def go(self, board, limits, on_progress=None):
             result = self.searcher.go(board, limits)

@@ -29,7 +29,7 @@ def test_the_analysis_shows_a_proven_result(page, server):
     load(page, GREEN_WINS_IN_3)
     page.fill("#analysis-time", "0.5")
     page.click("#analyse")
-    expect(page.locator("#proof")).to_contain_text("Green wins, proven in 3 plies", timeout=SLOW)
+    expect(page.locator("#proof")).to_contain_text("Green wins, proven within 3 moves", timeout=SLOW)
     expect(page.locator("#proof")).to_have_class(re.compile("green"))
 
 

@@ -161,6 +161,9 @@ def test_a_stopping_server_ends_its_searches_and_streams_within_two_seconds():
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
             a, b = (http.post("/api/games", json={"position": MIDGAME}).json()["id"] for _ in range(2))
+            # the engine made ready for this side first (its kernels loaded, which no stop cuts short)
+            with http.stream("POST", f"/api/games/{a}/analysis", json={"engine": "mcts", "time": 0.05}) as warm:
+                assert list(warm.iter_lines())[-3] == "event: done"
         readers = [threading.Thread(target=follow, args=args) for args in (("analysis", a), ("engine-move", b))]
         for reader in readers:
             reader.start()

@@ -447,8 +447,9 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             return run, game.board.copy(), game.version
 
     def stream(game: Game, run, board, version, body: SearchBody, play_it: bool, found, ends):
-        """Server-sent events of a search: ``start`` (threats), ``progress`` (about
-        every PROGRESS_EVERY s), then ``done`` (the result, and for an engine move the
+        """Server-sent events of a search: ``start`` (threats), ``stage`` (``preparing``
+        the engine for the board's side, which takes a while the first time, then
+        ``searching``), ``progress`` (about every PROGRESS_EVERY s), then ``done`` (the result, and for an engine move the
         game after it) or ``error``. The search starts at once in its own thread,
         which alone gives its slot back, however the stream goes (read or not)."""
         loop = asyncio.get_running_loop()
@@ -472,7 +473,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             try:
                 if proving:
                     run_proof()
-                result = run.run(board, lambda r: put(("progress", r)))
+                result = run.run(board, lambda r: put(("progress", r)), lambda stage: put(("stage", stage)))
                 state = None
                 if play_it and result.move is not None:
                     with game.lock:
@@ -490,10 +491,17 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                 put(message)
 
         def run_proof():
+            if run.stopped:  # stopped already: no proof, the analysis ends at once
+                return
             try:
                 prover = new_prover()
+                prover.position_key(board)  # made ready for the side first: the long part, which no stop cuts short
                 run.also_stop(prover)
-                put(("proof", prove_json(board, body.prove, prover)))
+                if run.stopped:
+                    return
+                proof = prove_json(board, body.prove, prover)
+                if not run.stopped:  # a stopped analysis drops its proof
+                    put(("proof", proof))
             except Exception as e:  # the analysis goes on without its proof
                 put(("proof", {"error": f"proof failed: {e}".splitlines()[0]}))
 
@@ -519,6 +527,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                         if held is not None:
                             yield held
                             return
+                    elif kind == "stage":
+                        yield _sse("stage", {"stage": payload, "size": board.size})
                     elif kind == "progress":
                         if not queue.empty() or time.monotonic() - last_sent < PROGRESS_EVERY:
                             continue  # a newer one is waiting, or the page had one just now
@@ -571,7 +581,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             raise
 
     stream_doc = {200: {"content": {"text/event-stream": {}},
-                        "description": "server-sent events: start, progress (repeated), then done or error"},
+                        "description": "server-sent events: start, stage (preparing, then searching), "
+                                       "progress (repeated), then done or error"},
                   **ERRORS, 503: {"model": Error, "description": "every search slot is taken"}}
 
     @app.post("/api/games/{game_id}/analysis", responses=stream_doc, response_class=StreamingResponse,

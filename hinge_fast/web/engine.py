@@ -76,12 +76,23 @@ class RunningSearch:
         if self.stopped:
             other.stop()
 
-    def run(self, board: Board, on_progress=None):
-        """The SearchResult of searching ``board`` (a copy is searched)."""
-        return _search(self, board.copy(), on_progress)
+    def run(self, board: Board, on_progress=None, on_stage=None):
+        """The SearchResult of searching ``board`` (a copy is searched).
+        ``on_stage("preparing")`` is called before the engine is made ready for the
+        board's side (kernels loaded, compiled the first time: this can take a while),
+        ``on_stage("searching")`` once the search itself starts."""
+        return _search(self, board.copy(), on_progress, on_stage or (lambda stage: None))
 
 
-def _search(run: RunningSearch, board: Board, on_progress):
+def prepare(searcher, board: Board) -> None:
+    """Make ``searcher`` ready for ``board``'s side: its kernels loaded (compiled on
+    first use) and its memory allocated; ``go`` does it too, but this way the page can
+    be told."""
+    board.load_kernels()
+    searcher.prepare(board)
+
+
+def _search(run: RunningSearch, board: Board, on_progress, on_stage):
     """The searcher contract: ``create_searcher(name, **options).go(board, limits,
     on_progress)`` with a thread-safe ``stop()``."""
     from ..search import Limits, create_searcher, engine_spec
@@ -92,11 +103,24 @@ def _search(run: RunningSearch, board: Board, on_progress):
     wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "multipv": request.lines, "threads": 1}
     names = engine_spec(request.engine).option_names
     options = {name: value for name, value in wanted.items() if name in names}
+    on_stage("preparing")
     searcher = create_searcher(request.engine, **options)
     run._searcher = searcher
-    if run.stopped:  # stopped before the searcher existed
-        searcher.stop()
-    return searcher.go(board, Limits(time=request.seconds), on_progress)
+    prepare(searcher, board)
+    on_stage("searching")
+
+    def progress(result):
+        # a stop that came just before ``go`` started (which clears its searcher's stop
+        # flag) is passed on at the first interim result
+        if run.stopped:
+            searcher.stop()
+        if on_progress is not None:
+            on_progress(result)
+
+    # stopped already (before the searcher existed, or while it was prepared): the
+    # shortest search, which still gives a move
+    seconds = MIN_SECONDS if run.stopped else request.seconds
+    return searcher.go(board, Limits(time=seconds), progress)
 
 
 class SearchPool:
