@@ -542,6 +542,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                         data["stopped"] = run.stopped
                         data["played"] = None if state is None else str(result.move)
                         data["state"] = state
+                        data["server_stopping"] = pool.closed  # stopped because the server is stopping
                         held = _sse("done", data)
                         if not proving or run.stopped:  # a stopped analysis ends at once, its proof dropped
                             yield held

@@ -19,6 +19,7 @@ const page = {
   afterRender: null,    // (state) => anything else to show of a new state (puzzles.js)
   slowMs: 1500,         // a wait for the engine longer than this says what is going on
   down: false,          // the server did not answer the last request
+  stopping: false,      // the server said it is stopping: only Retry says otherwise
 };
 //: Nodes of the proof asked for with each analysis.
 const ANALYSIS_PROOF_NODES = 20000;
@@ -58,8 +59,8 @@ async function reach(path, options) {
   if (response.status === 403 && page.state) {
     const data = await response.clone().json().catch(() => ({}));
     if ((data.error || "").startsWith("no access token")) connectionLost(RESTARTED);
-  } else if (page.down) {
-    connectionBack();
+  } else if (page.down && !page.stopping) {
+    connectionBack();  // an answer: the server is back
   }
   return response;
 }
@@ -84,6 +85,11 @@ function connectionLost(text) {
   $("#connection-retry").hidden = text !== NOT_ANSWERING;
 }
 
+function serverStopping() {
+  page.stopping = true;
+  connectionLost(NOT_ANSWERING);
+}
+
 function connectionBack() {
   page.down = false;
   $("#connection").hidden = true;
@@ -91,6 +97,7 @@ function connectionBack() {
 
 // Retry: ask the server for this game again; the banner goes if it answers.
 async function retry() {
+  page.stopping = false;
   const state = await api("GET", page.state ? gamePath() : "/api/engines").catch((error) => {
     if (error.status === 404 && page.state) { showMissing(page.state.id); return null; }
     throw error;
@@ -579,6 +586,7 @@ async function engineMove() {
       }
       if (name === "error") say(data.error);
       if (name === "done" && data.state) { page.thinking = false; render(data.state); }
+      if (name === "done" && data.server_stopping) serverStopping();
     });
   } catch (error) {
     say(error.message);
@@ -725,6 +733,7 @@ async function analyse() {
     if (name === "start") { showThreats(data); $("#proof").textContent = "proving…"; }
     if (name === "proof") showProof(data);
     if (name === "progress" || name === "done") showAnalysis(data);
+    if (name === "done" && data.server_stopping) serverStopping();
     if (name === "error") say(data.error);
   }).catch((error) => say(error.message)).finally(() => {
     wait.end();
