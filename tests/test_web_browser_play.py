@@ -189,7 +189,7 @@ def test_a_finger_drags_a_token_sideways_and_up_without_scrolling(phone, server)
 def test_on_a_touch_screen_the_hints_say_tap(phone, server):
     page = phone
     open_page(page, server)
-    expect(page.locator("#help")).to_contain_text("Tap an empty cell to place a token of your colour; drag or tap")
+    expect(page.locator("#help")).to_contain_text("Tap an empty cell to place a token of your colour; drag or tap your token")
     load(page, MIDGAME)
     token = next(m["from"] for m in game_state(page)["legal"] if m["from"])
     page.locator(f'#board circle.token[data-cell="{token}"]').tap()
