@@ -80,7 +80,24 @@ def test_the_players_settings_outlast_a_reload_the_rules_and_a_new_game(page, se
 
 
 def a_placement(page):
-    return next(m["move"] for m in game_state(page)["legal"] if m["from"] is None)
+    """The placement farthest from every token: a lone token, which no swipe flips with
+    another, so that the game cannot end within a few moves."""
+    from hinge_fast.board import Color
+
+    state = game_state(page)
+    board = Board.from_fen(state["position"])
+    tokens = [cell(name) for side in (Color.GREEN, Color.BLUE) for name in board.tokens(side)]
+    placements = [m["move"] for m in state["legal"] if m["from"] is None]
+    return max(placements, key=lambda name: min((hex_distance(cell(name), t) for t in tokens), default=0))
+
+
+def cell(name):
+    return ord(name[0]) - ord("A"), int(name[1:])
+
+
+def hex_distance(a, b):
+    dc, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dc), abs(dr), abs(dc - dr))
 
 
 # ----- a game is never wiped --------------------------------------------------------------------------------
