@@ -476,6 +476,8 @@ def test_the_page_works_under_its_content_security_policy(page, server):
     assert page.locator("#evalfill").evaluate("e => e.style.width") != "50%"  # the bar's width is set
     page.click("#rules-link")
     expect(page.locator("h1")).to_have_text("The rules of Hinge")
+    # its icon is its own (a browser that looks for /favicon.ico would log a 404)
+    expect(page.locator('link[rel="icon"]')).to_have_attribute("href", "data:,")
     expect(page.locator("main img").first).to_be_visible()
     assert page.locator("main img").first.evaluate("img => img.complete && img.naturalWidth > 0")
     assert refused == [] and missing == []  # nothing refused, no favicon (or other) 404
