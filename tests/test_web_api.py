@@ -664,3 +664,16 @@ def test_stop_frees_a_game_whose_search_ended_without_clearing_it(client):
     assert client.post(f"/api/games/{gid}/stop").json()["searching"] is False
     with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
         assert [name for name, _ in events(again)][-1] == "done"
+
+
+def test_a_new_game_from_a_record_starts_where_the_record_starts(client):
+    state = new_game(client, record='[Size "5"]\n\n1. E5 C3 2. F6')
+    assert state["size"] == 5 and state["moves"] == ["E5", "C3", "F6"] and state["start"] == Board(5).fen()
+    before = len(client.app.state.store)
+    for body, text in (({"record": "this is no record"}, None),
+                       ({"record": '[Size "5"]\n\n1. E5', "position": Board(5).fen()},
+                        "start a game from a position string or from a record, not both")):
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 400, answer.text
+        assert text is None or answer.json()["error"] == text
+    assert len(client.app.state.store) == before  # a refused game is not kept
