@@ -173,7 +173,7 @@ def test_a_search_can_be_stopped_and_does_not_block_another_game():
         with client.stream("POST", f"/api/games/{slow}/analysis", json={"engine": "alphabeta", "time": 60}) as long_run:
             stream = events(long_run)
             assert next(stream)[0] == "start"
-            assert next(stream)[0] == "progress"  # the long search runs
+            assert next(e for e in stream if e[0] != "stage")[0] == "progress"  # the long search runs
             # meanwhile another tab's search, with the same engine, starts and finishes
             with client.stream("POST", f"/api/games/{quick}/engine-move", json={"engine": "alphabeta", "time": 0.2}) as other:
                 assert [name for name, _ in events(other)][-1] == "done"
@@ -251,6 +251,8 @@ def test_serve_reports_a_busy_port(capsys):
 def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypatch, capsys):
     import re
     import webbrowser
+    from pathlib import Path
+    from urllib.parse import urlsplit
 
     import httpx
     import uvicorn
@@ -271,7 +273,10 @@ def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypa
     thread.start()
     try:
         assert got.wait(60)
-        (url,) = opened
+        (opened_url,) = opened  # a redirect file, readable by its user only: no token on a command line
+        assert opened_url.startswith("file://") and "token" not in opened_url
+        redirect = Path(urlsplit(opened_url).path)
+        url = re.search(r'content="0; url=([^"]+)"', redirect.read_text(encoding="utf-8")).group(1)
         assert re.fullmatch(r"http://localhost:\d+/\?token=[\w-]{32}", url), url
         base, token = url.split("/?token=")
         with httpx.Client(base_url=base, timeout=30) as http:
@@ -285,6 +290,7 @@ def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypa
         thread.join(60)
     assert result == [0]
     assert f"hinge-fast serving on {url} (Ctrl-C to stop)" in capsys.readouterr().out
+    assert not redirect.exists()  # removed when the server stopped
 
 
 def test_the_examples_of_docs_web_md(client):
@@ -443,6 +449,9 @@ def test_a_search_that_raises_mid_stream_frees_its_slot(monkeypatch):
 
         def stop(self):
             self.searcher.stop()
+
+        def prepare(self, board):
+            self.searcher.prepare(board)
 
         def go(self, board, limits, on_progress=None):
             result = self.searcher.go(board, limits)
@@ -655,3 +664,16 @@ def test_stop_frees_a_game_whose_search_ended_without_clearing_it(client):
     assert client.post(f"/api/games/{gid}/stop").json()["searching"] is False
     with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
         assert [name for name, _ in events(again)][-1] == "done"
+
+
+def test_a_new_game_from_a_record_starts_where_the_record_starts(client):
+    state = new_game(client, record='[Size "5"]\n\n1. E5 C3 2. F6')
+    assert state["size"] == 5 and state["moves"] == ["E5", "C3", "F6"] and state["start"] == Board(5).fen()
+    before = len(client.app.state.store)
+    for body, text in (({"record": "this is no record"}, None),
+                       ({"record": '[Size "5"]\n\n1. E5', "position": Board(5).fen()},
+                        "start a game from a position string or from a record, not both")):
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 400, answer.text
+        assert text is None or answer.json()["error"] == text
+    assert len(client.app.state.store) == before  # a refused game is not kept

@@ -107,10 +107,16 @@ def open_page(page, server, mode="people"):
     page.select_option("#mode", mode)
 
 
-def load(page, position):
+def load(page, position, expect_it=True):
+    """Load a position string as a new game (confirmed when the game on screen has moves)."""
+    state = game_state(page)
     page.fill("#position", position)
     page.click("#load-position")
-    expect(board_position(page)).to_have_text(position)
+    if state["ply"] + len(state["redo"]) and not state["outcome"]:
+        expect(page.locator("#confirm-new")).to_be_visible()
+        page.click("#confirm-yes")
+    if expect_it:
+        expect(board_position(page)).to_have_text(position)
 
 
 def game_state(page):
@@ -142,9 +148,7 @@ def test_a_game_in_the_browser(page, server, tmp_path):
 
     # two people; a position loaded by its string; a swipe with two groups to choose from
     page.select_option("#mode", "people")
-    page.fill("#position", CHOICE)
-    page.click("#load-position")
-    expect(board_position(page)).to_have_text(CHOICE)
+    load(page, CHOICE)
     click_cell(page, "D3")
     expect(page.locator('#board polygon.selected[data-cell="D3"]')).to_have_count(1)
     expect(page.locator("#board polygon.dest")).to_have_count(1)  # D4, with two groups to flip there
@@ -161,15 +165,12 @@ def test_a_game_in_the_browser(page, server, tmp_path):
 
     # a malformed position string: the project's message, nothing changes
     after_swipe = page.locator("#position").input_value()
-    page.fill("#position", "6/7/8 g")
-    page.click("#load-position")
+    load(page, "6/7/8 g", expect_it=False)
     expect(page.locator("#message")).to_have_text("position string has 3 rows; a board of side S has 2S-1 rows (7 to 17)")
     expect(board_position(page)).to_have_text(after_swipe)
 
     # analysis: the evaluation, the best move's arrow; they follow the moves
-    page.fill("#position", MIDGAME)
-    page.click("#load-position")
-    expect(board_position(page)).to_have_text(MIDGAME)
+    load(page, MIDGAME)
     page.select_option("#engine", "alphabeta")
     page.fill("#analysis-time", "3")
     page.click("#analyse")
@@ -464,7 +465,7 @@ def test_feedback_on_the_board(page, server, tmp_path):
     expect(page.locator("#banner-text")).to_have_text("Green wins by resignation.")
     expect(page.locator("#status")).to_have_text("green wins by resignation")
     expect(page.locator("#evaltext")).to_have_text("Green won by resignation")
-    expect(page.locator("#board g.text-caption")).to_have_text("green wins by resignation")
+    expect(page.locator("#legend .line.caption")).to_have_text("green wins by resignation")
     assert game_state(page)["outcome"] == {"winner": "green", "reason": "resignation"}
     screenshot(page, "web-game-over.png", tmp_path)
     click_cell(page, "F6")  # no move after the end: a hint says why
@@ -640,9 +641,9 @@ def test_analysis_keeps_the_last_move_and_draws_a_placement_as_its_legend_says(p
     assert "-" not in best
     expect(page.locator("#board circle.arrow")).to_have_count(1)
     expect(page.locator("#board g.arrow")).to_have_count(0)
-    expect(page.locator("#board g.text-legend", has_text="ring: the best move, a placement")).to_have_count(1)
-    expect(page.locator("#board g.text-legend circle.legend-ring")).to_have_count(1)
-    expect(page.locator("#board svg")).not_to_contain_text("arrow: the best move")
+    expect(page.locator("#legend .line.legend", has_text="ring: the best move, a placement")).to_have_count(1)
+    expect(page.locator("#legend .line.legend circle.legend-ring")).to_have_count(1)
+    expect(page.locator("#legend")).not_to_contain_text("arrow: the best move")
     page.click("#stop-analysis")
 
 

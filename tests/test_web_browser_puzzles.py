@@ -29,7 +29,7 @@ def test_the_analysis_shows_a_proven_result(page, server):
     load(page, GREEN_WINS_IN_3)
     page.fill("#analysis-time", "0.5")
     page.click("#analyse")
-    expect(page.locator("#proof")).to_contain_text("Green wins, proven in 3 plies", timeout=SLOW)
+    expect(page.locator("#proof")).to_contain_text("Green wins, proven within 3 moves", timeout=SLOW)
     expect(page.locator("#proof")).to_have_class(re.compile("green"))
 
 
@@ -53,8 +53,11 @@ def test_a_puzzle_failed_then_solved(page, server):
     expect(page.locator("#puzzle-status")).to_have_class("failed", timeout=SLOW)
     expect(page.locator("#puzzle-status")).to_contain_text("Failed")
     assert game_state(page)["ply"] == 1
-    # again, with a proven winning move each turn, until the game is won
-    start_puzzle(page, number, puzzle)
+    # taken back, the puzzle goes on: a proven winning move each turn, until the game is won
+    page.click("#undo")
+    expect(page.locator("#puzzle-status")).to_have_text("Taken back. Your move.")
+    expect(page.locator("#puzzle-status")).not_to_have_class("failed")
+    assert game_state(page)["ply"] == 0
     prover = Prover(table_mb=16)
     status = page.locator("#puzzle-status")
     # Each proven move keeps the win, but not necessarily the fastest one, and the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 
 from . import positive_int
@@ -44,25 +46,79 @@ def run_serve(args) -> int:
 
     if args.host != LOCALHOST:
         print(f"warning: listening on {args.host}: anyone who can reach this address and has the address "
-              "printed below (with its token) can use the app", file=sys.stderr)
+              "printed below (with its token) can use the app; the page is served over plain HTTP, so the token, "
+              "the games and every move travel in clear across the network", file=sys.stderr)
     token = secrets.token_urlsafe(24)
     hosts = tuple(args.allow_host) + (() if args.host in ("0.0.0.0", "::") else (args.host,))
     app = create_app(max_searches=args.searches, hosts=hosts, token=token)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = make_server(app, host=args.host, port=args.port)
     url_host = "localhost" if args.host in (LOCALHOST, "0.0.0.0", "::") else args.host
+    opened = []
 
     def announce():
         port = server.servers[0].sockets[0].getsockname()[1] if server.servers else args.port
         url = f"http://{url_host}:{port}/?token={token}"
         print(f"hinge-fast serving on {url} (Ctrl-C to stop)", flush=True)
         if args.open:
-            import webbrowser
+            opened.append(open_in_browser(url))
 
-            webbrowser.open(url)
-
-    _run_with_announcement(server, announce)
+    try:
+        _run_with_announcement(server, announce)
+    finally:
+        for folder in opened:
+            shutil.rmtree(folder, ignore_errors=True)
     return 0
+
+
+#: Seconds the server waits, once asked to stop, for open connections (an analysis
+#: stream) to end; searches are stopped at once, so they end well before.
+SHUTDOWN_SECONDS = 2
+
+
+def make_server(app, host: str, port: int):
+    """The uvicorn server of ``app`` (``create_app``): asked to stop (Ctrl-C), it first
+    stops every search and proof of the app, so that open streams end at once, and waits
+    at most SHUTDOWN_SECONDS for connections to close."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            app.state.shutdown()
+            super().handle_exit(sig, frame)
+
+        async def shutdown(self, sockets=None):
+            app.state.shutdown()  # however the stop was asked for (should_exit too)
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+    return Server(config)
+
+
+def open_in_browser(url: str) -> str:
+    """Open ``url`` in the default browser through a redirect file readable by this
+    user only (mode 0600, in a folder of mode 0700), so that the token never appears on
+    a browser's command line, which other users of the machine can read. The folder
+    to remove when the server stops."""
+    import tempfile
+    import webbrowser
+    from html import escape
+    from pathlib import Path
+
+    folder = tempfile.mkdtemp(prefix="hinge-fast-")
+    path = Path(folder) / "open.html"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(REDIRECT_PAGE.format(url=escape(url, quote=True)))
+    webbrowser.open(path.as_uri())
+    return folder
+
+
+REDIRECT_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={url}">
+<title>Opening hinge-fast</title></head>
+<body><p>Opening <a href="{url}">the hinge-fast page</a>...</p></body></html>
+"""
 
 
 def _run_with_announcement(server, announce):

@@ -63,6 +63,8 @@ class NewGame(Body):
     size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
     position: Optional[str] = Field(None, description="a position string to start from instead of the empty board",
                                     json_schema_extra=TEXT)
+    record: Optional[str] = Field(None, description="a game record (docs/usage.md) to start from instead: its first "
+                                  "game, at its last move", json_schema_extra=TEXT)
 
 
 class MoveRequest(Body):
@@ -119,8 +121,8 @@ class ProveBody(Body):
 
 class ProofAnswer(BaseModel):
     winner: Optional[str] = Field(..., description="the side proven to win ('green' or 'blue'); null: not proven")
-    distance: Optional[int] = Field(..., description="plies of the proof's longest line")
-    text: str = Field(..., description="the result in words: 'Green wins, proven in 11 plies'")
+    distance: Optional[int] = Field(..., description="moves (one side's turn each) of the proof's longest line")
+    text: str = Field(..., description="the result in words: 'Green wins, proven within 11 moves'")
     moves: list[str] = Field(..., description="the side to move's moves proven to win")
     nodes: int
     seconds: float
@@ -131,7 +133,7 @@ class PuzzleInfo(BaseModel):
     size: int
     position: str = Field(..., description="the position string; its side to move wins by force")
     winner: str
-    distance: int = Field(..., description="plies of the proof's longest line")
+    distance: int = Field(..., description="moves (one side's turn each) of the proof's longest line")
     moves: list[str] = Field(..., description="the winning moves the prover proved")
     engine_move: str = Field(..., description="the default engine's move at engine_time seconds, which misses the win")
     engine_time: float
@@ -297,9 +299,11 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     )
     app.add_middleware(LocalGuard, hosts=tuple(hosts), token=token)
     store = GameStore() if max_games is None else GameStore(max_games)
-    pool = SearchPool(max_searches)
-    provers = threading.BoundedSemaphore(max_searches)  # proofs at once, besides those of analyses
+    pool = SearchPool(max_searches)  # searches and proofs alike
     app.state.store, app.state.pool = store, pool
+    # the server stopping: every search and proof stops (engine moves play their best so
+    # far, analyses end), so that every stream ends within moments; nothing new starts
+    app.state.shutdown = pool.close
     default_openapi = app.openapi
 
     def openapi() -> dict:
@@ -368,16 +372,18 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     # ----- games ---------------------------------------------------------------------------
     @app.post("/api/games", response_model=GameState, responses=ERRORS, summary="Start a game")
     def new_game(body: NewGame):
-        game = store.create(size=body.size, position=body.position)
+        game = store.create(size=body.size, position=body.position, record=body.record)
         return _state(game)
 
     @app.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS, summary="The game as it stands")
     def get_game(game_id: str):
-        return _state(game_of(game_id))
+        return change(game_id, lambda g: None)  # read under the game's lock, as every change is made
 
     @app.get("/api/games/{game_id}/legal", response_model=list[LegalMove], responses=ERRORS, summary="The legal moves")
     def legal(game_id: str):
-        return game_of(game_id).legal_moves()
+        game = game_of(game_id)
+        with game.lock:
+            return game.legal_moves()
 
     @app.post("/api/games/{game_id}/moves", response_model=GameState, responses=ERRORS, summary="Play a move")
     def play(game_id: str, body: MoveRequest):
@@ -441,8 +447,9 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             return run, game.board.copy(), game.version
 
     def stream(game: Game, run, board, version, body: SearchBody, play_it: bool, found, ends):
-        """Server-sent events of a search: ``start`` (threats), ``progress`` (about
-        every PROGRESS_EVERY s), then ``done`` (the result, and for an engine move the
+        """Server-sent events of a search: ``start`` (threats), ``stage`` (``preparing``
+        the engine for the board's side, which takes a while the first time, then
+        ``searching``), ``progress`` (about every PROGRESS_EVERY s), then ``done`` (the result, and for an engine move the
         game after it) or ``error``. The search starts at once in its own thread,
         which alone gives its slot back, however the stream goes (read or not)."""
         loop = asyncio.get_running_loop()
@@ -455,12 +462,18 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             except RuntimeError:  # the server closed its loop: no one is listening
                 pass
 
+        proving = not play_it and body.prove > 0
+
         def worker():
             # The search's slot is given back before its last message is sent, so that
             # a page starting the next search on hearing "done" finds the game free.
+            # An analysis's proof runs first, in the same thread and slot: a proof counts
+            # as a search.
             message = ("error", "search ended without a result")
             try:
-                result = run.run(board, lambda r: put(("progress", r)))
+                if proving:
+                    run_proof()
+                result = run.run(board, lambda r: put(("progress", r)), lambda stage: put(("stage", stage)))
                 state = None
                 if play_it and result.move is not None:
                     with game.lock:
@@ -477,18 +490,22 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                 free(game, run)
                 put(message)
 
-        threading.Thread(target=worker, name=f"search-{game.id}", daemon=True).start()
-        proving = not play_it and body.prove > 0
-        prover = new_prover() if proving else None
-
         def run_proof():
+            if run.stopped:  # stopped already: no proof, the analysis ends at once
+                return
             try:
-                put(("proof", prove_json(board, body.prove, prover)))
+                prover = new_prover()
+                prover.position_key(board)  # made ready for the side first: the long part, which no stop cuts short
+                run.also_stop(prover)
+                if run.stopped:
+                    return
+                proof = prove_json(board, body.prove, prover)
+                if not run.stopped:  # a stopped analysis drops its proof
+                    put(("proof", proof))
             except Exception as e:  # the analysis goes on without its proof
                 put(("proof", {"error": f"proof failed: {e}".splitlines()[0]}))
 
-        if proving:
-            threading.Thread(target=run_proof, name=f"prove-{game.id}", daemon=True).start()
+        threading.Thread(target=worker, name=f"search-{game.id}", daemon=True).start()
 
         async def events():
             nonlocal proving
@@ -510,6 +527,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                         if held is not None:
                             yield held
                             return
+                    elif kind == "stage":
+                        yield _sse("stage", {"stage": payload, "size": board.size})
                     elif kind == "progress":
                         if not queue.empty() or time.monotonic() - last_sent < PROGRESS_EVERY:
                             continue  # a newer one is waiting, or the page had one just now
@@ -523,6 +542,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                         data["stopped"] = run.stopped
                         data["played"] = None if state is None else str(result.move)
                         data["state"] = state
+                        data["server_stopping"] = pool.closed  # stopped because the server is stopping
                         held = _sse("done", data)
                         if not proving or run.stopped:  # a stopped analysis ends at once, its proof dropped
                             yield held
@@ -536,8 +556,6 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             finally:
                 if not play_it:
                     run.stop()  # the page left or the stream ended: an analysis has no one to tell
-                if prover is not None:
-                    prover.stop()
 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -564,7 +582,8 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             raise
 
     stream_doc = {200: {"content": {"text/event-stream": {}},
-                        "description": "server-sent events: start, progress (repeated), then done or error"},
+                        "description": "server-sent events: start, stage (preparing, then searching), "
+                                       "progress (repeated), then done or error"},
                   **ERRORS, 503: {"model": Error, "description": "every search slot is taken"}}
 
     @app.post("/api/games/{game_id}/analysis", responses=stream_doc, response_class=StreamingResponse,
@@ -590,19 +609,22 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             return _state(game)
 
     @app.post("/api/games/{game_id}/prove", response_model=ProofAnswer, responses={
-        **ERRORS, 503: {"model": Error, "description": "every prover slot is taken"}},
+        **ERRORS, 503: {"model": Error, "description": "every search slot is taken (a proof counts as a search)"}},
         summary="Prove which side wins the position, within a node budget (df-pn)")
     def prove(game_id: str, body: ProveBody):
         nodes = check_prove_nodes(body.nodes, max_prove_nodes)
         game = game_of(game_id)
         with game.lock:
             board = game.board.copy()
-        if not provers.acquire(blocking=False):
-            raise PoolFull(f"the server is already running {max_searches} proofs, its limit; try again when one ends")
+        if board.outcome() is not None:
+            raise HingeError("nothing to prove: the game is over")
+        run = pool.acquire(None)
         try:
-            return prove_json(board, nodes)
+            prover = new_prover()
+            run.also_stop(prover)
+            return prove_json(board, nodes, prover)
         finally:
-            provers.release()
+            pool.release(run)
 
     @app.get("/api/puzzles", response_model=list[PuzzleInfo], responses={403: {"model": Error, "description": GUARD_ERRORS[403]}},
              summary="The shipped puzzles: positions whose side to move wins by force")

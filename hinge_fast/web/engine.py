@@ -1,9 +1,11 @@
 """The one door from the web app to the searchers: start a search in a worker thread,
 get its interim results, stop it from any thread, and bound how many run at once.
 
-Every search the app starts goes through :class:`SearchPool`: a bounded number of
-slots (a semaphore taken without waiting: a full pool answers at once, it never
-queues), and per-search memory caps on the alpha-beta table and the MCTS tree.
+Every search and every proof the app starts goes through :class:`SearchPool`: a
+bounded number of slots (a semaphore taken without waiting: a full pool answers at
+once, it never queues), one thread a slot, and per-search memory caps on the
+alpha-beta table and the MCTS tree. Closing the pool (the server shutting down) stops
+everything running and refuses what comes after.
 """
 
 from __future__ import annotations
@@ -51,10 +53,11 @@ class RunningSearch:
     """One search: ``run(board, on_progress)`` in a worker thread, ``stop()`` from
     anywhere (the run returns its best move so far)."""
 
-    def __init__(self, request: SearchRequest):
+    def __init__(self, request: SearchRequest | None):
         self.request = request
         self._stopped = threading.Event()
         self._searcher = None
+        self._also = []  # more things to stop with it (the analysis's prover)
 
     @property
     def stopped(self) -> bool:
@@ -62,16 +65,34 @@ class RunningSearch:
 
     def stop(self) -> None:
         self._stopped.set()
-        searcher = self._searcher
-        if searcher is not None:
-            searcher.stop()
+        for other in [self._searcher, *self._also]:
+            if other is not None:
+                other.stop()
 
-    def run(self, board: Board, on_progress=None):
-        """The SearchResult of searching ``board`` (a copy is searched)."""
-        return _search(self, board.copy(), on_progress)
+    def also_stop(self, other) -> None:
+        """Stop ``other`` (anything with a ``stop()``) with this run, at once if it is
+        stopped already."""
+        self._also.append(other)
+        if self.stopped:
+            other.stop()
+
+    def run(self, board: Board, on_progress=None, on_stage=None):
+        """The SearchResult of searching ``board`` (a copy is searched).
+        ``on_stage("preparing")`` is called before the engine is made ready for the
+        board's side (kernels loaded, compiled the first time: this can take a while),
+        ``on_stage("searching")`` once the search itself starts."""
+        return _search(self, board.copy(), on_progress, on_stage or (lambda stage: None))
 
 
-def _search(run: RunningSearch, board: Board, on_progress):
+def prepare(searcher, board: Board) -> None:
+    """Make ``searcher`` ready for ``board``'s side: its kernels loaded (compiled on
+    first use) and its memory allocated; ``go`` does it too, but this way the page can
+    be told."""
+    board.load_kernels()
+    searcher.prepare(board)
+
+
+def _search(run: RunningSearch, board: Board, on_progress, on_stage):
     """The searcher contract: ``create_searcher(name, **options).go(board, limits,
     on_progress)`` with a thread-safe ``stop()``."""
     from ..search import Limits, create_searcher, engine_spec
@@ -82,11 +103,24 @@ def _search(run: RunningSearch, board: Board, on_progress):
     wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "multipv": request.lines, "threads": 1}
     names = engine_spec(request.engine).option_names
     options = {name: value for name, value in wanted.items() if name in names}
+    on_stage("preparing")
     searcher = create_searcher(request.engine, **options)
     run._searcher = searcher
-    if run.stopped:  # stopped before the searcher existed
-        searcher.stop()
-    return searcher.go(board, Limits(time=request.seconds), on_progress)
+    prepare(searcher, board)
+    on_stage("searching")
+
+    def progress(result):
+        # a stop that came just before ``go`` started (which clears its searcher's stop
+        # flag) is passed on at the first interim result
+        if run.stopped:
+            searcher.stop()
+        if on_progress is not None:
+            on_progress(result)
+
+    # stopped already (before the searcher existed, or while it was prepared): the
+    # shortest search, which still gives a move
+    seconds = MIN_SECONDS if run.stopped else request.seconds
+    return searcher.go(board, Limits(time=seconds), progress)
 
 
 class SearchPool:
@@ -101,16 +135,27 @@ class SearchPool:
         self._idle = threading.Condition(self._lock)
         self.running: set[RunningSearch] = set()
 
-    def acquire(self, request: SearchRequest) -> RunningSearch:
-        """A slot for ``request``, or PoolFull at once."""
+        self.closed = False
+
+    def acquire(self, request: SearchRequest | None) -> RunningSearch:
+        """A slot for ``request`` (None: a proof, whose prover is given to the run's
+        ``also_stop``), or PoolFull at once."""
+        if self.closed:
+            raise PoolFull("the server is shutting down")
         if not self._slots.acquire(blocking=False):
             raise PoolFull(
-                f"the server is already running {self.limit} searches, its limit; stop one or try again when one ends"
+                f"the server is already running {self.limit} searches, its limit (proofs count as searches); "
+                "stop one or try again when one ends"
             )
         run = RunningSearch(request)
         with self._lock:
             self.running.add(run)
         return run
+
+    def close(self) -> None:
+        """Stop every search and proof, and refuse new ones (the server is stopping)."""
+        self.closed = True
+        self.stop_all()
 
     def release(self, run: RunningSearch) -> None:
         with self._lock:
@@ -168,10 +213,13 @@ def prove_json(board: Board, nodes: int, prover=None) -> dict:
     prover = new_prover() if prover is None else prover
     result = prover.prove(board.copy(), nodes=nodes, interruptible=False)
     winner = None if result.winner is None else str(result.winner)
+    # moves counted as everywhere on the page: one side's turn each; the proof's longest
+    # line bounds the win's length
+    text = result.text() if winner is None else f"{winner.capitalize()} wins, proven within {result.distance} moves"
     return {
         "winner": winner,
         "distance": result.distance,
-        "text": result.text(),
+        "text": text,
         "moves": proven_moves(board, result),
         "nodes": result.nodes,
         "seconds": round(result.seconds, 3),

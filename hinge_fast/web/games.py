@@ -220,11 +220,17 @@ class GameStore:
         self._games: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
 
-    def create(self, size: int = 6, position: str | None = None) -> Game:
+    def create(self, size: int = 6, position: str | None = None, record: str | None = None) -> Game:
+        """A new game: on the empty board of side ``size``, from a ``position`` string,
+        or from a game ``record`` (its first game, at its last move)."""
+        if position and record:
+            raise HingeError("start a game from a position string or from a record, not both")
         if position:
             _check_text(position, "position string")
         board = Board.from_fen(position) if position else Board(size)
         game = Game(secrets.token_urlsafe(9), board)
+        if record is not None:
+            game.load_record(record)
         with self._lock:
             self._games[game.id] = game
             while len(self._games) > self.limit:

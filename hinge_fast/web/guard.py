@@ -6,8 +6,10 @@ opens in a browser can send it requests. Four checks keep those pages out:
 * **Host** must name this machine (``localhost``, ``127.0.0.1``, ``[::1]``) or an
   address the server was told to listen on: a page that rebinds its own domain name to
   127.0.0.1 (DNS rebinding) sends its own name as Host, and gets 400.
-* **Origin**, when a request that changes something carries one, must be such a host
-  too: a form or ``fetch`` from another site gets 403.
+* **Origin**, when a request that changes something carries one, must be the server's
+  own origin, ``scheme://host:port`` as the request addressed it (or the browser says
+  ``Sec-Fetch-Site: same-origin``): a form or ``fetch`` from another site, or from a
+  page on another port of this machine, gets 403.
 * **Token**: with a token (``hinge-fast serve`` makes one each run and prints it in the
   page's address), the page and the API answer only to a request that carries it, as
   the ``hinge_fast_token`` cookie (set, SameSite=Strict, when the page is opened with
@@ -18,7 +20,13 @@ opens in a browser can send it requests. Four checks keep those pages out:
   first) of at most ``MAX_BODY`` bytes (413 otherwise, chunked bodies included, read no
   further than the limit).
 
-Every refusal answers ``{"error": "..."}`` with one line saying why, and changes nothing.
+Every refusal answers ``{"error": "..."}`` with one line saying why, and changes nothing;
+a page asked for without the token (an old tab after the server was started again)
+gets a short page saying which address to open instead.
+
+Every answer, refusals included, carries ``SECURITY_HEADERS``: a strict Content
+Security Policy (the page's scripts and styles come from its own files only, no other
+site may frame it), ``nosniff`` and no referrer.
 """
 
 from __future__ import annotations
@@ -39,6 +47,23 @@ GUARD_ERRORS = {
     413: f"a request body larger than {MAX_BODY:,} bytes",
     415: "a request body that is not application/json",
 }
+SECURITY_HEADERS = (
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+#: The page a browser gets instead of the board without the token.
+NO_TOKEN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Hinge: open the server's address</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="data:,">
+</head><body class="rules-page"><main class="rules" id="no-token">
+<h1>Open the address the server printed</h1>
+<p>This page needs the access token of the hinge-fast server that is running now. The server
+makes a new token each time it starts, so a tab opened before it was restarted no longer works.</p>
+<p>Open the address that <code>hinge-fast serve</code> printed in its terminal: it ends in
+<code>?token=...</code>. Games of an earlier run of the server are gone; games of this run open from their links.</p>
+</main></body></html>
+"""
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: Paths open without the token: nothing there depends on or changes a game.
@@ -69,11 +94,14 @@ class LocalGuard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        send = _with_security_headers(send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         method = scope.get("method", "GET").upper()
         path = scope.get("path", "/")
         refusal = self._refusal(headers, method, path, scope)
         if refusal is not None:
+            if refusal[0] == 403 and method == "GET" and path == "/" and "text/html" in headers.get("accept", ""):
+                return await _answer_page(send, 403, NO_TOKEN_PAGE)
             return await _answer(send, *refusal)
         set_cookie = self.token is not None and self._query_token(scope) == self.token
         if method not in SAFE_METHODS:
@@ -89,10 +117,8 @@ class LocalGuard:
         if host_name(headers.get("host", "")) not in self.hosts:
             return 400, "this server answers only requests addressed to this machine (the Host header names another)"
         origin = headers.get("origin")
-        if method not in SAFE_METHODS and origin is not None:
-            parts = urlsplit(origin)
-            if parts.scheme not in ("http", "https") or (parts.hostname or "") not in self.hosts:
-                return 403, f"requests from other sites are refused (Origin {origin[:80]!r})"
+        if method not in SAFE_METHODS and origin is not None and not _same_origin(origin, headers, scope):
+            return 403, f"requests from other sites are refused (Origin {origin[:80]!r})"
         if self.token is not None and not path.startswith(OPEN_PREFIXES) and not self._has_token(headers, scope):
             return 403, "no access token: open the address that 'hinge-fast serve' printed (it ends in ?token=...)"
         if method not in SAFE_METHODS and _declared_length(headers) != 0:
@@ -118,6 +144,34 @@ class LocalGuard:
         if COOKIE in cookie:
             offered.append(cookie[COOKIE].value)
         return any(value is not None and hmac.compare_digest(value.encode(), self.token.encode()) for value in offered)
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin_tuple(scheme: str, netloc: str):
+    """(scheme, host, port) of ``scheme://netloc``, the port filled in; None if malformed."""
+    try:
+        parts = urlsplit(f"{scheme}://{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port if port is not None else DEFAULT_PORTS[parts.scheme]
+
+
+def _same_origin(origin: str, headers, scope) -> bool:
+    """Whether ``origin`` is the server's own: the scheme of the connection and the
+    host and port the request was addressed to (its Host header, checked already), or
+    the browser says so itself."""
+    if headers.get("sec-fetch-site", "").strip().lower() == "same-origin":
+        return True
+    scheme, _, rest = origin.strip().partition("://")
+    if not rest or "/" in rest:
+        return False
+    mine = _origin_tuple(scope.get("scheme", "http"), headers.get("host", ""))
+    return mine is not None and _origin_tuple(scheme.lower(), rest) == mine
 
 
 def _declared_length(headers) -> int | None:
@@ -173,6 +227,25 @@ def _with_cookie(send, token: str):
     return sending
 
 
+def _with_security_headers(send):
+    async def sending(message):
+        if message["type"] == "http.response.start":
+            have = {k.lower() for k, _ in message.get("headers", [])}
+            extra = [(k, v) for k, v in SECURITY_HEADERS if k not in have]
+            message = dict(message, headers=list(message.get("headers", [])) + extra)
+        await send(message)
+
+    return sending
+
+
+async def _answer_page(send, status: int, html: str) -> None:
+    body = html.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+                            (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})
+
+
 async def _answer(send, status: int, text: str) -> None:
     body = json.dumps({"error": text}).encode()
     await send({"type": "http.response.start", "status": status,
@@ -180,4 +253,4 @@ async def _answer(send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["LocalGuard", "MAX_BODY", "COOKIE", "GUARD_ERRORS", "host_name"]
+__all__ = ["LocalGuard", "MAX_BODY", "COOKIE", "GUARD_ERRORS", "SECURITY_HEADERS", "host_name"]

@@ -16,7 +16,7 @@ from importlib import resources
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Hinge: the rules</title><link rel="stylesheet" href="/static/style.css"></head>
+<title>Hinge: the rules</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="data:,"></head>
 <body class="rules-page"><nav><a id="back" href="{back}">&larr; Back to the board</a></nav><main class="rules">
 {body}
 </main><nav><a href="{back}">&larr; Back to the board</a></nav></body></html>

@@ -17,6 +17,9 @@ const page = {
   turned: false,        // the board is drawn upside down
   afterMove: null,      // async () => whether the engine may reply to the move just played (puzzles.js)
   afterRender: null,    // (state) => anything else to show of a new state (puzzles.js)
+  slowMs: 1500,         // a wait for the engine longer than this says what is going on
+  down: false,          // the server did not answer the last request
+  stopping: false,      // the server said it is stopping: only Retry says otherwise
 };
 //: Nodes of the proof asked for with each analysis.
 const ANALYSIS_PROOF_NODES = 20000;
@@ -25,14 +28,45 @@ const RECENT_KEY = "hinge-fast-games";
 const RECENT_MOST = 20;
 //: A second click on the cell just played within this many ms is the rest of a double click.
 const DOUBLE_CLICK_MS = 600;
+//: The player's settings, kept on this browser: they outlast a reload, the rules page and new games.
+const SETTINGS_KEY = "hinge-fast-settings";
+//: Height, in the picture's units, of one line of text under the board, and the gap
+//: above the first (hinge_fast.tools.svg): the lines are shown under the board instead.
+const SVG_LINE = 30, SVG_TEXT_GAP = 9.6;
+//: A finger or a mouse: the words of the hints follow.
+const VERB = window.matchMedia && window.matchMedia("(pointer: coarse)").matches ? "tap" : "click";
 
 // ----- talking to the server -----------------------------------------------------------------
 class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
 
+//: What the page says when the server does not answer, or answers that the token is not its own.
+const NOT_ANSWERING = "The server is not answering: it was stopped, or the connection is lost. " +
+  "Start it again (hinge-fast serve) and press Retry.";
+const RESTARTED = "The server was started again, with a new access token: open the address it printed " +
+  "(it ends in ?token=…). Games of its earlier run are gone; this page shows the last position it had.";
+
+// fetch, with a network failure (no server) said as the page says it, and the banner shown
+async function reach(path, options) {
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {
+    connectionLost(NOT_ANSWERING);
+    throw new ApiError("the server is not answering", 0);
+  }
+  if (response.status === 403 && page.state) {
+    const data = await response.clone().json().catch(() => ({}));
+    if ((data.error || "").startsWith("no access token")) connectionLost(RESTARTED);
+  } else if (page.down && !page.stopping) {
+    connectionBack();  // an answer: the server is back
+  }
+  return response;
+}
+
 async function api(method, path, body) {
-  const response = await fetch(path, {
+  const response = await reach(path, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -43,9 +77,37 @@ async function api(method, path, body) {
   return data;
 }
 
+// The connection banner: the server is gone, or came back as another run.
+function connectionLost(text) {
+  page.down = true;
+  $("#connection-text").textContent = text;
+  $("#connection").hidden = false;
+  $("#connection-retry").hidden = text !== NOT_ANSWERING;
+}
+
+function serverStopping() {
+  page.stopping = true;
+  connectionLost(NOT_ANSWERING);
+}
+
+function connectionBack() {
+  page.down = false;
+  $("#connection").hidden = true;
+}
+
+// Retry: ask the server for this game again; the banner goes if it answers.
+async function retry() {
+  page.stopping = false;
+  const state = await api("GET", page.state ? gamePath() : "/api/engines").catch((error) => {
+    if (error.status === 404 && page.state) { showMissing(page.state.id); return null; }
+    throw error;
+  });
+  if (page.state && state) render(state);
+}
+
 // POST a request answered with server-sent events; onEvent(name, data) for each.
 async function stream(path, body, onEvent) {
-  const response = await fetch(path, {
+  const response = await reach(path, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   if (!response.ok) throw new ApiError((await response.json()).error, response.status);
@@ -53,7 +115,14 @@ async function stream(path, body, onEvent) {
   const decoder = new TextDecoder();
   let buffer = "";
   for (;;) {
-    const { value, done } = await reader.read();
+    let read;
+    try {
+      read = await reader.read();
+    } catch (error) {  // the connection broke mid-stream: the server went away
+      connectionLost(NOT_ANSWERING);
+      throw new ApiError("the server is not answering", 0);
+    }
+    const { value, done } = read;
     if (done) break;
     buffer += decoder.decode(value, { stream: true });
     let end;
@@ -102,6 +171,13 @@ function render(state) {
   $("#download-record").href = gamePath("/record");
   renderMoves(state);
   renderBanner(state);
+  // the game goes on (a resignation or a last move taken back): the bar shows the
+  // analysis of this position if there is one, else nothing
+  if (!state.outcome && $("#evalbar").className === "over") {
+    const data = showAnalysis && page.analysis.data;
+    if (data) setBar("eval", data.green.green_share, data.green.text);
+    else setBar("none", 0.5, "no evaluation: press Analyse");
+  }
   remember(state);
   if (changed) {
     hint("");
@@ -127,9 +203,43 @@ function statusText(state) {
 // The board picture, turned around when asked, sized, with the picked token marked.
 function drawBoard(svg) {
   $("#board").innerHTML = svg;
+  moveLegend();
   if (page.turned) turnPicture();
   fitLabels();
   highlightSelection();
+}
+
+// The lines of text under the board picture (the side to move, the best move, the
+// legend) go to the box under the board, whose height is fixed: the picture is the
+// board alone, the same size however many lines there are, so the board never moves.
+function moveLegend() {
+  const svg = $("#board svg");
+  const legend = $("#legend");
+  legend.innerHTML = "";
+  if (!svg) return;
+  const lines = [...svg.querySelectorAll("g[class^='text-']")];
+  const view = svg.viewBox.baseVal;
+  const height = view.height - (lines.length ? SVG_LINE * lines.length + SVG_TEXT_GAP : 0);
+  svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.width} ${height}`);
+  svg.setAttribute("height", String(Math.round(Number(svg.getAttribute("width")) * height / view.width)));
+  const background = svg.querySelector("rect");
+  if (background) background.setAttribute("height", String(height));
+  for (const group of lines) {
+    const text = group.querySelector("text");
+    const words = text ? text.textContent : "";
+    const y = text ? Number(text.getAttribute("y")) : 0;
+    if (text) text.remove();
+    const row = document.createElement("div");
+    row.className = `line ${(group.getAttribute("class") || "").replace("text-", "")}`;
+    const mark = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    mark.setAttribute("class", "mark");
+    mark.setAttribute("viewBox", `8 ${y - 17} 40 22`);
+    mark.append(group);
+    const span = document.createElement("span");
+    span.textContent = words;
+    row.append(mark, span);
+    legend.append(row);
+  }
 }
 
 // Turn the board (not the text under it) half a turn; every letter stays upright.
@@ -169,16 +279,14 @@ function renderMoves(state) {
   const list = $("#moves");
   list.innerHTML = "";
   const all = state.moves.concat(state.redo);
-  const blueFirst = state.start.endsWith(" b");
   all.forEach((move, i) => {
+    // every move is one side's turn, numbered: the counts of the page are these numbers
     const item = document.createElement("li");
-    const mover = (i + (blueFirst ? 1 : 0)) % 2 === 0 ? "green" : "blue";
-    if (mover === "green" || i === 0) {
-      const number = document.createElement("span");
-      number.className = "number";
-      number.textContent = `${Math.floor((i + (blueFirst ? 1 : 0)) / 2) + 1}.${mover === "blue" ? ".." : ""}`;
-      item.append(number);
-    }
+    item.className = moverAt(state, i);
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = `${i + 1}.`;
+    item.append(number);
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = move;
@@ -191,6 +299,12 @@ function renderMoves(state) {
   });
 }
 
+// The side that plays the move after ``ply`` moves of the game.
+function moverAt(state, ply) {
+  const first = state.start.endsWith(" b") ? "blue" : "green";
+  return ply % 2 === 0 ? first : (first === "green" ? "blue" : "green");
+}
+
 // The end of a game: the result, and what can be done next.
 function renderBanner(state) {
   const banner = $("#banner");
@@ -200,7 +314,8 @@ function renderBanner(state) {
   const { winner, reason } = state.outcome;
   banner.classList.add(winner);
   $("#banner-text").textContent = `${capital(winner)} wins by ${reason}.`;
-  $("#banner-undo").textContent = reason === "resignation" ? "Take back the resignation" : "Take back the last move";
+  $("#banner-undo").textContent = reason === "resignation" ? "Take back the resignation"
+    : takeBackTarget(state) < state.ply - 1 ? "Take back your last move" : "Take back the last move";
   $("#banner-undo").hidden = reason !== "resignation" && state.ply === 0;
   setBar("over", winner === "green" ? 1 : 0, `${capital(winner)} won by ${reason}`);
 }
@@ -245,6 +360,36 @@ function beep() {
     tone.stop(audio.currentTime + 0.12);
     document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
   } catch (error) { /* no audio on this browser: the game goes on silently */ }
+}
+
+// ----- the player's settings ----------------------------------------------------------------------
+function saveSettings() {
+  const settings = {
+    mode: $("#mode").value, side: $("#side").value, engine: $("#engine").value, time: $("#time").value,
+    analysisTime: $("#analysis-time").value, size: $("#size").value, turned: page.turned, sound: $("#sound").checked,
+  };
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings)); } catch { /* storage full or off */ }
+}
+
+function loadSettings() {
+  let settings = {};
+  try { settings = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {}; } catch { settings = {}; }
+  const put = (id, value) => {
+    const box = $(id);
+    if (typeof value !== "string") return;
+    if (box.tagName === "SELECT" && ![...box.options].some((o) => o.value === value)) return;
+    box.value = value;
+  };
+  put("#mode", settings.mode);
+  put("#side", settings.side);
+  put("#engine", settings.engine);
+  put("#time", settings.time);
+  put("#analysis-time", settings.analysisTime);
+  put("#size", settings.size);
+  page.turned = settings.turned === true;
+  $("#sound").checked = settings.sound === true;
+  $("#flip").setAttribute("aria-pressed", String(page.turned));
+  setMode();
 }
 
 // ----- recent games and links -------------------------------------------------------------------
@@ -301,6 +446,16 @@ function humanToMove() {
   return state.turn === $("#side").value;
 }
 
+// Against the engine, taking back goes back to the player's last turn (their move and
+// the engine's reply at once); between two people, one move. The ply to go back to.
+function takeBackTarget(state) {
+  if ($("#mode").value !== "engine") return state.ply - 1;
+  const you = $("#side").value;
+  let ply = state.ply - 1;
+  while (ply > 0 && moverAt(state, ply) !== you) ply -= 1;
+  return ply;
+}
+
 // Why a click on the board cannot play now, or null.
 function notNow() {
   const state = page.state;
@@ -347,7 +502,7 @@ function select(cell) {
   if (!swipes.length) return hint(`the token on ${cell} has no legal swipe`);
   page.selected = cell;
   highlightSelection();
-  hint(`${cell} picked: click a highlighted cell (${[...new Set(swipes.map((m) => m.to))].join(" ")})`);
+  hint(`${cell} picked: ${VERB} a highlighted cell (${[...new Set(swipes.map((m) => m.to))].join(" ")})`);
 }
 
 // Mark the picked token and its destinations on the board drawn now (again after a
@@ -422,21 +577,53 @@ async function engineMove() {
   await stopAnalysis();
   $("#stop").hidden = false;
   $("#status").textContent = statusText(page.state);
+  const wait = longWait(page.state.size, (text) => { $("#status").textContent = `the engine is thinking… ${text}`; });
   try {
     await stream(gamePath("/engine-move"), { engine: $("#engine").value, time: Number($("#time").value) }, (name, data) => {
+      wait.event(name, data);
       if (name === "progress") {
         $("#status").textContent = `the engine is thinking… best so far ${data.best} (${data.green.text}, depth ${data.depth})`;
       }
       if (name === "error") say(data.error);
       if (name === "done" && data.state) { page.thinking = false; render(data.state); }
+      if (name === "done" && data.server_stopping) serverStopping();
     });
   } catch (error) {
     say(error.message);
   } finally {
+    wait.end();
     page.thinking = false;
     $("#stop").hidden = true;
-    render(await api("GET", gamePath()));
+    try {
+      render(await api("GET", gamePath()));
+    } catch (error) {  // the server is gone: the page says so (the banner), and no longer waits
+      say(error.message);
+      $("#status").textContent = statusText(page.state);
+    }
   }
+}
+
+// A wait for the engine's first result: if it is long, say why. The server says when it
+// prepares the engine for the board's side (the first search on a side, each run of
+// the server: its kernels are loaded, or compiled the first time); ``show(text)`` says
+// it, with the seconds waited so far, after ``page.slowMs``.
+function longWait(size, show) {
+  const started = performance.now();
+  let stage = "waiting", timer = null;
+  const tick = () => {
+    const seconds = Math.round((performance.now() - started) / 1000);
+    if (stage === "preparing") show(`preparing the engine for side ${size} (done once per board side): ${seconds} s`);
+    else if (stage === "waiting") show(`waiting for the server: ${seconds} s`);
+  };
+  timer = setTimeout(function again() { tick(); timer = setTimeout(again, 1000); }, page.slowMs);
+  return {
+    event(name, data) {
+      if (name === "stage") stage = data.stage;
+      if (name === "progress" || name === "done" || name === "error" || name === "proof") stage = "searching";
+      if (name === "start" && stage === "waiting") stage = "started";
+    },
+    end() { clearTimeout(timer); },
+  };
 }
 
 // The engine moves now if it is its turn (after the player changed sides, say).
@@ -464,6 +651,7 @@ function clearAnalysis() {
 function showAnalysis(data) {
   if (!page.analysis || page.state.position !== page.analysis.position) return;
   page.analysis.svg = data.svg;
+  page.analysis.data = data;
   drawBoard(data.svg);  // a token picked while the analysis runs stays picked
   setBar("eval", data.green.green_share, data.green.text);
   $("#best").textContent = data.best || "none";
@@ -472,14 +660,42 @@ function showAnalysis(data) {
   $("#top-moves tbody").innerHTML = "";
   for (const row of data.top) {
     const tr = document.createElement("tr");
-    for (const text of [row.move, row.green_text, row.line.join(" ")]) {
+    for (const text of [row.move, row.green_text]) {
       const td = document.createElement("td");
       td.textContent = text;
       tr.append(td);
     }
-    $("#top-moves tbody").append(tr);
+    // the line under its move, the panel's whole width, broken only between moves
+    const line = document.createElement("tr");
+    line.className = "line";
+    const td = document.createElement("td");
+    td.colSpan = 2;
+    td.append(...movesText(row.line));
+    line.append(td);
+    $("#top-moves tbody").append(tr, line);
   }
-  $("#pv").textContent = data.pv.length ? `line: ${data.pv.join(" ")}` : "";
+  $("#pv").innerHTML = "";
+  if (data.pv.length) $("#pv").append("line: ", ...movesText(data.pv));
+}
+
+// Moves as text that wraps between moves only: each move unbroken, spaces between.
+function movesText(moves) {
+  const out = [];
+  moves.forEach((move, i) => {
+    if (i) out.push(" ");
+    const span = document.createElement("span");
+    span.textContent = move;
+    out.push(span);
+  });
+  return out;
+}
+
+// "Stop analysis" shows while an analysis runs, and while the analysis follows the
+// moves (between two analyses too): it stops both.
+function showAnalysisButtons() {
+  const on = Boolean(page.analysisDone) || (page.following && $("#live").checked);
+  $("#analyse").hidden = on;
+  $("#stop-analysis").hidden = !on;
 }
 
 function showThreats(data) {
@@ -504,20 +720,26 @@ async function analyse() {
   const seq = ++page.analyseSeq;
   if (page.analysisDone) await stopAnalysis(false);
   if (seq !== page.analyseSeq || page.thinking) return;  // a newer request, or the engine moves
-  page.analysis = { position: page.state.position, svg: null };
+  page.analysis = { position: page.state.position, svg: null, data: null };
   $("#analyse").hidden = true;
   $("#stop-analysis").hidden = false;
   const body = { engine: $("#engine").value, time: Number($("#analysis-time").value), top: 5, prove: ANALYSIS_PROOF_NODES };
+  const analysed = page.analysis;
+  const wait = longWait(page.state.size, (text) => {
+    if (page.analysis === analysed && !analysed.data) $("#analysis-info").textContent = text;
+  });
   const done = stream(gamePath("/analysis"), body, (name, data) => {
+    wait.event(name, data);
     if (name === "start") { showThreats(data); $("#proof").textContent = "proving…"; }
     if (name === "proof") showProof(data);
     if (name === "progress" || name === "done") showAnalysis(data);
+    if (name === "done" && data.server_stopping) serverStopping();
     if (name === "error") say(data.error);
   }).catch((error) => say(error.message)).finally(() => {
+    wait.end();
     if (page.analysisDone !== done) return;
     page.analysisDone = null;
-    $("#analyse").hidden = false;
-    $("#stop-analysis").hidden = true;
+    showAnalysisButtons();
   });
   page.analysisDone = done;
 }
@@ -538,13 +760,14 @@ async function restartAnalysis() {
 
 // ----- game set-up, navigation, position and record ----------------------------------------------
 // Ask before leaving a game under way; the game itself stays under "Recent games".
-function confirmNewGame() {
+function confirmNewGame(question = "Start a new game?", yes = "Start a new game") {
   const state = page.state;
   if (!state || state.outcome || state.ply + state.redo.length === 0) return Promise.resolve(true);
   const dialog = $("#confirm-new");
   const moves = state.ply + state.redo.length;
-  $("#confirm-text").textContent = `Start a new game? This one (${moves} move${moves === 1 ? "" : "s"}) ` +
+  $("#confirm-text").textContent = `${question} This one (${moves} move${moves === 1 ? "" : "s"}) ` +
     "stays under “Recent games on this browser” while the server runs.";
+  $("#confirm-yes").textContent = yes;
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
     dialog.returnValue = "";
@@ -554,9 +777,17 @@ function confirmNewGame() {
 
 async function newGame() {
   if (!(await confirmNewGame())) return;
+  await startGame({ size: Number($("#size").value) });
+}
+
+// A new game on the server (``body``: its side, a position or a record), shown, and the
+// engine moves if it is its turn. The game before stays under the recent games.
+async function startGame(body) {
+  const state = await api("POST", "/api/games", body);  // refused: nothing changes
   await stopAnalysis();
   page.analysis = null;
-  render(await api("POST", "/api/games", { size: Number($("#size").value) }));
+  if (page.editing) toggleEditing();
+  render(state);
   $("#missing").hidden = true;
   document.body.classList.remove("no-game");
   await engineIfItsTurn();
@@ -574,15 +805,23 @@ async function takeBack() {
   const state = page.state;
   if (state.outcome && state.outcome.reason === "resignation") {
     render(await api("POST", gamePath("/goto"), { ply: state.ply }));
-  } else {
-    render(await api("POST", gamePath("/undo")));
+    return;
   }
+  if (state.ply === 0) throw new ApiError("no move to take back", 400);
+  const ply = takeBackTarget(state);
+  if ($("#mode").value === "engine" && moverAt(state, ply) !== $("#side").value) {
+    throw new ApiError("no move of yours to take back", 400);
+  }
+  render(await api("POST", gamePath("/goto"), { ply }));
 }
 
-async function loadFrom(path, body, box) {
-  // a rejected text stays in its box, marked, with the reason; the game is unchanged
+// A position or a record loaded: a new game from it (asked first, as New game does; the
+// game before stays under the recent games). A rejected text stays in its box, marked,
+// with the reason; the game is unchanged.
+async function loadFrom(body, box) {
+  if (!(await confirmNewGame("Load this as a new game?", "Load it as a new game"))) return;
   try {
-    render(await api("POST", gamePath(path), body));
+    await startGame(body);
     box.removeAttribute("aria-invalid");
   } catch (error) {
     box.setAttribute("aria-invalid", "true");
@@ -592,6 +831,18 @@ async function loadFrom(path, body, box) {
 
 function setMode() {
   document.body.classList.toggle("engine-people", $("#mode").value === "people");
+}
+
+// Editing the board starts a new game from the position on screen when this game has
+// moves (asked first): the game played stays whole under the recent games.
+async function startEditing() {
+  if (page.editing) { toggleEditing(); return; }
+  const state = page.state;
+  if (state.ply + state.redo.length > 0) {
+    if (!(await confirmNewGame("Edit the board as a new game?", "Edit it as a new game"))) return;
+    await startGame({ position: state.position });
+  }
+  toggleEditing();
 }
 
 function toggleEditing() {
@@ -605,7 +856,7 @@ function toggleEditing() {
 function toggleTurned() {
   page.turned = !page.turned;
   $("#flip").setAttribute("aria-pressed", String(page.turned));
-  sessionStorage.setItem("hinge-turned", page.turned ? "1" : "");
+  saveSettings();
   drawBoard(page.analysis && page.analysis.svg && page.analysis.position === page.state.position ? page.analysis.svg : page.state.svg);
 }
 
@@ -646,6 +897,14 @@ function wire() {
       if (page.selected === from) onCell(cell);
     }
   });
+  // On a touch screen the browser takes a finger's drag for a scroll (and cancels the
+  // pointer) unless its touchstart is cancelled: a finger that starts on one of the
+  // mover's tokens drags that token; elsewhere a drag scrolls the page as usual.
+  $("#board").addEventListener("touchstart", (event) => {
+    if (event.touches.length !== 1 || !page.state || page.editing || notNow()) return;
+    const target = event.target.closest ? event.target.closest("[data-cell]") : null;
+    if (target && tokenAt(target.dataset.cell) === page.state.turn) event.preventDefault();
+  }, { passive: false });
   $("#board").addEventListener("pointerover", (event) => showLegal(cellOf(event)));
   $("#board").addEventListener("pointerleave", () => showLegal(null));
   // every button but "Start a new game" acts on the game on screen: none without one
@@ -665,24 +924,29 @@ function wire() {
   on("#resign", resign);
   on("#flip", toggleTurned);
   on("#zoom", toggleZoom);
-  on("#undo", async () => render(await api("POST", gamePath("/undo"))));
+  on("#undo", takeBack);
   on("#redo", async () => render(await api("POST", gamePath("/redo"))));
   on("#first", async () => render(await api("POST", gamePath("/goto"), { ply: 0 })));
   on("#last", async () => render(await api("POST", gamePath("/goto"), { ply: page.state.ply + page.state.redo.length })));
   on("#analyse", async () => { page.following = true; await analyse(); });
-  on("#stop-analysis", async () => { page.following = false; await stopAnalysis(); });
+  on("#stop-analysis", async () => { page.following = false; showAnalysisButtons(); await stopAnalysis(); });
   on("#choice-cancel", async () => { hideChoice(); clearSelection(); });
-  on("#load-position", () => loadFrom("/position", { position: $("#position").value }, $("#position")));
+  on("#load-position", () => loadFrom({ position: $("#position").value }, $("#position")));
   on("#show-record", async () => { $("#record").value = await api("GET", gamePath("/record")); });
-  on("#load-record", () => loadFrom("/record", { record: $("#record").value }, $("#record")));
-  on("#edit", toggleEditing);
+  on("#load-record", () => loadFrom({ record: $("#record").value }, $("#record")));
+  on("#edit", startEditing);
+  on("#connection-retry", retry);
   $("#edit-turn").addEventListener("change", () => attempt(async () => {
     const turn = $("#edit-turn").value;
-    if (turn !== page.state.turn) render(await api("POST", gamePath("/edit"), { cell: null, piece: null, turn }));
+    if (turn === page.state.turn) return;
+    if (!page.editing) await startEditing();
+    if (!page.editing) { $("#edit-turn").value = page.state.turn; return; }  // not confirmed
+    render(await api("POST", gamePath("/edit"), { cell: null, piece: null, turn }));
   }));
-  $("#mode").addEventListener("change", () => { setMode(); attempt(engineIfItsTurn); });
-  $("#side").addEventListener("change", () => attempt(engineIfItsTurn));
-  $("#sound").addEventListener("change", () => localStorage.setItem("hinge-fast-sound", $("#sound").checked ? "on" : ""));
+  $("#mode").addEventListener("change", () => { setMode(); saveSettings(); attempt(engineIfItsTurn); });
+  $("#side").addEventListener("change", () => { saveSettings(); attempt(engineIfItsTurn); });
+  for (const id of ["#engine", "#time", "#analysis-time", "#size", "#sound"]) $(id).addEventListener("change", saveSettings);
+  $("#live").addEventListener("change", showAnalysisButtons);
   $("#position").addEventListener("keydown", (event) => { if (event.key === "Enter") $("#load-position").click(); });
   window.addEventListener("resize", fitLabels);
   // the arrow keys walk through the game, as on analysis boards
@@ -709,14 +973,14 @@ function showMissing(id) {
 // new one. A reload or a link finds its game again while the server runs.
 async function start() {
   wire();
-  setMode();
-  $("#sound").checked = localStorage.getItem("hinge-fast-sound") === "on";
-  page.turned = sessionStorage.getItem("hinge-turned") === "1";
-  $("#flip").setAttribute("aria-pressed", String(page.turned));
+  for (const word of document.querySelectorAll(".verb")) {
+    word.textContent = word.textContent === "Click" ? capital(VERB) : VERB;
+  }
   const { engines } = await api("GET", "/api/engines");
   $("#engine").innerHTML = "";
   for (const engine of engines) $("#engine").append(new Option(engine.name, engine.name));
   engines.forEach((engine, i) => { $("#engine").options[i].title = engine.description; });
+  loadSettings();
   const asked = new URLSearchParams(location.search).get("game");
   let state = null;
   if (asked) {
@@ -732,10 +996,11 @@ async function start() {
   } else {
     const id = sessionStorage.getItem("hinge-game");
     if (id) state = await api("GET", `/api/games/${encodeURIComponent(id)}`).catch(() => null);
-    if (!state) state = await api("POST", "/api/games", { size: 6 });
+    if (!state) state = await api("POST", "/api/games", { size: Number($("#size").value) || 6 });
   }
   render(state);
   document.body.dataset.ready = "true";
+  if (!state.searching) await engineIfItsTurn();
 }
 
 start().catch((error) => say(error.message));

@@ -2,12 +2,13 @@
 // Puzzles mode: the shipped puzzles (GET /api/puzzles), each a position whose side to
 // move wins by force. The player takes the winning side; after each of their moves the
 // server's prover (POST /api/games/ID/prove) checks that the win is still proven, and
-// the engine replies. Solved when the player's move ends the game.
+// the engine replies. Solved when the player's move ends the game. A failed puzzle goes
+// on when the failing move is taken back.
 "use strict";
 
 //: The prover's nodes for checking a move of the player.
 const PUZZLE_PROOF_NODES = 100000;
-const puzzles = { list: [], current: null };  // current: {number, id, winner, over}
+const puzzles = { list: [], current: null };  // current: {number, id, winner, over, overAt}
 
 // The puzzle's news, and the ply of the game it is about (data-ply).
 function puzzleStatus(text, kind = "") {
@@ -17,7 +18,7 @@ function puzzleStatus(text, kind = "") {
 }
 
 function puzzleLabel(p) {
-  return `${p.number}: side ${p.size}, ${capital(p.winner)} to move wins in ${p.distance}`;
+  return `${p.number}: side ${p.size}, ${capital(p.winner)} to move wins within ${p.distance} moves`;
 }
 
 async function loadPuzzles() {
@@ -33,13 +34,14 @@ async function playPuzzle() {
   await stopAnalysis();
   page.analysis = null;
   page.following = false;
+  showAnalysisButtons();
   $("#mode").value = "engine";
   $("#side").value = p.winner;
   setMode();
   const state = await api("POST", "/api/games", { size: p.size, position: p.position });
-  puzzles.current = { number: p.number, id: state.id, winner: p.winner, moves: p.moves, over: false };
+  puzzles.current = { number: p.number, id: state.id, winner: p.winner, moves: p.moves, over: false, overAt: null };
   render(state);
-  puzzleStatus(`Puzzle ${p.number}: ${capital(p.winner)} to move and win (proven in ${p.distance} plies). ` +
+  puzzleStatus(`Puzzle ${p.number}: ${capital(p.winner)} to move and win (proven within ${p.distance} moves). ` +
     `The engine at ${p.engine_time} s played ${p.engine_move} here. Your move.`);
 }
 
@@ -51,6 +53,7 @@ async function puzzleAfterMove() {
   const move = state.moves[state.moves.length - 1];
   if (state.outcome) {
     current.over = true;
+    current.overAt = state.ply;
     if (state.outcome.winner === current.winner) puzzleStatus(`Solved: ${move} wins puzzle ${current.number}.`, "solved");
     else puzzleStatus(`Failed: ${state.outcome.winner} wins.`, "failed");
     return false;
@@ -66,6 +69,7 @@ async function puzzleAfterMove() {
     return true;
   }
   current.over = true;
+  current.overAt = state.ply;
   puzzleStatus(`Failed: after ${move} the prover finds no forced win within ${PUZZLE_PROOF_NODES.toLocaleString()} ` +
     "nodes. Take it back or play the puzzle again.", "failed");
   return false;
@@ -74,7 +78,15 @@ async function puzzleAfterMove() {
 // After the engine's reply, the player's turn again.
 function puzzleAfterRender(state) {
   const current = puzzles.current;
-  if (!current || current.over || state.id !== current.id || state.outcome || state.turn !== current.winner) return;
+  if (!current || state.id !== current.id) return;
+  if (current.over && !state.outcome && state.ply < current.overAt) {
+    // the move that failed (or ended the game) taken back: the puzzle goes on from here
+    current.over = false;
+    current.overAt = null;
+    puzzleStatus(state.turn === current.winner ? "Taken back. Your move." : "Taken back.");
+    return;
+  }
+  if (current.over || state.outcome || state.turn !== current.winner) return;
   if (state.ply > 0 && $("#puzzle-status").textContent.endsWith("The engine replies…")) {
     puzzleStatus(`The engine played ${state.moves[state.moves.length - 1]}. Your move.`);
   }
