@@ -261,16 +261,19 @@ def bitboard_cells(bitboard) -> list[int]:
     return out
 
 
-def group_cells(neighbours, tokens, cell) -> set:
-    """The group (a flood fill over ``neighbours``, ``geometry.neighbours``) of the
-    cells ``tokens`` (a set of cell indices) that holds ``cell``."""
-    group, frontier = {cell}, [cell]
-    while frontier:
-        for n in neighbours[frontier.pop()]:
-            if int(n) in tokens and int(n) not in group:
-                group.add(int(n))
-                frontier.append(int(n))
-    return group
+def group_labels(size: int, bitboard) -> np.ndarray:
+    """The group number of each cell of side ``size`` holding a token of ``bitboard``
+    (-1 where there is none), from 0 in the order of the groups' lowest cells: the
+    kernels' flood fill (``moves.group_labels``)."""
+    labels = np.full(geometry(size).n_cells, -1, dtype=np.int64)
+    _kernels().group_labels(size, tuple(np.uint64(int(w)) for w in bitboard), labels)
+    return labels
+
+
+def group_cells(size: int, bitboard, cell: int) -> set:
+    """The cells of the group of ``bitboard``'s tokens that holds ``cell``."""
+    labels = group_labels(size, bitboard)
+    return set(np.flatnonzero(labels == labels[cell]).tolist())
 
 
 def play_bitboards(own, enemy, code, flipped) -> tuple:
@@ -370,13 +373,11 @@ class Board:
 
     def groups(self, color: Color) -> list[list[str]]:
         """The groups of one colour, each a list of cell names, in (c, r) order."""
-        stones = self._green if color == Color.GREEN else self._blue
-        out, rest = [], set(bitboard_cells(stones))
-        while rest:
-            group = group_cells(self._geo.neighbours, rest, min(rest))
-            rest -= group
-            out.append([self._geo.names[c] for c in sorted(group)])
-        return out
+        labels = group_labels(self.size, self._green if color == Color.GREEN else self._blue)
+        groups: dict[int, list[int]] = {}
+        for cell in np.flatnonzero(labels >= 0).tolist():
+            groups.setdefault(int(labels[cell]), []).append(cell)
+        return [[self._geo.names[c] for c in cells] for cells in sorted(groups.values())]
 
     def _sides(self):
         """(tokens of the side to move, tokens of the other side)."""

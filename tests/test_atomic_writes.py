@@ -140,7 +140,7 @@ def _write_match_file(path):
 
     from hinge_fast.commands import open_games_file
 
-    open_games_file(argparse.Namespace(resume=None, out=str(path)), {})
+    open_games_file(argparse.Namespace(resume=None, out=str(path), force=True), {})
 
 
 WRITERS = {

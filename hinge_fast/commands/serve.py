@@ -105,11 +105,12 @@ def open_in_browser(url: str) -> str:
     from html import escape
     from pathlib import Path
 
-    folder = tempfile.mkdtemp(prefix="hinge-fast-")
+    from ..core.atomic import write_atomic
+
+    folder = tempfile.mkdtemp(prefix="hinge-fast-")  # mode 0700: only this user enters it
     path = Path(folder) / "open.html"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(REDIRECT_PAGE.format(url=escape(url, quote=True)))
+    write_atomic(path, REDIRECT_PAGE.format(url=escape(url, quote=True)))
+    os.chmod(path, 0o600)
     webbrowser.open(path.as_uri())
     return folder
 

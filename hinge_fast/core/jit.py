@@ -66,9 +66,9 @@ PACKAGE = Path(__file__).resolve().parent.parent
 def kernel_cache_dir() -> Path:
     """Where the compiled kernels are cached: ``HINGE_FAST_CACHE_DIR``, else
     ``NUMBA_CACHE_DIR``, else ``hinge-fast/numba`` in the user's cache folder."""
-    for name in ("HINGE_FAST_CACHE_DIR", "NUMBA_CACHE_DIR"):
-        if os.environ.get(name):
-            return Path(os.environ[name])
+    chosen = os.environ.get("HINGE_FAST_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "hinge-fast" / "numba"
 
@@ -95,6 +95,12 @@ class KernelDispatcher(CPUDispatcher):
     def get_call_template(self, args, kws):
         return super().get_call_template(tuple(types.unliteral(a) for a in args),
                                          {k: types.unliteral(v) for k, v in kws.items()})
+
+    def enable_caching(self):
+        try:
+            self._cache = KernelCache(self.py_func)
+        except RuntimeError:
+            pass  # no cache folder can be written: the kernel compiles in every run
 
 
 def njit(function=None, *, cache=False, **options):
@@ -135,5 +141,13 @@ class KernelCacheLocator(caching.UserProvidedCacheLocator):
         return self
 
 
-if KernelCacheLocator not in caching.CacheImpl._locator_classes:
-    caching.CacheImpl._locator_classes.insert(0, KernelCacheLocator)
+class KernelCacheImpl(caching.CompileResultCacheImpl):
+    """numba's cache of compiled kernels, found by ``KernelCacheLocator`` alone."""
+
+    _locator_classes = [KernelCacheLocator]
+
+
+class KernelCache(caching.FunctionCache):
+    """The on-disk cache of one kernel (``KernelDispatcher.enable_caching``)."""
+
+    _impl_class = KernelCacheImpl

@@ -20,7 +20,7 @@ from numba.core import event
 
 from .codes import encode_placement, encode_swipe, is_swipe, move_from, move_target, move_to  # noqa: F401
 from .jit import kernel_cache_dir  # noqa: F401
-from .moves import bitboard_flips, flipped_group, legal_moves, words, zobrist_hash  # noqa: F401
+from .moves import bitboard_flips, flipped_group, group_labels, legal_moves, words, zobrist_hash  # noqa: F401
 from .perft import perft as perft_kernel  # noqa: F401
 from .perft import make_unmake_loop, perft_children  # noqa: F401
 from .playouts import first_move_counts, moves_count, random_games, game_trace  # noqa: F401

@@ -231,6 +231,30 @@ def legal_moves(size, own_bits, enemy_bits, moves, flips, work, group_of_bit):
 
 
 @njit(cache=True)
+def labels_in(size, bits, labels, like):
+    """``group_labels`` in the shift layout of ``like``'s words."""
+    w = U64(2 * size - 1)
+    stones = to_shift_words(size, bits, like)
+    g = 0
+    while s_any(stones):
+        group, _ = grow_group(stones, s_lowest(stones), w)
+        stones = s_andnot(stones, group)
+        while s_any(group):
+            labels[CELL_OF_BIT[size, s_lowest_index(group)]] = g
+            group = s_andnot(group, s_lowest(group))
+        g += 1
+    return g
+
+
+def group_labels(size, bits, labels):
+    """The groups of the tokens of the bitboard ``bits``: ``labels[cell]`` is its group's
+    number, from 0 in the order of the groups' lowest cells (untouched where there is no
+    token). Returns the number of groups. The flood fill of the move generator
+    (``swipes.grow_group``), a ring of cells a round."""
+    return labels_in(size, bits, labels, set_like(size))
+
+
+@njit(cache=True)
 def key_in(size, green_bits, blue_bits, blue_to_move, like):
     return position_key(size, to_shift_words(size, green_bits, like), to_shift_words(size, blue_bits, like),
                         blue_to_move)
@@ -259,5 +283,5 @@ def bitboard_flips(size, moves, sets, n, out):
                 out[i, cell >> 6] |= U64(1) << U64(cell & 63)
 
 
-__all__ = ["bitboard_flips", "child_key", "flipped_group", "legal_moves", "list_moves", "play_move", "position_key",
+__all__ = ["bitboard_flips", "child_key", "flipped_group", "group_labels", "legal_moves", "list_moves", "play_move", "position_key",
            "set_like", "words", "zobrist_hash"]

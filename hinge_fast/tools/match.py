@@ -715,7 +715,7 @@ def read_match_file(path) -> tuple[list, int]:
             size = os.fstat(f.fileno()).st_size
             if size > MAX_RECORD_BYTES:
                 raise HingeError(f"match file {path} is over {MAX_RECORD_BYTES >> 20} MB")
-            data = f.read(MAX_RECORD_BYTES + 1)
+            data = f.read(size + 1)  # a read of the maximum would allocate it all at once
     except FileNotFoundError:
         return [], 0
     except IsADirectoryError:

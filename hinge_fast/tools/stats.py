@@ -164,7 +164,7 @@ def play_random(size, games, max_plies, seed, tally, on_game=None):
             frm, to, target = code & CELL_MASK, (code >> CELL_BITS) & CELL_MASK, (code >> 2 * CELL_BITS) & CELL_MASK
             mine = set(bitboard_cells(own))
             tally.move(*kinds.classify(frm, to, target != NO_CELL, mine.__contains__,
-                                       lambda cell: group_cells(kinds.geo.neighbours, mine, cell)))
+                                       lambda cell: group_cells(size, own, cell)))
             own, enemy = play_bitboards(own, enemy, code, flips_as_bitboards(size, moves[i:i + 1], flips[i:i + 1])[0])
             ply += 1
         tally.lengths.append(ply)
