@@ -300,6 +300,21 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         attempt("match files", lambda: read_match_file(text, tournament), repr(text[:60]))
 
     # ----- checkpoints ----------------------------------------------------------------
+    def damage(draw, good_bytes: bytes) -> bytes:
+        """``good_bytes`` with one to four runs of bytes overwritten, cut or inserted."""
+        blob = bytearray(good_bytes)
+        for _ in range(draw(st.integers(1, 4))):
+            at = draw(st.integers(0, len(blob) - 1))
+            chunk = draw(st.binary(min_size=1, max_size=8))
+            how = draw(st.sampled_from(["set", "cut", "insert"]))
+            if how == "set":
+                blob[at:at + len(chunk)] = chunk
+            elif how == "cut":
+                del blob[at:at + len(chunk)]
+            else:
+                blob[at:at] = chunk
+        return bytes(blob)
+
     position = Board(4).fen()
 
     def npy(array, shape=None) -> bytes:
@@ -315,18 +330,7 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
     def checkpoints(draw):
         kind = draw(st.sampled_from(["bytes", "shapes", "info"]))
         if kind == "bytes":
-            blob = bytearray(good_checkpoint)
-            for _ in range(draw(st.integers(1, 4))):
-                at = draw(st.integers(0, len(blob) - 1))
-                chunk = draw(st.binary(min_size=1, max_size=8))
-                how = draw(st.sampled_from(["set", "cut", "insert"]))
-                if how == "set":
-                    blob[at:at + len(chunk)] = chunk
-                elif how == "cut":
-                    del blob[at:at + len(chunk)]
-                else:
-                    blob[at:at] = chunk
-            return bytes(blob)
+            return damage(draw, good_checkpoint)
         info = {"format": "hinge-fast prover checkpoint 1", "position": position, "nodes": 5, "seconds": 0.5}
         shapes = {}
         if kind == "info":
@@ -370,18 +374,7 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         if kind == "bomb":
             cut = draw(st.sampled_from([len(bomb), len(bomb) // 2, 1000]))
             return tablebase_file(tb, blocks={draw(block_index): bomb[:cut]})
-        blob = bytearray(good)
-        for _ in range(draw(st.integers(1, 4))):
-            at = draw(st.integers(0, len(blob) - 1))
-            chunk = draw(st.binary(min_size=1, max_size=8))
-            how = draw(st.sampled_from(["set", "cut", "insert"]))
-            if how == "set":
-                blob[at:at + len(chunk)] = chunk
-            elif how == "cut":
-                del blob[at:at + len(chunk)]
-            else:
-                blob[at:at] = chunk
-        return bytes(blob)
+        return damage(draw, good)
 
     def probe(blob):
         put(blob)
