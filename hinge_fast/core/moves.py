@@ -164,7 +164,7 @@ def list_moves(size, own, enemy, moves, flips, work, group_of_bit, least_flip):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def play_move(size, own, enemy, move, flipped):
     """``(their tokens, our tokens)`` after ``move`` by ``own``, flipping the set
     ``flipped`` (empty for a placement)."""

@@ -55,7 +55,7 @@ from .tables import MAX_MOVES, SHIFT_WORDS_OF
 U64 = np.uint64
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def fold(a):
     """The words of the set ``a`` XORed into one."""
     x = U64(0)

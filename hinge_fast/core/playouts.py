@@ -178,7 +178,7 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def splitmix64(state):
     """One step of splitmix64: ``(next state, output)``."""
     state = state + _GOLDEN
@@ -196,7 +196,7 @@ def game_seed(seed, game):
     return z
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def draw_below(state, n):
     """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``, without bias (Lemire's
     multiply-and-reject): ``(next state, value)``."""

@@ -333,7 +333,7 @@ HALVES = (U64(0x00000000FFFFFFFF), U64(0x0000FFFF0000FFFF), U64(0x00FF00FF00FF00
           U64(0x0F0F0F0F0F0F0F0F), U64(0x3333333333333333), U64(0x5555555555555555))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def nth_in_word(word, n):
     """The ``n``-th lowest set bit (from 0, ``n < popcount(word)``) of ``word``, as a
     one-bit word: six halvings, each keeping the half of the remaining block that holds
@@ -554,7 +554,7 @@ def add_groups(t1, t2, t3, stones, seeds, w):
     return t1, t2, t3
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def group_touches(stones, w):
     """The cells next to at least one, two and three groups of ``stones`` (a group's
     own cells may count as next to it; the counts are exact on the other cells).

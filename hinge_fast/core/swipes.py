@@ -159,7 +159,7 @@ def cell_index(size, a):
     return np.int64(CELL_OF_BIT[size, s_lowest_index(a)])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def grow_group(stones, seed, w):
     """The group of ``stones`` holding the cells ``seed`` (one group's), grown a ring a
     round, and its dilation (the group and every cell next to it)."""
@@ -258,7 +258,7 @@ def uniform_nth(w, enemy, k, placements, touch2, work):
     return zero, zero, zero  # not reached for 0 <= k < n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def uniform_play(own, enemy, x, f, group):
     """The position after the move ``(x, f, group)`` of ``uniform_nth``, the side to
     move first: a swipe moves ``x`` to ``f`` and flips ``group``; a placement adds ``f``."""
