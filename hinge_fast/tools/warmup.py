@@ -20,8 +20,9 @@ from ..core.geometry import MAX_SIZE, MIN_SIZE
 
 #: Each shift layout (word count) and its sides.
 LAYOUTS = {1: (4,), 2: (5, 6), 3: (7,), 4: (8,), 5: (9,)}
-#: The components, in the order their jobs start (the move generator first).
-COMPONENTS = ("moves", "alphabeta", "mcts", "prover", "solver")
+#: The components, in the order their jobs start: the move generator first (the others
+#: call its kernels), then the longest jobs, so that the last ones to end are short.
+COMPONENTS = ("moves", "alphabeta", "solver", "mcts", "prover")
 
 
 def _warm_moves(size: int) -> None:
