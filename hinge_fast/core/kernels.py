@@ -30,10 +30,9 @@ from .tables import SHIFT_WORDS_OF
 #: The board sides of each word count of the shift layout.
 SIDES_OF_WORDS = {n: [s for s in range(len(SHIFT_WORDS_OF)) if SHIFT_WORDS_OF[s] == n]
                   for n in sorted(set(int(x) for x in SHIFT_WORDS_OF if x))}
-#: Seconds to compile the kernels of one command for one side on a 2-core machine, as
-#: measured by ``scripts/first_move.py`` (docs/performance.md): a search, the
-#: heaviest, and the move generator alone.
-SEARCH_COMPILE_SECONDS = 20
+#: About the most seconds one command compiles for one side on a 2-core machine (a
+#: search and the move generator it calls: ``scripts/first_move.py``, docs/performance.md).
+SEARCH_COMPILE_SECONDS = 25
 
 
 def sides_text(words: int) -> str:
@@ -75,9 +74,8 @@ class CompileNotice(event.Listener):
             words = _words_of(ev.data.get("args", ()))
             where = f" for {sides_text(words)}" if words else ""
             print(
-                f"hinge-fast: compiling the kernels this command runs{where}, once: about "
-                f"{SEARCH_COMPILE_SECONDS} s for a search, less for move generation; later runs load "
-                "them from the cache ('hinge-fast warmup' compiles every kernel ahead)",
+                f"hinge-fast: compiling the kernels this command runs{where}, once (up to "
+                f"{SEARCH_COMPILE_SECONDS} s; 'hinge-fast warmup' compiles them all ahead)",
                 file=sys.stderr,
                 flush=True,
             )
