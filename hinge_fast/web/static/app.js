@@ -578,6 +578,7 @@ async function engineMove() {
   $("#stop").hidden = false;
   $("#status").textContent = statusText(page.state);
   const wait = longWait(page.state.size, (text) => { $("#status").textContent = `the engine is thinking… ${text}`; });
+  let answered = false;  // the stream's last event brought the game: nothing to fetch after it
   try {
     await stream(gamePath("/engine-move"), { engine: $("#engine").value, time: Number($("#time").value) }, (name, data) => {
       wait.event(name, data);
@@ -585,7 +586,7 @@ async function engineMove() {
         $("#status").textContent = `the engine is thinking… best so far ${data.best} (${data.green.text}, depth ${data.depth})`;
       }
       if (name === "error") say(data.error);
-      if (name === "done" && data.state) { page.thinking = false; render(data.state); }
+      if (name === "done" && data.state) { page.thinking = false; answered = true; render(data.state); }
       if (name === "done" && data.server_stopping) serverStopping();
     });
   } catch (error) {
@@ -594,11 +595,15 @@ async function engineMove() {
     wait.end();
     page.thinking = false;
     $("#stop").hidden = true;
-    try {
-      render(await api("GET", gamePath()));
-    } catch (error) {  // the server is gone: the page says so (the banner), and no longer waits
-      say(error.message);
-      $("#status").textContent = statusText(page.state);
+    // Without the game from the stream, fetch it. With it, a fetch could come back after
+    // the player's next action (a take-back) and show the game as it was before.
+    if (!answered) {
+      try {
+        render(await api("GET", gamePath()));
+      } catch (error) {  // the server is gone: the page says so (the banner), and no longer waits
+        say(error.message);
+        $("#status").textContent = statusText(page.state);
+      }
     }
   }
 }
