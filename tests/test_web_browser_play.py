@@ -299,12 +299,14 @@ def test_the_page_says_when_the_server_is_gone_and_when_it_came_back_as_another_
     page.fill("#time", "60")
     click_cell(page, "F6")
     expect(page.locator("#status")).to_contain_text("the engine is thinking")
-    # stopped while the engine thinks: its move still comes, then the page says the server is gone
+    # stopped while the engine thinks: the page says the server is gone and waits no more.
+    # The engine's best move so far comes too when the server sends it within its 2 s of
+    # shutting down (a loaded machine may not): the page shows the game either way.
     restartable.stop()
     expect(page.locator("#connection")).to_be_visible()
     expect(page.locator("#connection-text")).to_contain_text("The server is not answering")
-    expect(moves_shown(page)).to_have_count(2)
     expect(page.locator("#status")).not_to_contain_text("thinking")
+    assert moves_shown(page).count() in (1, 2)
     click_cell(page, "E4")
     expect(page.locator("#message")).to_have_text("the server is not answering")
     # started again (a new token): Retry says what to do; a reload explains it too, as a page
