@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import random
+import resource
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 # One search thread by default (the registry's ``threads`` default reads it at import):
@@ -115,6 +117,18 @@ def pty_read_to_end(master, said: str, outlived: str) -> str:
 def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", default=False, help="run the tests marked slow too (the default suite leaves them out)")
 
+
+@contextmanager
+def memory_limit(extra: int = 256 << 20):
+    """This process may grow by at most ``extra`` bytes of address space meanwhile."""
+    with open("/proc/self/status") as f:
+        vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (vm + extra, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 def pytest_configure(config):
     # pyproject's addopts deselect the slow tests with -m "not slow"; --run-slow lifts it.

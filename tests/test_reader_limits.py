@@ -7,29 +7,15 @@ from __future__ import annotations
 
 import io
 import json
-import resource
 import struct
 import zipfile
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
-
-
-@contextmanager
-def memory_limit(extra: int = 256 << 20):
-    """This process may grow by at most ``extra`` bytes of address space meanwhile."""
-    with open("/proc/self/status") as f:
-        vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    resource.setrlimit(resource.RLIMIT_AS, (vm + extra, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+from tests.conftest import memory_limit
 
 
 def one_line(error) -> str:

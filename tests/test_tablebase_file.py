@@ -4,10 +4,8 @@ crash, a huge allocation, a deep recursion or a decompression bomb. The files ar
 made here byte by byte (the format of docs/solve.md), with a few real blocks."""
 
 import json
-import resource
 import struct
 import zlib
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +15,7 @@ from hypothesis import strategies as st
 
 from hinge_fast.errors import HingeError
 from hinge_fast.search.tablebase import BLOCK_RECORD, FORMAT_NAME, FORMAT_VERSION, MAGIC, Tablebase
+from tests.conftest import memory_limit
 
 ENTRIES = 3**19
 BLOCK = 1 << 20
@@ -58,19 +57,6 @@ def probe_all(path) -> None:
     tb = Tablebase(path)
     for b in list(FILLED) + [1]:
         tb.code(b * BLOCK)
-
-
-@contextmanager
-def memory_limit(extra: int = 256 << 20):
-    """This process may grow by at most ``extra`` bytes of address space meanwhile."""
-    with open("/proc/self/status") as f:
-        vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    resource.setrlimit(resource.RLIMIT_AS, (vm + extra, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def test_a_well_formed_file_reads(good, tmp_path):
