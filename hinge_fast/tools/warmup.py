@@ -45,7 +45,6 @@ def _warm_moves(size: int) -> None:
         b.zobrist_key
         b.history_keys()
         b.groups(b.turn)
-        b.perft(2)
         board_terms(size, b.own, b.enemy)  # the analysis' threats and counts
         work = workspace(3)
         for bulk in (True, False):
@@ -55,7 +54,6 @@ def _warm_moves(size: int) -> None:
         kernels.random_games(size, b.own, b.enemy, 0, 1, 8, 1, np.zeros(1, dtype=np.int64),
                              np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8))
         parallel.playouts(size, b.own, b.enemy, 2, 8, 1, 2)
-        kernels.zobrist_hash(size, b.own, b.enemy, True)
 
 
 def _warm_engine(engine: str, size: int) -> None:
