@@ -12,9 +12,13 @@ from hinge_fast.tools.benchmark import machine, mid_game_positions, perft_rate, 
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--size", type=int, default=6)
-    parser.add_argument("--depth", type=int, default=2, help="reference perft depth (fast uses depth+1 too)")
+    parser.add_argument(
+        "--depth", type=int, default=2, help="reference perft depth (fast uses depth+1 too)"
+    )
     args = parser.parse_args()
     positions = mid_game_positions(args.size)
     reference = reference_perft_rate(positions, args.depth)
@@ -27,7 +31,9 @@ def main():
     print(f"machine: {machine()}; side {args.size}, {len(positions)} positions")
     print(f"{'implementation':<22} {'detail':<40} {'nodes/s':>14} {'x reference':>12}")
     for figure in rows:
-        print(f"{figure.name:<22} {figure.detail:<40} {figure.rate:>14,.0f} {figure.rate / reference.rate:>12,.0f}")
+        print(
+            f"{figure.name:<22} {figure.detail:<40} {figure.rate:>14,.0f} {figure.rate / reference.rate:>12,.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -42,7 +42,9 @@ class _Threads:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.concurrency", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.concurrency", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--games", type=int, default=16)
     parser.add_argument("--size", type=int, default=6)
     parser.add_argument("--a", default="mcts")
@@ -51,7 +53,9 @@ def main(argv=None):
     parser.add_argument("--nodes-b", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--runs", type=int, default=3, help="runs of each backend, interleaved; the median is shown")
+    parser.add_argument(
+        "--runs", type=int, default=3, help="runs of each backend, interleaved; the median is shown"
+    )
     parser.add_argument("--no-ray", action="store_true")
     args = parser.parse_args(argv)
     a = PlayerSpec(args.a, nodes=args.nodes_a, size=args.size)
@@ -65,16 +69,26 @@ def main(argv=None):
     play_match(a, b, 2, args.size, seed=args.seed + 1)  # kernels loaded here
     backends = {"1 process": None}
     ready = {}
-    for name, make in [(f"threads x{args.workers}", lambda: _Threads(args.workers)), (f"processes x{args.workers}", lambda: Executor(concurrency=args.workers))]:
+    for name, make in [
+        (f"threads x{args.workers}", lambda: _Threads(args.workers)),
+        (f"processes x{args.workers}", lambda: Executor(concurrency=args.workers)),
+    ]:
         started = time.perf_counter()
         backends[name] = make()
-        play_match(a, b, 2 * args.workers, args.size, seed=args.seed + 1, executor=backends[name])  # warm every worker
+        play_match(
+            a, b, 2 * args.workers, args.size, seed=args.seed + 1, executor=backends[name]
+        )  # warm every worker
         ready[name] = time.perf_counter() - started
     if not args.no_ray:
         import ray
 
         started = time.perf_counter()
-        ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False, logging_level="error")
+        ray.init(
+            num_cpus=args.workers,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level="error",
+        )
         for name, count in (("ray 1", 1), (f"ray {args.workers}", args.workers)):
             backends[name] = Executor(ray="auto", concurrency=count).start()
             play_match(a, b, 2 * count, args.size, seed=args.seed + 1, executor=backends[name])
@@ -85,7 +99,9 @@ def main(argv=None):
     for _ in range(args.runs):  # interleaved, so that the others' load falls on every backend alike
         for name, executor in backends.items():
             if name.startswith("ray"):
-                executor = Executor(ray="auto", concurrency=1 if name == "ray 1" else args.workers).start()
+                executor = Executor(
+                    ray="auto", concurrency=1 if name == "ray 1" else args.workers
+                ).start()
             seconds, moves = match(executor)
             if name.startswith("ray"):
                 executor.close()
@@ -97,14 +113,20 @@ def main(argv=None):
     rows = [(name, statistics.median(t), ready.get(name)) for name, t in times.items()]
     serial = rows[0][1]
     label = lambda name, nodes: name if name in ("random", "greedy") else f"{name} ({nodes} nodes)"  # noqa: E731
-    print(f"{args.games} games {label(args.a, args.nodes_a)} vs {label(args.b, args.nodes_b)}, side {args.size}, seed {args.seed}")
+    print(
+        f"{args.games} games {label(args.a, args.nodes_a)} vs {label(args.b, args.nodes_b)}, side {args.size}, seed {args.seed}"
+    )
     print(f"{'backend':<14} {'seconds':>8} {'games/s':>8} {'vs 1 process':>13} {'start-up s':>11}")
     for name, seconds, ready in rows:
         start_up = "" if ready is None else f"{ready:.1f}"
-        print(f"{name:<14} {seconds:8.2f} {args.games / seconds:8.2f} {serial / seconds:12.2f}x {start_up:>11}")
+        print(
+            f"{name:<14} {seconds:8.2f} {args.games / seconds:8.2f} {serial / seconds:12.2f}x {start_up:>11}"
+        )
     ray1 = [s for n, s, _ in rows if n == "ray 1"]
     if ray1:
-        print(f"Ray overhead per game (1 Ray worker against 1 process): {1000 * (ray1[0] - serial) / args.games:+.1f} ms")
+        print(
+            f"Ray overhead per game (1 Ray worker against 1 process): {1000 * (ray1[0] - serial) / args.games:+.1f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Move generation, perft and make/unmake on the fixed mid-game positions.
 
-    python -m pytest bench --benchmark-enable --benchmark-columns=median,ops
+python -m pytest bench --benchmark-enable --benchmark-columns=median,ops
 """
 
 import numpy as np
@@ -8,8 +8,8 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast.core import kernels
-from hinge_fast.tools.benchmark import MID_GAME_S6
 from hinge_fast.core.tables import workspace
+from hinge_fast.tools.benchmark import MID_GAME_S6
 
 
 def sides(fen):
@@ -47,7 +47,6 @@ def test_make_unmake(benchmark):
 
 def test_random_playouts(benchmark):
     size, own, enemy = sides("6/7/8/9/10/11/10/9/8/7/6 g")
-    work = workspace(1)
     plies = np.zeros(200, dtype=np.int64)
     winner = np.zeros(200, dtype=np.int8)
     ended = np.zeros(200, dtype=np.int8)

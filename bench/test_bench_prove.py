@@ -68,8 +68,11 @@ def test_prove_empty_side4(benchmark, threads):
 
 
 @pytest.mark.parametrize("threads", THREADS, ids=lambda t: f"threads{t}")
-@pytest.mark.parametrize("fen", SIDE5 + SIDE6, ids=[f"side5-{i}" for i in range(len(SIDE5))]
-                         + [f"side6-{i}" for i in range(len(SIDE6))])
+@pytest.mark.parametrize(
+    "fen",
+    SIDE5 + SIDE6,
+    ids=[f"side5-{i}" for i in range(len(SIDE5))] + [f"side6-{i}" for i in range(len(SIDE6))],
+)
 def test_prove_middle_game(benchmark, fen, threads):
     setup, run = prove(fen, threads)
     result = benchmark.pedantic(run, setup=setup, rounds=1)

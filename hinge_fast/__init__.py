@@ -9,11 +9,22 @@
 The rules implemented are rules.md (shipped beside the project); see README.md.
 """
 
+from . import search  # a callable module: hinge_fast.search(board, ...)
 from .board import Board, Color, Move, Outcome, Termination
 from .errors import HingeError
-from . import search  # a callable module: hinge_fast.search(board, ...)
 from .search import Limits, SearchResult
 
 __version__ = "0.1.0"
 
-__all__ = ["Board", "Color", "Move", "Outcome", "Termination", "HingeError", "Limits", "SearchResult", "search", "__version__"]
+__all__ = [
+    "Board",
+    "Color",
+    "Move",
+    "Outcome",
+    "Termination",
+    "HingeError",
+    "Limits",
+    "SearchResult",
+    "search",
+    "__version__",
+]

@@ -38,15 +38,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import HingeError
 from .core.fen import BLUE, GREEN, format_fen, parse_fen
 from .core.geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
 from .core.movecode import CELL_BITS, CELL_MASK  # noqa: F401  (the move code's layout, for the layers above)
 from .core.movecode import decode as decode_move_code
 from .core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
+from .errors import HingeError
 
 _CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
-_MOVE_RE = re.compile(r"\s*([A-Za-z][0-9]{1,2})(?:\s*-\s*([A-Za-z][0-9]{1,2})(?:\s*[xX]\s*([A-Za-z][0-9]{1,2}))?)?\s*")
+_MOVE_RE = re.compile(
+    r"\s*([A-Za-z][0-9]{1,2})(?:\s*-\s*([A-Za-z][0-9]{1,2})(?:\s*[xX]\s*([A-Za-z][0-9]{1,2}))?)?\s*"
+)
 
 
 #: Set once ``Board.load_kernels`` has run in this process.
@@ -70,14 +72,14 @@ class Color(enum.IntEnum):
         return "g" if self is Color.GREEN else "b"
 
     @property
-    def other(self) -> "Color":
+    def other(self) -> Color:
         return Color.BLUE if self is Color.GREEN else Color.GREEN
 
     def __str__(self) -> str:
         return self.name.lower()
 
     @classmethod
-    def parse(cls, text: str) -> "Color":
+    def parse(cls, text: str) -> Color:
         """``'g'``, ``'green'``, ``'b'`` or ``'blue'`` (any case)."""
         key = str(text).strip().lower()
         if key in ("g", "green"):
@@ -129,7 +131,7 @@ class Move:
         return f"Move.from_str({str(self)!r})"
 
     @classmethod
-    def from_str(cls, text: str) -> "Move":
+    def from_str(cls, text: str) -> Move:
         """Parse ``C4``, ``E5-F6xG7`` or ``E5-F6`` (case-insensitive). Checks the
         shape only; ``Board.parse_move`` checks legality."""
         if not isinstance(text, str):
@@ -137,7 +139,9 @@ class Move:
         m = _MOVE_RE.fullmatch(text)
         if not m:
             shown = text if len(text) <= 40 else text[:40] + "..."
-            raise HingeError(f"cannot read move {shown!r}: write a placement like C4 or a swipe like E5-F6xG7")
+            raise HingeError(
+                f"cannot read move {shown!r}: write a placement like C4 or a swipe like E5-F6xG7"
+            )
         first, second, third = m.groups()
         if second is None:
             return cls(to=first)
@@ -151,7 +155,7 @@ _MOVES_OF_CODES: dict = {}
 _MOVES_OF_CODES_MAX = 1 << 16
 
 
-def _move_of_code(names, code) -> "Move":
+def _move_of_code(names, code) -> Move:
     key = (len(names), int(code))  # the number of cells fixes the side
     move = _MOVES_OF_CODES.get(key)
     if move is not None:
@@ -167,7 +171,7 @@ def _move_of_code(names, code) -> "Move":
     return move
 
 
-def _move_from_code(cls, code, size: int) -> "Move":
+def _move_from_code(cls, code, size: int) -> Move:
     """The move of a move generator code on the board of side ``size``
     (layout: ``core/movecode.py``).
 
@@ -210,7 +214,7 @@ class Termination(enum.Enum):
         return self.value
 
     @classmethod
-    def parse(cls, text) -> "Termination":
+    def parse(cls, text) -> Termination:
         """The termination written ``text`` (``'elimination'``, ``'no legal move'``...)."""
         if isinstance(text, cls):
             return text
@@ -325,7 +329,7 @@ class Board:
 
     # ----- construction and position strings ---------------------------------------
     @classmethod
-    def from_fen(cls, text: str) -> "Board":
+    def from_fen(cls, text: str) -> Board:
         """The position of a position string (rules.md section 7)."""
         parsed = parse_fen(text)
         board = cls(parsed.size)
@@ -336,9 +340,11 @@ class Board:
 
     def fen(self) -> str:
         """The position string of the current position."""
-        return format_fen(self.size, bitboard_cells(self._green), bitboard_cells(self._blue), self.turn)
+        return format_fen(
+            self.size, bitboard_cells(self._green), bitboard_cells(self._blue), self.turn
+        )
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         board = Board(self.size)
         board._green, board._blue, board.turn = self._green, self._blue, self.turn
         board.move_stack = list(self.move_stack)
@@ -361,7 +367,9 @@ class Board:
         return [self._geo.names[c] for c in bitboard_cells(bitboard)]
 
     def token_count(self, color: Color) -> int:
-        return sum(int(w).bit_count() for w in (self._green if color == Color.GREEN else self._blue))
+        return sum(
+            int(w).bit_count() for w in (self._green if color == Color.GREEN else self._blue)
+        )
 
     def piece_at(self, cell: str) -> Color | None:
         """The colour of the token on ``cell`` ('C4'), or None if it is empty."""
@@ -444,7 +452,9 @@ class Board:
     def zobrist_key(self) -> int:
         """The 64-bit Zobrist key of the position (tokens and side to move), as the
         searchers' transposition table sees it."""
-        return int(_kernels().zobrist_hash(self.size, self._green, self._blue, self.turn == Color.BLUE))
+        return int(
+            _kernels().zobrist_hash(self.size, self._green, self._blue, self.turn == Color.BLUE)
+        )
 
     def load_kernels(self) -> None:
         """Load the compiled kernels a board uses (its key, its moves, playing one) from
@@ -465,7 +475,10 @@ class Board:
         """The Zobrist keys of the positions before this one in ``move_stack``, oldest
         first (for repetition checks)."""
         zobrist_hash = _kernels().zobrist_hash
-        return [int(zobrist_hash(self.size, green, blue, turn == Color.BLUE)) for green, blue, turn, _ in self._undo]
+        return [
+            int(zobrist_hash(self.size, green, blue, turn == Color.BLUE))
+            for green, blue, turn, _ in self._undo
+        ]
 
     def perft(self, depth: int) -> int:
         """Leaf count of the legal move tree ``depth`` plies deep (rules.md section 8).
@@ -499,7 +512,9 @@ class Board:
                 self._buffers = _MoveBuffers()
             b = self._buffers
             own, enemy = self._sides()
-            n = _kernels().legal_moves(self.size, own, enemy, b.moves, b.flips, b.scratch, b.group_of_bit)
+            n = _kernels().legal_moves(
+                self.size, own, enemy, b.moves, b.flips, b.scratch, b.group_of_bit
+            )
             codes = b.moves[:n].copy()
             flips = flips_as_bitboards(self.size, codes, b.flips)
             codes.flags.writeable = False
@@ -563,7 +578,9 @@ class Board:
         if self.piece_at(move.frm) != self.turn:
             raise HingeError(f"illegal move {move}: no {self.turn} token on {move.frm} to swipe")
         if not candidates:
-            raise HingeError(f"illegal move {move}: no swipe takes the token on {move.frm} to {move.to}")
+            raise HingeError(
+                f"illegal move {move}: no swipe takes the token on {move.frm} to {move.to}"
+            )
         if move.target is None:
             if len(candidates) > 1:
                 options = ", ".join(sorted(str(self._decode(codes[i])) for i in candidates))
@@ -573,7 +590,9 @@ class Board:
         for i in candidates:
             if int(flips[i][target >> 6]) >> (target & 63) & 1:
                 return i
-        raise HingeError(f"illegal move {move}: {move.target} is not in an enemy group the swipe can flip")
+        raise HingeError(
+            f"illegal move {move}: {move.target} is not in an enemy group the swipe can flip"
+        )
 
     def _why_not_placement(self, cell: int) -> str:
         name = self._geo.names[cell]
@@ -669,9 +688,19 @@ def draw(board: Board, color: bool = False) -> str:
         for c in range(top + 1):
             if r >= 0 and (c, r) in geo.index:
                 cell = geo.index[(c, r)]
-                line[column(c, r)] = "g" if cell in green else "b" if cell in blue else "." if geo.is_interior(cell) else "-"
-            elif (c, r + 1) in geo.index and (c, r) not in geo.index and (c, r + 1) == min(
-                (cr for cr in geo.coords if cr[0] == c), key=lambda cr: cr[1]
+                line[column(c, r)] = (
+                    "g"
+                    if cell in green
+                    else "b"
+                    if cell in blue
+                    else "."
+                    if geo.is_interior(cell)
+                    else "-"
+                )
+            elif (
+                (c, r + 1) in geo.index
+                and (c, r) not in geo.index
+                and (c, r + 1) == min((cr for cr in geo.coords if cr[0] == c), key=lambda cr: cr[1])
             ):
                 line[column(c, r)] = chr(ord("A") + c)
         if r >= 0:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import importlib
+import os
 import pkgutil
 import signal
 import sys
@@ -25,7 +25,9 @@ from .errors import HingeError
 def command_modules() -> list[str]:
     from . import commands
 
-    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_"))
+    return sorted(
+        m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,7 +69,10 @@ def _on_unraisable(unraisable):
     """A KeyboardInterrupt raised while a finaliser ran (a progress bar's ``__del__``,
     say) is one Python drops: the Ctrl-C comes again a moment later, as an alarm, to be
     raised where it stops the command. Anything else goes to Python's own hook."""
-    if issubclass(unraisable.exc_type, KeyboardInterrupt) and signal.getsignal(signal.SIGALRM) is _on_ctrl_c:
+    if (
+        issubclass(unraisable.exc_type, KeyboardInterrupt)
+        and signal.getsignal(signal.SIGALRM) is _on_ctrl_c
+    ):
         # Not a signal sent now: Python would handle it at once, inside this hook.
         signal.setitimer(signal.ITIMER_REAL, 0.01)
         return
@@ -80,8 +85,10 @@ def ctrl_c_stops_the_command():
     moment later, where the system has an interval timer) and sets the game loops' stop
     flag. Outside the main thread, or when SIGINT already has a handler other than
     Python's, nothing changes."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
         yield
         return
     previous = signal.signal(signal.SIGINT, _on_ctrl_c)

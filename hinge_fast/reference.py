@@ -290,7 +290,9 @@ def parse_position(text: str) -> RefPosition:
         raise HingeError("position string contains a non-ASCII character")
     parts = t.split(" ")
     if len(parts) == 1:
-        raise HingeError("position string has no side to move (expected ' g' or ' b' after the board)")
+        raise HingeError(
+            "position string has no side to move (expected ' g' or ' b' after the board)"
+        )
     if len(parts) != 2:
         raise HingeError("position string must be the board, one space, and the side to move")
     board, side = parts
@@ -330,12 +332,16 @@ def parse_position(text: str) -> RefPosition:
                     j += 1
                 digits = row_text[i:j]
                 if digits[0] == "0":
-                    raise HingeError(f"bad run count {digits!r} in row {r + 1} (zero or leading zero)")
+                    raise HingeError(
+                        f"bad run count {digits!r} in row {r + 1} (zero or leading zero)"
+                    )
                 # Never convert a huge digit string: a run longer than any row
                 # (at most 17 cells) has at least 3 digits.
                 if len(digits) > 2 or c + int(digits) - 1 > hi:
                     shown = digits if len(digits) <= 12 else digits[:12] + "..."
-                    raise HingeError(f"run count {shown} is longer than row {r + 1} ({length} cells)")
+                    raise HingeError(
+                        f"run count {shown} is longer than row {r + 1} ({length} cells)"
+                    )
                 c += int(digits)
                 i = j
             else:  # '/' cannot occur inside a row
@@ -479,7 +485,9 @@ def swipe_final_cells(pos: RefPosition, x: Cell) -> set[Cell]:
 
     def valid_final(cell: Cell) -> bool:
         # "empty, interior, and have an enemy neighbour" (4.3 for y1, 4.4 for y2)
-        return empty(cell) and is_interior(size, cell) and has_enemy_neighbour(size, lifted, cell, me)
+        return (
+            empty(cell) and is_interior(size, cell) and has_enemy_neighbour(size, lifted, cell, me)
+        )
 
     finals: set[Cell] = set()
     for p in neighbours(size, x):
@@ -619,13 +627,16 @@ def parse_move(pos: RefPosition, text: str):
     if sep and not target_text:
         raise HingeError(f"bad move {text!r}: missing target after 'x'")
     candidates = [
-        m for m in legal
+        m
+        for m in legal
         if m[0] == "swipe" and m[1] == frm and m[2] == to and (target is None or target in m[3])
     ]
     if not candidates:
         raise HingeError(f"illegal move {t.upper()}")
     if len(candidates) > 1:
-        raise HingeError(f"ambiguous move {t.upper()}: several enemy groups touch {cell_name(to)}; add xTARGET")
+        raise HingeError(
+            f"ambiguous move {t.upper()}: several enemy groups touch {cell_name(to)}; add xTARGET"
+        )
     return candidates[0]
 
 

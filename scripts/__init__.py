@@ -15,7 +15,10 @@ def run_script(main) -> None:
         print(f"error: {e}", file=sys.stderr)
         status = 2
     except OSError as e:  # a file named on the command line that cannot be read or written
-        print(f"error: {e.strerror or e}: {e.filename}" if e.filename else f"error: {e}", file=sys.stderr)
+        print(
+            f"error: {e.strerror or e}: {e.filename}" if e.filename else f"error: {e}",
+            file=sys.stderr,
+        )
         status = 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr, flush=True)

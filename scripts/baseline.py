@@ -60,7 +60,9 @@ def resolve(repo: Path, commit: str) -> tuple[str, str | None]:
     if not repo.is_dir() or _git(repo, "rev-parse", "--git-dir").returncode != 0:
         raise BaselineError(f"{repo} is not a git checkout")
     name = commit if commit in BASELINES else None
-    found = _git(repo, "rev-parse", "--verify", "--quiet", f"{BASELINES.get(commit, commit)}^{{commit}}")
+    found = _git(
+        repo, "rev-parse", "--verify", "--quiet", f"{BASELINES.get(commit, commit)}^{{commit}}"
+    )
     if found.returncode != 0:
         raise BaselineError(f"unknown commit {commit!r} in {repo}")
     return found.stdout.strip(), name
@@ -86,7 +88,14 @@ def installed(directory: Path) -> list[dict]:
     return out
 
 
-def install(commit: str, name: str | None, directory: Path, repo: Path, warmup: bool = True, quiet: bool = False) -> Path:
+def install(
+    commit: str,
+    name: str | None,
+    directory: Path,
+    repo: Path,
+    warmup: bool = True,
+    quiet: bool = False,
+) -> Path:
     """Export ``commit`` of ``repo`` into ``directory/name``, install it in a venv of its
     own there; the folder."""
     full, known = resolve(repo, commit)
@@ -95,7 +104,9 @@ def install(commit: str, name: str | None, directory: Path, repo: Path, warmup: 
         raise BaselineError(f"bad baseline name {name!r}")
     target = directory / name
     if target.exists():
-        raise BaselineError(f"baseline {name!r} exists: {target} (remove it or choose another --name)")
+        raise BaselineError(
+            f"baseline {name!r} exists: {target} (remove it or choose another --name)"
+        )
 
     def step(message: str) -> None:
         if not quiet:
@@ -106,7 +117,9 @@ def install(commit: str, name: str | None, directory: Path, repo: Path, warmup: 
         step(f"exporting {full[:10]} into {target}")
         archive = _git(repo, "archive", "--format=tar", full, binary=True)
         if archive.returncode != 0:
-            raise BaselineError(f"git archive {full[:10]} failed: {archive.stderr.decode(errors='replace').strip()}")
+            raise BaselineError(
+                f"git archive {full[:10]} failed: {archive.stderr.decode(errors='replace').strip()}"
+            )
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
                 tar.extractall(target, filter="data")
@@ -116,7 +129,10 @@ def install(commit: str, name: str | None, directory: Path, repo: Path, warmup: 
         _run([sys.executable, "-m", "venv", str(target / ".venv")], "python -m venv")
         python = str(target / ".venv" / "bin" / "python")
         step("installing it (pip, a minute or two)")
-        _run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", str(target)], "pip install")
+        _run(
+            [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", str(target)],
+            "pip install",
+        )
         if not hinge_fast_program(target).exists():
             raise BaselineError(f"commit {full[:10]} installs no hinge-fast program")
         if warmup:
@@ -141,21 +157,41 @@ def engine(name: str, directory: Path) -> str:
     target = directory / name
     if not (target / MARKER).exists() or not hinge_fast_program(target).exists():
         hint = f" {name}" if name in BASELINES else " COMMIT --name " + name
-        raise BaselineError(f"no baseline {name!r} in {directory}: install it with python -m scripts.baseline install{hint}")
+        raise BaselineError(
+            f"no baseline {name!r} in {directory}: install it with python -m scripts.baseline install{hint}"
+        )
     return player_spec(target)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.baseline", description=__doc__.split("\n\n")[0],
-                                     epilog="Named baselines: " + ", ".join(f"{n} ({c})" for n, c in BASELINES.items()))
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.baseline",
+        description=__doc__.split("\n\n")[0],
+        epilog="Named baselines: " + ", ".join(f"{n} ({c})" for n, c in BASELINES.items()),
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     dir_help = f"folder of the baselines (default {DEFAULT_DIR})"
     i = sub.add_parser("install", help="export a commit and install it in a venv of its own")
-    i.add_argument("commit", metavar="COMMIT", help="a commit, tag or branch, or a named baseline (" + ", ".join(BASELINES) + ")")
-    i.add_argument("--name", help="folder name of the baseline (default: its name, or the commit's short hash)")
+    i.add_argument(
+        "commit",
+        metavar="COMMIT",
+        help="a commit, tag or branch, or a named baseline (" + ", ".join(BASELINES) + ")",
+    )
+    i.add_argument(
+        "--name", help="folder name of the baseline (default: its name, or the commit's short hash)"
+    )
     i.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=dir_help)
-    i.add_argument("--repo", type=Path, default=ROOT, help="the git checkout to export from (default: this one)")
-    i.add_argument("--no-warmup", action="store_true", help="do not compile the kernels now (the first game will)")
+    i.add_argument(
+        "--repo",
+        type=Path,
+        default=ROOT,
+        help="the git checkout to export from (default: this one)",
+    )
+    i.add_argument(
+        "--no-warmup",
+        action="store_true",
+        help="do not compile the kernels now (the first game will)",
+    )
     e = sub.add_parser("engine", help="print the cmd: player spec of an installed baseline")
     e.add_argument("name", metavar="NAME")
     e.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=dir_help)
@@ -166,7 +202,10 @@ def main(argv=None) -> int:
         if args.command == "install":
             target = install(args.commit, args.name, args.dir, args.repo, warmup=not args.no_warmup)
             record = json.loads((target / MARKER).read_text())
-            print(f"installed baseline {record['name']} ({record['commit'][:10]}) in {target}", file=sys.stderr)
+            print(
+                f"installed baseline {record['name']} ({record['commit'][:10]}) in {target}",
+                file=sys.stderr,
+            )
             print(player_spec(target))
         elif args.command == "engine":
             print(engine(args.name, args.dir))

@@ -40,15 +40,35 @@ def middle_game(size: int, seed: int = 7):
     probe = create_searcher("alphabeta", threads=1, tablebase="off")
     while True:
         board = random_position(size, rng.randint(3 * size, 5 * size), rng)
-        if not board.is_game_over() and not probe.go(board.copy(), Limits(depth=6, nodes=200_000)).score.is_mate:
+        if (
+            not board.is_game_over()
+            and not probe.go(board.copy(), Limits(depth=6, nodes=200_000)).score.is_mate
+        ):
             return board
 
 
 def cold(engine: str, threads: int, fen: str, budget: float) -> dict:
     """One ``hinge-fast move`` process: depth, nodes and time from its last line on stderr."""
-    done = subprocess.run([sys.executable, "-m", "hinge_fast.cli", "move", fen, "--engine", engine, "--time",
-                           str(budget), "-o", f"threads={threads}", "-o", "tablebase=off"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hinge_fast.cli",
+            "move",
+            fen,
+            "--engine",
+            engine,
+            "--time",
+            str(budget),
+            "-o",
+            f"threads={threads}",
+            "-o",
+            "tablebase=off",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     found = BESTMOVE.findall(done.stderr)
     if not found:
         raise SystemExit(f"no bestmove line from hinge-fast move:\n{done.stderr}")
@@ -67,7 +87,9 @@ def warm(engine: str, threads: int, board, budget: float) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.cold_start", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.cold_start", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--engines", nargs="+", default=["alphabeta", "mcts"])
     parser.add_argument("--threads", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--sides", nargs="+", type=int, default=[4, 6, 9])
@@ -76,8 +98,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     rows = []
-    print(f"{'engine':10} {'thr':>3} {'side':>4} {'budget':>6} | {'cold depth':>10} {'nodes':>9} {'time':>6} "
-          f"{'of budget':>9} | {'warm depth':>10} {'nodes':>9} {'time':>6} | nodes cold/warm")
+    print(
+        f"{'engine':10} {'thr':>3} {'side':>4} {'budget':>6} | {'cold depth':>10} {'nodes':>9} {'time':>6} "
+        f"{'of budget':>9} | {'warm depth':>10} {'nodes':>9} {'time':>6} | nodes cold/warm"
+    )
     for engine in args.engines:
         for threads in args.threads:
             for size in args.sides:
@@ -85,11 +109,23 @@ def main(argv=None) -> int:
                 for budget in args.budgets:
                     c = cold(engine, threads, board.fen(), budget)
                     w = warm(engine, threads, board, budget)
-                    rows.append({"engine": engine, "threads": threads, "side": size, "budget": budget,
-                                 "position": board.fen(), "cold": c, "warm": w})
-                    print(f"{engine:10} {threads:>3} {size:>4} {budget:>6} | {c['depth']:>10} {c['nodes']:>9} "
-                          f"{c['seconds']:>6.3f} {c['seconds'] / budget:>8.0%} | {w['depth']:>10} {w['nodes']:>9} "
-                          f"{w['seconds']:>6.3f} | {c['nodes'] / max(w['nodes'], 1):.2f}", flush=True)
+                    rows.append(
+                        {
+                            "engine": engine,
+                            "threads": threads,
+                            "side": size,
+                            "budget": budget,
+                            "position": board.fen(),
+                            "cold": c,
+                            "warm": w,
+                        }
+                    )
+                    print(
+                        f"{engine:10} {threads:>3} {size:>4} {budget:>6} | {c['depth']:>10} {c['nodes']:>9} "
+                        f"{c['seconds']:>6.3f} {c['seconds'] / budget:>8.0%} | {w['depth']:>10} {w['nodes']:>9} "
+                        f"{w['seconds']:>6.3f} | {c['nodes'] / max(w['nodes'], 1):.2f}",
+                        flush=True,
+                    )
     if args.json:
         from hinge_fast.core.atomic import write_atomic
 

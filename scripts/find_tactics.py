@@ -12,8 +12,8 @@ Example: python -m scripts.find_tactics 4 50 1
 import argparse
 import random
 
-from scripts import run_script
 from hinge_fast import Board
+from scripts import run_script
 
 
 def eliminating_moves(board):
@@ -47,14 +47,16 @@ def forced_win3(board):
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.find_tactics", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.find_tactics", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("size", type=int, help="board side")
     parser.add_argument("games", type=int, help="random games to play")
     parser.add_argument("seed", type=int, help="seed of the random games")
     args = parser.parse_args(argv)
     size, games, seed = args.size, args.games, args.seed
     rng = random.Random(seed)
-    for g in range(games):
+    for _g in range(games):
         board = Board(size)
         while not board.is_game_over():
             moves = board.legal_moves
@@ -70,7 +72,13 @@ def main(argv=None) -> None:
                 elif unsafe and safe and len(safe) <= len(unsafe):
                     print("trap", board.fen(), len(moves), len(safe), len(unsafe), flush=True)
             elif eliminating_moves(board) and len(moves) > 5:
-                print("win1", board.fen(), len(moves), [str(m) for m in eliminating_moves(board)], flush=True)
+                print(
+                    "win1",
+                    board.fen(),
+                    len(moves),
+                    [str(m) for m in eliminating_moves(board)],
+                    flush=True,
+                )
             board.push(rng.choice(moves))
 
 

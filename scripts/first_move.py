@@ -48,10 +48,18 @@ def timed(argv, env, cwd=ROOT) -> tuple[float, subprocess.CompletedProcess]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.first_move", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", type=int, default=6, help="board side of the first move (default 6)")
-    parser.add_argument("--time", type=float, default=1.0, help="seconds of the first move's search (default 1)")
-    parser.add_argument("--repeats", type=int, default=5, help="runs of each start-up measure (default 5)")
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.first_move", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--size", type=int, default=6, help="board side of the first move (default 6)"
+    )
+    parser.add_argument(
+        "--time", type=float, default=1.0, help="seconds of the first move's search (default 1)"
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=5, help="runs of each start-up measure (default 5)"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
 
@@ -60,15 +68,25 @@ def main(argv=None) -> int:
         folder = Path(folder)
         venv = folder / "venv"
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        pip_seconds, _ = timed([str(venv / "bin" / "pip"), "install", "-q", str(ROOT)], dict(os.environ))
+        pip_seconds, _ = timed(
+            [str(venv / "bin" / "pip"), "install", "-q", str(ROOT)], dict(os.environ)
+        )
         figures["pip_install_s"] = round(pip_seconds, 1)
         hinge = str(venv / "bin" / "hinge-fast")
-        base = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "HINGE_FAST_THREADS")}
+        base = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("NUMBA_CACHE_DIR", "HINGE_FAST_THREADS")
+        }
 
         env = dict(base, HINGE_FAST_CACHE_DIR=str(folder / "cache-move"))
-        seconds, run = timed([hinge, "move", "--size", str(args.size), "--time", str(args.time)], env, folder)
+        seconds, run = timed(
+            [hinge, "move", "--size", str(args.size), "--time", str(args.time)], env, folder
+        )
         figures["first_move_s"] = round(seconds, 1)
-        figures["first_move_said"] = next((line for line in run.stderr.splitlines() if "compiling" in line), "")
+        figures["first_move_said"] = next(
+            (line for line in run.stderr.splitlines() if "compiling" in line), ""
+        )
 
         env = dict(base, HINGE_FAST_CACHE_DIR=str(folder / "cache-warmup"))
         seconds, run = timed([hinge, "warmup"], env, folder)
@@ -77,17 +95,24 @@ def main(argv=None) -> int:
 
         starts = {}
         for name, command, work in (
-                ("move, 1 thread", ["move", "--size", str(args.size), "--time", "0.1", "-o", "threads=1"], 0.1),
-                ("move, default threads", ["move", "--size", str(args.size), "--time", "0.1"], 0.1),
-                ("moves", ["moves", "--size", str(args.size)], 0.0),
-                ("perft 1", ["perft", "1", "--size", str(args.size)], 0.0)):
+            (
+                "move, 1 thread",
+                ["move", "--size", str(args.size), "--time", "0.1", "-o", "threads=1"],
+                0.1,
+            ),
+            ("move, default threads", ["move", "--size", str(args.size), "--time", "0.1"], 0.1),
+            ("moves", ["moves", "--size", str(args.size)], 0.0),
+            ("perft 1", ["perft", "1", "--size", str(args.size)], 0.0),
+        ):
             walls = [timed([hinge, *command], env, folder)[0] for _ in range(args.repeats)]
             starts[name] = round(statistics.median(walls) - work, 2)
         figures["start_s"] = starts
 
     print(f"machine: {figures['machine']}")
     print(f"pip install .                              {figures['pip_install_s']:7.1f} s")
-    print(f"first move, empty cache (side {args.size}, {args.time:g} s) {figures['first_move_s']:7.1f} s")
+    print(
+        f"first move, empty cache (side {args.size}, {args.time:g} s) {figures['first_move_s']:7.1f} s"
+    )
     print(f"warmup, empty cache                         {figures['warmup_s']:7.1f} s")
     for name, seconds in figures["start_s"].items():
         print(f"start-up, warm cache: {name:22}{seconds:7.2f} s")

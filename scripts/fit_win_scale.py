@@ -30,9 +30,9 @@ import time
 
 import numpy as np
 
-from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.search import Limits, create_searcher
+from scripts import run_script
 
 DEFAULT_SIZES = (6, 9)
 DEFAULT_NODES = 3000
@@ -69,14 +69,26 @@ def generate(args) -> int:
             scores, movers, winner = play_one(searcher, size, args.nodes, rng)
             game += 1
             if winner is not None:
-                rows += [(size, game, s, int(m == winner)) for s, m in zip(scores, movers) if s is not None]
+                rows += [
+                    (size, game, s, int(m == winner))
+                    for s, m in zip(scores, movers)
+                    if s is not None
+                ]
             if game % 10 == 0:
-                print(f"{game} games, {len(rows)} positions, {time.monotonic() - started:.0f} s", file=sys.stderr)
+                print(
+                    f"{game} games, {len(rows)} positions, {time.monotonic() - started:.0f} s",
+                    file=sys.stderr,
+                )
     data = np.array(rows, dtype=np.int64).reshape(-1, 4)
     from hinge_fast.core.atomic import write_atomic
 
-    out = args.out if str(args.out).endswith(".npz") else f"{args.out}.npz"  # the name numpy would give it
-    write_atomic(out, lambda f: np.savez(f, size=data[:, 0], game=data[:, 1], score=data[:, 2], won=data[:, 3]))
+    out = (
+        args.out if str(args.out).endswith(".npz") else f"{args.out}.npz"
+    )  # the name numpy would give it
+    write_atomic(
+        out,
+        lambda f: np.savez(f, size=data[:, 0], game=data[:, 1], score=data[:, 2], won=data[:, 3]),
+    )
     print(f"wrote {out}: {game} games, {len(data)} positions")
     return 0
 
@@ -92,7 +104,9 @@ def fit_scale(score, won) -> float:
     def loss(log_s):
         return -np.mean(log_expit(sign * score / np.exp(log_s)))
 
-    found = minimize_scalar(loss, bounds=(np.log(10.0), np.log(1e6)), method="bounded", options={"xatol": 1e-6})
+    found = minimize_scalar(
+        loss, bounds=(np.log(10.0), np.log(1e6)), method="bounded", options={"xatol": 1e-6}
+    )
     return float(np.exp(found.x))
 
 
@@ -102,7 +116,8 @@ def fit(args) -> int:
     print(f"{len(score)} positions from {len(np.unique(game))} games")
     rng = np.random.default_rng(args.seed)
     for label, keep in [("all", np.ones(len(score), dtype=bool))] + [
-            (f"side {s}", size == s) for s in np.unique(size)]:
+        (f"side {s}", size == s) for s in np.unique(size)
+    ]:
         s_hat = fit_scale(score[keep], won[keep])
         games = np.unique(game[keep])
         by_game = {g: np.flatnonzero(keep & (game == g)) for g in games}
@@ -112,13 +127,17 @@ def fit(args) -> int:
             boot.append(fit_scale(score[pick], won[pick]))
         low, high = np.percentile(boot, [2.5, 97.5])
         accuracy = np.mean((score[keep] > 0) == (won[keep] == 1))
-        print(f"{label}: s = {s_hat:.0f} centi-tokens (95% {low:.0f} to {high:.0f}), {keep.sum()} positions, "
-              f"sign right {100 * accuracy:.1f}%")
+        print(
+            f"{label}: s = {s_hat:.0f} centi-tokens (95% {low:.0f} to {high:.0f}), {keep.sum()} positions, "
+            f"sign right {100 * accuracy:.1f}%"
+        )
     return 0
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.fit_win_scale", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.fit_win_scale", description=__doc__.split("\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("generate", help="self-play games with the search's scores")
     g.add_argument("--out", required=True)

@@ -53,7 +53,7 @@ RECORDS = [
     '[Size "5"]\n[Start "5/6/7/8/9/8/7/6/5 b"]\n\n1... E5 2. B2 {hm} C2 ; rest\nunfinished\n',
     '[Size "4"]\n\n1. D4 B2 unfinished\n\n[Size "4"]\n\n1. D4 C3 unfinished\n',
 ]
-NEAR = "gbGB0123456789/ ;-xX.[]\"{}\n\tABCDEFGHIJ+_"
+NEAR = 'gbGB0123456789/ ;-xX.[]"{}\n\tABCDEFGHIJ+_'
 #: Characters that are digits to ``str.isdigit`` (or ``int``) but not ASCII digits.
 ODD_DIGITS = ["\u00b2", "\u0663", "\uff17", "\u2167", "\U0001d7d9"]
 #: The books the near-valid ones start from: position strings, and game records.
@@ -63,8 +63,16 @@ BOOKS = [
 ]
 #: The position and the puzzle the near-valid proofs and puzzle files start from.
 PROOF_POSITION = "4/1gg2/2gg2/1gg1gg1/1bggg1/1bb2/4 g"
-PUZZLE = {"position": PROOF_POSITION, "winner": "green", "moves": ["B4-B4xB2"], "distance": 1, "nodes": 10,
-          "engine_move": "C3", "engine_time": 0.1, "source": "fuzz"}
+PUZZLE = {
+    "position": PROOF_POSITION,
+    "winner": "green",
+    "moves": ["B4-B4xB2"],
+    "distance": 1,
+    "nodes": 10,
+    "engine_move": "C3",
+    "engine_time": 0.1,
+    "source": "fuzz",
+}
 #: The match files (``match --out``) the near-valid ones start from.
 MATCHES = [
     '[Size "4"]\n[Round "1"]\n[PlayerA "greedy"]\n[PlayerB "random"]\n[Limit "none"]\n[MaxPlies "400"]\n'
@@ -86,7 +94,9 @@ def tablebase_file(tb, header_changes=None, blocks=None, records=None, raw_heade
     entries, block = tb.ENTRIES, 1 << 20
     count = -(-entries // block)
     filled = {0: 7, 5: 9, count - 1: 3}
-    payload = {b: zlib.compress(bytes([v]) * min(block, entries - b * block)) for b, v in filled.items()}
+    payload = {
+        b: zlib.compress(bytes([v]) * min(block, entries - b * block)) for b, v in filled.items()
+    }
     payload.update(blocks or {})
     table, offset = bytearray(), 0
     for b in range(count):
@@ -94,12 +104,23 @@ def tablebase_file(tb, header_changes=None, blocks=None, records=None, raw_heade
         record = (offset, len(data), zlib.crc32(data))
         table += tb.BLOCK_RECORD.pack(*(records or {}).get(b, record))
         offset += len(data)
-    header = {"format": tb.FORMAT_NAME, "version": tb.FORMAT_VERSION, "entries": entries, "block_entries": block,
-              "blocks": count, "payload_blake2b": "0" * 64}
+    header = {
+        "format": tb.FORMAT_NAME,
+        "version": tb.FORMAT_VERSION,
+        "entries": entries,
+        "block_entries": block,
+        "blocks": count,
+        "payload_blake2b": "0" * 64,
+    }
     header.update(header_changes or {})
     header_bytes = raw_header if raw_header is not None else json.dumps(header).encode()
-    return (tb.MAGIC + struct.pack("<I", len(header_bytes)) + header_bytes + bytes(table)
-            + b"".join(payload.get(b, b"") for b in range(count)))
+    return (
+        tb.MAGIC
+        + struct.pack("<I", len(header_bytes))
+        + header_bytes
+        + bytes(table)
+        + b"".join(payload.get(b, b"") for b in range(count))
+    )
 
 
 def zlib_bomb(gib: int = 1) -> bytes:
@@ -107,7 +128,16 @@ def zlib_bomb(gib: int = 1) -> bytes:
     return b"".join(inflate.compress(bytes(1 << 20)) for _ in range(1024 * gib)) + inflate.flush()
 
 
-READERS = ("records", "books", "puzzles", "proofs", "match files", "checkpoints", "tablebase", "json bodies")
+READERS = (
+    "records",
+    "books",
+    "puzzles",
+    "proofs",
+    "match files",
+    "checkpoints",
+    "tablebase",
+    "json bodies",
+)
 
 
 def run(examples: int, limit_mb: int, only=READERS) -> dict:
@@ -186,8 +216,13 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         with open(path, "wb") as f:
             f.write(data.encode("utf-8", errors="surrogatepass") if isinstance(data, str) else data)
 
-    fuzz = settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-                    suppress_health_check=list(HealthCheck))
+    fuzz = settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
 
     @st.composite
     def mutated(draw, texts, alphabet=NEAR):
@@ -196,21 +231,37 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
             at = draw(st.integers(0, len(text)))
             char = draw(st.sampled_from(alphabet) | st.sampled_from(ODD_DIGITS) | st.characters())
             kind = draw(st.sampled_from(["insert", "delete", "replace"]))
-            text = text[:at] + (char if kind != "delete" else "") + text[at + (kind != "insert"):]
+            text = text[:at] + (char if kind != "delete" else "") + text[at + (kind != "insert") :]
         return text
 
-    odd_number = st.sampled_from(ODD_DIGITS + ["9" * 5001, "1" + "0" * 400, "-1", "1_0", " 7 ", "0x1f", "1e3", ""])
+    odd_number = st.sampled_from(
+        ODD_DIGITS + ["9" * 5001, "1" + "0" * 400, "-1", "1_0", " 7 ", "0x1f", "1e3", ""]
+    )
     json_value = st.recursive(
-        st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=20) | odd_number,
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-        max_leaves=8)
-    deep = st.sampled_from(["[" * 200_000 + "]" * 200_000, '{"a":' * 100_000 + "1" + "}" * 100_000, "[" * 200_000])
+        st.none()
+        | st.booleans()
+        | st.integers(-(2**70), 2**70)
+        | st.floats()
+        | st.text(max_size=20)
+        | odd_number,
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+        ),
+        max_leaves=8,
+    )
+    deep = st.sampled_from(
+        ["[" * 200_000 + "]" * 200_000, '{"a":' * 100_000 + "1" + "}" * 100_000, "[" * 200_000]
+    )
 
     # ----- records ------------------------------------------------------------------
     @st.composite
     def costly(draw):
         n = draw(st.integers(1, 20_000))
-        part = draw(st.sampled_from(["{c}", "{", "[T \"v\"]\n", "1. ", "C3 ", "x" * 50, ";\n", "}", "[", "\\\""]))
+        part = draw(
+            st.sampled_from(
+                ["{c}", "{", '[T "v"]\n', "1. ", "C3 ", "x" * 50, ";\n", "}", "[", '\\"']
+            )
+        )
         head = draw(st.sampled_from(["", '[Size "4"]\n\n', '[Size "9"]\n\n1. E5 ']))
         return head + part * n + draw(st.sampled_from(["", " unfinished\n", "}"]))
 
@@ -221,11 +272,19 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
 
     # ----- books ----------------------------------------------------------------------
     @fuzz
-    @given(st.one_of(mutated(BOOKS), costly(), st.text(max_size=300)), st.sampled_from([None, 4, 5]),
-           st.sampled_from([None, 1, 3]))
+    @given(
+        st.one_of(mutated(BOOKS), costly(), st.text(max_size=300)),
+        st.sampled_from([None, 4, 5]),
+        st.sampled_from([None, 1, 3]),
+    )
     def books(text, size, plies):
-        attempt("books", lambda: parse_book(text, "book", size, plies if text.lstrip().startswith("[") else None),
-                repr(text[:60]))
+        attempt(
+            "books",
+            lambda: parse_book(
+                text, "book", size, plies if text.lstrip().startswith("[") else None
+            ),
+            repr(text[:60]),
+        )
 
     # ----- puzzles --------------------------------------------------------------------
     puzzle_fields = st.sampled_from(sorted(PUZZLE) + ["extra"])
@@ -238,8 +297,12 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         if kind == "deep":
             return draw(deep)
         if kind == "top":
-            return json.dumps({"format": draw(st.sampled_from(["hinge-fast puzzles 1"]) | json_value),
-                               "puzzles": draw(json_value)})
+            return json.dumps(
+                {
+                    "format": draw(st.sampled_from(["hinge-fast puzzles 1"]) | json_value),
+                    "puzzles": draw(json_value),
+                }
+            )
         changes = draw(st.dictionaries(puzzle_fields, json_value, min_size=1, max_size=3))
         return json.dumps({"format": "hinge-fast puzzles 1", "puzzles": [{**PUZZLE, **changes}]})
 
@@ -274,7 +337,9 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         attempt("proofs", lambda: read_proof(text), repr(text[:60]))
 
     # ----- match files ----------------------------------------------------------------
-    match_tags = st.sampled_from(["Round", "Opening", "Size", "MaxPlies", "Seed", "PlayerA", "Termination", "Start"])
+    match_tags = st.sampled_from(
+        ["Round", "Opening", "Size", "MaxPlies", "Seed", "PlayerA", "Termination", "Start"]
+    )
 
     @st.composite
     def match_files(draw):
@@ -308,9 +373,9 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
             chunk = draw(st.binary(min_size=1, max_size=8))
             how = draw(st.sampled_from(["set", "cut", "insert"]))
             if how == "set":
-                blob[at:at + len(chunk)] = chunk
+                blob[at : at + len(chunk)] = chunk
             elif how == "cut":
-                del blob[at:at + len(chunk)]
+                del blob[at : at + len(chunk)]
             else:
                 blob[at:at] = chunk
         return bytes(blob)
@@ -331,20 +396,48 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         kind = draw(st.sampled_from(["bytes", "shapes", "info"]))
         if kind == "bytes":
             return damage(draw, good_checkpoint)
-        info = {"format": "hinge-fast prover checkpoint 1", "position": position, "nodes": 5, "seconds": 0.5}
+        info = {
+            "format": "hinge-fast prover checkpoint 1",
+            "position": position,
+            "nodes": 5,
+            "seconds": 0.5,
+        }
         shapes = {}
         if kind == "info":
-            info = draw(st.sampled_from([info]) | json_value) if draw(st.booleans()) else {
-                **info, **draw(st.dictionaries(st.sampled_from(sorted(info)), json_value, min_size=1, max_size=2))}
+            info = (
+                draw(st.sampled_from([info]) | json_value)
+                if draw(st.booleans())
+                else {
+                    **info,
+                    **draw(
+                        st.dictionaries(
+                            st.sampled_from(sorted(info)), json_value, min_size=1, max_size=2
+                        )
+                    ),
+                }
+            )
         else:
             extent = st.sampled_from([0, 1, 15, 17, 1 << 20, 1 << 40, 2**63 - 1])
-            shapes = draw(st.dictionaries(st.sampled_from(["info", "keys", "pn", "dn", "meta"]),
-                                          st.lists(extent, max_size=2).map(tuple), min_size=1, max_size=2))
-        compression = draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))
+            shapes = draw(
+                st.dictionaries(
+                    st.sampled_from(["info", "keys", "pn", "dn", "meta"]),
+                    st.lists(extent, max_size=2).map(tuple),
+                    min_size=1,
+                    max_size=2,
+                )
+            )
+        compression = draw(
+            st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED])
+        )
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", compression) as archive:
             archive.writestr("info.npy", npy(np.array(json.dumps(info)), shapes.get("info")))
-            for name, dtype in (("keys", np.uint64), ("pn", np.int64), ("dn", np.int64), ("meta", np.int64)):
+            for name, dtype in (
+                ("keys", np.uint64),
+                ("pn", np.int64),
+                ("dn", np.int64),
+                ("meta", np.int64),
+            ):
                 archive.writestr(f"{name}.npy", npy(np.zeros(16, dtype=dtype), shapes.get(name)))
         return out.getvalue()
 
@@ -358,7 +451,9 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         attempt("checkpoints", lambda: read_checkpoint(blob), f"a file of {len(blob):,} bytes")
 
     # ----- tablebases -----------------------------------------------------------------
-    field = st.sampled_from(["format", "version", "entries", "block_entries", "blocks", "payload_blake2b", "extra"])
+    field = st.sampled_from(
+        ["format", "version", "entries", "block_entries", "blocks", "payload_blake2b", "extra"]
+    )
     count = -(-tb.ENTRIES // (1 << 20))
     block_index = st.sampled_from([0, 1, 5, count - 1]) | st.integers(0, count - 1)
 
@@ -366,10 +461,22 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
     def damaged(draw):
         kind = draw(st.sampled_from(["header", "records", "bytes", "bomb"]))
         if kind == "header":
-            return tablebase_file(tb, header_changes=draw(st.dictionaries(field, json_value, min_size=1, max_size=3)))
+            return tablebase_file(
+                tb, header_changes=draw(st.dictionaries(field, json_value, min_size=1, max_size=3))
+            )
         if kind == "records":
-            changes = draw(st.dictionaries(block_index, st.tuples(st.integers(0, 2**64 - 1), st.integers(0, 2**32 - 1),
-                                                                  st.integers(0, 2**32 - 1)), min_size=1, max_size=3))
+            changes = draw(
+                st.dictionaries(
+                    block_index,
+                    st.tuples(
+                        st.integers(0, 2**64 - 1),
+                        st.integers(0, 2**32 - 1),
+                        st.integers(0, 2**32 - 1),
+                    ),
+                    min_size=1,
+                    max_size=3,
+                )
+            )
             return tablebase_file(tb, records=changes)
         if kind == "bomb":
             cut = draw(st.sampled_from([len(bomb), len(bomb) // 2, 1000]))
@@ -388,9 +495,21 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         attempt("tablebase", lambda: probe(blob), f"a file of {len(blob):,} bytes")
 
     # ----- JSON bodies ----------------------------------------------------------------
-    routes = st.sampled_from(["/api/games", "{game}/moves", "{game}/goto", "{game}/new", "{game}/position",
-                              "{game}/record", "{game}/resign", "{game}/edit"])
-    body_fields = st.sampled_from(["size", "position", "move", "ply", "record", "side", "cell", "piece", "turn", "x"])
+    routes = st.sampled_from(
+        [
+            "/api/games",
+            "{game}/moves",
+            "{game}/goto",
+            "{game}/new",
+            "{game}/position",
+            "{game}/record",
+            "{game}/resign",
+            "{game}/edit",
+        ]
+    )
+    body_fields = st.sampled_from(
+        ["size", "position", "move", "ply", "record", "side", "cell", "piece", "turn", "x"]
+    )
 
     @st.composite
     def bodies(draw):
@@ -404,13 +523,17 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
         return draw(st.binary(max_size=64))
 
     def post(route, body):
-        answer = client.post(route.format(game=game_url), content=body, headers={"content-type": "application/json"})
+        answer = client.post(
+            route.format(game=game_url), content=body, headers={"content-type": "application/json"}
+        )
         if answer.status_code >= 500:
             raise RuntimeError(f"status {answer.status_code}")
         if answer.status_code >= 400:
             error = answer.json().get("error", "")
             if not isinstance(error, str) or not error or "\n" in error:
-                raise RuntimeError(f"status {answer.status_code} without one line of error: {answer.text[:80]}")
+                raise RuntimeError(
+                    f"status {answer.status_code} without one line of error: {answer.text[:80]}"
+                )
             raise HingeError(error)
 
     @fuzz
@@ -418,9 +541,16 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
     def json_bodies(route, body):
         attempt("json bodies", lambda: post(route, body), f"{route} {body[:40]!r}")
 
-    runs = {"records": records, "books": books, "puzzles": puzzles, "proofs": proofs,
-            "match files": match_files_read, "checkpoints": checkpoints_read, "tablebase": tablebases,
-            "json bodies": json_bodies}
+    runs = {
+        "records": records,
+        "books": books,
+        "puzzles": puzzles,
+        "proofs": proofs,
+        "match files": match_files_read,
+        "checkpoints": checkpoints_read,
+        "tablebase": tablebases,
+        "json bodies": json_bodies,
+    }
     for reader in only:
         runs[reader]()
     if client is not None:
@@ -458,11 +588,24 @@ def web_client():
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.fuzz_limits", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.fuzz_limits", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--examples", type=int, default=300, help="inputs per reader (default 300)")
-    parser.add_argument("--limit-mb", type=int, default=256, help="address space allowed beyond the start (default 256)")
-    parser.add_argument("--only", nargs="+", choices=READERS, default=list(READERS), metavar="READER",
-                        help=f"fuzz only these readers ({', '.join(READERS)}; default all)")
+    parser.add_argument(
+        "--limit-mb",
+        type=int,
+        default=256,
+        help="address space allowed beyond the start (default 256)",
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=READERS,
+        default=list(READERS),
+        metavar="READER",
+        help=f"fuzz only these readers ({', '.join(READERS)}; default all)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args(argv)
     figures = run(args.examples, args.limit_mb, tuple(args.only))
@@ -470,12 +613,16 @@ def main(argv=None) -> int:
         print(json.dumps(figures))
     else:
         for reader, c in figures["readers"].items():
-            print(f"{reader}: {c['inputs']} inputs, {c['refused']} refused with HingeError, {c['read']} read")
+            print(
+                f"{reader}: {c['inputs']} inputs, {c['refused']} refused with HingeError, {c['read']} read"
+            )
         print(f"failures: {len(figures['failures'])}")
         for failure in figures["failures"][:10]:
             print(f"  {failure}")
-        print(f"memory: resident peak {figures['resident_peak_mb']} MB; address space {figures['address_space_at_start_mb']} MB "
-              f"at the start, {figures['address_space_peak_mb']} MB at the peak, limit {figures['address_space_limit_mb']} MB")
+        print(
+            f"memory: resident peak {figures['resident_peak_mb']} MB; address space {figures['address_space_at_start_mb']} MB "
+            f"at the start, {figures['address_space_peak_mb']} MB at the peak, limit {figures['address_space_limit_mb']} MB"
+        )
     return 1 if figures["failures"] else 0
 
 

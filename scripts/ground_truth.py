@@ -32,13 +32,18 @@ import subprocess
 import sys
 import time
 
-from scripts import run_script
 import hinge_fast
 from hinge_fast import Board
 from hinge_fast.search.registry import engine_spec, parse_engine_spec
 from hinge_fast.tools.tablebase import Tablebase, probe
+from scripts import run_script
 
-PHASES = ((0, 4, "0-4 tokens"), (5, 7, "5-7 tokens"), (8, 10, "8-10 tokens"), (11, 19, "11-19 tokens"))
+PHASES = (
+    (0, 4, "0-4 tokens"),
+    (5, 7, "5-7 tokens"),
+    (8, 10, "8-10 tokens"),
+    (11, 19, "11-19 tokens"),
+)
 DEFAULT_BUDGETS = ("1000n", "0.01s", "0.2s")
 
 
@@ -80,7 +85,9 @@ def parse_budget(text: str) -> dict:
     raise SystemExit(f"error: budget {text!r}: write a node count like 1000n or a time like 0.01s")
 
 
-def command_move(command: str, board: Board, engine: str, options: dict, limits: dict, seed: int) -> str:
+def command_move(
+    command: str, board: Board, engine: str, options: dict, limits: dict, seed: int
+) -> str:
     """The move a fresh ``command move`` process picks (its last line of stdout)."""
     argv = [command, "move", board.fen(), "--engine", engine, "--seed", str(seed), "--quiet"]
     for name, value in limits.items():
@@ -103,7 +110,11 @@ def run(args) -> None:
         f"by phase: " + ", ".join(f"{PHASES[i][2]} {n}" for i, n in enumerate(by_phase))
     )
     width = max(10, *(len(e) for e in args.engines))
-    header = f"{'engine':<{width}} {'budget':>7} " + " ".join(f"{p[2]:>13}" for p in PHASES) + f" {'all':>9}"
+    header = (
+        f"{'engine':<{width}} {'budget':>7} "
+        + " ".join(f"{p[2]:>13}" for p in PHASES)
+        + f" {'all':>9}"
+    )
     print(header)
 
     def line(name, budget, hits):
@@ -112,7 +123,9 @@ def run(args) -> None:
             n = by_phase[i]
             cells.append(f"{100 * hits[i] / n:12.1f}%" if n else f"{'-':>13}")
         total = sum(hits) / len(positions)
-        print(f"{name:<{width}} {budget:>7} " + " ".join(cells) + f" {100 * total:8.1f}%", flush=True)
+        print(
+            f"{name:<{width}} {budget:>7} " + " ".join(cells) + f" {100 * total:8.1f}%", flush=True
+        )
 
     random_hits = [0.0] * len(PHASES)
     for board, _, fraction in positions:
@@ -132,23 +145,55 @@ def run(args) -> None:
             hits = [0] * len(PHASES)
             for k, (board, winning, _) in enumerate(positions):
                 if args.command is None:
-                    move = hinge_fast.search(board.copy(), engine=engine, seed=args.seed + k, **limits, **options).move
+                    move = hinge_fast.search(
+                        board.copy(), engine=engine, seed=args.seed + k, **limits, **options
+                    ).move
                 else:
-                    move = board.parse_move(command_move(args.command, board, engine, options, limits, args.seed + k))
+                    move = board.parse_move(
+                        command_move(args.command, board, engine, options, limits, args.seed + k)
+                    )
                 hits[phase_of(board)] += move in winning
             line(spec, budget, hits)
     print(f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.ground_truth", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=300, help="positions to sample (default 300)")
-    parser.add_argument("--seed", type=int, default=12, help="seed of the random games and of the searches (default 12)")
-    parser.add_argument("--budgets", nargs="+", default=list(DEFAULT_BUDGETS), help="budgets: 1000n (nodes) or 0.01s (time)")
-    parser.add_argument("--engines", nargs="+", default=["alphabeta", "mcts"], help="engines to test, with options after a colon as in matches (mcts:exploration=0.7)")
-    parser.add_argument("--command", default=None, metavar="HINGE_FAST",
-                        help="ask a fresh 'HINGE_FAST move' process for every search, as a user would")
-    parser.add_argument("--tablebase", default=None, metavar="FILE", help="tablebase file (default: where solve writes it)")
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.ground_truth", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--positions", type=int, default=300, help="positions to sample (default 300)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=12,
+        help="seed of the random games and of the searches (default 12)",
+    )
+    parser.add_argument(
+        "--budgets",
+        nargs="+",
+        default=list(DEFAULT_BUDGETS),
+        help="budgets: 1000n (nodes) or 0.01s (time)",
+    )
+    parser.add_argument(
+        "--engines",
+        nargs="+",
+        default=["alphabeta", "mcts"],
+        help="engines to test, with options after a colon as in matches (mcts:exploration=0.7)",
+    )
+    parser.add_argument(
+        "--command",
+        default=None,
+        metavar="HINGE_FAST",
+        help="ask a fresh 'HINGE_FAST move' process for every search, as a user would",
+    )
+    parser.add_argument(
+        "--tablebase",
+        default=None,
+        metavar="FILE",
+        help="tablebase file (default: where solve writes it)",
+    )
     run(parser.parse_args(argv))
 
 

@@ -22,12 +22,12 @@ import sys
 import time
 from pathlib import Path
 
-from scripts import run_script
 from hinge_fast import Board
-from hinge_fast.tools.positions import random_position
-from hinge_fast.core import kernels
 from hinge_fast import reference as ref
+from hinge_fast.core import kernels
 from hinge_fast.core.tables import workspace
+from hinge_fast.tools.positions import random_position
+from scripts import run_script
 
 TABLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.json"
 REFERENCE_NODE_BUDGET = 400_000
@@ -42,7 +42,12 @@ INDEPENDENT = {
     "8/9/10/11/12/13/14/15/14/13/12/11/10/9/8 g": [127, 15318, 1834206, 208683264],
     "9/10/11/12/13/14/15/16/17/16/15/14/13/12/11/10/9 g": [169, 27468, 4439640, 690275064],
     "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g": [34, 1114, 37491, 1197070],
-    "6/2bbb2/2b2g2/2bb2gg1/1gggg1gg2/1g2g1g1g2/1gggggg1g1/2g1g1g2/2gg1g2/2g1g2/6 g": [30, 265, 4877, 42625],
+    "6/2bbb2/2b2g2/2bb2gg1/1gggg1gg2/1g2g1g1g2/1gggggg1g1/2g1g1g2/2gg1g2/2g1g2/6 g": [
+        30,
+        265,
+        4877,
+        42625,
+    ],
     "6/1bb2b1/1b1bbbb1/1b4bb1/1b3bb3/2bb2bbb2/3bb1b1b1/3b2b2/1b3bb1/1b2b2/6 g": [0, 0],
 }
 
@@ -57,12 +62,24 @@ def mid_game_positions() -> list[tuple[str, str]]:
     """(name, position string) of positions reached by seeded random play."""
     out = []
     for size, plies, seed in [
-        (4, 10, 1), (5, 16, 2), (6, 20, 3), (6, 30, 4), (6, 40, 5), (6, 55, 6),
-        (7, 30, 7), (7, 50, 8), (8, 40, 9), (9, 50, 10), (9, 70, 11), (5, 30, 12),
+        (4, 10, 1),
+        (5, 16, 2),
+        (6, 20, 3),
+        (6, 30, 4),
+        (6, 40, 5),
+        (6, 55, 6),
+        (7, 30, 7),
+        (7, 50, 8),
+        (8, 40, 9),
+        (9, 50, 10),
+        (9, 70, 11),
+        (5, 30, 12),
     ]:
         board = random_position(size, plies, seed)
         if board.legal_moves:
-            out.append((f"random play S={size} ply {len(board.move_stack)} seed {seed}", board.fen()))
+            out.append(
+                (f"random play S={size} ply {len(board.move_stack)} seed {seed}", board.fen())
+            )
     return out
 
 
@@ -92,7 +109,9 @@ def build() -> list[dict]:
         entry = {"name": names[fen], "position": fen, **counts_for(fen, max_depth=len(independent))}
         agreed = entry["counts"]
         if agreed != independent[: len(agreed)]:
-            raise SystemExit(f"MISMATCH with the independent counts for {fen}: {agreed} vs {independent}")
+            raise SystemExit(
+                f"MISMATCH with the independent counts for {fen}: {agreed} vs {independent}"
+            )
         entry["independent"] = independent
         entries.append(entry)
         print(entry["name"], entry["counts"], file=sys.stderr)
@@ -104,7 +123,9 @@ def build() -> list[dict]:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.make_perft_table", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.make_perft_table", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--check", action="store_true", help="recompute and compare with the table")
     args = parser.parse_args(argv)
     start = time.perf_counter()

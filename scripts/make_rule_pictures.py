@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from scripts import run_script
 from hinge_fast import Board
-from hinge_fast.core.fen import format_fen
 from hinge_fast.core.atomic import write_atomic
+from hinge_fast.core.fen import format_fen
 from hinge_fast.core.geometry import geometry
-from hinge_fast.tools.svg import COLORS, board as board_svg
+from hinge_fast.tools.svg import COLORS
+from hinge_fast.tools.svg import board as board_svg
+from scripts import run_script
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -57,33 +58,53 @@ def build() -> dict[str, str]:
     places = [str(m) for m in b.legal_moves if not m.is_swipe]
     assert "C4" in places and "H7" in places and "H4" not in places and "C8" not in places
     out["placing.svg"] = board_svg(
-        b, highlight=places, labels=True, caption=True,
-        legend=[(COLORS["highlight"], "tinted: where Green may place"),
-                (GREY, "not H4: alone, next to blue G3")],
+        b,
+        highlight=places,
+        labels=True,
+        caption=True,
+        legend=[
+            (COLORS["highlight"], "tinted: where Green may place"),
+            (GREY, "not H4: alone, next to blue G3"),
+        ],
     )
 
     # Swipes: one step (D4 round the pivot E4 to E5) and two steps (D4 over D3 to E3)
     b = position(5, ["D4", "E4"], ["E6", "E2"])
     one, two = legal(b, "D4-E5xE6"), legal(b, "D4-E3xE2")
     out["swipe-one-step.svg"] = board_svg(
-        b, arrows=[one], outlines=[(["E4"], PIVOT, "outlined purple: the pivot E4")], labels=True,
-        legend=[(PIVOT, "outlined purple: the pivot, E4"),
-                (COLORS["arrow"], f"{one}: one step, stops by blue")],
+        b,
+        arrows=[one],
+        outlines=[(["E4"], PIVOT, "outlined purple: the pivot E4")],
+        labels=True,
+        legend=[
+            (PIVOT, "outlined purple: the pivot, E4"),
+            (COLORS["arrow"], f"{one}: one step, stops by blue"),
+        ],
     )
     out["swipe-two-steps.svg"] = board_svg(
-        b, arrows=[("D4", "D3", GREY), ("D3", "E3")], outlines=[(["E4"], PIVOT, "pivot")], labels=True,
-        legend=[(PIVOT, "outlined purple: the pivot, E4"),
-                (GREY, "step 1: D4 to D3, no blue next to it"),
-                (COLORS["arrow"], f"step 2: D3 to E3, so {two}")],
+        b,
+        arrows=[("D4", "D3", GREY), ("D3", "E3")],
+        outlines=[(["E4"], PIVOT, "pivot")],
+        labels=True,
+        legend=[
+            (PIVOT, "outlined purple: the pivot, E4"),
+            (GREY, "step 1: D4 to D3, no blue next to it"),
+            (COLORS["arrow"], f"step 2: D3 to E3, so {two}"),
+        ],
     )
 
     # Reversing: out onto the edge cell B1 and back onto B2
     b = position(5, ["B2", "C2"], ["B3"])
     back = legal(b, "B2-B2xB3")
     out["swipe-reversing.svg"] = board_svg(
-        b, arrows=[back], outlines=[(["C2"], PIVOT, "pivot")], labels=True,
-        legend=[(PIVOT, "outlined purple: the pivot, C2"),
-                (COLORS["arrow"], f"{back}: out to B1 and back")],
+        b,
+        arrows=[back],
+        outlines=[(["C2"], PIVOT, "pivot")],
+        labels=True,
+        legend=[
+            (PIVOT, "outlined purple: the pivot, C2"),
+            (COLORS["arrow"], f"{back}: out to B1 and back"),
+        ],
     )
 
     # Flipping, with a choice: D3-D4 touches two blue groups
@@ -91,10 +112,14 @@ def build() -> dict[str, str]:
     choices = [str(m) for m in b.legal_moves if m.frm == "D3" and m.to == "D4"]
     assert choices == ["D3-D4xC4", "D3-D4xE5"], choices
     out["flip-choice.svg"] = board_svg(
-        b, arrows=[("D3", "D4")], labels=True,
+        b,
+        arrows=[("D3", "D4")],
+        labels=True,
         outlines=[(b_group, COLORS["outline_attack"]) for b_group in (["C4"], ["E5"])],
-        legend=[(COLORS["arrow"], "D3-D4, round the pivot C3"),
-                (COLORS["outline_attack"], "two blue groups touch D4: flip one")],
+        legend=[
+            (COLORS["arrow"], "D3-D4, round the pivot C3"),
+            (COLORS["outline_attack"], "two blue groups touch D4: flip one"),
+        ],
     )
     after = b.copy()
     after.push_str("D3-D4xE5")
@@ -104,7 +129,10 @@ def build() -> dict[str, str]:
     b = Board.from_fen("6/7/8/9/10/4gg5/5b4/9/8/7/6 g")
     win = legal(b, "E6-E5xF5")
     out["end-elimination.svg"] = board_svg(
-        b, best=win, best_text="wins", labels=True,
+        b,
+        best=win,
+        best_text="wins",
+        labels=True,
         legend=[(COLORS["arrow"], "E6-E5 flips F5, Blue's last token")],
     )
 
@@ -129,8 +157,12 @@ def expected_files() -> dict[Path, str]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.make_rule_pictures", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="only check that the files are up to date")
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.make_rule_pictures", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="only check that the files are up to date"
+    )
     args = parser.parse_args(argv)
     stale = []
     for path, text in expected_files().items():

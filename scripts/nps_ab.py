@@ -77,20 +77,40 @@ def run(checkout: Path, positions: int, depths: dict[int, int]) -> dict:
     env = dict(os.environ, PYTHONPATH=str(checkout))
     pairs = [f"{s}:{d}" for s, d in depths.items()]
     # Run by path: the script's folder, not this checkout, heads the child's sys.path.
-    done = subprocess.run([sys.executable, __file__, "--child", str(checkout), "--positions", str(positions),
-                           "--depths", *pairs], env=env, cwd=checkout, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--child",
+            str(checkout),
+            "--positions",
+            str(positions),
+            "--depths",
+            *pairs,
+        ],
+        env=env,
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode:
-        raise SystemExit(f"error: {checkout}: {(done.stderr.strip().splitlines() or ['failed'])[-1]}")
+        raise SystemExit(
+            f"error: {checkout}: {(done.stderr.strip().splitlines() or ['failed'])[-1]}"
+        )
     return {int(k): v for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.nps_ab", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.nps_ab", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("other", help="the other checkout (a folder holding hinge_fast/)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--positions", type=int, default=16)
-    parser.add_argument("--depths", nargs="+", default=["4:8", "5:6", "6:5", "9:4"], help="side:depth pairs")
+    parser.add_argument(
+        "--depths", nargs="+", default=["4:8", "5:6", "6:5", "9:4"], help="side:depth pairs"
+    )
     args = parser.parse_args(argv)
     other = Path(args.other).resolve()
     depths = {int(s): int(d) for s, d in (pair.split(":") for pair in args.depths)}
@@ -109,14 +129,22 @@ def main(argv=None) -> None:
         for name, checkout in (("this", HERE), ("other", other)):
             rates = run(checkout, args.positions, depths)
             nodes[name] = {s: n for s, (_, n) in rates.items()}
-            print(f"{name:<6} " + "  ".join(f"S{s} {r / 1e3:7.0f}k ({n} nodes)" for s, (r, n) in rates.items()),
-                  flush=True)
+            print(
+                f"{name:<6} "
+                + "  ".join(f"S{s} {r / 1e3:7.0f}k ({n} nodes)" for s, (r, n) in rates.items()),
+                flush=True,
+            )
             for s, (r, _) in rates.items():
                 sums[name][s] += r
     differ = [s for s in depths if nodes["this"][s] != nodes["other"][s]]
     if differ:
-        print("the node counts differ on side " + ", ".join(map(str, differ)) + ": not the same trees")
-    print("this / other: " + "  ".join(f"S{s} {sums['this'][s] / sums['other'][s]:.2f}" for s in depths))
+        print(
+            "the node counts differ on side " + ", ".join(map(str, differ)) + ": not the same trees"
+        )
+    print(
+        "this / other: "
+        + "  ".join(f"S{s} {sums['this'][s] / sums['other'][s]:.2f}" for s in depths)
+    )
 
 
 if __name__ == "__main__":

@@ -80,7 +80,11 @@ def kernel_perft(position: str, depth: int) -> None:
     board = Board.from_fen(position)
     like = set_like(board.size)
     own, enemy = (to_shift_words(board.size, side, like) for side in (board.own, board.enemy))
-    print(perft_sets(board.size, own, enemy, depth, True, np.zeros(1, np.uint64), np.zeros(1, np.uint8)))
+    print(
+        perft_sets(
+            board.size, own, enemy, depth, True, np.zeros(1, np.uint64), np.zeros(1, np.uint8)
+        )
+    )
 
 
 def kernel_playouts(position: str, games: int) -> None:
@@ -95,57 +99,111 @@ def kernel_playouts(position: str, games: int) -> None:
 
     board = Board.from_fen(position)
     out = [np.zeros(games, np.int64) for _ in range(3)]
-    plies = games_in(board.size, board.own, board.enemy, 0, games, 10_000, 1, *out, set_like(board.size))
+    plies = games_in(
+        board.size, board.own, board.enemy, 0, games, 10_000, 1, *out, set_like(board.size)
+    )
     print(f"mean length {plies / games} plies")
 
 
 def counted(argv: list[str], env: dict | None = None, games: int | None = None) -> dict:
     """Leaves (with ``games``: plies) and valgrind's counts of one run of ``argv``."""
-    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
-                          "--cachegrind-out-file=/dev/null", *argv], capture_output=True, text=True, env=env)
+    run = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--branch-sim=yes",
+            "--cachegrind-out-file=/dev/null",
+            *argv,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     if run.returncode != 0:
-        raise SystemExit(f"error: {' '.join(argv)} exited with {run.returncode}:\n{run.stderr[-500:]}")
+        raise SystemExit(
+            f"error: {' '.join(argv)} exited with {run.returncode}:\n{run.stderr[-500:]}"
+        )
     output = run.stdout + run.stderr
     leaves = MEAN_LENGTH.findall(output) if games else LEAVES.findall(run.stdout)
     if not leaves:
-        raise SystemExit(f"error: no {'mean length' if games else 'leaf count'} in the output of "
-                         f"{' '.join(argv)}:\n{output[-300:]}")
+        raise SystemExit(
+            f"error: no {'mean length' if games else 'leaf count'} in the output of "
+            f"{' '.join(argv)}:\n{output[-300:]}"
+        )
     count = round(float(leaves[-1]) * games) if games else int(leaves[-1])
     return {"leaves": count, **parse_cachegrind(run.stderr)}
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.perft_profile", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.perft_profile", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("position", help="a position string")
-    parser.add_argument("low", type=int, help="the shallow depth (with --playouts: the fewer games)")
+    parser.add_argument(
+        "low", type=int, help="the shallow depth (with --playouts: the fewer games)"
+    )
     parser.add_argument("high", type=int, help="the deep depth (with --playouts: the more games)")
-    parser.add_argument("--playouts", action="store_true", help="LOW and HIGH are numbers of random games: per ply")
-    parser.add_argument("--other", metavar="TEMPLATE", help="another perft command: '{position}' and '{depth}' filled in")
+    parser.add_argument(
+        "--playouts", action="store_true", help="LOW and HIGH are numbers of random games: per ply"
+    )
+    parser.add_argument(
+        "--other",
+        metavar="TEMPLATE",
+        help="another perft command: '{position}' and '{depth}' filled in",
+    )
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         raise SystemExit("error: valgrind is not installed (apt-get install valgrind)")
     if not 1 <= args.low < args.high:
         raise SystemExit("error: give two depths, the shallow one first")
     env = dict(os.environ)
-    env.setdefault("NUMBA_CACHE_DIR", os.path.join(tempfile.gettempdir(), "hinge-fast-valgrind-cache"))
+    env.setdefault(
+        "NUMBA_CACHE_DIR", os.path.join(tempfile.gettempdir(), "hinge-fast-valgrind-cache")
+    )
     rows = []
     kernel = "kernel_playouts" if args.playouts else "kernel_perft"
-    ours = [[sys.executable, "-c", f"import sys; from scripts.perft_profile import {kernel}; "
-             f"{kernel}(sys.argv[1], int(sys.argv[2]))", args.position, str(d)] for d in (args.low, args.high)]
+    ours = [
+        [
+            sys.executable,
+            "-c",
+            f"import sys; from scripts.perft_profile import {kernel}; "
+            f"{kernel}(sys.argv[1], int(sys.argv[2]))",
+            args.position,
+            str(d),
+        ]
+        for d in (args.low, args.high)
+    ]
     games = (args.low, args.high) if args.playouts else (None, None)
-    counted(ours[0], env, games[0])  # not counted: a first run may compile the kernels for valgrind's CPU
-    rows.append(("hinge-fast", per_leaf(counted(ours[0], env, games[0]), counted(ours[1], env, games[1]))))
+    counted(
+        ours[0], env, games[0]
+    )  # not counted: a first run may compile the kernels for valgrind's CPU
+    rows.append(
+        ("hinge-fast", per_leaf(counted(ours[0], env, games[0]), counted(ours[1], env, games[1])))
+    )
     if args.other:
-        other = [shlex.split(args.other.format(position=shlex.quote(args.position), depth=d))
-                 for d in (args.low, args.high)]
-        rows.append((other[0][0], per_leaf(counted(other[0], None, games[0]), counted(other[1], None, games[1]))))
-    unit = f"ply of random playouts, {args.low} to {args.high} games" if args.playouts else \
-        f"leaf of bulk perft, depth {args.low} to {args.high}"
+        other = [
+            shlex.split(args.other.format(position=shlex.quote(args.position), depth=d))
+            for d in (args.low, args.high)
+        ]
+        rows.append(
+            (
+                other[0][0],
+                per_leaf(counted(other[0], None, games[0]), counted(other[1], None, games[1])),
+            )
+        )
+    unit = (
+        f"ply of random playouts, {args.low} to {args.high} games"
+        if args.playouts
+        else f"leaf of bulk perft, depth {args.low} to {args.high}"
+    )
     print(f"per {unit}: {args.position}")
     print(f"{'program':>20} {'instructions':>13} {'branches':>9} {'mispredicted':>13}")
     for name, row in rows:
-        print(f"{os.path.basename(name):>20} {row['instructions']:13.1f} {row['branches']:9.1f} "
-              f"{row['mispredictions']:13.2f}")
+        print(
+            f"{os.path.basename(name):>20} {row['instructions']:13.1f} {row['branches']:9.1f} "
+            f"{row['mispredictions']:13.2f}"
+        )
     return 0
 
 

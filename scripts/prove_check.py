@@ -30,11 +30,11 @@ import argparse
 import random
 import time
 
-from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.search.prover import Prover
 from hinge_fast.tools.proof import MoveCache, check_proof_text, write_proof_text
 from hinge_fast.tools.tablebase import Tablebase, probe
+from scripts import run_script
 
 
 def random_positions(tb: Tablebase, count: int, rng: random.Random) -> list[Board]:
@@ -51,7 +51,9 @@ def random_positions(tb: Tablebase, count: int, rng: random.Random) -> list[Boar
     return out
 
 
-def choice_positions(tb: Tablebase, count: int, rng: random.Random, per_game: int = 3) -> list[Board]:
+def choice_positions(
+    tb: Tablebase, count: int, rng: random.Random, per_game: int = 3
+) -> list[Board]:
     """``count`` positions with a winning and a losing move, at most ``per_game`` from
     each random game."""
     out = []
@@ -79,8 +81,11 @@ def run(args) -> int:
     boards = [("random", b) for b in random_positions(tb, args.positions - half, rng)]
     boards += [("choice", b) for b in choice_positions(tb, half, rng)]
     rng.shuffle(boards)
-    print(f"drew {len(boards):,} side-4 positions ({args.positions - half:,} random, {half:,} where the choice "
-          f"matters) in {time.perf_counter() - started:.1f} s", flush=True)
+    print(
+        f"drew {len(boards):,} side-4 positions ({args.positions - half:,} random, {half:,} where the choice "
+        f"matters) in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
     part, parts = args.part
     if parts > 1:
         boards = take_part(boards, part, parts)
@@ -92,7 +97,7 @@ def run(args) -> int:
     nodes = 0
     proof_positions = 0
     failures = []
-    for number, (kind, board) in enumerate(boards, start=1):
+    for number, (_kind, board) in enumerate(boards, start=1):
         exact = probe(board, tb)
         truth = board.turn if exact.win else board.turn.other
         t = time.perf_counter()
@@ -105,8 +110,10 @@ def run(args) -> int:
             continue
         if result.winner != truth or result.distance < exact.distance:
             counts["disagree"] += 1
-            failures.append(f"disagrees: {board.fen()}: prover {result.text()}, tablebase "
-                            f"{'win' if exact.win else 'loss'} in {exact.distance} for the side to move")
+            failures.append(
+                f"disagrees: {board.fen()}: prover {result.text()}, tablebase "
+                f"{'win' if exact.win else 'loss'} in {exact.distance} for the side to move"
+            )
             continue
         counts["agree"] += 1
         counts["exact_distance"] += result.distance == exact.distance
@@ -129,15 +136,25 @@ def run(args) -> int:
         if number % args.every == 0:
             print(f"  {number:,} done: {counts}", flush=True)
     total = time.perf_counter() - started
-    print(f"positions: {len(boards):,}; proven and agreeing with the tablebase: {counts['agree']:,} "
-          f"(distance exactly the tablebase's: {counts['exact_distance']:,}); disagreeing: {counts['disagree']:,}; "
-          f"unproven within {args.nodes:,} nodes: {counts['unproven']:,}")
+    print(
+        f"positions: {len(boards):,}; proven and agreeing with the tablebase: {counts['agree']:,} "
+        f"(distance exactly the tablebase's: {counts['exact_distance']:,}); disagreeing: {counts['disagree']:,}; "
+        f"unproven within {args.nodes:,} nodes: {counts['unproven']:,}"
+    )
     if not args.no_check:
-        print(f"proofs of the first {min(args.proofs, len(boards)):,} positions checked by the reference "
-              f"implementation: {counts['checked']:,} accepted, {counts['check_failed']:,} rejected; "
-              f"{proof_positions:,} positions replayed")
-    written = "" if args.no_check else (f"; proofs written down in {seconds['proof']:.1f} s, checked in "
-                                        f"{seconds['check']:.1f} s")
+        print(
+            f"proofs of the first {min(args.proofs, len(boards)):,} positions checked by the reference "
+            f"implementation: {counts['checked']:,} accepted, {counts['check_failed']:,} rejected; "
+            f"{proof_positions:,} positions replayed"
+        )
+    written = (
+        ""
+        if args.no_check
+        else (
+            f"; proofs written down in {seconds['proof']:.1f} s, checked in "
+            f"{seconds['check']:.1f} s"
+        )
+    )
     print(f"prover: {nodes:,} nodes in {seconds['prove']:.1f} s{written}; {total:.1f} s in all")
     for line in failures[:20]:
         print(line)
@@ -155,23 +172,51 @@ def part_of(text: str) -> tuple[int, int]:
 def take_part(items: list, part: int, parts: int) -> list:
     """Part ``part`` of ``parts`` of ``items``: every ``parts``-th item from the
     ``part``-th; the parts of one list hold each item once."""
-    return items[part - 1::parts]
+    return items[part - 1 :: parts]
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.prove_check", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=10_000, help="positions to prove (default 10,000)")
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.prove_check", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--positions", type=int, default=10_000, help="positions to prove (default 10,000)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="random seed of the draw (default 1)")
-    parser.add_argument("--nodes", type=int, default=10_000_000, help="node limit per position (default 10,000,000)")
-    parser.add_argument("--table-mb", type=int, default=256, help="the prover's table, MB (default 256)")
-    parser.add_argument("--tablebase", default=None, help="side-4 tablebase (default: where 'solve' writes it)")
-    parser.add_argument("--part", type=part_of, default=(1, 1), metavar="K/N",
-                        help="check only every N-th position of the draw, from the K-th (default 1/1: all)")
-    parser.add_argument("--no-check", action="store_true", help="compare values only: no proofs written or checked")
-    parser.add_argument("--proofs", type=int, default=None,
-                        help="write down and check the proofs of the first N positions only (default: all)")
-    parser.add_argument("--cache", type=int, default=500_000, help="positions whose reference moves the checker keeps (default 500,000)")
-    parser.add_argument("--every", type=int, default=1000, help="print the counts every N positions (default 1000)")
+    parser.add_argument(
+        "--nodes", type=int, default=10_000_000, help="node limit per position (default 10,000,000)"
+    )
+    parser.add_argument(
+        "--table-mb", type=int, default=256, help="the prover's table, MB (default 256)"
+    )
+    parser.add_argument(
+        "--tablebase", default=None, help="side-4 tablebase (default: where 'solve' writes it)"
+    )
+    parser.add_argument(
+        "--part",
+        type=part_of,
+        default=(1, 1),
+        metavar="K/N",
+        help="check only every N-th position of the draw, from the K-th (default 1/1: all)",
+    )
+    parser.add_argument(
+        "--no-check", action="store_true", help="compare values only: no proofs written or checked"
+    )
+    parser.add_argument(
+        "--proofs",
+        type=int,
+        default=None,
+        help="write down and check the proofs of the first N positions only (default: all)",
+    )
+    parser.add_argument(
+        "--cache",
+        type=int,
+        default=500_000,
+        help="positions whose reference moves the checker keeps (default 500,000)",
+    )
+    parser.add_argument(
+        "--every", type=int, default=1000, help="print the counts every N positions (default 1000)"
+    )
     return run(parser.parse_args(argv))
 
 

@@ -32,12 +32,12 @@ import time
 
 from scipy import stats
 
-from scripts import run_script
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
 from hinge_fast.search.prover import Prover
 from hinge_fast.tools.files import write_text_file
 from hinge_fast.tools.puzzles import play_engine_game
+from scripts import run_script
 
 
 def game_plies(size: int, games: int, seed: int, play_nodes: int) -> list[dict]:
@@ -58,11 +58,17 @@ def ply_summary(ply: int, rows: list[dict], cap: int) -> dict:
     whether the median is a measured count (more than half proven)."""
     nodes = [r["nodes"] for r in rows]
     proven = [r for r in rows if r["winner"] is not None]
-    return {"ply": ply, "positions": len(rows), "proven": len(proven),
-            "mover_wins": sum(1 for r in proven if r["winner"] == r["to_move"]),
-            "median": statistics.median(nodes), "largest": max(nodes),
-            "geometric_mean": math.exp(statistics.fmean(math.log(max(n, 1)) for n in nodes)),
-            "measured": 2 * len(proven) > len(rows), "cap": cap}
+    return {
+        "ply": ply,
+        "positions": len(rows),
+        "proven": len(proven),
+        "mover_wins": sum(1 for r in proven if r["winner"] == r["to_move"]),
+        "median": statistics.median(nodes),
+        "largest": max(nodes),
+        "geometric_mean": math.exp(statistics.fmean(math.log(max(n, 1)) for n in nodes)),
+        "measured": 2 * len(proven) > len(rows),
+        "cap": cap,
+    }
 
 
 def extrapolate(summaries: list[dict], target_ply: int = 0) -> dict | None:
@@ -78,26 +84,39 @@ def extrapolate(summaries: list[dict], target_ply: int = 0) -> dict | None:
     n = len(points)
     mean_x = statistics.fmean(xs)
     sxx = sum((x - mean_x) ** 2 for x in xs)
-    residual = math.sqrt(sum((y - (fit.intercept + fit.slope * x)) ** 2 for x, y in points) / (n - 2))
+    residual = math.sqrt(
+        sum((y - (fit.intercept + fit.slope * x)) ** 2 for x, y in points) / (n - 2)
+    )
     spread = residual * math.sqrt(1 / n + (target_ply - mean_x) ** 2 / sxx)
     t = stats.t.ppf(0.975, n - 2)
     at = fit.intercept + fit.slope * target_ply
-    return {"plies": list(xs), "factor_per_ply": 10 ** -fit.slope, "r_squared": fit.rvalue ** 2,
-            "target_ply": target_ply, "nodes": 10 ** at, "low": 10 ** (at - t * spread),
-            "high": 10 ** (at + t * spread)}
+    return {
+        "plies": list(xs),
+        "factor_per_ply": 10**-fit.slope,
+        "r_squared": fit.rvalue**2,
+        "target_ply": target_ply,
+        "nodes": 10**at,
+        "low": 10 ** (at - t * spread),
+        "high": 10 ** (at + t * spread),
+    }
 
 
 def run(args) -> int:
     try:
         plies = sorted({int(p) for p in args.plies.split(",")}, reverse=True)
     except ValueError:
-        raise HingeError(f"--plies must be whole numbers separated by commas, not {args.plies!r}") from None
+        raise HingeError(
+            f"--plies must be whole numbers separated by commas, not {args.plies!r}"
+        ) from None
     if args.games < 1 or args.nodes < 1 or any(p < 0 for p in plies):
         raise HingeError("--games, --nodes and the plies must be positive")
     started = time.monotonic()
     games = game_plies(args.size, args.games, args.seed, args.play_nodes)
-    print(f"{args.games} side-{args.size} games played in {time.monotonic() - started:.1f} s "
-          f"(seed {args.seed}, {args.play_nodes:,} nodes a move)", flush=True)
+    print(
+        f"{args.games} side-{args.size} games played in {time.monotonic() - started:.1f} s "
+        f"(seed {args.seed}, {args.play_nodes:,} nodes a move)",
+        flush=True,
+    )
     summaries, rows = [], []
     for ply in plies:
         here = []
@@ -105,10 +124,19 @@ def run(args) -> int:
             if ply not in game or ply == max(game):  # the game had ended by then
                 continue
             board = Board.from_fen(game[ply])
-            result = Prover(table_mb=args.table_mb).prove(board, nodes=args.nodes, interruptible=False)
-            row = {"ply": ply, "game": index, "position": game[ply], "to_move": str(board.turn),
-                   "winner": None if result.winner is None else str(result.winner),
-                   "distance": result.distance, "nodes": result.nodes, "seconds": round(result.seconds, 3)}
+            result = Prover(table_mb=args.table_mb).prove(
+                board, nodes=args.nodes, interruptible=False
+            )
+            row = {
+                "ply": ply,
+                "game": index,
+                "position": game[ply],
+                "to_move": str(board.turn),
+                "winner": None if result.winner is None else str(result.winner),
+                "distance": result.distance,
+                "nodes": result.nodes,
+                "seconds": round(result.seconds, 3),
+            }
             here.append(row)
             if args.verbose:
                 print(json.dumps(row), flush=True)
@@ -118,36 +146,76 @@ def run(args) -> int:
         rows.extend(here)
         s = ply_summary(ply, here, args.nodes)
         summaries.append(s)
-        print(f"ply {ply:3d}: {s['proven']:3d} of {s['positions']:3d} proven ({s['mover_wins']} for the side to "
-              f"move), median {s['median']:>13,.0f} nodes{'' if s['measured'] else ' (at least)'}, "
-              f"largest {s['largest']:>13,}", flush=True)
+        print(
+            f"ply {ply:3d}: {s['proven']:3d} of {s['positions']:3d} proven ({s['mover_wins']} for the side to "
+            f"move), median {s['median']:>13,.0f} nodes{'' if s['measured'] else ' (at least)'}, "
+            f"largest {s['largest']:>13,}",
+            flush=True,
+        )
     fit = extrapolate(summaries)
     if fit is None:
-        print("fewer than three plies with more than half of their positions proven: no extrapolation")
+        print(
+            "fewer than three plies with more than half of their positions proven: no extrapolation"
+        )
     else:
-        print(f"fit over plies {', '.join(map(str, fit['plies']))}: the median grows {fit['factor_per_ply']:.2f} "
-              f"times a ply (r^2 {fit['r_squared']:.3f}); at ply 0 {fit['nodes']:.2g} nodes "
-              f"(95% interval {fit['low']:.2g} to {fit['high']:.2g})")
+        print(
+            f"fit over plies {', '.join(map(str, fit['plies']))}: the median grows {fit['factor_per_ply']:.2f} "
+            f"times a ply (r^2 {fit['r_squared']:.3f}); at ply 0 {fit['nodes']:.2g} nodes "
+            f"(95% interval {fit['low']:.2g} to {fit['high']:.2g})"
+        )
     print(f"{time.monotonic() - started:.1f} s in all")
     if args.json:
-        write_text_file(args.json, json.dumps({"size": args.size, "games": args.games, "seed": args.seed,
-                                               "nodes": args.nodes, "plies": summaries, "fit": fit,
-                                               "positions": rows}, indent=1) + "\n")
+        write_text_file(
+            args.json,
+            json.dumps(
+                {
+                    "size": args.size,
+                    "games": args.games,
+                    "seed": args.seed,
+                    "nodes": args.nodes,
+                    "plies": summaries,
+                    "fit": fit,
+                    "positions": rows,
+                },
+                indent=1,
+            )
+            + "\n",
+        )
     return 0
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.prove_growth", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.prove_growth", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--size", type=int, default=5, help="board side (default 5)")
-    parser.add_argument("--games", type=int, default=16, help="engine games to take positions from (default 16)")
+    parser.add_argument(
+        "--games", type=int, default=16, help="engine games to take positions from (default 16)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
-    parser.add_argument("--plies", default="20,18,16,14,12,10",
-                        help="plies from the empty board to prove at, comma-separated (default 20,18,16,14,12,10)")
-    parser.add_argument("--nodes", type=int, default=5_000_000, help="node limit per position (default 5,000,000)")
-    parser.add_argument("--table-mb", type=int, default=512, help="the prover's table, MB (default 512)")
-    parser.add_argument("--play-nodes", type=int, default=2000, help="alpha-beta's nodes a move in the games (default 2,000)")
-    parser.add_argument("--json", default=None, help="write every position's result and the fit to this file")
-    parser.add_argument("--verbose", action="store_true", help="print every position's result as a JSON line")
+    parser.add_argument(
+        "--plies",
+        default="20,18,16,14,12,10",
+        help="plies from the empty board to prove at, comma-separated (default 20,18,16,14,12,10)",
+    )
+    parser.add_argument(
+        "--nodes", type=int, default=5_000_000, help="node limit per position (default 5,000,000)"
+    )
+    parser.add_argument(
+        "--table-mb", type=int, default=512, help="the prover's table, MB (default 512)"
+    )
+    parser.add_argument(
+        "--play-nodes",
+        type=int,
+        default=2000,
+        help="alpha-beta's nodes a move in the games (default 2,000)",
+    )
+    parser.add_argument(
+        "--json", default=None, help="write every position's result and the fit to this file"
+    )
+    parser.add_argument(
+        "--verbose", action="store_true", help="print every position's result as a JSON line"
+    )
     return run(parser.parse_args(argv))
 
 

@@ -29,7 +29,9 @@ HINGE_FAST = ROOT / ".venv" / "bin" / "hinge-fast"
 ONE_THREAD = ROOT / "scripts" / "hinge-fast-1thread"
 
 #: A data row of side_by_side.py: workload name, two rates, the ratio.
-_ROW = re.compile(r"^(?P<name>\S.*?)\s+(?P<ours>[\d,]+)\s+(?P<theirs>[\d,]+)\s+(?P<ratio>\d+\.\d+)\s*$")
+_ROW = re.compile(
+    r"^(?P<name>\S.*?)\s+(?P<ours>[\d,]+)\s+(?P<theirs>[\d,]+)\s+(?P<ratio>\d+\.\d+)\s*$"
+)
 
 
 def parse_side_by_side(text: str) -> list[tuple[str, float]]:
@@ -45,13 +47,18 @@ def parse_side_by_side(text: str) -> list[tuple[str, float]]:
 def bench_table(report: dict) -> str:
     """Markdown rows of ``hinge-fast bench --json``: one thread, every core, the ratio."""
     threads = report.get("threads", 1)
-    lines = [f"| measure | 1 thread | {threads} threads | speed-up | unit |", "|---|---|---|---|---|"]
+    lines = [
+        f"| measure | 1 thread | {threads} threads | speed-up | unit |",
+        "|---|---|---|---|---|",
+    ]
     for f in report["figures"]:
         many = f.get("rate_threads")
         many_text = f"{many:,.0f}" if many else ""
         ratio = f"{many / f['rate']:.2f}x" if many else ""
         lines.append(f"| {f['name']} | {f['rate']:,.0f} | {many_text} | {ratio} | {f['unit']} |")
-    lines.append(f"| fast / reference (perft, leaves made) | {report['fast_over_reference']:,.0f}x | | | |")
+    lines.append(
+        f"| fast / reference (perft, leaves made) | {report['fast_over_reference']:,.0f}x | | | |"
+    )
     return "\n".join(lines)
 
 
@@ -66,28 +73,50 @@ def load() -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.speed_table", description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of side_by_side.py (default 3)")
-    parser.add_argument("--size", type=int, default=6, help="board side of hinge-fast bench (default 6)")
-    parser.add_argument("--yardstick", type=Path, default=ROOT.parent / "shared" / "yardstick",
-                        help="folder of hinge-yardstick and side_by_side.py (default ../shared/yardstick)")
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.speed_table", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of side_by_side.py (default 3)"
+    )
+    parser.add_argument(
+        "--size", type=int, default=6, help="board side of hinge-fast bench (default 6)"
+    )
+    parser.add_argument(
+        "--yardstick",
+        type=Path,
+        default=ROOT.parent / "shared" / "yardstick",
+        help="folder of hinge-yardstick and side_by_side.py (default ../shared/yardstick)",
+    )
     args = parser.parse_args(argv)
-    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     before = load()
-    bench = subprocess.run([str(HINGE_FAST), "bench", "--json", "--size", str(args.size)],
-                           check=True, capture_output=True, text=True)
+    bench = subprocess.run(
+        [str(HINGE_FAST), "bench", "--json", "--size", str(args.size)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     report = json.loads(bench.stdout)
     script = args.yardstick / "side_by_side.py"
     if script.exists():
-        side = subprocess.run([sys.executable, str(script), str(ONE_THREAD), str(args.rounds)],
-                              check=True, capture_output=True, text=True)
+        side = subprocess.run(
+            [sys.executable, str(script), str(ONE_THREAD), str(args.rounds)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         ratios = ratio_table(parse_side_by_side(side.stdout))
     else:
         ratios = f"(no yardstick at {args.yardstick})"
-    print(f"Measured {started} on {report['machine']}; load average {before} before, {load()} after.")
+    print(
+        f"Measured {started} on {report['machine']}; load average {before} before, {load()} after."
+    )
     print(f"`hinge-fast bench`, side {report['size']}, {report['positions']} mid-game positions:\n")
     print(bench_table(report))
-    print(f"\n`side_by_side.py scripts/hinge-fast-1thread {args.rounds}`, one thread each, same run:\n")
+    print(
+        f"\n`side_by_side.py scripts/hinge-fast-1thread {args.rounds}`, one thread each, same run:\n"
+    )
     print(ratios)
     return 0
 

@@ -42,8 +42,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from scripts import run_script
 from hinge_fast.errors import HingeError
+from scripts import run_script
 
 DEFAULT_TIMES = (0.05, 0.2, 0.8, 3.2)
 DEFAULT_THREADS = (1, 2)
@@ -67,7 +67,9 @@ def _positive(kind, name):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} takes positive numbers, not {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"{name} takes positive numbers, not {text!r}"
+            ) from None
         if not value > 0 or not math.isfinite(value):
             raise argparse.ArgumentTypeError(f"{name} takes positive numbers, not {text!r}")
         return value
@@ -98,8 +100,10 @@ def plan(times, threads, games) -> list[tuple[Point, int]]:
         raise HingeError("--times and --threads must not repeat a value")
     points = [Point(t, n) for t in sorted(times) for n in sorted(threads)]
     if len(games) not in (1, len(points)):
-        raise HingeError(f"--games takes one count, or one per point ({len(points)}: "
-                         f"{', '.join(f'{p.time:g} s x{p.threads}' for p in points)}), not {len(games)}")
+        raise HingeError(
+            f"--games takes one count, or one per point ({len(points)}: "
+            f"{', '.join(f'{p.time:g} s x{p.threads}' for p in points)}), not {len(games)}"
+        )
     return list(zip(points, games * len(points) if len(games) == 1 else games))
 
 
@@ -117,10 +121,27 @@ def engine_spec(engine: str, threads: int) -> str:
 def match_argv(point: Point, games: int, folder: Path, args) -> list[str]:
     """The ``hinge-fast match`` arguments that play (or resume) ``point``."""
     at_once = max(1, args.cores // point.threads)
-    return ["match", engine_spec(args.engine, point.threads), args.reference, "--games", str(games),
-            "--time", f"{point.time:g}", "--time-b", f"{args.reference_time:g}", "--size", str(args.size),
-            "--seed", str(args.seed), "--resume", str(folder / f"{point.stem}.hgn"),
-            "--json", str(folder / f"{point.stem}.json"), "--concurrency", str(at_once)]
+    return [
+        "match",
+        engine_spec(args.engine, point.threads),
+        args.reference,
+        "--games",
+        str(games),
+        "--time",
+        f"{point.time:g}",
+        "--time-b",
+        f"{args.reference_time:g}",
+        "--size",
+        str(args.size),
+        "--seed",
+        str(args.seed),
+        "--resume",
+        str(folder / f"{point.stem}.hgn"),
+        "--json",
+        str(folder / f"{point.stem}.json"),
+        "--concurrency",
+        str(at_once),
+    ]
 
 
 def run_curve(args) -> int:
@@ -133,11 +154,16 @@ def run_curve(args) -> int:
     except OSError as e:
         raise HingeError(f"cannot make the folder {folder}: {e.strerror or e}") from None
     for number, (point, games) in enumerate(points, start=1):
-        print(f"strength_curve: point {number} of {len(points)}: {point.time:g} s a move, "
-              f"{point.threads} thread{'s' if point.threads > 1 else ''}, {games} games", flush=True)
+        print(
+            f"strength_curve: point {number} of {len(points)}: {point.time:g} s a move, "
+            f"{point.threads} thread{'s' if point.threads > 1 else ''}, {games} games",
+            flush=True,
+        )
         status = hinge_fast(match_argv(point, games, folder, args))
         if status == 130:
-            print("strength_curve: the same command goes on where this one stopped", file=sys.stderr)
+            print(
+                "strength_curve: the same command goes on where this one stopped", file=sys.stderr
+            )
         if status:
             return status
     return 0
@@ -168,7 +194,9 @@ def read_point(path: Path) -> Measured | None:
     threads = _THREADS_OPTION.search(player_a or "")
     times = _LIMIT_TIME.match(limit)
     if player_b is None or threads is None or times is None:
-        raise HingeError(f"{path} is not a point of a strength curve (PlayerA {player_a!r}, Limit {limit!r})")
+        raise HingeError(
+            f"{path} is not a point of a strength curve (PlayerA {player_a!r}, Limit {limit!r})"
+        )
     games = {}
     for record in records:
         game = game_from_record(record)
@@ -177,19 +205,38 @@ def read_point(path: Path) -> Measured | None:
     while result.played in games:
         result.add(games[result.played])
     a_time = float(times["a"])
-    return Measured(a_time, int(threads[1]), player_b, float(times["b"] or a_time), result.figures())
+    return Measured(
+        a_time, int(threads[1]), player_b, float(times["b"] or a_time), result.figures()
+    )
 
 
 def read_folder(folder) -> list[Measured]:
     """Every point of ``folder``, by threads then time."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise HingeError(f"no folder {folder}" if not folder.exists() else f"{folder} is not a folder")
+        raise HingeError(
+            f"no folder {folder}" if not folder.exists() else f"{folder} is not a folder"
+        )
     read = (read_point(p) for p in sorted(folder.iterdir()) if POINT_FILE.match(p.name))
     points = [p for p in read if p is not None]
     if not points:
-        raise HingeError(f"{folder} holds no point of a strength curve (time-S-threads-T.hgn files of run)")
-    if len({(_engine_name(p.figures["player_a"]), p.reference, p.reference_time, p.figures["size"]) for p in points}) > 1:
+        raise HingeError(
+            f"{folder} holds no point of a strength curve (time-S-threads-T.hgn files of run)"
+        )
+    if (
+        len(
+            {
+                (
+                    _engine_name(p.figures["player_a"]),
+                    p.reference,
+                    p.reference_time,
+                    p.figures["size"],
+                )
+                for p in points
+            }
+        )
+        > 1
+    ):
         raise HingeError(f"the points of {folder} are of different engines, references or sides")
     return sorted(points, key=lambda p: (p.threads, p.time))
 
@@ -217,16 +264,20 @@ def _bound(x, infinite: str) -> str:
 
 def table(points: list[Measured]) -> str:
     """The points as a Markdown table."""
-    lines = ["| time a move | threads | games | score | Ptnml(0-2) | Elo | 95% interval |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| time a move | threads | games | score | Ptnml(0-2) | Elo | 95% interval |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for p in points:
         f = p.figures
         low, high = f["elo_interval"]
         elo = f["elo"] if f["elo"] is not None else (math.inf if f["score"] > 0.5 else -math.inf)
         elo_cell = f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
         interval = "" if not f["pairs"] else f"{_bound(low, '-inf')} to {_bound(high, '+inf')}"
-        lines.append(f"| {p.time:g} s | {p.threads} | {f['games']} | {100 * f['score']:.1f}% | {f['ptnml']} | "
-                     f"{elo_cell} | {interval} |")
+        lines.append(
+            f"| {p.time:g} s | {p.threads} | {f['games']} | {100 * f['score']:.1f}% | {f['ptnml']} | "
+            f"{elo_cell} | {interval} |"
+        )
     return "\n".join(lines)
 
 
@@ -239,7 +290,15 @@ def draw(points: list[Measured], path) -> None:
     thread_counts = sorted({p.threads for p in points})
     shown = [p for p in points if p.figures["elo"] is not None]
     # an interval open at one end (every pair won, or lost) is drawn up to the frame, with an arrow
-    finite = [0.0, *(v for p in shown for v in (p.figures["elo"], *p.figures["elo_interval"]) if v is not None)]
+    finite = [
+        0.0,
+        *(
+            v
+            for p in shown
+            for v in (p.figures["elo"], *p.figures["elo_interval"])
+            if v is not None
+        ),
+    ]
     margin = 0.08 * (max(finite) - min(finite) or 100.0)
     bottom, top = min(finite) - margin, max(finite) + margin
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
@@ -249,12 +308,27 @@ def draw(points: list[Measured], path) -> None:
         shift = 2 ** (0.04 * (i - (len(thread_counts) - 1) / 2))
         xs = [p.time * shift for p in mine]
         ys = [p.figures["elo"] for p in mine]
-        lows = [bottom if p.figures["elo_interval"][0] is None else p.figures["elo_interval"][0] for p in mine]
-        highs = [top if p.figures["elo_interval"][1] is None else p.figures["elo_interval"][1] for p in mine]
-        line = ax.errorbar(xs, ys, yerr=[[y - low for y, low in zip(ys, lows)], [high - y for y, high in zip(ys, highs)]],
-                           marker="o", capsize=4, label=f"{threads} thread{'s' if threads > 1 else ''}")
+        lows = [
+            bottom if p.figures["elo_interval"][0] is None else p.figures["elo_interval"][0]
+            for p in mine
+        ]
+        highs = [
+            top if p.figures["elo_interval"][1] is None else p.figures["elo_interval"][1]
+            for p in mine
+        ]
+        line = ax.errorbar(
+            xs,
+            ys,
+            yerr=[[y - low for y, low in zip(ys, lows)], [high - y for y, high in zip(ys, highs)]],
+            marker="o",
+            capsize=4,
+            label=f"{threads} thread{'s' if threads > 1 else ''}",
+        )
         for p, x in zip(mine, xs):
-            for bound, edge, marker in ((p.figures["elo_interval"][0], bottom, "v"), (p.figures["elo_interval"][1], top, "^")):
+            for bound, edge, marker in (
+                (p.figures["elo_interval"][0], bottom, "v"),
+                (p.figures["elo_interval"][1], top, "^"),
+            ):
                 if bound is None:
                     ax.plot([x], [edge], marker=marker, color=line[0].get_color(), clip_on=False)
     ax.set_ylim(bottom, top)
@@ -265,8 +339,11 @@ def draw(points: list[Measured], path) -> None:
     ax.minorticks_off()
     ax.set_xlabel("seconds a move (log scale)")
     ax.set_ylabel("Elo over the reference (95% interval)")
-    ax.set_title(f"{_engine_name(first.figures['player_a'])} on side {first.figures['size']} against "
-                 f"{reference_label(first.reference)} at {first.reference_time:g} s a move", fontsize=10)
+    ax.set_title(
+        f"{_engine_name(first.figures['player_a'])} on side {first.figures['size']} against "
+        f"{reference_label(first.reference)} at {first.reference_time:g} s a move",
+        fontsize=10,
+    )
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -285,8 +362,10 @@ def plot_curve(args) -> int:
     png = Path(args.png) if args.png is not None else Path(args.folder) / "strength.png"
     draw(points, png)
     first = points[0]
-    print(f"{_engine_name(first.figures['player_a'])} against {reference_label(first.reference)} at "
-          f"{first.reference_time:g} s a move, side {first.figures['size']} (Elo by pairs of games)")
+    print(
+        f"{_engine_name(first.figures['player_a'])} against {reference_label(first.reference)} at "
+        f"{first.reference_time:g} s a move, side {first.figures['size']} (Elo by pairs of games)"
+    )
     print(table(points))
     print(f"plot written to {png}")
     return 0
@@ -296,27 +375,81 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m scripts.strength_curve", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     r = sub.add_parser("run", help="play the points of the curve (resuming those begun)")
-    r.add_argument("folder", metavar="FOLDER", help="where the points' game records and summaries go")
-    r.add_argument("--times", nargs="+", type=_positive(float, "--times"), default=list(DEFAULT_TIMES), metavar="S",
-                   help="seconds a move of the engine (default " + " ".join(f"{t:g}" for t in DEFAULT_TIMES) + ")")
-    r.add_argument("--threads", nargs="+", type=_positive(int, "--threads"), default=list(DEFAULT_THREADS), metavar="T",
-                   help="thread counts of the engine (default " + " ".join(map(str, DEFAULT_THREADS)) + ")")
-    r.add_argument("--games", nargs="+", type=_positive(int, "--games"), default=[20], metavar="N",
-                   help="games a point: one count, or one per point by time then threads (default 20)")
-    r.add_argument("--size", type=_positive(int, "--size"), default=6, metavar="S", help="board side (default 6)")
-    r.add_argument("--seed", type=_positive(int, "--seed"), default=1, metavar="N", help="the seed of every point (default 1)")
-    r.add_argument("--engine", default="alphabeta", metavar="ENGINE",
-                   help="the engine measured, without threads (default alphabeta)")
-    r.add_argument("--reference", default=DEFAULT_REFERENCE, metavar="PLAYER",
-                   help=f"the player every point plays against (default {DEFAULT_REFERENCE!r})")
-    r.add_argument("--reference-time", type=_positive(float, "--reference-time"), default=DEFAULT_REFERENCE_TIME,
-                   metavar="S", help=f"the reference's seconds a move (default {DEFAULT_REFERENCE_TIME:g})")
-    r.add_argument("--cores", type=_positive(int, "--cores"), default=1, metavar="C",
-                   help="cores to use: a point of T threads plays C // T games at once, at least one (default 1)")
+    r.add_argument(
+        "folder", metavar="FOLDER", help="where the points' game records and summaries go"
+    )
+    r.add_argument(
+        "--times",
+        nargs="+",
+        type=_positive(float, "--times"),
+        default=list(DEFAULT_TIMES),
+        metavar="S",
+        help="seconds a move of the engine (default "
+        + " ".join(f"{t:g}" for t in DEFAULT_TIMES)
+        + ")",
+    )
+    r.add_argument(
+        "--threads",
+        nargs="+",
+        type=_positive(int, "--threads"),
+        default=list(DEFAULT_THREADS),
+        metavar="T",
+        help="thread counts of the engine (default " + " ".join(map(str, DEFAULT_THREADS)) + ")",
+    )
+    r.add_argument(
+        "--games",
+        nargs="+",
+        type=_positive(int, "--games"),
+        default=[20],
+        metavar="N",
+        help="games a point: one count, or one per point by time then threads (default 20)",
+    )
+    r.add_argument(
+        "--size",
+        type=_positive(int, "--size"),
+        default=6,
+        metavar="S",
+        help="board side (default 6)",
+    )
+    r.add_argument(
+        "--seed",
+        type=_positive(int, "--seed"),
+        default=1,
+        metavar="N",
+        help="the seed of every point (default 1)",
+    )
+    r.add_argument(
+        "--engine",
+        default="alphabeta",
+        metavar="ENGINE",
+        help="the engine measured, without threads (default alphabeta)",
+    )
+    r.add_argument(
+        "--reference",
+        default=DEFAULT_REFERENCE,
+        metavar="PLAYER",
+        help=f"the player every point plays against (default {DEFAULT_REFERENCE!r})",
+    )
+    r.add_argument(
+        "--reference-time",
+        type=_positive(float, "--reference-time"),
+        default=DEFAULT_REFERENCE_TIME,
+        metavar="S",
+        help=f"the reference's seconds a move (default {DEFAULT_REFERENCE_TIME:g})",
+    )
+    r.add_argument(
+        "--cores",
+        type=_positive(int, "--cores"),
+        default=1,
+        metavar="C",
+        help="cores to use: a point of T threads plays C // T games at once, at least one (default 1)",
+    )
     r.set_defaults(run=run_curve)
     p = sub.add_parser("plot", help="draw the curve of a folder and print its table")
     p.add_argument("folder", metavar="FOLDER", help="a folder run wrote")
-    p.add_argument("--png", default=None, metavar="FILE", help="the picture (default FOLDER/strength.png)")
+    p.add_argument(
+        "--png", default=None, metavar="FILE", help="the picture (default FOLDER/strength.png)"
+    )
     p.set_defaults(run=plot_curve)
     return parser
 

@@ -50,11 +50,8 @@ import time
 
 import numpy as np
 
-from scripts import run_script
 from hinge_fast import Board, Color
 from hinge_fast.search import Limits, create_searcher
-from hinge_fast.search.registry import parse_engine_spec
-from hinge_fast.search.weights import LEAF_FITTED_SIDE4
 from hinge_fast.search.evaluate import (
     FITTED_END,
     FITTED_OPENING,
@@ -63,7 +60,10 @@ from hinge_fast.search.evaluate import (
     LEAF_FITTED_OPENING,
     WEIGHTS,
 )
+from hinge_fast.search.registry import parse_engine_spec
 from hinge_fast.search.terms import board_terms
+from hinge_fast.search.weights import LEAF_FITTED_SIDE4
+from scripts import run_script
 
 K = len(FITTED_TERMS)
 
@@ -122,13 +122,27 @@ def generate(args) -> None:
             sizes.append(size)
         games += 1
         if games % 20 == 0:
-            print(f"{games} games, {len(rows)} positions, {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+            print(
+                f"{games} games, {len(rows)} positions, {time.monotonic() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     from hinge_fast.core.atomic import write_atomic
 
-    out = args.out if str(args.out).endswith(".npz") else f"{args.out}.npz"  # the name numpy would give it
-    write_atomic(out, lambda f: np.savez_compressed(f, terms=np.array(rows), phase=np.array(phases),
-                                                    result=np.array(results), game=np.array(game_ids),
-                                                    size=np.array(sizes)))
+    out = (
+        args.out if str(args.out).endswith(".npz") else f"{args.out}.npz"
+    )  # the name numpy would give it
+    write_atomic(
+        out,
+        lambda f: np.savez_compressed(
+            f,
+            terms=np.array(rows),
+            phase=np.array(phases),
+            result=np.array(results),
+            game=np.array(game_ids),
+            size=np.array(sizes),
+        ),
+    )
     print(f"{games} games, {len(rows)} positions -> {out}")
 
 
@@ -164,7 +178,9 @@ def best_scale(v, x, y):
     """The logistic loss of centi-token weights ``v`` at the best scale (centi-tokens to log-odds)."""
     from scipy.optimize import minimize_scalar
 
-    answer = minimize_scalar(lambda k: logistic_loss(v * k, x, y)[0], bounds=(1e-6, 0.1), method="bounded")
+    answer = minimize_scalar(
+        lambda k: logistic_loss(v * k, x, y)[0], bounds=(1e-6, 0.1), method="bounded"
+    )
     return answer.fun, answer.x
 
 
@@ -174,26 +190,34 @@ def fit(args) -> None:
     x = design(terms, phase)
     train = game % 2 == 0
     test = ~train
-    print(f"{len(y)} positions from {len(set(game.tolist()))} games; sizes {sorted(set(data['size'].tolist()))}; "
-          f"side to move won {y.mean():.3f}")
+    print(
+        f"{len(y)} positions from {len(set(game.tolist()))} games; sizes {sorted(set(data['size'].tolist()))}; "
+        f"side to move won {y.mean():.3f}"
+    )
     w = fit_weights(x[train], y[train], args.l2)
     held_out = logistic_loss(w, x[test], y[test])[0]
     classic_loss, _ = best_scale(classic_vector(), x[test], y[test])
     fitted = np.array(FITTED_OPENING + FITTED_END, dtype=np.float64)
     fitted_loss, _ = best_scale(fitted, x[test], y[test])
     base = logistic_loss(np.zeros(x.shape[1]), x[test], y[test])[0]
-    print(f"held-out logistic loss: this fit {held_out:.4f}, evaluate.py's fitted (best scale) {fitted_loss:.4f}, "
-          f"classic (best scale) {classic_loss:.4f}, constant {base:.4f}")
+    print(
+        f"held-out logistic loss: this fit {held_out:.4f}, evaluate.py's fitted (best scale) {fitted_loss:.4f}, "
+        f"classic (best scale) {classic_loss:.4f}, constant {base:.4f}"
+    )
     accuracy = np.mean((x[test] @ w > 0) == (y[test] > 0.5))
     fitted_accuracy = np.mean((x[test] @ fitted > 0) == (y[test] > 0.5))
-    print(f"held-out sign agreement with the result: this fit {accuracy:.3f}, evaluate.py's fitted {fitted_accuracy:.3f}")
+    print(
+        f"held-out sign agreement with the result: this fit {accuracy:.3f}, evaluate.py's fitted {fitted_accuracy:.3f}"
+    )
     w_all = fit_weights(x, y, args.l2)
     # Centi-tokens as the classic (or with --unit fitted, the fitted) evaluation means
     # them: its best scale (log-odds per centi-token) on all the positions converts the
     # fitted log-odds.
     _, k = best_scale(fitted if args.unit == "fitted" else classic_vector(), x, y)
     centi = w_all / k
-    print(f"all positions: the {args.unit} evaluation's 1 centi-token = {k:.5f} log-odds, the unit of the weights below")
+    print(
+        f"all positions: the {args.unit} evaluation's 1 centi-token = {k:.5f} log-odds, the unit of the weights below"
+    )
     for name, a, b in zip(FITTED_TERMS, centi[:K], centi[K:]):
         print(f"  {name:<11} opening {a:8.1f}  end {b:8.1f}")
     print("FITTED_OPENING = (" + ", ".join(f"{v:.0f}" for v in centi[:K]) + ")")
@@ -223,23 +247,35 @@ def check(args) -> None:
         labels.append(1.0 if answer.win else 0.0)
     terms, phase, y = np.array(rows), np.array(phases), np.array(labels)
     x = design(terms, phase)
-    print(f"{len(y)} side-4 positions from random games (seed {args.seed}); side to move wins {y.mean():.3f}")
+    print(
+        f"{len(y)} side-4 positions from random games (seed {args.seed}); side to move wins {y.mean():.3f}"
+    )
     fitted = np.array(FITTED_OPENING + FITTED_END, dtype=np.float64)
     leaf = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
     leaf4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
-    for name, v in (("classic", classic_vector()), ("fitted", fitted), ("leaf-69", leaf), ("leaf-4", leaf4)):
+    for name, v in (
+        ("classic", classic_vector()),
+        ("fitted", fitted),
+        ("leaf-69", leaf),
+        ("leaf-4", leaf4),
+    ):
         loss, k = best_scale(v, x, y)
         agree = (x @ v > 0) == (y > 0.5)
         by_phase = []
         for low, high in ((0, 0.25), (0.25, 0.5), (0.5, 1.01)):
             mask = (phase >= low) & (phase < high)
             by_phase.append(f"{agree[mask].mean():.3f} ({mask.sum()})")
-        print(f"{name:<8} sign agreement {agree.mean():.3f}  by filled fraction <0.25, <0.5, rest: "
-              + ", ".join(by_phase) + f"  logistic loss {loss:.4f}")
+        print(
+            f"{name:<8} sign agreement {agree.mean():.3f}  by filled fraction <0.25, <0.5, rest: "
+            + ", ".join(by_phase)
+            + f"  logistic loss {loss:.4f}"
+        )
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.texel", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.texel", description=__doc__.split("\n\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("generate", help="self-play positions with results")
     g.add_argument("--out", required=True)
@@ -250,13 +286,20 @@ def main(argv=None) -> None:
     g.add_argument("--games", type=int, default=10**9)
     g.add_argument("--max-plies", type=int, default=400)
     g.add_argument("--seed", type=int, default=1)
-    g.add_argument("--leaves", action="store_true",
-                   help="keep the leaf of each position's depth-1 search (its PV played out), not the position")
+    g.add_argument(
+        "--leaves",
+        action="store_true",
+        help="keep the leaf of each position's depth-1 search (its PV played out), not the position",
+    )
     f = sub.add_parser("fit", help="fit the weights")
     f.add_argument("data")
     f.add_argument("--l2", type=float, default=1e-6)
-    f.add_argument("--unit", choices=("classic", "fitted"), default="classic",
-                   help="print the weights in the centi-tokens of this evaluation (its best scale on the data)")
+    f.add_argument(
+        "--unit",
+        choices=("classic", "fitted"),
+        default="classic",
+        help="print the weights in the centi-tokens of this evaluation (its best scale on the data)",
+    )
     c = sub.add_parser("check", help="side 4 against the tablebase")
     c.add_argument("--positions", type=int, default=3000)
     c.add_argument("--seed", type=int, default=4)

@@ -32,7 +32,6 @@ import pytest
 from hinge_fast import Board
 from hinge_fast import reference as ref
 
-
 #: The README's mid-game position (side 6, Green to move, 10 tokens each).
 MID_GAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 #: A busier side-6 mid-game position (Green to move), for analysis.
@@ -41,8 +40,10 @@ MID_GAME_BUSY = "6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/
 START = "6/7/8/9/10/11/10/9/8/7/6 g"
 #: The yardstick's mid-game positions of sides 6 and 9 (Green to move).
 S6_MID = MID_GAME
-S9_MID = ("9/3gggg1b1/1ggg1g3b1/1g4g1b3/1gg4g5/4b3g1g1b1/1b1g1bb2gg1b2/5b1b4b1b1/"
-          "1b2g1bb5bb2/3b2bb8/2b3b2b1b1g1/1b7bb3/2b1bg2b1g2/3bggbb4/4ggg4/4g1bb2/9 g")
+S9_MID = (
+    "9/3gggg1b1/1ggg1g3b1/1g4g1b3/1gg4g5/4b3g1g1b1/1b1g1bb2gg1b2/5b1b4b1b1/"
+    "1b2g1bb5bb2/3b2bb8/2b3b2b1b1g1/1b7bb3/2b1bg2b1g2/3bggbb4/4ggg4/4g1bb2/9 g"
+)
 #: Side 4, Blue to move with two tokens but no legal move: every empty cell touches
 #: Green only, and Blue's lone tokens cannot swipe (a random filling).
 NO_MOVE = "4/1ggg1/1ggbg1/1gggg2/1g1gg1/1ggb1/4 b"
@@ -68,7 +69,9 @@ def game_positions(size: int, seed: int, every: int = 2):
     yield board
 
 
-def midgame_positions(size: int, count: int, seed: int, min_ply: int = 6, max_ply: int = 30) -> list[Board]:
+def midgame_positions(
+    size: int, count: int, seed: int, min_ply: int = 6, max_ply: int = 30
+) -> list[Board]:
     """``count`` positions of seeded random games, ``min_ply`` to ``max_ply`` plies in,
     still going (no game history: each rebuilt from its FEN)."""
     from hinge_fast.tools.positions import random_position
@@ -115,7 +118,12 @@ def pty_read_to_end(master, said: str, outlived: str) -> str:
 
 
 def pytest_addoption(parser):
-    parser.addoption("--run-slow", action="store_true", default=False, help="run the tests marked slow too (the default suite leaves them out)")
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        default=False,
+        help="run the tests marked slow too (the default suite leaves them out)",
+    )
 
 
 @contextmanager
@@ -129,11 +137,6 @@ def memory_limit(extra: int = 256 << 20):
         yield
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-def pytest_configure(config):
-    # pyproject's addopts deselect the slow tests with -m "not slow"; --run-slow lifts it.
-    if config.getoption("--run-slow"):
-        config.option.markexpr = ""
 
 
 # ----- the command line ------------------------------------------------------------------------
@@ -257,7 +260,11 @@ def impl(request):
 def pytest_configure(config):
     """Before any test (in the controller, before xdist starts its workers): compile
     or load every kernel on every core (``hinge-fast warmup``), so that the workers
-    load them from the cache instead of each compiling its own copies."""
+    load them from the cache instead of each compiling its own copies.
+
+    pyproject's addopts deselect the slow tests with -m "not slow"; --run-slow lifts it."""
+    if config.getoption("--run-slow"):
+        config.option.markexpr = ""
     if hasattr(config, "workerinput") or config.option.collectonly:
         return
     from hinge_fast.tools.warmup import warm_up

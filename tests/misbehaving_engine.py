@@ -41,7 +41,11 @@ def main(argv: list[str]) -> int:
     if hold is not None:
         fd = os.open(hold, os.O_WRONLY)
         os.write(fd, b"+")  # one engine started
-        subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE, pass_fds=(fd,))
+        subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.stdin.read()"],
+            stdin=subprocess.PIPE,
+            pass_fds=(fd,),
+        )
     Board(4).legal_moves  # load the compiled move generator before answering anything
     if mode == "slow-start":
         threading.Event().wait(n / 10)
@@ -62,7 +66,13 @@ def main(argv: list[str]) -> int:
             say(f"id misbehaving {mode}", "sizes=4-9;engines=misbehaving", "ok")
         elif command == "newgame":
             fields = rest.split(";")
-            board = Board(int(fields[0])) if fields[0].isdigit() else Board.from_fen(fields[0]) if fields[0] else Board()
+            board = (
+                Board(int(fields[0]))
+                if fields[0].isdigit()
+                else Board.from_fen(fields[0])
+                if fields[0]
+                else Board()
+            )
             for move in fields[2:]:
                 board.push_str(move)
             say(board.fen(), "ok")
@@ -71,7 +81,12 @@ def main(argv: list[str]) -> int:
             say(board.fen(), "ok")
         elif command == "options":
             parts = rest.split()
-            say(f"{parts[1]};int;{parts[2]};0;0;99999999999" if parts[:1] == ["set"] else "seed;int;0;0;0;99999999999", "ok")
+            say(
+                f"{parts[1]};int;{parts[2]};0;0;99999999999"
+                if parts[:1] == ["set"]
+                else "seed;int;0;0;0;99999999999",
+                "ok",
+            )
         elif command == "bestmove":
             searches += 1
             if searches == n and mode == "stderr-flood":
@@ -93,7 +108,11 @@ def main(argv: list[str]) -> int:
                 while True:
                     say("info depth 1 score cp 0 nodes 1 nps 1 time 0.001 pv " + "A1 " * 200)
             else:
-                say("info depth 1 score cp 0 nodes 1 nps 1 time 0.001 pv", str(board.legal_moves[0]), "ok")
+                say(
+                    "info depth 1 score cp 0 nodes 1 nps 1 time 0.001 pv",
+                    str(board.legal_moves[0]),
+                    "ok",
+                )
         elif command == "quit":
             if mode == "no-quit":
                 threading.Event().wait()

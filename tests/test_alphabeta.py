@@ -9,9 +9,7 @@ import numpy as np
 import pytest
 
 from hinge_fast import Board, HingeError, reference
-from hinge_fast.search import Limits
-from hinge_fast.search import alphabeta, intrinsics, negamax, tt
-from hinge_fast.search import Score
+from hinge_fast.search import Limits, Score, alphabeta, intrinsics, negamax, tt
 from hinge_fast.search.alphabeta import WIN, score_text, search_alphabeta
 from hinge_fast.search.evaluate import TERMS, evaluate_board
 from tests.conftest import midgame_positions
@@ -44,7 +42,11 @@ def ref_children(pos):
 
 def ref_eliminations(pos):
     """Names of the moves that leave the opponent with no tokens (rules.md 6)."""
-    return {name for name, child in ref_children(pos).items() if reference.outcome(child) == (pos.to_move, "elimination")}
+    return {
+        name
+        for name, child in ref_children(pos).items()
+        if reference.outcome(child) == (pos.to_move, "elimination")
+    }
 
 
 def ref_forced_wins_in_three(pos):
@@ -52,7 +54,9 @@ def ref_forced_wins_in_three(pos):
     wins = set()
     for name, child in ref_children(pos).items():
         replies = ref_children(child)
-        if replies and all(reference.outcome(r) is None and ref_eliminations(r) for r in replies.values()):
+        if replies and all(
+            reference.outcome(r) is None and ref_eliminations(r) for r in replies.values()
+        ):
             wins.add(name)
     return wins
 
@@ -72,7 +76,11 @@ def test_avoids_a_move_that_allows_an_elimination(fen):
     pos = reference.parse_position(fen)
     assert not ref_eliminations(pos)
     children = ref_children(pos)
-    safe = {name for name, child in children.items() if reference.outcome(child) is None and not ref_eliminations(child)}
+    safe = {
+        name
+        for name, child in children.items()
+        if reference.outcome(child) is None and not ref_eliminations(child)
+    }
     assert safe and len(safe) < len(children)  # some moves lose at once, some do not
     for depth in (2, 3):
         result = search_alphabeta(Board.from_fen(fen), Limits(depth=depth))
@@ -95,7 +103,9 @@ def test_finds_a_forced_elimination_after_a_quiet_move(fen):
     assert search_alphabeta(board, Limits(depth=4)).score_text == "loss in 2"
 
 
-@pytest.mark.parametrize("limits", [Limits(nodes=1), Limits(time=0.001), Limits(nodes=1, time=0.001)])
+@pytest.mark.parametrize(
+    "limits", [Limits(nodes=1), Limits(time=0.001), Limits(nodes=1, time=0.001)]
+)
 def test_a_tiny_budget_still_gives_a_legal_move(limits):
     board = midgame_positions(6, 1, seed=3)[0]
     result = search_alphabeta(board, limits)
@@ -108,7 +118,13 @@ def test_same_limits_same_result():
         for limits in (Limits(depth=3), Limits(nodes=3000)):
             a = search_alphabeta(board, limits, threads=1)  # more threads: test_threads.py
             b = search_alphabeta(board.copy(), limits, threads=1)
-            assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
+            assert (a.move, a.score, a.pv, a.nodes, a.depth) == (
+                b.move,
+                b.score,
+                b.pv,
+                b.nodes,
+                b.depth,
+            )
 
 
 @pytest.mark.parametrize("size, depth", [(5, 3), (6, 3), (5, 4)])
@@ -130,7 +146,9 @@ def test_the_table_never_changes_a_fixed_depth_result(size, depth):
         assert exact[with_table.move] == best
         pvs_without = search_alphabeta(board, Limits(depth=depth), table_mb=0, selective=0)
         assert pvs_without.score == best and exact[pvs_without.move] == best
-        all_with_table = search_alphabeta(board, Limits(depth=depth), table_mb=1, multipv=1000, selective=0)
+        all_with_table = search_alphabeta(
+            board, Limits(depth=depth), table_mb=1, multipv=1000, selective=0
+        )
         assert {rm.move: rm.score for rm in all_with_table.root_moves} == exact
 
 
@@ -147,7 +165,9 @@ def test_result_fields():
         line.push(move)  # raises if illegal
     assert result.score_text == score_text(result.score.centi_tokens) == str(result.score)
     assert result.mate is None and abs(result.score.centi_tokens) < alphabeta.MATE_BOUND
-    assert sorted(map(str, (rm.move for rm in result.root_moves))) == sorted(map(str, board.legal_moves))
+    assert sorted(map(str, (rm.move for rm in result.root_moves))) == sorted(
+        map(str, board.legal_moves)
+    )
     assert result.root_moves[0].move == result.move and result.root_moves[0].score == result.score
     assert sum(rm.visits for rm in result.root_moves) < result.nodes
 
@@ -168,7 +188,11 @@ def test_finished_game_gives_no_move():
 
 
 def test_table_entries_round_trip():
-    for move, bound, depth, generation, score in [(1, 1, 0, 1, 0), ((1 << 27) - 1, 3, 127, 255, -(WIN + 1)), (5, 2, 9, 7, WIN + 1)]:
+    for move, bound, depth, generation, score in [
+        (1, 1, 0, 1, 0),
+        ((1 << 27) - 1, 3, 127, 255, -(WIN + 1)),
+        (5, 2, 9, 7, WIN + 1),
+    ]:
         data = np.uint64(tt.pack_entry(move, bound, depth, generation, score))
         assert tt.entry_move(data) == move
         assert tt.entry_bound(data) == bound
@@ -252,8 +276,14 @@ def test_fitted_evaluation_with_the_classic_weights_is_the_classic_evaluation():
     classic weights twice and no tempo, it scores as the classic evaluation."""
     from hinge_fast.search.evaluate import WEIGHTS, Evaluator, get_evaluator
 
-    classic = Evaluator("classic-as-fitted", 2, "test", tuple(WEIGHTS) + (0,) + tuple(WEIGHTS) + (0,))
-    for board in midgame_positions(6, 8, seed=24) + midgame_positions(4, 8, seed=25) + midgame_positions(9, 4, seed=26):
+    classic = Evaluator(
+        "classic-as-fitted", 2, "test", tuple(WEIGHTS) + (0,) + tuple(WEIGHTS) + (0,)
+    )
+    for board in (
+        midgame_positions(6, 8, seed=24)
+        + midgame_positions(4, 8, seed=25)
+        + midgame_positions(9, 4, seed=26)
+    ):
         assert classic(board) == get_evaluator("classic")(board) == evaluate_board(board)["total"]
     tempo = Evaluator("tempo", 2, "test", (0,) * 9 + (7,) + (0,) * 9 + (7,))
     assert tempo(Board()) == 7
@@ -269,7 +299,12 @@ def test_searchers_made_one_after_another_reuse_buffers_and_agree():
     gc.collect()
     for _ in range(3):
         again = search_alphabeta(board, Limits(nodes=2000), threads=1)
-        assert (again.move, again.score, again.nodes, again.pv) == (first.move, first.score, first.nodes, first.pv)
+        assert (again.move, again.score, again.nodes, again.pv) == (
+            first.move,
+            first.score,
+            first.nodes,
+            first.pv,
+        )
     assert alphabeta.POOL.free_buffers and alphabeta.POOL.free_tables
 
 
@@ -306,7 +341,13 @@ def test_the_searcher_class_plays_the_engine_defaults():
     for board in midgame_positions(6, 2, seed=32) + midgame_positions(8, 1, seed=33):
         a = AlphaBetaSearcher(threads=1).go(board, Limits(nodes=3000))
         b = create_searcher("alphabeta", threads=1, tablebase="off").go(board, Limits(nodes=3000))
-        assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
+        assert (a.move, a.score, a.pv, a.nodes, a.depth) == (
+            b.move,
+            b.score,
+            b.pv,
+            b.nodes,
+            b.depth,
+        )
     with pytest.raises(HingeError, match="quiescence"):
         create_searcher("alphabeta", quiescence=-1)
     for removed in ("lmr", "null_move", "flip_extension", "shift_search", "full_time"):
@@ -344,7 +385,11 @@ def test_go_prepares_once_before_it_searches():
             limits = Limits(depth=3) if engine == "alphabeta" else Limits(nodes=300)
             result = searcher.go(Board(7), limits, lambda _: events.append("progress"))
             assert result.move in Board(7).legal_moves
-            assert events[:2] == ["prepare", "prepared"] and events.count("prepare") == 1, (engine, threads, events)
+            assert events[:2] == ["prepare", "prepared"] and events.count("prepare") == 1, (
+                engine,
+                threads,
+                events,
+            )
             if engine == "alphabeta":
                 assert "progress" in events
 
@@ -365,13 +410,19 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
             continue
         cells = 3 * (board.size - 1) * (board.size - 2) + 1
         phase = sum(board.token_count(c) for c in (board.turn, board.turn.other)) / cells
-        expected = sum(t * (o * (1 - phase) + e * phase)
-                       for t, o, e in zip(list(terms) + [1], LEAF_FITTED_OPENING, LEAF_FITTED_END))
+        expected = sum(
+            t * (o * (1 - phase) + e * phase)
+            for t, o, e in zip(list(terms) + [1], LEAF_FITTED_OPENING, LEAF_FITTED_END)
+        )
         assert leaf(board) == round(expected)
         differ += leaf(board) != fitted(board)
         default = search_alphabeta(board, Limits(depth=2), threads=1)
         explicit = search_alphabeta(board, Limits(depth=2), threads=1, evaluator="leaf-fitted")
-        assert (default.move, default.score, default.nodes) == (explicit.move, explicit.score, explicit.nodes)
+        assert (default.move, default.score, default.nodes) == (
+            explicit.move,
+            explicit.score,
+            explicit.nodes,
+        )
     assert differ >= 3
     with pytest.raises(HingeError, match="evaluator"):
         search_alphabeta(midgame_positions(6, 1, seed=31)[0], Limits(depth=1), evaluator="leaf")
@@ -381,9 +432,14 @@ def test_leaf_fitted_uses_its_side_4_weights_on_side_4_only():
     """``leaf-fitted`` has its own weights on side 4 (``search/weights.py``, fitted on
     side-4 self-play) and the sides 6-9 fit elsewhere; ``leaf-fitted-69`` keeps the sides
     6-9 fit everywhere. Checked where the search copies the weights into its buffers."""
-    from hinge_fast.search.alphabeta import AlphaBetaSearcher
     from hinge_fast.core.sets import set_like
-    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, evaluation_in, get_evaluator
+    from hinge_fast.search.alphabeta import AlphaBetaSearcher
+    from hinge_fast.search.evaluate import (
+        LEAF_FITTED_END,
+        LEAF_FITTED_OPENING,
+        evaluation_in,
+        get_evaluator,
+    )
     from hinge_fast.search.weights import LEAF_FITTED_SIDE4
 
     side4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
@@ -394,7 +450,10 @@ def test_leaf_fitted_uses_its_side_4_weights_on_side_4_only():
     for evaluator, size, expected in cases:
         searcher = AlphaBetaSearcher(table_mb=1, evaluator=evaluator, threads=1)
         searcher.go(Board(size=size), Limits(depth=1))
-        assert np.array_equal(searcher.buffers.weights[: len(expected)], expected), (evaluator, size)
+        assert np.array_equal(searcher.buffers.weights[: len(expected)], expected), (
+            evaluator,
+            size,
+        )
         assert np.array_equal(get_evaluator(evaluator).weights_for(size), expected)
     board = Board(size=4)
     board.push(board.legal_moves[0])
@@ -434,8 +493,20 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
     from hinge_fast.core.sets import to_shift_words
 
     def plain(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
-        return negamax.negamax(size, colour, to_shift_words(size, own, like), to_shift_words(size, enemy, like), key,
-                               depth, ply, alpha, beta, buf, keys, data)
+        return negamax.negamax(
+            size,
+            colour,
+            to_shift_words(size, own, like),
+            to_shift_words(size, enemy, like),
+            key,
+            depth,
+            ply,
+            alpha,
+            beta,
+            buf,
+            keys,
+            data,
+        )
 
     boards = midgame_positions(size, 4, seed=40 + size)
     limits = Limits(nodes=4000)
@@ -444,4 +515,10 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
     monkeypatch.setattr(alphabeta, "search_depth", plain)
     plain = [search_alphabeta(board.copy(), limits, **options) for board in boards]
     for a, b in zip(fast, plain):
-        assert (a.move, a.score, a.pv, a.nodes, a.depth) == (b.move, b.score, b.pv, b.nodes, b.depth)
+        assert (a.move, a.score, a.pv, a.nodes, a.depth) == (
+            b.move,
+            b.score,
+            b.pv,
+            b.nodes,
+            b.depth,
+        )

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from hinge_fast import Board, Color
-from hinge_fast.tools.analysis import analyze, eliminations, threats
 from hinge_fast.cli import main
-from hinge_fast.tools.record import GameRecord, write_records
+from hinge_fast.tools.analysis import analyze, eliminations, threats
 from hinge_fast.tools.positions import random_position
+from hinge_fast.tools.record import GameRecord, write_records
 from tests.conftest import MID_GAME_BUSY
 
 # Green E6 F6 against a lone Blue F5 (and Blue C2 far away): Green can flip F5 now.
@@ -21,15 +21,34 @@ FINISHED = "6/7/8/9/10/4gg5/10/9/8/7/6 b"
 ELIMINATE = "6/7/8/9/10/4gg5/5b4/9/8/7/6 g"
 
 TOP_KEYS = {
-    "position", "size", "turn", "tokens", "groups", "outcome", "legal_moves", "evaluation", "engine",
-    "time", "nodes", "depth", "tablebase", "best", "top", "pv", "threats", "eliminations",
+    "position",
+    "size",
+    "turn",
+    "tokens",
+    "groups",
+    "outcome",
+    "legal_moves",
+    "evaluation",
+    "engine",
+    "time",
+    "nodes",
+    "depth",
+    "tablebase",
+    "best",
+    "top",
+    "pv",
+    "threats",
+    "eliminations",
 }
 
 
 def expected_threats(board):
     """{(owner, group cells): sorted moves} from legal_moves and groups alone."""
     out = {}
-    for b in (board, Board.from_fen(board.fen()[:-1] + ("b" if board.turn == Color.GREEN else "g"))):
+    for b in (
+        board,
+        Board.from_fen(board.fen()[:-1] + ("b" if board.turn == Color.GREEN else "g")),
+    ):
         groups = b.groups(b.turn.other)
         for move in b.legal_moves:
             if move.is_swipe:
@@ -59,7 +78,9 @@ def test_simple_threat_and_elimination():
 
 
 def test_analyze_with_mcts_reports_search_and_schema():
-    report = analyze(Board.from_fen(MID_GAME_BUSY), engine="mcts", nodes=300, seed=1, top=3, time=None)
+    report = analyze(
+        Board.from_fen(MID_GAME_BUSY), engine="mcts", nodes=300, seed=1, top=3, time=None
+    )
     d = report.to_dict()
     assert set(d) == TOP_KEYS
     assert d["turn"] == "green" and d["size"] == 6
@@ -67,13 +88,27 @@ def test_analyze_with_mcts_reports_search_and_schema():
     assert d["groups"] == {"green": 4, "blue": 5}
     assert d["outcome"] is None and d["engine"] == "mcts" and d["nodes"] == 300
     assert len(d["top"]) == 3 and d["best"]["move"] == d["top"][0]["move"] == d["pv"][0]
-    assert set(d["top"][0]) == {"move", "score", "score_text", "mate", "win_rate", "visits", "depth", "win_chance",
-                                "green_text", "pv"}
+    assert set(d["top"][0]) == {
+        "move",
+        "score",
+        "score_text",
+        "mate",
+        "win_rate",
+        "visits",
+        "depth",
+        "win_chance",
+        "green_text",
+        "pv",
+    }
     # MCTS's lines: the most visited first, each its win rate, with its most visited line
     assert [t["visits"] for t in d["top"]] == sorted((t["visits"] for t in d["top"]), reverse=True)
-    assert all(t["win_chance"] == round(t["win_rate"], 4) and t["pv"][0] == t["move"] for t in d["top"])
+    assert all(
+        t["win_chance"] == round(t["win_rate"], 4) and t["pv"][0] == t["move"] for t in d["top"]
+    )
     assert d["best"]["move"] in {str(m) for m in Board.from_fen(MID_GAME_BUSY).legal_moves}
-    assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(expected_threats(Board.from_fen(MID_GAME_BUSY)))
+    assert {(t["side"], tuple(t["group"])) for t in d["threats"]} == set(
+        expected_threats(Board.from_fen(MID_GAME_BUSY))
+    )
     text = report.to_text()
     assert "best: " in text and "principal variation:" in text and "threats against green" in text
 
@@ -120,7 +155,10 @@ def test_analyze_with_alphabeta(capsys):
         (["analyze", "--engine", "nope"], "invalid choice"),
         (["analyze", "--time", "-1"], "time must be more than 0"),
         (["analyze", "--time", "abc"], "time must be a number"),
-        (["replay", "/nonexistent/games.hgn"], "game record file /nonexistent/games.hgn does not exist"),
+        (
+            ["replay", "/nonexistent/games.hgn"],
+            "game record file /nonexistent/games.hgn does not exist",
+        ),
     ],
 )
 def test_bad_input_is_one_error_line(capsys, args, message):
@@ -164,7 +202,11 @@ def test_replay_end_and_ply(capsys, games_file, tmp_path):
 
 @pytest.mark.parametrize(
     "extra, message",
-    [(["--game", "3"], "holds 2 games"), (["--ply", "999"], "has"), (["--game", "0"], "N must be from 1")],
+    [
+        (["--game", "3"], "holds 2 games"),
+        (["--ply", "999"], "has"),
+        (["--game", "0"], "N must be from 1"),
+    ],
 )
 def test_replay_bad_input(capsys, games_file, extra, message):
     path, _ = games_file
@@ -177,7 +219,10 @@ def test_replay_reports_a_bad_record(capsys, tmp_path):
     path = tmp_path / "bad.hgn"
     path.write_text('[Size "6"]\n\n1. F6 F6 unfinished\n')
     assert main(["replay", str(path)]) == 2
-    assert capsys.readouterr().err.strip() == "error: game 1: ply 2 (1... F6): illegal move F6: F6 is occupied"
+    assert (
+        capsys.readouterr().err.strip()
+        == "error: game 1: ply 2 (1... F6): illegal move F6: F6 is occupied"
+    )
 
 
 def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
@@ -188,10 +233,21 @@ def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
     from hinge_fast.tools.analysis import Analysis, ranked_root_moves
 
     board = Board.from_fen("6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g")
-    best, second, third = (board.parse_move(m) for m in ("J6-I6xG6", "G5-G4xF3", board.legal_moves[0].__str__()))
+    best, second, third = (
+        board.parse_move(m) for m in ("J6-I6xG6", "G5-G4xF3", board.legal_moves[0].__str__())
+    )
     result = SearchResult(
-        move=best, score=Score.centi(144), pv=[best], nodes=10, depth=5, engine="alphabeta",
-        root_moves=[RootMove(third, None, 1, 0), RootMove(second, Score.centi(378), 5, 4), RootMove(best, Score.centi(144), 5, 5)],
+        move=best,
+        score=Score.centi(144),
+        pv=[best],
+        nodes=10,
+        depth=5,
+        engine="alphabeta",
+        root_moves=[
+            RootMove(third, None, 1, 0),
+            RootMove(second, Score.centi(378), 5, 4),
+            RootMove(best, Score.centi(144), 5, 5),
+        ],
     )
     assert [rm.move for rm in ranked_root_moves(result)] == [best, second, third]
     report = Analysis(board=board, result=result, engine="alphabeta", top=3)
@@ -200,7 +256,8 @@ def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
     assert "  2. G5-G4xF3  Green +3.78 tokens, 55% to win (depth 4)\n" in text
     top = report.to_dict()["top"]
     assert [(m["move"], m["depth"], m["score_text"]) for m in top[:2]] == [
-        ("J6-I6xG6", 5, "+1.44"), ("G5-G4xF3", 4, "+3.78 (depth 4)"),
+        ("J6-I6xG6", 5, "+1.44"),
+        ("G5-G4xF3", 4, "+3.78 (depth 4)"),
     ]
 
 
@@ -210,15 +267,21 @@ def test_alpha_beta_top_moves_are_multipv_lines_of_one_depth():
     board = Board.from_fen(MID_GAME_BUSY)
     report = analyze(board, engine="alphabeta", time=0.5, top=4, threads=1)
     d = report.to_dict()
-    assert len(d["top"]) == 4 and all(t["depth"] == d["depth"] and t["score"] is not None for t in d["top"])
+    assert len(d["top"]) == 4 and all(
+        t["depth"] == d["depth"] and t["score"] is not None for t in d["top"]
+    )
     assert [t["score"] for t in d["top"]] == sorted((t["score"] for t in d["top"]), reverse=True)
     assert all(t["pv"][0] == t["move"] for t in d["top"]) and d["top"][0]["pv"] == d["pv"]
     assert all(0 < t["win_chance"] < 1 and t["green_text"].endswith("% to win") for t in d["top"])
     assert f"top moves (each line searched to depth {d['depth']}):" in report.to_text()
     assert "not fully searched" not in report.to_text()
     small = Board.from_fen("4/1g3/1g4/1g3b1/1ggg2/5/4 b")
-    everything = analyze(small, engine="alphabeta", depth=2, top=1000, threads=1, tablebase="off").to_dict()
-    assert len(everything["top"]) == len(small.legal_moves) and all(t["depth"] for t in everything["top"])
+    everything = analyze(
+        small, engine="alphabeta", depth=2, top=1000, threads=1, tablebase="off"
+    ).to_dict()
+    assert len(everything["top"]) == len(small.legal_moves) and all(
+        t["depth"] for t in everything["top"]
+    )
 
 
 def test_a_forced_elimination_reads_as_a_win_in_n_plies():
@@ -227,6 +290,10 @@ def test_a_forced_elimination_reads_as_a_win_in_n_plies():
     board = Board.from_fen("4/1g3/1g4/1g3b1/1ggg2/5/4 b")
     report = analyze(board, engine="alphabeta", depth=4, top=2, threads=1, tablebase="off")
     d = report.to_dict()
-    assert d["best"]["mate"] == 3 and d["best"]["green_text"] == "Blue wins in 3" and d["best"]["win_chance"] == 1.0
+    assert (
+        d["best"]["mate"] == 3
+        and d["best"]["green_text"] == "Blue wins in 3"
+        and d["best"]["win_chance"] == 1.0
+    )
     assert d["top"][0]["green_text"] == "Blue wins in 3" and len(d["top"][0]["pv"]) == 3
     assert f"best: {d['best']['move']}, Blue wins in 3 (alphabeta, depth" in report.to_text()

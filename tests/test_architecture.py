@@ -38,4 +38,3 @@ def test_a_broken_contract_is_reported(tmp_path):
     run = lint_imports(config)
     assert run.returncode == 1
     assert "hinge_fast.board is not allowed to import hinge_fast.core" in run.stdout
-

@@ -56,14 +56,23 @@ def _small_result():
 
     values = np.zeros(2 * BLOCK_ENTRIES, dtype=np.uint8)
     values[:100] = 5
-    return SolveResult(values=values, start_index=0, start_side=0, positions_by_side=(1, 0), wins=1, losses=0,
-                       unsolved=0, classes=1, seconds=0.0)
+    return SolveResult(
+        values=values,
+        start_index=0,
+        start_side=0,
+        positions_by_side=(1, 0),
+        wins=1,
+        losses=0,
+        unsolved=0,
+        classes=1,
+        seconds=0.0,
+    )
 
 
 def _write_book(path):
+    from hinge_fast import Board
     from hinge_fast.tools.book import book_text
     from hinge_fast.tools.files import write_text_file
-    from hinge_fast import Board
 
     write_text_file(path, book_text([Board(4).fen()], "a book"))
 
@@ -169,14 +178,21 @@ def test_each_writer_writes_its_file(tmp_path, name):
 
 @pytest.mark.parametrize("failure", ["ctrl-c", "full disk", "producer error"])
 @pytest.mark.parametrize("name", sorted(WRITERS))
-def test_a_failure_mid_write_leaves_the_old_file_and_nothing_else(tmp_path, monkeypatch, name, failure):
+def test_a_failure_mid_write_leaves_the_old_file_and_nothing_else(
+    tmp_path, monkeypatch, name, failure
+):
     path = tmp_path / name
     path.write_bytes(OLD)
-    error = {"ctrl-c": KeyboardInterrupt(), "full disk": OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)),
-             "producer error": _Interrupted("boom")}[failure]
+    error = {
+        "ctrl-c": KeyboardInterrupt(),
+        "full disk": OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)),
+        "producer error": _Interrupted("boom"),
+    }[failure]
     _fail_mid_write(monkeypatch, error)
     if failure == "full disk":
-        with pytest.raises(HingeError, match=f"cannot write .*{re.escape(name)}: No space left on device$"):
+        with pytest.raises(
+            HingeError, match=f"cannot write .*{re.escape(name)}: No space left on device$"
+        ):
             WRITERS[name](path)
     else:
         with pytest.raises(type(error)):
@@ -249,7 +265,9 @@ def test_a_device_is_written_straight_to():
     assert atomic.write_atomic("/dev/null", b"nothing to keep") == 15
 
 
-@pytest.mark.parametrize("path, reason", [("missing/out.txt", "No such file or directory"), (".", "Is a directory")])
+@pytest.mark.parametrize(
+    "path, reason", [("missing/out.txt", "No such file or directory"), (".", "Is a directory")]
+)
 def test_a_path_that_cannot_be_written_is_one_line(tmp_path, monkeypatch, path, reason):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(HingeError) as error:
@@ -258,7 +276,9 @@ def test_a_path_that_cannot_be_written_is_one_line(tmp_path, monkeypatch, path, 
     assert list(tmp_path.iterdir()) == []
 
 
-WRITE_CALLS = re.compile(r"""open\([^)]*['"][wax]b?['"]|write_text\(|write_bytes\(|np\.save|savez|\.tofile\(|savefig\(""")
+WRITE_CALLS = re.compile(
+    r"""open\([^)]*['"][wax]b?['"]|write_text\(|write_bytes\(|np\.save|savez|\.tofile\(|savefig\("""
+)
 
 
 def test_no_writer_goes_around_the_atomic_one():
@@ -266,11 +286,20 @@ def test_no_writer_goes_around_the_atomic_one():
     appear only inside a function handed to write_atomic, or in the append of a whole
     game to a match file."""
     allowed = {
-        ("hinge_fast/core/atomic.py", 'with open(target, "wb") as f:'),  # a device: nothing to replace
+        (
+            "hinge_fast/core/atomic.py",
+            'with open(target, "wb") as f:',
+        ),  # a device: nothing to replace
         ("hinge_fast/core/atomic.py", 'with os.fdopen(fd, "wb") as f:'),  # the temporary file
-        ("hinge_fast/tools/record.py", 'with open(path, "a", encoding="utf-8") as f:'),  # appends one whole game
+        (
+            "hinge_fast/tools/record.py",
+            'with open(path, "a", encoding="utf-8") as f:',
+        ),  # appends one whole game
         ("hinge_fast/tools/match.py", 'with open(path, "a"):'),
-        ("scripts/fuzz_limits.py", 'with open(path, "wb") as f:'),  # writes the fuzzed inputs into a scratch folder
+        (
+            "scripts/fuzz_limits.py",
+            'with open(path, "wb") as f:',
+        ),  # writes the fuzzed inputs into a scratch folder
     }
     found = []
     for folder in ("hinge_fast", "scripts"):
@@ -278,6 +307,10 @@ def test_no_writer_goes_around_the_atomic_one():
             rel = path.relative_to(ROOT).as_posix()
             for line in path.read_text(encoding="utf-8").splitlines():
                 code = line.split("#")[0].strip()
-                if WRITE_CALLS.search(code) and "write_atomic(" not in code and (rel, code) not in allowed:
+                if (
+                    WRITE_CALLS.search(code)
+                    and "write_atomic(" not in code
+                    and (rel, code) not in allowed
+                ):
                     found.append(f"{rel}: {code}")
     assert found == [], "\n".join(found)

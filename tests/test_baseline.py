@@ -19,8 +19,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run(*argv: str) -> tuple[int, str, str]:
     """(status, stdout, stderr) of ``python -m scripts.baseline ARGV``, in a process of its own."""
-    done = subprocess.run([sys.executable, "-m", "scripts.baseline", *argv], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "scripts.baseline", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return done.returncode, done.stdout, done.stderr
 
 
@@ -45,8 +50,10 @@ def test_list_and_engine_show_what_is_installed(tmp_path, capsys):
     fake_install(tmp_path, "trial", "1234567890" + "0" * 30)
     assert baseline.main(["list", "--dir", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split() for line in lines] == [["0.1.0", "9b8965c000", str(folder)],
-                                                ["trial", "1234567890", str(tmp_path / "trial")]]
+    assert [line.split() for line in lines] == [
+        ["0.1.0", "9b8965c000", str(folder)],
+        ["trial", "1234567890", str(tmp_path / "trial")],
+    ]
     assert baseline.main(["engine", "0.1.0", "--dir", str(tmp_path)]) == 0
     spec = capsys.readouterr().out.strip()
     assert spec == f"cmd:{shlex.quote(str(folder / '.venv' / 'bin' / 'hinge-fast'))} engine"
@@ -59,11 +66,17 @@ def test_the_spec_survives_a_folder_with_a_space(tmp_path):
     assert shlex.split(spec[4:]) == [str(folder / ".venv" / "bin" / "hinge-fast"), "engine"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["engine", "0.1.0"], "error: no baseline '0.1.0' in {dir}: install it with python -m scripts.baseline install 0.1.0"),
-    (["install", "no-such-commit-here"], "error: unknown commit 'no-such-commit-here' in"),
-    (["install", "HEAD", "--repo", "{dir}"], "error: {dir} is not a git checkout"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["engine", "0.1.0"],
+            "error: no baseline '0.1.0' in {dir}: install it with python -m scripts.baseline install 0.1.0",
+        ),
+        (["install", "no-such-commit-here"], "error: unknown commit 'no-such-commit-here' in"),
+        (["install", "HEAD", "--repo", "{dir}"], "error: {dir} is not a git checkout"),
+    ],
+)
 def test_errors_are_one_line_and_exit_2(tmp_path, argv, message):
     argv = [a.format(dir=tmp_path) for a in argv]
     status, out, err = run(*argv, "--dir", str(tmp_path))
@@ -91,9 +104,15 @@ def test_a_real_install_plays_through_the_protocol(tmp_path):
     record = json.loads((tmp_path / "0.1.0" / baseline.MARKER).read_text())
     assert record["commit"].startswith("9b8965c")
     # The installed engine runs from its own venv, not from this working tree.
-    command = shlex.split(spec[len("cmd:"):])
-    session = subprocess.run(command, input="info\nnewgame 4\nbestmove nodes 200\nquit\n", cwd=tmp_path,
-                             capture_output=True, text=True, timeout=600)
+    command = shlex.split(spec[len("cmd:") :])
+    session = subprocess.run(
+        command,
+        input="info\nnewgame 4\nbestmove nodes 200\nquit\n",
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert session.returncode == 0, session.stderr
     lines = session.stdout.splitlines()
     assert lines[0].startswith("id hinge-fast")
@@ -105,6 +124,11 @@ def test_a_real_install_plays_through_the_protocol(tmp_path):
 
 
 def run_long(*argv: str) -> tuple[int, str, str]:
-    done = subprocess.run([sys.executable, "-m", "scripts.baseline", *argv], cwd=ROOT,
-                          capture_output=True, text=True, timeout=3600)
+    done = subprocess.run(
+        [sys.executable, "-m", "scripts.baseline", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     return done.returncode, done.stdout, done.stderr

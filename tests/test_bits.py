@@ -15,8 +15,13 @@ def bit_facts(word):
 
 def test_counts_and_lowest_and_highest_bits_of_words():
     rng = random.Random(7)
-    words = [1, 1 << 63, (1 << 64) - 1, 0b1011000] + [rng.getrandbits(64) | 1 << rng.randrange(64) for _ in range(300)]
+    words = [1, 1 << 63, (1 << 64) - 1, 0b1011000] + [
+        rng.getrandbits(64) | 1 << rng.randrange(64) for _ in range(300)
+    ]
     for word in words:
         count, low, high = bit_facts(np.uint64(word))
-        assert (int(count), int(low), int(high)) == (bin(word).count("1"), (word & -word).bit_length() - 1,
-                                                     word.bit_length() - 1), hex(word)
+        assert (int(count), int(low), int(high)) == (
+            bin(word).count("1"),
+            (word & -word).bit_length() - 1,
+            word.bit_length() - 1,
+        ), hex(word)

@@ -8,14 +8,13 @@ from hinge_fast.core.geometry import DIRECTIONS, geometry
 from tests.conftest import MID_GAME
 
 
-
 # ----- geometry ------------------------------------------------------------------------
 @pytest.mark.parametrize("size", range(4, 10))
 def test_cell_counts_and_edges(size):
     geo = geometry(size)
     assert geo.n_cells == 3 * size * (size - 1) + 1
     assert geo.n_interior == 3 * (size - 1) * (size - 2) + 1
-    for cell, (c, r) in enumerate(geo.coords):
+    for cell, (_c, _r) in enumerate(geo.coords):
         on_board = sum(n >= 0 for n in geo.neighbours[cell])
         # Edge cells are exactly the cells with fewer than six neighbours.
         assert (on_board < 6) == (not geo.is_interior(cell))
@@ -52,7 +51,10 @@ def test_swipe_ring_turns_around_the_pivot(size):
             p = ring[k]
             pc, pr = geo.coords[p]
             i = DIRECTIONS.index((c - pc, r - pr))  # x = p + D[i]
-            for turn, y1, y2 in ((-1, ring[(k - 1) % 6], ring[6 + (k - 1) % 6]), (1, ring[(k + 1) % 6], ring[6 + k])):
+            for turn, y1, y2 in (
+                (-1, ring[(k - 1) % 6], ring[6 + (k - 1) % 6]),
+                (1, ring[(k + 1) % 6], ring[6 + k]),
+            ):
                 for steps, y in ((1, y1), (2, y2)):
                     dc, dr = DIRECTIONS[(i - steps * turn) % 6]
                     assert geo.index.get((pc + dc, pr + dr), -1) == y
@@ -164,9 +166,13 @@ def test_pop_on_empty_stack():
 
 
 def test_outcomes():
-    eliminated = Board.from_fen("6/1bb2b1/1b1bbbb1/1b4bb1/1b3bb3/2bb2bbb2/3bb1b1b1/3b2b2/1b3bb1/1b2b2/6 g")
+    eliminated = Board.from_fen(
+        "6/1bb2b1/1b1bbbb1/1b4bb1/1b3bb3/2bb2bbb2/3bb1b1b1/3b2b2/1b3bb1/1b2b2/6 g"
+    )
     assert eliminated.is_game_over()
-    assert eliminated.outcome().winner == Color.BLUE and eliminated.outcome().reason == "elimination"
+    assert (
+        eliminated.outcome().winner == Color.BLUE and eliminated.outcome().reason == "elimination"
+    )
     assert eliminated.legal_moves == []
     assert Board().outcome() is None
 

@@ -6,16 +6,27 @@ from __future__ import annotations
 import pytest
 
 from hinge_fast import Board, HingeError
+from hinge_fast.board import bitboard_cells
 from hinge_fast.core.fen import format_fen
 from hinge_fast.core.geometry import geometry
 from hinge_fast.core.retro import symmetry_permutations
-from hinge_fast.board import bitboard_cells
-from hinge_fast.tools.book import BOOKS_DIR, default_book_path, make_book, parse_book, read_book, symmetry_key
+from hinge_fast.tools.book import (
+    BOOKS_DIR,
+    default_book_path,
+    make_book,
+    parse_book,
+    read_book,
+    symmetry_key,
+)
 from hinge_fast.tools.match import play_match
 from hinge_fast.tools.players import get_player
 from hinge_fast.tools.record import read_records
 
-SIDE5 = ["5/6/1g5/5g2/5b3/5b2/7/2g1b1/5 g", "5/4b1/2g4/1b6/4g4/5b2/1g5/6/5 g", "5/6/4gg1/1b6/7g1/8/1b5/4b1/5 g"]
+SIDE5 = [
+    "5/6/1g5/5g2/5b3/5b2/7/2g1b1/5 g",
+    "5/4b1/2g4/1b6/4g4/5b2/1g5/6/5 g",
+    "5/6/4gg1/1b6/7g1/8/1b5/4b1/5 g",
+]
 
 
 def image(board, perm):
@@ -67,7 +78,9 @@ def test_missing_and_unreadable_books(tmp_path):
 
 def test_a_book_of_game_records_cut_at_a_ply(tmp_path):
     path = tmp_path / "games.hgn"
-    path.write_text('[Size "5"]\n\n1. D5 E7 2. F6 D2 unfinished\n\n[Size "5"]\n\n1. C3 G7 unfinished\n')
+    path.write_text(
+        '[Size "5"]\n\n1. D5 E7 2. F6 D2 unfinished\n\n[Size "5"]\n\n1. C3 G7 unfinished\n'
+    )
     whole = read_book(path, size=5)
     assert [e.moves for e in whole.entries] == [("D5", "E7", "F6", "D2"), ("C3", "G7")]
     assert [e.where for e in whole.entries] == ["game 1 (line 1)", "game 2 (line 5)"]
@@ -122,35 +135,77 @@ def test_the_shipped_books(size):
 # ----- in a match ----------------------------------------------------------------------------------
 def test_a_book_run_plays_each_entry_twice_with_colours_swapped():
     book = parse_book("\n".join(SIDE5), "b.txt", size=5)
-    result = play_match(get_player("greedy"), get_player("random"), games=6, size=5, seed=1, book=book, book_order="sequential")
+    result = play_match(
+        get_player("greedy"),
+        get_player("random"),
+        games=6,
+        size=5,
+        seed=1,
+        book=book,
+        book_order="sequential",
+    )
     assert [g.start for g in result.games] == [s for s in SIDE5 for _ in range(2)]
     assert [g.a_color.name for g in result.games] == ["GREEN", "BLUE"] * 3
     assert [g.green for g in result.games] == ["greedy", "random"] * 3
     records = result.records()
-    assert all(r.start == g.start and r.board_at(0).fen() == g.start for r, g in zip(records, result.games))
+    assert all(
+        r.start == g.start and r.board_at(0).fen() == g.start for r, g in zip(records, result.games)
+    )
 
 
 def test_match_command_with_a_book_file(cli, tmp_path):
     path = tmp_path / "book.txt"
     path.write_text("\n".join(SIDE5) + "\n")
     out = tmp_path / "games.hgn"
-    run = cli("match", "greedy", "random", "--games", "4", "--size", "5", "--seed", "1", "--book", path,
-              "--book-order", "sequential", "--out", out)
+    run = cli(
+        "match",
+        "greedy",
+        "random",
+        "--games",
+        "4",
+        "--size",
+        "5",
+        "--seed",
+        "1",
+        "--book",
+        path,
+        "--book-order",
+        "sequential",
+        "--out",
+        out,
+    )
     assert run.status == 0 and "book book.txt (3 entries, sequential order)" in run.out
     records = read_records(str(out))
     assert [r.start for r in records] == [SIDE5[0], SIDE5[0], SIDE5[1], SIDE5[1]]
     assert all(r.tags["Book"].startswith("book.txt ") for r in records)
     # resuming with another book is refused
     path.write_text("\n".join(SIDE5[:2]) + "\n")
-    run = cli("match", "greedy", "random", "--games", "6", "--size", "5", "--book", path, "--book-order", "sequential",
-              "--resume", out)
+    run = cli(
+        "match",
+        "greedy",
+        "random",
+        "--games",
+        "6",
+        "--size",
+        "5",
+        "--book",
+        path,
+        "--book-order",
+        "sequential",
+        "--resume",
+        out,
+    )
     assert run.status == 2 and "Book" in run.err
 
 
 def test_match_command_random_openings(cli):
-    run = cli("match", "greedy", "random", "--games", "2", "--size", "5", "--seed", "1", "--book", "none")
+    run = cli(
+        "match", "greedy", "random", "--games", "2", "--size", "5", "--seed", "1", "--book", "none"
+    )
     assert run.status == 0 and "4-ply random openings" in run.out
-    run = cli("match", "greedy", "random", "--games", "2", "--size", "5", "--seed", "1", "--openings", "2")
+    run = cli(
+        "match", "greedy", "random", "--games", "2", "--size", "5", "--seed", "1", "--openings", "2"
+    )
     assert run.status == 0 and "2-ply random openings" in run.out
 
 
@@ -175,7 +230,9 @@ def test_match_command_bad_books(cli, tmp_path, make, extra, message):
     args += [a.format(dir=tmp_path) for a in extra]
     run = cli(*args)
     err = run.err.strip().splitlines()
-    assert run.status == 2 and len(err) == 1 and err[0].startswith("error: ") and message in err[0], run.err
+    assert (
+        run.status == 2 and len(err) == 1 and err[0].startswith("error: ") and message in err[0]
+    ), run.err
     assert run.out == ""
 
 
@@ -189,7 +246,14 @@ def test_book_command_writes_a_book(cli, tmp_path):
     assert out.read_text().startswith("# hinge-fast book: side 5")
 
 
-@pytest.mark.parametrize("argv", [["--size", "6", "--tablebase", "x.tb"], ["--positions", "0"], ["--out", "/nonexistent/dir/b.txt", "--positions", "1"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--size", "6", "--tablebase", "x.tb"],
+        ["--positions", "0"],
+        ["--out", "/nonexistent/dir/b.txt", "--positions", "1"],
+    ],
+)
 def test_book_command_bad_input(cli, argv):
     run = cli("book", *argv)
     assert run.status == 2 and len(run.err.strip().splitlines()) == 1

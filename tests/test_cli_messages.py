@@ -31,14 +31,50 @@ def test_perft_depth_has_help(capsys):
 
 
 def test_a_match_of_players_that_do_not_search_says_the_limit_does_not_apply(capsys):
-    assert main(["match", "greedy", "random", "--games", "2", "--size", "4", "--nodes", "100", "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "greedy",
+                "random",
+                "--games",
+                "2",
+                "--size",
+                "4",
+                "--nodes",
+                "100",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "100 nodes per move (neither player searches: the limit does not apply)" in out
-    assert "Elo of greedy over random: +0.0; no interval: one pair is too few; play more games" in out
+    assert (
+        "Elo of greedy over random: +0.0; no interval: one pair is too few; play more games" in out
+    )
 
 
 def test_a_one_sided_match_has_no_interval_but_says_why(capsys):
-    assert main(["match", "alphabeta", "random", "--games", "4", "--size", "4", "--nodes", "200", "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "alphabeta",
+                "random",
+                "--games",
+                "4",
+                "--size",
+                "4",
+                "--nodes",
+                "200",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "(for the searching player only: random does not search)" in out
     assert "no interval: all 2 pairs ended the same way" in out and "to +inf" not in out
@@ -50,7 +86,11 @@ def test_move_and_analyze_scores_name_green_and_the_unit(capsys):
     assert "info depth 2 score Green +" in err and " tokens, " in err and "% to win nodes " in err
     assert main(["analyze", MID_GAME, "--depth", "2", "--top", "2"]) == 0
     out = capsys.readouterr().out
-    assert "static evaluation: Green " in out and "best: J6-I6xG6, Green +" in out and "  1. J6-I6xG6  Green +" in out
+    assert (
+        "static evaluation: Green " in out
+        and "best: J6-I6xG6, Green +" in out
+        and "  1. J6-I6xG6  Green +" in out
+    )
 
 
 def test_a_blue_win_is_named_from_either_side(capsys):
@@ -75,6 +115,11 @@ def test_stats_reports_progress_game_by_game():
 def test_bench_explains_threads_slower_than_one():
     from hinge_fast.tools.benchmark import slower_threads_note
 
-    busy = {"threads": 2, "quick": False, "system_load": 64.0, "figures": [{"rate": 10.0, "rate_threads": 9.0}]}
+    busy = {
+        "threads": 2,
+        "quick": False,
+        "system_load": 64.0,
+        "figures": [{"rate": 10.0, "rate_threads": 9.0}],
+    }
     assert "the machine was busy" in slower_threads_note(busy)
     assert slower_threads_note({**busy, "figures": [{"rate": 10.0, "rate_threads": 19.0}]}) is None

@@ -10,8 +10,16 @@ from hinge_fast.board import Color, Termination
 from hinge_fast.protocol.server import EngineSession
 from hinge_fast.protocol.wire import parse_bestmove_limits
 from hinge_fast.search import Limits, create_searcher
-from hinge_fast.search.timeman import (MIN_MOVES_LEFT, MOVE_OVERHEAD, RESERVE, Clock, TimeControl, limits_for_move,
-                                       move_time, moves_left)
+from hinge_fast.search.timeman import (
+    MIN_MOVES_LEFT,
+    MOVE_OVERHEAD,
+    RESERVE,
+    Clock,
+    TimeControl,
+    limits_for_move,
+    move_time,
+    moves_left,
+)
 from hinge_fast.tools.game import play_game
 from hinge_fast.tools.match import MatchSettings, play_match, read_match
 from hinge_fast.tools.players import Player, RandomPlayer, get_player
@@ -79,8 +87,10 @@ def test_a_game_that_runs_on_past_the_plan_never_runs_the_clock_out(increment, m
     # an increment the clock lasts 40 moves at the shortest plan, with one it settles
     # above the reserve.
     remaining = 1.0
-    for move in range(moves):
-        remaining += increment - move_time(remaining, increment, moves=MIN_MOVES_LEFT) - MOVE_OVERHEAD
+    for _move in range(moves):
+        remaining += (
+            increment - move_time(remaining, increment, moves=MIN_MOVES_LEFT) - MOVE_OVERHEAD
+        )
         assert remaining > 0
     if increment:
         assert remaining > RESERVE
@@ -92,7 +102,9 @@ def test_the_clock_becomes_a_time_for_the_side_to_move():
     plan = moves_left(6, 0)
     assert limits_for_move(Limits(clock=clock), board) == Limits(time=move_time(10.0, 0.1, plan))
     board.push(board.legal_moves[0])
-    assert limits_for_move(Limits(clock=clock), board) == Limits(time=move_time(2.0, 0.0, moves_left(6, 1)))
+    assert limits_for_move(Limits(clock=clock), board) == Limits(
+        time=move_time(2.0, 0.0, moves_left(6, 1))
+    )
     # the clock's moves to go come first
     togo = Clock(green_time=10.0, blue_time=2.0, moves_to_go=5)
     assert limits_for_move(Limits(clock=togo), board) == Limits(time=move_time(2.0, 0.0, 5))
@@ -106,16 +118,22 @@ def test_the_clock_becomes_a_time_for_the_side_to_move():
 @pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
 def test_both_engines_search_under_a_clock(engine):
     board = Board(5)
-    result = create_searcher(engine, seed=1, tablebase="off").go(board, Limits(nodes=50, clock=Clock(5.0, 5.0, 0.1, 0.1)))
+    result = create_searcher(engine, seed=1, tablebase="off").go(
+        board, Limits(nodes=50, clock=Clock(5.0, 5.0, 0.1, 0.1))
+    )
     assert result.move in board.legal_moves
 
 
-@pytest.mark.parametrize("text, base, inc", [("10+0.1", 10.0, 0.1), ("60", 60.0, 0.0), (" 0.5 + .05 ", 0.5, 0.05)])
+@pytest.mark.parametrize(
+    "text, base, inc", [("10+0.1", 10.0, 0.1), ("60", 60.0, 0.0), (" 0.5 + .05 ", 0.5, 0.05)]
+)
 def test_time_control_parses(text, base, inc):
     assert TimeControl.parse(text) == TimeControl(base, inc)
 
 
-@pytest.mark.parametrize("text", ["", "x", "10+", "+1", "0+1", "-1+0", "10+0.1+2", "1e3", "100000+0"])
+@pytest.mark.parametrize(
+    "text", ["", "x", "10+", "+1", "0+1", "-1+0", "10+0.1+2", "1e3", "100000+0"]
+)
 def test_bad_time_controls(text):
     with pytest.raises(HingeError):
         TimeControl.parse(text)
@@ -132,13 +150,17 @@ def test_bad_clocks():
 
 # ----- the protocol ---------------------------------------------------------------------------
 def test_bestmove_takes_the_clocks():
-    limits = parse_bestmove_limits("gtime 00:00:10 btime 00:00:09.5 ginc 00:00:00.1 binc 00:00:00.2 movestogo 5")
+    limits = parse_bestmove_limits(
+        "gtime 00:00:10 btime 00:00:09.5 ginc 00:00:00.1 binc 00:00:00.2 movestogo 5"
+    )
     assert limits.clock == Clock(10.0, 9.5, 0.1, 0.2, 5) and limits.time is None
     assert parse_bestmove_limits("btime 00:00:02 gtime 00:00:01").clock == Clock(1.0, 2.0)
     session = EngineSession(strict=True)
     session.options["seed"].value = 1
     assert session.handle("newgame 5")[-1] == "ok"
-    lines = session.handle("bestmove gtime 00:00:01 btime 00:00:01 ginc 00:00:00.01 binc 00:00:00.01 nodes 40")
+    lines = session.handle(
+        "bestmove gtime 00:00:01 btime 00:00:01 ginc 00:00:00.01 binc 00:00:00.01 nodes 40"
+    )
     assert lines[-1] == "ok"
     moves = [line for line in lines[:-1] if not line.startswith("info ")]
     assert len(moves) == 1 and Board(5).parse_move(moves[0]) in Board(5).legal_moves
@@ -157,14 +179,18 @@ def test_a_player_out_of_time_loses():
     # each move was shown both clocks and the increments
     assert [c.green_time for c in slow.shown] == pytest.approx([1.0, 0.7, 0.4, 0.1])
     first = fast.shown[0]
-    assert (first.green_time, first.blue_time, first.green_inc, first.blue_inc) == pytest.approx((0.7, 1.0, 0.0, 0.0))
+    assert (first.green_time, first.blue_time, first.green_inc, first.blue_inc) == pytest.approx(
+        (0.7, 1.0, 0.0, 0.0)
+    )
 
 
 def test_the_increment_is_added_after_each_move():
     timer = FakeTimer()
     slow = SpendingPlayer(timer, 0.3, "slow")
     fast = SpendingPlayer(timer, 0.0, "fast", seed=2)
-    game = play_game(slow, fast, size=6, time_control=TimeControl(1.0, 0.25), timer=timer, max_plies=20)
+    game = play_game(
+        slow, fast, size=6, time_control=TimeControl(1.0, 0.25), timer=timer, max_plies=20
+    )
     # 0.3 spent, 0.25 back: 0.05 less a move, 1 s lasts 20 moves, so the game reaches its cap
     assert game.termination == Termination.MAX_PLIES or game.finished
     assert [c.green_time for c in slow.shown][:3] == pytest.approx([1.0, 0.95, 0.9])
@@ -174,7 +200,9 @@ def test_a_match_where_one_player_overruns_is_lost_on_time(tmp_path):
     timer = FakeTimer()
     slow = SpendingPlayer(timer, 0.3, "slow")
     fast = SpendingPlayer(timer, 0.001, "fast", seed=2)
-    result = play_match(slow, fast, games=4, size=6, seed=3, time_control=TimeControl(1.0, 0.0), timer=timer)
+    result = play_match(
+        slow, fast, games=4, size=6, seed=3, time_control=TimeControl(1.0, 0.0), timer=timer
+    )
     assert [g.termination for g in result.games] == [Termination.TIME_FORFEIT] * 4
     assert result.losses == 4 and result.time_losses == (4, 0)
     assert "lost on time: slow 4, fast 0" in result.summary()
@@ -191,14 +219,23 @@ def test_a_match_where_one_player_overruns_is_lost_on_time(tmp_path):
     assert all(r.comments[len(r.moves)].endswith("out of time after 0.300 s") for r in records)
     assert "0.001 s" in records[0].comments.values()
     done, _ = read_match(str(path), settings)
-    assert sorted(done) == [0, 1, 2, 3] and all(g.termination == Termination.TIME_FORFEIT for g in done.values())
+    assert sorted(done) == [0, 1, 2, 3] and all(
+        g.termination == Termination.TIME_FORFEIT for g in done.values()
+    )
 
 
 def test_a_search_player_under_a_generous_clock_finishes_its_games():
     """Real searchers under a fake clock that never moves: nobody loses on time."""
     timer = FakeTimer()
-    result = play_match(get_player("alphabeta", nodes=100), get_player("mcts", nodes=50), games=2, size=4, seed=1,
-                        time_control=TimeControl(0.5, 0.0), timer=timer)
+    result = play_match(
+        get_player("alphabeta", nodes=100),
+        get_player("mcts", nodes=50),
+        games=2,
+        size=4,
+        seed=1,
+        time_control=TimeControl(0.5, 0.0),
+        timer=timer,
+    )
     assert all(g.termination != Termination.TIME_FORFEIT for g in result.games)
 
 
@@ -217,6 +254,20 @@ def test_match_command_tc_excludes_per_move_limits(cli):
 
 def test_match_command_plays_on_a_clock(cli, tmp_path):
     out = tmp_path / "games.hgn"
-    run = cli("match", "greedy", "random", "--games", "2", "--size", "4", "--tc", "60+1", "--seed", "1", "--out", out)
+    run = cli(
+        "match",
+        "greedy",
+        "random",
+        "--games",
+        "2",
+        "--size",
+        "4",
+        "--tc",
+        "60+1",
+        "--seed",
+        "1",
+        "--out",
+        out,
+    )
     assert run.status == 0 and "60+1 clock" in run.out
     assert [r.tags["Limit"] for r in read_records(str(out))] == ["tc 60+1"] * 2

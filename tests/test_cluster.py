@@ -6,9 +6,8 @@ than skip. One local Ray (2 CPUs) serves the whole session."""
 
 from __future__ import annotations
 
-import ray  # pip install 'hinge-fast[test]' installs it
-
 import pytest
+import ray  # pip install 'hinge-fast[test]' installs it
 
 from hinge_fast.cli import main
 from hinge_fast.tools.executor import Executor
@@ -57,7 +56,11 @@ def test_match_on_ray_equals_local(local_ray, workers):
     with Executor(ray="auto", concurrency=workers) as ex:
         remote = play_match(A, B, games=6, size=5, seed=9, executor=ex)
     assert _moves(remote) == _moves(local)
-    assert (remote.wins, remote.losses, remote.unfinished) == (local.wins, local.losses, local.unfinished)
+    assert (remote.wins, remote.losses, remote.unfinished) == (
+        local.wins,
+        local.losses,
+        local.unfinished,
+    )
 
 
 def test_match_survives_a_killed_worker(local_ray):
@@ -77,7 +80,19 @@ def test_match_survives_a_killed_worker(local_ray):
 
 
 def test_match_command_on_ray(local_ray, tmp_path, capsys):
-    argv = ["match", "mcts", "greedy", "--nodes", "60", "--size", "5", "--seed", "5", "--games", "4"]
+    argv = [
+        "match",
+        "mcts",
+        "greedy",
+        "--nodes",
+        "60",
+        "--size",
+        "5",
+        "--seed",
+        "5",
+        "--games",
+        "4",
+    ]
     assert main(argv + ["--out", str(tmp_path / "a.hgn")]) == 0
     local = capsys.readouterr().out
     assert main(argv + ["--out", str(tmp_path / "b.hgn"), "--ray", "auto"]) == 0
@@ -101,7 +116,9 @@ def test_perft_on_ray_equals_local(local_ray, workers, monkeypatch):
         with Executor(ray="auto", concurrency=workers) as ex:
             assert distributed.perft_split(board, 3, ex) == local  # one job per root move
             monkeypatch.setattr(distributed, "JOBS_PER_WORKER", 10**6)
-            assert distributed.perft_split(board, 3, ex) == local  # one job per position two plies deep
+            assert (
+                distributed.perft_split(board, 3, ex) == local
+            )  # one job per position two plies deep
             assert distributed.perft_split(board, 3, ex, bulk=False) == local
     assert sum(c for _, c in local) > 0 and board.fen() == MIDGAME
 
@@ -116,8 +133,24 @@ def test_perft_command_on_ray(local_ray, capsys):
 
 def test_tune_command_on_ray(local_ray, capsys):
     """SPSA's games go to the Ray workers; the parameter path is the local one."""
-    argv = ["tune", "mcts", "-p", "exploration=0.4,0.1,1.0", "--iterations", "2", "--games", "4",
-            "--nodes", "30", "--size", "4", "--seed", "3", "--learning-rate", "1"]
+    argv = [
+        "tune",
+        "mcts",
+        "-p",
+        "exploration=0.4,0.1,1.0",
+        "--iterations",
+        "2",
+        "--games",
+        "4",
+        "--nodes",
+        "30",
+        "--size",
+        "4",
+        "--seed",
+        "3",
+        "--learning-rate",
+        "1",
+    ]
     assert main(argv) == 0
     local = capsys.readouterr().out
     assert main(argv + ["--ray", "auto"]) == 0
@@ -154,7 +187,9 @@ def test_stats_on_ray_equals_local(local_ray, monkeypatch):
     for workers in (1, 2):
         with Executor(ray="auto", concurrency=workers) as ex:
             assert drop(self_play(5, 35, "random", seed=4, executor=ex)) == drop(local_random)
-            assert drop(self_play(4, 5, "mcts", nodes=40, seed=6, executor=ex)) == drop(local_engine)
+            assert drop(self_play(4, 5, "mcts", nodes=40, seed=6, executor=ex)) == drop(
+                local_engine
+            )
 
 
 def test_stats_command_on_ray(local_ray, capsys):
@@ -204,8 +239,21 @@ def test_prove_command_on_ray(local_ray, capsys, tmp_path):
     assert run.out.startswith("Green wins, proven in ")
     assert any("Green wins, proven in" in line for line in run.out.splitlines()[1:])
     out = tmp_path / "lost.proof"
-    assert main(["prove", "4/1bgg1/2bbb1/2bgg2/1ggg2/2gg1/4 b", "--table-mb", "4", "--ray", "auto",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "prove",
+                "4/1bgg1/2bbb1/2bgg2/1ggg2/2gg1/4 b",
+                "--table-mb",
+                "4",
+                "--ray",
+                "auto",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith("Green wins, proven in 2 plies")
     assert check_proof(out).winner == "green"
 
@@ -289,8 +337,14 @@ def test_a_local_ray_listens_on_loopback_only(tmp_path):
     import sys
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
-    run = subprocess.run([sys.executable, "-c", LISTENING], capture_output=True, text=True, timeout=240, env=env,
-                         cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", LISTENING],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     lines = run.stdout.splitlines()
     assert "describe 1 Ray workers on a local Ray listening on 127.0.0.1 only" in lines
@@ -308,19 +362,25 @@ def test_a_local_ray_is_refused_when_it_would_listen_on_the_network():
     import subprocess
     import sys
 
-    code = ("import ray, ray.util\n"
-            "from hinge_fast.errors import HingeError\n"
-            "from hinge_fast.tools.executor import Executor\n"
-            "if ray.util.get_node_ip_address() == '127.0.0.1':\n"
-            "    print('loopback only'); raise SystemExit\n"
-            "try:\n"
-            "    Executor(ray='local').start()\n"
-            "except HingeError as e:\n"
-            "    print(e, ray.is_initialized())\n")
+    code = (
+        "import ray, ray.util\n"
+        "from hinge_fast.errors import HingeError\n"
+        "from hinge_fast.tools.executor import Executor\n"
+        "if ray.util.get_node_ip_address() == '127.0.0.1':\n"
+        "    print('loopback only'); raise SystemExit\n"
+        "try:\n"
+        "    Executor(ray='local').start()\n"
+        "except HingeError as e:\n"
+        "    print(e, ray.is_initialized())\n"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     if run.stdout.strip() == "loopback only":
         pytest.skip("this machine has no address but the loopback one")
-    assert run.stdout.startswith("cannot start a local Ray listening on 127.0.0.1 only: Ray was imported before")
+    assert run.stdout.startswith(
+        "cannot start a local Ray listening on 127.0.0.1 only: Ray was imported before"
+    )
     assert run.stdout.strip().endswith("False")

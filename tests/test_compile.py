@@ -38,8 +38,14 @@ def _env(**extra):
 
 
 def run_commands(commands, env=None, timeout=900):
-    run = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(commands)], cwd=ROOT, env=env or _env(),
-                         capture_output=True, text=True, timeout=timeout)
+    run = subprocess.run(
+        [sys.executable, "-c", RUNNER, json.dumps(commands)],
+        cwd=ROOT,
+        env=env or _env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(run.stdout.strip().splitlines()[-1]), run.stderr
 
@@ -65,8 +71,10 @@ def commands_of_side(size: int, folder: Path) -> list[list[str]]:
     if size == 4:
         table = str(folder / "side4.tb")
         near_end = "4/1ggb1/1bgbg1/1gbgbg1/1bgbg1/1gbg1/4 g"
-        commands += [["solve", "--from", near_end, "--out", table, "--quiet"],
-                     ["probe", "--tablebase", table, near_end]]
+        commands += [
+            ["solve", "--from", near_end, "--out", table, "--quiet"],
+            ["probe", "--tablebase", table, near_end],
+        ]
     return commands
 
 
@@ -75,8 +83,14 @@ def test_after_warmup_no_command_compiles_on_any_side(tmp_path):
     """After ``hinge-fast warmup``, fresh processes running move, analyze, perft,
     playouts, prove, solve and probe with both engines on every side from 4 to 9
     compile no kernel at all."""
-    warm = subprocess.run([sys.executable, "-m", "hinge_fast.cli", "warmup"], cwd=ROOT, env=_env(),
-                          capture_output=True, text=True, timeout=1800)
+    warm = subprocess.run(
+        [sys.executable, "-m", "hinge_fast.cli", "warmup"],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert warm.returncode == 0, warm.stderr[-3000:]
     for size in range(4, 10):
         results, err = run_commands(commands_of_side(size, tmp_path))
@@ -95,7 +109,9 @@ def test_a_command_compiles_only_its_side_and_says_so(tmp_path):
     argv, status, compiled = first
     assert status == 0 and compiled, compiled
     assert err.count("hinge-fast: compiling the kernels this command runs for side 4") == 1, err
-    assert not {"negamax", "run_iterations", "mid", "perft_sets", "games_in"} & set(compiled), compiled
+    assert not {"negamax", "run_iterations", "mid", "perft_sets", "games_in"} & set(compiled), (
+        compiled
+    )
     (again,), err = run_commands([["moves", "--size", "4"]], env)
     assert again[2] == [] and "compiling" not in err
     # The kernels compiled were for one word per set: a second side of another layout
@@ -110,15 +126,33 @@ def test_kernel_cache_folder_honours_the_settings_whatever_was_imported_first(tm
     package's numba cache stays where numba puts it (beside its source)."""
     other = tmp_path / "other_pkg.py"
     other.write_text("import numba\n\n@numba.njit(cache=True)\ndef double(x):\n    return 2 * x\n")
-    code = ("import sys; sys.path.insert(0, %r); import numba, other_pkg; other_pkg.double(2); "
-            "from hinge_fast.board import Board; Board(4).zobrist_key" % str(tmp_path))
-    for settings, expected in (({"XDG_CACHE_HOME": str(tmp_path / "xdg")}, tmp_path / "xdg" / "hinge-fast" / "numba"),
-                               ({"NUMBA_CACHE_DIR": str(tmp_path / "numba")}, tmp_path / "numba"),
-                               ({"HINGE_FAST_CACHE_DIR": str(tmp_path / "mine"), "NUMBA_CACHE_DIR": str(tmp_path / "n2")},
-                                tmp_path / "mine")):
-        env = {k: v for k, v in _env().items() if k not in ("NUMBA_CACHE_DIR", "HINGE_FAST_CACHE_DIR")}
+    code = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import numba, other_pkg; "
+        "other_pkg.double(2); from hinge_fast.board import Board; Board(4).zobrist_key"
+    )
+    for settings, expected in (
+        ({"XDG_CACHE_HOME": str(tmp_path / "xdg")}, tmp_path / "xdg" / "hinge-fast" / "numba"),
+        ({"NUMBA_CACHE_DIR": str(tmp_path / "numba")}, tmp_path / "numba"),
+        (
+            {
+                "HINGE_FAST_CACHE_DIR": str(tmp_path / "mine"),
+                "NUMBA_CACHE_DIR": str(tmp_path / "n2"),
+            },
+            tmp_path / "mine",
+        ),
+    ):
+        env = {
+            k: v for k, v in _env().items() if k not in ("NUMBA_CACHE_DIR", "HINGE_FAST_CACHE_DIR")
+        }
         env.update(settings)
-        run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        run = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert run.returncode == 0, run.stderr[-2000:]
         assert list(expected.rglob("*.nbi")), (settings, list(tmp_path.rglob("*.nbi")))
         ours = [p for p in expected.rglob("*.nbi") if "other_pkg" in p.name]
@@ -135,5 +169,8 @@ def test_no_kernel_cache_inside_the_package():
 
     Board(4).legal_moves  # the kernels are loaded or compiled by now
     package = Path(hinge_fast.__file__).parent
-    assert hinge_fast.__file__.endswith("__init__.py") and hinge_fast.__spec__.origin == hinge_fast.__file__
+    assert (
+        hinge_fast.__file__.endswith("__init__.py")
+        and hinge_fast.__spec__.origin == hinge_fast.__file__
+    )
     assert [p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")] == []

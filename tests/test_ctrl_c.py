@@ -40,8 +40,15 @@ def interrupt(argv: list[str], started: str, cwd) -> tuple[int, float, str]:
     the terminal gone)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 160, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "hinge_fast.cli", *argv], stdin=subprocess.DEVNULL, stdout=slave,
-                            stderr=slave, start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal, cwd=cwd)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hinge_fast.cli", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
+        cwd=cwd,
+    )
     os.close(slave)
     said = ""
     try:
@@ -55,7 +62,9 @@ def interrupt(argv: list[str], started: str, cwd) -> tuple[int, float, str]:
         sent = time.monotonic()
         status = proc.wait(timeout=120)
         took = time.monotonic() - sent
-        said = pty_read_to_end(master, said, f"a process outlived the command (it still holds the terminal): {said!r}")
+        said = pty_read_to_end(
+            master, said, f"a process outlived the command (it still holds the terminal): {said!r}"
+        )
     finally:
         os.close(master)
         if proc.poll() is None:
@@ -77,8 +86,24 @@ def games_in(path) -> int:
 def test_ctrl_c_stops_a_match_of_searchers_mid_game(tmp_path, extra):
     # alpha-beta returns its best move when interrupted: the match must stop all the same
     out = tmp_path / "m.hgn"
-    argv = ["match", "alphabeta", "alphabeta:quiescence=0", "--games", "40", "--time", "0.1", "--size", "6",
-            "--book", "none", "--seed", "3", "--out", str(out), *extra]
+    argv = [
+        "match",
+        "alphabeta",
+        "alphabeta:quiescence=0",
+        "--games",
+        "40",
+        "--time",
+        "0.1",
+        "--size",
+        "6",
+        "--book",
+        "none",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        *extra,
+    ]
     status, took, said = interrupt(argv, r"\b1/40\b", tmp_path)
     assert_stopped(status, took, said)
     found = re.search(r"stopped after (\d+) of 40 games; resume with --resume (\S+)", said)
@@ -88,8 +113,22 @@ def test_ctrl_c_stops_a_match_of_searchers_mid_game(tmp_path, extra):
 
 def test_ctrl_c_stops_a_tournament(tmp_path):
     out = tmp_path / "t.hgn"
-    argv = ["tournament", "alphabeta", "mcts", "greedy", "--rounds", "10", "--time", "0.1", "--size", "5",
-            "--seed", "2", "--out", str(out)]
+    argv = [
+        "tournament",
+        "alphabeta",
+        "mcts",
+        "greedy",
+        "--rounds",
+        "10",
+        "--time",
+        "0.1",
+        "--size",
+        "5",
+        "--seed",
+        "2",
+        "--out",
+        str(out),
+    ]
     status, took, said = interrupt(argv, r"\b1/60\b", tmp_path)
     assert_stopped(status, took, said)
     found = re.search(r"stopped after (\d+) of 60 games; resume with --resume", said)
@@ -97,23 +136,51 @@ def test_ctrl_c_stops_a_tournament(tmp_path):
 
 
 def test_ctrl_c_stops_stats_of_a_searcher(tmp_path):
-    argv = ["stats", "--player", "alphabeta", "--time", "0.05", "--games", "30", "--size", "5", "--seed", "1"]
+    argv = [
+        "stats",
+        "--player",
+        "alphabeta",
+        "--time",
+        "0.05",
+        "--games",
+        "30",
+        "--size",
+        "5",
+        "--seed",
+        "1",
+    ]
     status, took, said = interrupt(argv, r"\b[1-9]/30\b", tmp_path)
     assert_stopped(status, took, said)
 
 
 def test_ctrl_c_stops_tune_and_names_the_values_so_far(tmp_path):
-    argv = ["tune", "mcts", "-p", "exploration=0.7,0.1,2", "--iterations", "50", "--time", "0.05", "--size", "5",
-            "--seed", "1"]
+    argv = [
+        "tune",
+        "mcts",
+        "-p",
+        "exploration=0.7,0.1,2",
+        "--iterations",
+        "50",
+        "--time",
+        "0.05",
+        "--size",
+        "5",
+        "--seed",
+        "1",
+    ]
     status, took, said = interrupt(argv, r"iter 1/50", tmp_path)
     assert_stopped(status, took, said)
-    assert re.search(r"stopped during iteration \d+ of 50; the values after iteration \d+: exploration=", said), said
+    assert re.search(
+        r"stopped during iteration \d+ of 50; the values after iteration \d+: exploration=", said
+    ), said
     assert "final:" not in said
 
 
 def test_ctrl_c_stops_analyze_mid_search(tmp_path):
     argv = ["analyze", "start", "--engine", "alphabeta", "--time", "600"]
-    status, took, said = interrupt(argv, r"analysing with alphabeta, 600 s \(Ctrl-C stops\)", tmp_path)
+    status, took, said = interrupt(
+        argv, r"analysing with alphabeta, 600 s \(Ctrl-C stops\)", tmp_path
+    )
     assert_stopped(status, took, said)
     assert "best:" not in said
 
@@ -125,7 +192,9 @@ def test_ctrl_c_makes_move_print_its_best_move_so_far(tmp_path):
     from hinge_fast import Board
     from tests.conftest import MID_GAME
 
-    status, took, said = interrupt(["move", MID_GAME, "--time", "600"], r"info depth [2-9]", tmp_path)
+    status, took, said = interrupt(
+        ["move", MID_GAME, "--time", "600"], r"info depth [2-9]", tmp_path
+    )
     assert status == 0 and took < PROMPT and "Traceback" not in said, said
     seconds = float(re.search(r"bestmove \S+ .* time ([\d.]+)", said).group(1))
     assert seconds < 300, said
@@ -153,7 +222,9 @@ except KeyboardInterrupt:
 def test_a_ctrl_c_that_lands_in_a_finaliser_still_stops_the_command():
     # Python drops an exception raised in a finaliser (a progress bar's __del__, as a
     # bar closes just when Ctrl-C comes): without the command's handling the loop never ends.
-    done = subprocess.run([sys.executable, "-c", FINALISER_INTERRUPTED], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", FINALISER_INTERRUPTED], capture_output=True, text=True, timeout=60
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, "stopped\n", "")
 
 
@@ -169,12 +240,16 @@ def test_ctrl_c_stops_solve_and_leaves_no_file(tmp_path):
 def test_ctrl_c_stops_a_deep_perft(tmp_path, threads):
     from tests.conftest import S9_MID
 
-    status, took, said = interrupt(["perft", "9", S9_MID, "--threads", threads], r"root moves", tmp_path)
+    status, took, said = interrupt(
+        ["perft", "9", S9_MID, "--threads", threads], r"root moves", tmp_path
+    )
     assert_stopped(status, took, said)
 
 
 def test_ctrl_c_stops_playouts(tmp_path):
-    status, took, said = interrupt(["playouts", "1000000000", "--size", "9", "--threads", "2"], r"game", tmp_path)
+    status, took, said = interrupt(
+        ["playouts", "1000000000", "--size", "9", "--threads", "2"], r"game", tmp_path
+    )
     assert_stopped(status, took, said)
 
 

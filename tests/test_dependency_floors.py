@@ -49,8 +49,9 @@ def floor(requirement: Requirement) -> Version | None:
 def test_the_floor_excludes_the_releases_with_advisories(where, name):
     requirement = requirements().get((where, name))
     assert requirement is not None, f"{name} is not in the {where} list of pyproject.toml"
-    assert floor(requirement) is not None and floor(requirement) >= Version(SECURITY_FLOORS[(where, name)]), \
-        f"{requirement} admits releases below {SECURITY_FLOORS[(where, name)]}"
+    assert floor(requirement) is not None and floor(requirement) >= Version(
+        SECURITY_FLOORS[(where, name)]
+    ), f"{requirement} admits releases below {SECURITY_FLOORS[(where, name)]}"
 
 
 def test_what_is_installed_is_at_or_above_every_floor():

@@ -18,7 +18,6 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
-
 from hinge_fast.tools.positions import random_filling
 
 SIZES = range(4, 10)
@@ -83,7 +82,9 @@ PARTS = 3
 @pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("size", SIZES)
 def test_random_games_agree(size, part):
-    check_games(size, first_seed=1000 * size + 100 * part, positions=-(-POSITIONS_PER_SIZE // PARTS))
+    check_games(
+        size, first_seed=1000 * size + 100 * part, positions=-(-POSITIONS_PER_SIZE // PARTS)
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)

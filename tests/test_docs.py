@@ -84,7 +84,12 @@ def blocks(path: Path) -> list[Block]:
 
 ALL = [b for path in DOCS for b in blocks(path)]
 COMMANDS = [b for b in ALL if any(line.startswith("$ ") for line in b.lines)]
-SESSIONS = [b for b in ALL if any(line.startswith("> ") for line in b.lines) and not any(line.startswith("$ ") for line in b.lines)]
+SESSIONS = [
+    b
+    for b in ALL
+    if any(line.startswith("> ") for line in b.lines)
+    and not any(line.startswith("$ ") for line in b.lines)
+]
 DOCTESTS = sorted({b.path for b in ALL if any(line.startswith(">>> ") for line in b.lines)})
 
 
@@ -184,7 +189,12 @@ def _examples(block: Block):
 def _grouped(items, path_of):
     """The examples of docs/cluster.md start a local Ray: under pytest-xdist they run on
     the worker of tests/test_cluster.py (group "ray"), so that one Ray serves them all."""
-    return [pytest.param(item, marks=pytest.mark.xdist_group("ray")) if Path(path_of(item)).name == "cluster.md" else item for item in items]
+    return [
+        pytest.param(item, marks=pytest.mark.xdist_group("ray"))
+        if Path(path_of(item)).name == "cluster.md"
+        else item
+        for item in items
+    ]
 
 
 @pytest.mark.parametrize("block", _grouped(COMMANDS, lambda b: b.path), ids=lambda b: b.id)
@@ -202,11 +212,15 @@ def test_command_examples(block, tmp_path, monkeypatch):
         shown = run_command_line(line)
         if pretty:
             shown = _pretty_json(shown)
-            ok = doctest.OutputChecker().check_output(normal(expected), normal(shown), doctest.ELLIPSIS)
+            ok = doctest.OutputChecker().check_output(
+                normal(expected), normal(shown), doctest.ELLIPSIS
+            )
         else:
             ok = normal(expected) == normal(shown)
         if not ok:
-            problems.append(f"$ {line}\n--- the doc shows:\n{expected}\n--- the program prints:\n{shown}")
+            problems.append(
+                f"$ {line}\n--- the doc shows:\n{expected}\n--- the program prints:\n{shown}"
+            )
     assert not problems, f"{block.id}: examples differ from the program\n\n" + "\n\n".join(problems)
 
 
@@ -227,7 +241,11 @@ def _without_clock_reports(text: str) -> str:
     0.1 s), so how many such lines a node-limited search sends depends on the machine's
     speed: they are left out of the comparison. Alpha-beta's lines, one per completed
     depth, are compared."""
-    return "\n".join(line for line in text.splitlines() if not (line.startswith("info ") and " score winrate " in line))
+    return "\n".join(
+        line
+        for line in text.splitlines()
+        if not (line.startswith("info ") and " score winrate " in line)
+    )
 
 
 class _TimeBlindChecker(doctest.OutputChecker):
@@ -237,10 +255,16 @@ class _TimeBlindChecker(doctest.OutputChecker):
         return super().check_output(normal(want) + "\n", normal(got) + "\n", optionflags)
 
 
-@pytest.mark.parametrize("path", _grouped(DOCTESTS, lambda p: p), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path", _grouped(DOCTESTS, lambda p: p), ids=lambda p: str(p.relative_to(ROOT))
+)
 def test_python_examples(path, tmp_path, monkeypatch):
     skipped = [b for b in blocks(path) if b.skip]
-    text = "\n".join("\n".join(b.lines) for b in blocks(path) if not b.skip and any(line.startswith(">>> ") for line in b.lines))
+    text = "\n".join(
+        "\n".join(b.lines)
+        for b in blocks(path)
+        if not b.skip and any(line.startswith(">>> ") for line in b.lines)
+    )
     monkeypatch.chdir(tmp_path)
     test = doctest.DocTestParser().get_doctest(text, {}, str(path.relative_to(ROOT)), str(path), 0)
     runner = doctest.DocTestRunner(checker=_TimeBlindChecker(), optionflags=doctest.ELLIPSIS)

@@ -54,20 +54,44 @@ def history_in(text: str) -> list[str]:
 
 
 def test_the_history_pattern_finds_history_and_only_history():
-    for diary in ("Session 10: perft in the shift layout", "as the last session measured", "issue 12's facts",
-                  "(load average 4.2)", "python /tmp/match.py", "while five other agents ran",
-                  "2026-12-02 05:02 UTC", "branch `s9`", "a throwaway script", "the issue's target"):
+    for diary in (
+        "Session 10: perft in the shift layout",
+        "as the last session measured",
+        "issue 12's facts",
+        "(load average 4.2)",
+        "python /tmp/match.py",
+        "while five other agents ran",
+        "2026-12-02 05:02 UTC",
+        "branch `s9`",
+        "a throwaway script",
+        "the issue's target",
+    ):
         assert history_in(diary), diary
-    for word in ("an example session of the protocol", "the session goes on", "sessionStorage",
-                 "the helper threads of Lazy SMP, as Stockfish's helpers do", "take back your last move",
-                 "a Ray session", "the browser's user agent", "issues a warning", "records, then the result"):
+    for word in (
+        "an example session of the protocol",
+        "the session goes on",
+        "sessionStorage",
+        "the helper threads of Lazy SMP, as Stockfish's helpers do",
+        "take back your last move",
+        "a Ray session",
+        "the browser's user agent",
+        "issues a warning",
+        "records, then the result",
+    ):
         assert not history_in(word), word
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_development_history_in_the_docs(path):
-    found = [f"line {i}: {hit!r}" for i, line in enumerate(path.read_text().splitlines(), 1) for hit in history_in(line)]
-    assert not found, f"{path.relative_to(ROOT)} tells how the code was developed (keep that for CHANGELOG.md and git):\n" + "\n".join(found)
+    found = [
+        f"line {i}: {hit!r}"
+        for i, line in enumerate(path.read_text().splitlines(), 1)
+        for hit in history_in(line)
+    ]
+    assert not found, (
+        f"{path.relative_to(ROOT)} tells how the code was developed (keep that for CHANGELOG.md and git):\n"
+        + "\n".join(found)
+    )
 
 
 def command_helps() -> dict[str, str]:
@@ -98,7 +122,11 @@ def help_arguments(text: str) -> tuple[list[str], list[str]]:
         if not entry:
             continue
         if section is not None and section != "positional arguments":
-            options += [o for o in re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", entry.group(1)) if o not in ("-h", "--help")]
+            options += [
+                o
+                for o in re.findall(r"(?<![\w-])--?[A-Za-z][\w-]*", entry.group(1))
+                if o not in ("-h", "--help")
+            ]
         elif section == "positional arguments":
             positionals.append(entry.group(1).split()[0])
     return options, positionals
@@ -185,7 +213,9 @@ def test_the_usage_table_lists_every_command_and_option():
         first, options = rows[name][0], rows[name][1]
         flags, positionals = help_arguments(text)
         assert flags or positionals or name in ("warmup",), f"no argument read from {name} --help"
-        problems += [f"{name} {o}" for o in flags if not re.search(rf"`(?:-\w, )?{re.escape(o)}\b", options)]
+        problems += [
+            f"{name} {o}" for o in flags if not re.search(rf"`(?:-\w, )?{re.escape(o)}\b", options)
+        ]
         problems += [f"{name} {p}" for p in positionals if p not in first]
     assert not problems, f"docs/usage.md's command table lacks: {problems}"
 
@@ -203,7 +233,9 @@ def test_version_is_what_the_readme_shows(capsys):
     assert done.value.code == 0
     shown = capsys.readouterr().out.strip()
     assert shown == f"hinge-fast {__version__}"
-    assert f"`hinge-fast --version` prints the version (`{shown}`)" in " ".join((ROOT / "README.md").read_text().split())
+    assert f"`hinge-fast --version` prints the version (`{shown}`)" in " ".join(
+        (ROOT / "README.md").read_text().split()
+    )
 
 
 # ----- defaults and figures stated by the docs ------------------------------------------------
@@ -219,8 +251,14 @@ def test_the_default_engine_is_stated_as_the_code_has_it():
     for path in DOCS:
         text = " ".join(path.read_text().split())
         for other in others:
-            wrong = re.search(rf"\bdefaults?(?: engine)?(?: is| to|:)? \(?`?{spelled.get(other, other)}\b", text, re.I)
-            assert not wrong, f"{path.name} calls {other} the default engine: ...{text[wrong.start() - 60:wrong.end() + 20]}..."
+            wrong = re.search(
+                rf"\bdefaults?(?: engine)?(?: is| to|:)? \(?`?{spelled.get(other, other)}\b",
+                text,
+                re.I,
+            )
+            assert not wrong, (
+                f"{path.name} calls {other} the default engine: ...{text[wrong.start() - 60 : wrong.end() + 20]}..."
+            )
     assert f"default {DEFAULT_ENGINE}" in " ".join(command_helps()["play"].split())
 
 
@@ -231,10 +269,17 @@ def test_the_mcts_node_size_is_stated_once_and_as_the_code_has_it():
     tree = mcts.Tree(8)
     per_node = sum(a.itemsize for a in vars(tree).values() if getattr(a, "shape", None) == (8,))
     assert per_node == mcts.NODE_BYTES
-    texts = [p.read_text() for p in DOCS] + [all_options()["tree_nodes"].help]  # docs/search-mcts.md, "Memory"
-    found = [int(a or b) for t in texts for a, b in re.findall(r"(\d+) bytes (?:a node|each)|nodes? (?:x |of )(\d+) bytes", t)]
-    assert found.count(mcts.NODE_BYTES) == 2 and set(found) == {mcts.NODE_BYTES}, \
+    texts = [p.read_text() for p in DOCS] + [
+        all_options()["tree_nodes"].help
+    ]  # docs/search-mcts.md, "Memory"
+    found = [
+        int(a or b)
+        for t in texts
+        for a, b in re.findall(r"(\d+) bytes (?:a node|each)|nodes? (?:x |of )(\d+) bytes", t)
+    ]
+    assert found.count(mcts.NODE_BYTES) == 2 and set(found) == {mcts.NODE_BYTES}, (
         f"an MCTS node is {mcts.NODE_BYTES} bytes, stated once in the docs and once in the option's help; found {found}"
+    )
 
 
 def _environment_variables_read() -> set[str]:
@@ -249,15 +294,27 @@ def _environment_variables_read() -> set[str]:
 
 
 def test_every_environment_variable_is_in_the_readme_table():
-    section = (ROOT / "README.md").read_text().split("| environment variable |", 1)[1].split("\n\n", 1)[0]
+    section = (
+        (ROOT / "README.md").read_text().split("| environment variable |", 1)[1].split("\n\n", 1)[0]
+    )
     read = _environment_variables_read()
-    assert {"HINGE_FAST_THREADS", "HINGE_FAST_TABLEBASE", "HINGE_FAST_CACHE_DIR", "NUMBA_CACHE_DIR"} <= read
+    assert {
+        "HINGE_FAST_THREADS",
+        "HINGE_FAST_TABLEBASE",
+        "HINGE_FAST_CACHE_DIR",
+        "NUMBA_CACHE_DIR",
+    } <= read
     assert not [name for name in read if f"`{name}`" not in section]
 
 
 def _documented_bench_keys() -> tuple[set[str], set[str]]:
     """The keys of docs/performance.md's ``bench --json`` table, and of its figures."""
-    text = (ROOT / "docs" / "performance.md").read_text().split("### `bench --json`", 1)[1].split("\n## ", 1)[0]
+    text = (
+        (ROOT / "docs" / "performance.md")
+        .read_text()
+        .split("### `bench --json`", 1)[1]
+        .split("\n## ", 1)[0]
+    )
     top = set(re.findall(r"^\| `([a-z_]+)` \|", text, re.M))
     figures_row = next(line for line in text.splitlines() if line.startswith("| `figures` |"))
     return top, set(re.findall(r"`([a-z_]+)`", figures_row)) - {"figures"}
@@ -287,15 +344,30 @@ def test_the_docs_say_whom_the_web_server_and_ray_trust():
 
     web = words("docs/web.md")
     # what binding to 127.0.0.1 does not stop, and what each check of the server does
-    assert "Listening on 127.0.0.1 keeps other machines out, not the other pages open in your browser" in web
-    for check, stops in [("`Host` header", "DNS rebinding"), ("`Origin`", "forms and scripts of other sites"),
-                         ("access token", "any page or program that has not seen the address"),
-                         ("(`Content-Type: application/json`)", "cross-site forms"), ("512 kB", "memory filled")]:
-        row = next(line for line in (ROOT / "docs/web.md").read_text().splitlines() if line.startswith("|") and check in line)
+    assert (
+        "Listening on 127.0.0.1 keeps other machines out, not the other pages open in your browser"
+        in web
+    )
+    for check, stops in [
+        ("`Host` header", "DNS rebinding"),
+        ("`Origin`", "forms and scripts of other sites"),
+        ("access token", "any page or program that has not seen the address"),
+        ("(`Content-Type: application/json`)", "cross-site forms"),
+        ("512 kB", "memory filled"),
+    ]:
+        row = next(
+            line
+            for line in (ROOT / "docs/web.md").read_text().splitlines()
+            if line.startswith("|") and check in line
+        )
         assert stops in row, row
     cluster = words("docs/cluster.md")
-    for advice in ("only on machines and a network you trust", "Turn on Ray's token authentication",
-                   "RAY_AUTH_MODE=token", "Never join a cluster you do not control"):
+    for advice in (
+        "only on machines and a network you trust",
+        "Turn on Ray's token authentication",
+        "RAY_AUTH_MODE=token",
+        "Never join a cluster you do not control",
+    ):
         assert advice in cluster, advice
 
 
@@ -304,7 +376,11 @@ def test_cluster_md_lists_every_command_that_takes_ray_and_nothing_else():
     commands whose argument parser has --ray, and every command it shows with --ray
     takes it."""
     text = (ROOT / "docs" / "cluster.md").read_text(encoding="utf-8")
-    taking = {name for name, help_text in command_helps().items() if "--ray" in help_arguments(help_text)[0]}
+    taking = {
+        name
+        for name, help_text in command_helps().items()
+        if "--ray" in help_arguments(help_text)[0]
+    }
     assert len(taking) >= 5, taking
     sentence = re.search(r"The commands that take `--ray`:(.*?)\.(?:\s|$)", text, flags=re.S)
     assert sentence, "docs/cluster.md no longer lists the commands that take --ray"

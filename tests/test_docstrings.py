@@ -15,11 +15,18 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(hinge_fast.__path__, "hin
 
 
 def test_the_walk_finds_the_package():
-    assert {"hinge_fast.board", "hinge_fast.search.alphabeta", "hinge_fast.tools.match", "hinge_fast.web.games"} <= set(MODULES)
+    assert {
+        "hinge_fast.board",
+        "hinge_fast.search.alphabeta",
+        "hinge_fast.tools.match",
+        "hinge_fast.web.games",
+    } <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=False)
-    assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {name} failed (run: python -m doctest -v)"
+    assert result.failed == 0, (
+        f"{result.failed} of {result.attempted} examples in {name} failed (run: python -m doctest -v)"
+    )

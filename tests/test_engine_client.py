@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from hinge_fast import Board, Limits, __version__
-from hinge_fast.protocol.client import Engine, EngineOption, hhmmss
-from hinge_fast.tools.players import EnginePlayer, engine_player_from_spec
 from hinge_fast.errors import HingeError
+from hinge_fast.protocol.client import Engine, EngineOption, hhmmss
 from hinge_fast.protocol.server import perft
 from hinge_fast.search.registry import DEFAULT_THREADS, MAX_THREADS
+from hinge_fast.tools.players import EnginePlayer, engine_player_from_spec
 from hinge_fast.tools.positions import random_position
 from tests.conftest import MID_GAME
 
@@ -103,7 +103,9 @@ def test_play_refuses_a_finished_game(engine):
 
 def test_options(engine):
     options = engine.options()
-    assert list(options)[:2] == ["engine", "threads"] and {"table_mb", "tree_nodes", "seed"} <= set(options)
+    assert list(options)[:2] == ["engine", "threads"] and {"table_mb", "tree_nodes", "seed"} <= set(
+        options
+    )
     cores = str(DEFAULT_THREADS)
     assert options["threads"] == EngineOption("threads", "int", cores, cores, "1", str(MAX_THREADS))
     assert options["engine"].choices == ("alphabeta", "mcts")
@@ -167,7 +169,9 @@ def test_garbage_info_is_refused(fake):
 
 def test_an_engine_that_dies_is_reported(fake):
     with fake("die") as e:
-        with pytest.raises(HingeError, match=r"ended \(exit status 3\) while answering 'bestmove nodes 5'.*dying"):
+        with pytest.raises(
+            HingeError, match=r"ended \(exit status 3\) while answering 'bestmove nodes 5'.*dying"
+        ):
             e.play(Board(), Limits(nodes=5))
         with pytest.raises(HingeError, match="ended"):
             e.play(Board(), Limits(nodes=5))
@@ -192,7 +196,10 @@ def test_an_endless_answer_line_is_cut_and_the_engine_stopped(fake):
     from hinge_fast.protocol.client import MAX_ANSWER_LINE
 
     with fake("flood") as e:
-        with pytest.raises(HingeError, match=f"answered 'bestmove nodes 5' with a line longer than {MAX_ANSWER_LINE:,} bytes; it was stopped"):
+        with pytest.raises(
+            HingeError,
+            match=f"answered 'bestmove nodes 5' with a line longer than {MAX_ANSWER_LINE:,} bytes; it was stopped",
+        ):
             e.play(Board(), Limits(nodes=5))
         assert e.process.wait(30) is not None
 
@@ -276,7 +283,10 @@ def test_play_and_analyse_return_parsed_info(engine):
     assert result.move in board.legal_moves and str(result) == str(result.move)
     assert info.depth == 3 and info.nodes > 0 and info.time >= 0 and info.nps >= 0
     assert isinstance(info.score, PovScore) and info.score.turn == Color.BLUE
-    assert info.score.blue() == info.score.relative and info.score.green().centi_tokens == -info.score.relative.centi_tokens
+    assert (
+        info.score.blue() == info.score.relative
+        and info.score.green().centi_tokens == -info.score.relative.centi_tokens
+    )
     assert abs(info.win_chance - info.score.relative.win_chance) < 1e-3
     assert abs(info.score.win_chance(Color.GREEN) + info.score.win_chance(Color.BLUE) - 1) < 1e-9
     assert info.pv and info.pv[0] == result.move  # moves, legal one after the other
@@ -297,10 +307,27 @@ def test_info_lines_are_parsed_whatever_they_hold():
     from hinge_fast.search import Score
 
     board = Board(4)
-    info = parse_info("info depth 3 score win 3 nodes 25 nps 896 time 0.028 winchance 1.0000 pv C3 C3 D4", board)
-    assert info.score.green() == Score.win(3) and info.score.blue() == Score.loss(3) and info.score.is_mate()
+    info = parse_info(
+        "info depth 3 score win 3 nodes 25 nps 896 time 0.028 winchance 1.0000 pv C3 C3 D4", board
+    )
+    assert (
+        info.score.green() == Score.win(3)
+        and info.score.blue() == Score.loss(3)
+        and info.score.is_mate()
+    )
     assert [str(m) for m in info.pv] == ["C3"]  # the second C3 is not legal: the PV stops there
     rate = parse_info("info depth 9 score winrate 0.25 nodes 10 nps 1 time 1.5 pv", board)
-    assert rate.score.pov(Color.BLUE) == Score.rate(0.75) and rate.win_chance == 0.25 and rate.pv == ()
-    junk = parse_info("info depth x score cp ² nodes 1e9 time -1 winchance 7 multipv 2 hello", board)
-    assert (junk.depth, junk.score, junk.nodes, junk.time, junk.win_chance, junk.multipv) == (None, None, None, None, None, 2)
+    assert (
+        rate.score.pov(Color.BLUE) == Score.rate(0.75) and rate.win_chance == 0.25 and rate.pv == ()
+    )
+    junk = parse_info(
+        "info depth x score cp ² nodes 1e9 time -1 winchance 7 multipv 2 hello", board
+    )
+    assert (junk.depth, junk.score, junk.nodes, junk.time, junk.win_chance, junk.multipv) == (
+        None,
+        None,
+        None,
+        None,
+        None,
+        2,
+    )

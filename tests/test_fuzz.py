@@ -20,9 +20,11 @@ from hinge_fast.protocol.server import EngineSession, parse_game_string
 from hinge_fast.tools.positions import random_position
 from tests.conftest import MID_GAME
 
-FUZZ = settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+)
 #: Characters the formats are made of: mutations draw mostly from these.
-NEAR = "gbGB0123456789/ ;-xX.[]\"{}\n\tABCDEFGHIJKLMNOPQRSTUVWXYZacdefhijklmnopqrstuvwyz+_"
+NEAR = 'gbGB0123456789/ ;-xX.[]"{}\n\tABCDEFGHIJKLMNOPQRSTUVWXYZacdefhijklmnopqrstuvwyz+_'
 
 
 def _random_game_fens():
@@ -35,7 +37,12 @@ def _random_game_fens():
 
 
 VALID_FENS = [MID_GAME, "4/5/6/7/6/1gg2/4 b"] + _random_game_fens()
-VALID_MOVES = [str(m) for m in Board.from_fen(MID_GAME).legal_moves] + ["e5-f6", "C4", "c10", "E5 - F6 x G7"]
+VALID_MOVES = [str(m) for m in Board.from_fen(MID_GAME).legal_moves] + [
+    "e5-f6",
+    "C4",
+    "c10",
+    "E5 - F6 x G7",
+]
 
 
 @st.composite
@@ -53,7 +60,7 @@ def mutated(draw, seeds):
         elif kind == "replace":
             text = text[:at] + char + text[at + 1 :]
         else:
-            text = text[:at] + text[at:at + 5] + text[at:]
+            text = text[:at] + text[at : at + 5] + text[at:]
     return text
 
 
@@ -211,11 +218,33 @@ def test_record_reader_near_valid(data):
 # ----- the protocol ---------------------------------------------------------------------------
 def _command_lines():
     lines = [
-        "info", "newgame", "newgame 4", "newgame 9", f"newgame {MID_GAME}", "newgame 4/5/6/7/6/1gg2/4 b",
-        "newgame 4/5/6/7/6/5/4 g;InProgress;B2;D4", "play F6", "play C4", "play B2", "play D4",
-        "validmoves", "undo", "undo 2", "options", "options get engine", "options set engine mcts",
-        "options set engine alphabeta", "options set seed 3", "options set table_mb 2", "options set tree_nodes 5000",
-        "perft 1", "perft 2", "bestmove depth 1", "bestmove nodes 50", "bestmove time 00:00:00.05", "stop",
+        "info",
+        "newgame",
+        "newgame 4",
+        "newgame 9",
+        f"newgame {MID_GAME}",
+        "newgame 4/5/6/7/6/1gg2/4 b",
+        "newgame 4/5/6/7/6/5/4 g;InProgress;B2;D4",
+        "play F6",
+        "play C4",
+        "play B2",
+        "play D4",
+        "validmoves",
+        "undo",
+        "undo 2",
+        "options",
+        "options get engine",
+        "options set engine mcts",
+        "options set engine alphabeta",
+        "options set seed 3",
+        "options set table_mb 2",
+        "options set tree_nodes 5000",
+        "perft 1",
+        "perft 2",
+        "bestmove depth 1",
+        "bestmove nodes 50",
+        "bestmove time 00:00:00.05",
+        "stop",
     ]
     lines += [f"play {m}" for m in VALID_MOVES[:12]]
     return lines
@@ -245,7 +274,9 @@ def check_session(lines):
         if session.board is not None:
             # The game string always reloads to the same game.
             start, board = parse_game_string(session.game_string())
-            assert board.fen() == session.board.fen() and board.move_stack == session.board.move_stack
+            assert (
+                board.fen() == session.board.fen() and board.move_stack == session.board.move_stack
+            )
         if session.finished:
             break
 

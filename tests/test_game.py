@@ -14,8 +14,16 @@ from tests.conftest import MID_GAME
 
 def test_a_game_ends_by_the_rules_and_reports_every_move():
     seen = []
-    game = play_game(get_player("greedy", seed=1), get_player("random", seed=2), size=4, on_move=lambda b, m: seen.append((m, b.fen())))
-    assert game.finished and game.termination in (Termination.ELIMINATION, Termination.NO_LEGAL_MOVE)
+    game = play_game(
+        get_player("greedy", seed=1),
+        get_player("random", seed=2),
+        size=4,
+        on_move=lambda b, m: seen.append((m, b.fen())),
+    )
+    assert game.finished and game.termination in (
+        Termination.ELIMINATION,
+        Termination.NO_LEGAL_MOVE,
+    )
     assert game.board.outcome().winner == game.winner and game.result == str(game.winner)
     assert [m for m, _ in seen] == game.moves == game.board.move_stack
     replay = Board(4)
@@ -26,14 +34,24 @@ def test_a_game_ends_by_the_rules_and_reports_every_move():
 
 def test_max_plies_counts_the_moves_already_on_the_start_board():
     start = random_position(6, 4, seed=3)
-    game = play_game(get_player("random", seed=1), get_player("random", seed=1), start, max_plies=10)
-    assert (game.winner, game.termination, game.result) == (None, Termination.MAX_PLIES, "unfinished")
+    game = play_game(
+        get_player("random", seed=1), get_player("random", seed=1), start, max_plies=10
+    )
+    assert (game.winner, game.termination, game.result) == (
+        None,
+        Termination.MAX_PLIES,
+        "unfinished",
+    )
     assert len(game.board.move_stack) == 10 and len(game.moves) == 6
 
 
 def test_a_game_from_a_finished_position_plays_nothing():
     game = play_game(None, None, Board.from_fen("6/7/8/9/10/4gg5/10/9/8/7/6 b"))
-    assert game.moves == [] and game.winner == Color.GREEN and game.termination == Termination.ELIMINATION
+    assert (
+        game.moves == []
+        and game.winner == Color.GREEN
+        and game.termination == Termination.ELIMINATION
+    )
 
 
 def test_an_illegal_choice_names_the_player():
@@ -65,5 +83,3 @@ def test_random_filling_is_a_valid_seeded_board(size):
     board = random_filling(size, seed=size)
     assert board.size == size and board.fen() == random_filling(size, seed=size).fen()
     assert Board.from_fen(board.fen()).fen() == board.fen()
-
-

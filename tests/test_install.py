@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import hinge_fast
-
 ROOT = Path(__file__).resolve().parent.parent
 NOTICE = "hinge-fast: compiling the kernels"
 
@@ -29,19 +27,37 @@ def test_quick_start_then_other_commands_on_a_cold_cache(tmp_path):
     compiles what it runs (one notice); after ``warmup`` the next ones, of other command
     families, start without."""
     target = tmp_path / "site"
-    install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--upgrade", "--target", str(target), str(ROOT)]
+    install = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-deps",
+        "--upgrade",
+        "--target",
+        str(target),
+        str(ROOT),
+    ]
     env = _env(XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(target))
     hinge = [sys.executable, "-m", "hinge_fast.cli"]
 
     def run(*argv):
-        return subprocess.run([*hinge, *argv], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200)
+        return subprocess.run(
+            [*hinge, *argv], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200
+        )
 
     subprocess.run(install, cwd=tmp_path, check=True, timeout=600, capture_output=True)
     first = run("moves")
     assert first.returncode == 0 and NOTICE in first.stderr and first.stdout.split()[0] == "B2"
     subprocess.run(install, cwd=tmp_path, check=True, timeout=600, capture_output=True)
     assert run("warmup").returncode == 0
-    for argv in (["perft", "3"], ["show"], ["move", "--nodes", "50", "--seed", "1"], ["analyze", "--depth", "1", "--top", "1"]):
+    for argv in (
+        ["perft", "3"],
+        ["show"],
+        ["move", "--nodes", "50", "--seed", "1"],
+        ["analyze", "--depth", "1", "--top", "1"],
+    ):
         later = run(*argv)
         assert later.returncode == 0, later.stderr
         assert NOTICE not in later.stderr, argv

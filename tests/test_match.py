@@ -9,7 +9,14 @@ import pytest
 from hinge_fast import Board, HingeError
 from hinge_fast.board import Termination
 from hinge_fast.cli import main
-from hinge_fast.tools.match import Sprt, elo_from_score, elo_interval, play_match, random_opening, score_from_elo
+from hinge_fast.tools.match import (
+    Sprt,
+    elo_from_score,
+    elo_interval,
+    play_match,
+    random_opening,
+    score_from_elo,
+)
 from hinge_fast.tools.pairstats import Pentanomial
 from hinge_fast.tools.players import GreedyPlayer, Player, RandomPlayer, get_player, parse_spec
 from hinge_fast.tools.record import read_records
@@ -66,7 +73,9 @@ def test_get_player_builtins_and_options():
     assert isinstance(get_player("alphabeta", time=0.05), Player)
 
 
-@pytest.mark.parametrize("spec", ["nonsense", "", "cmd:./engine", "mcts:exploration", "greedy:depth=3"])
+@pytest.mark.parametrize(
+    "spec", ["nonsense", "", "cmd:./engine", "mcts:exploration", "greedy:depth=3"]
+)
 def test_get_player_rejects_bad_specs(spec):
     with pytest.raises(HingeError):
         get_player(spec)
@@ -98,11 +107,15 @@ def test_elo_maths():
 def test_sprt_llr_and_bounds():
     sprt = Sprt(0, 50)
     lower, upper = sprt.bounds
-    assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == pytest.approx(math.log(0.95 / 0.05))
+    assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == pytest.approx(
+        math.log(0.95 / 0.05)
+    )
     # 4 pairs [0, 0, 2, 2, 0]: mu = 0.625, var = 0.015625, s1 - s0 = 0.07146:
     # LLR = 4 * 0.07146 * (1.25 - 0.5 - 0.57146) / (2 * 0.015625)
     s1 = score_from_elo(50)
-    assert sprt.llr(Pentanomial((0, 0, 2, 2, 0))) == pytest.approx(4 * (s1 - 0.5) * (1.25 - 0.5 - s1) / 0.03125)
+    assert sprt.llr(Pentanomial((0, 0, 2, 2, 0))) == pytest.approx(
+        4 * (s1 - 0.5) * (1.25 - 0.5 - s1) / 0.03125
+    )
     assert sprt.llr(Pentanomial()) == 0
     assert sprt.decision(sprt.llr(Pentanomial((0, 0, 0, 0, 30)))) == "H1"
     assert sprt.decision(sprt.llr(Pentanomial((30, 0, 0, 0, 0)))) == "H0"
@@ -154,7 +167,9 @@ def test_a_match_counts_its_pairs():
 
 # ----- match runner ---------------------------------------------------------------------------------
 def test_colours_alternate_and_openings_are_shared():
-    result = play_match(get_player("random"), get_player("greedy"), games=6, size=5, openings=3, seed=11)
+    result = play_match(
+        get_player("random"), get_player("greedy"), games=6, size=5, openings=3, seed=11
+    )
     assert [g.a_color.name for g in result.games] == ["GREEN", "BLUE"] * 3
     assert [g.green for g in result.games] == ["random", "greedy"] * 3
     openings = [tuple(g.moves[: g.opening_plies]) for g in result.games]
@@ -166,7 +181,9 @@ def test_colours_alternate_and_openings_are_shared():
 
 def test_match_is_reproducible():
     def run():
-        r = play_match(get_player("mcts", nodes=30), get_player("random"), games=2, size=4, openings=2, seed=4)
+        r = play_match(
+            get_player("mcts", nodes=30), get_player("random"), games=2, size=4, openings=2, seed=4
+        )
         return [g.moves for g in r.games]
 
     assert run() == run()
@@ -184,12 +201,19 @@ def test_random_openings_never_end_the_game():
 
 
 def test_max_plies_makes_unfinished_games():
-    result = play_match(get_player("random"), get_player("random"), games=4, size=6, openings=2, max_plies=6, seed=1)
+    result = play_match(
+        get_player("random"), get_player("random"), games=4, size=6, openings=2, max_plies=6, seed=1
+    )
     assert result.unfinished == 4 and result.wins == result.losses == 0
-    assert all(g.result == "unfinished" and g.termination == Termination.MAX_PLIES and len(g.moves) == 6 for g in result.games)
+    assert all(
+        g.result == "unfinished" and g.termination == Termination.MAX_PLIES and len(g.moves) == 6
+        for g in result.games
+    )
     assert result.score == 0.5 and result.elo == 0
     records = result.records()
-    assert records[0].tags["Result"] == "unfinished" and records[0].tags["Termination"] == "max plies"
+    assert (
+        records[0].tags["Result"] == "unfinished" and records[0].tags["Termination"] == "max plies"
+    )
 
 
 def test_results_are_from_a_point_of_view():
@@ -203,7 +227,12 @@ def test_results_are_from_a_point_of_view():
 
 def test_sprt_stops_a_lopsided_match():
     result = play_match(
-        get_player("random", seed=1), get_player("greedy", seed=2), games=200, size=5, seed=1, sprt=Sprt(0, 100)
+        get_player("random", seed=1),
+        get_player("greedy", seed=2),
+        games=200,
+        size=5,
+        seed=1,
+        sprt=Sprt(0, 100),
     )
     assert result.sprt_decision == "H0"
     assert 10 <= result.played < 200  # never decided on fewer than MIN_SPRT_PAIRS pairs
@@ -223,7 +252,21 @@ def test_bad_match_arguments():
 # ----- command line --------------------------------------------------------------------------------
 def test_match_command_writes_records(tmp_path, capsys):
     out = tmp_path / "games.hgn"
-    status = main(["match", "greedy", "random", "--games", "4", "--size", "5", "--seed", "2", "--out", str(out)])
+    status = main(
+        [
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            "4",
+            "--size",
+            "5",
+            "--seed",
+            "2",
+            "--out",
+            str(out),
+        ]
+    )
     assert status == 0
     captured = capsys.readouterr()
     assert "greedy vs random: 4 games on side 5" in captured.out
@@ -237,7 +280,21 @@ def test_match_command_writes_records(tmp_path, capsys):
 
 
 def test_match_command_sprt_summary(capsys):
-    status = main(["match", "greedy", "random", "--games", "100", "--size", "5", "--seed", "1", "--sprt", "0,200"])
+    status = main(
+        [
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            "100",
+            "--size",
+            "5",
+            "--seed",
+            "1",
+            "--sprt",
+            "0,200",
+        ]
+    )
     assert status == 0
     out = capsys.readouterr().out
     assert "SPRT elo0=0 elo1=200" in out and "accepted" in out
@@ -275,7 +332,24 @@ def test_match_command_writes_the_figures_as_json(tmp_path, capsys):
     import json
 
     path = tmp_path / "figures.json"
-    assert main(["match", "greedy", "random", "--games", "6", "--size", "4", "--seed", "4", "--json", str(path)]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "greedy",
+                "random",
+                "--games",
+                "6",
+                "--size",
+                "4",
+                "--seed",
+                "4",
+                "--json",
+                str(path),
+            ]
+        )
+        == 0
+    )
     figures = json.loads(path.read_text())
     assert figures["games"] == 6 and figures["pairs"] == 3 and sum(figures["ptnml"]) == 3
     assert figures["wins"] + figures["losses"] + figures["unfinished"] == 6

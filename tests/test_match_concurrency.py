@@ -33,14 +33,21 @@ MATCH = ["match", "mcts", "greedy", "--nodes", "60", "--size", "5", "--seed", "7
 def games_by_round(path):
     """{round: (green, blue, moves, result)} of a match file: the same games whatever
     order they were written in (Date left out)."""
-    return {int(r.tags["Round"]): (r.tags["Green"], r.tags["Blue"], tuple(r.moves), r.result) for r in read_records(str(path))}
+    return {
+        int(r.tags["Round"]): (r.tags["Green"], r.tags["Blue"], tuple(r.moves), r.result)
+        for r in read_records(str(path))
+    }
 
 
 def summary(out: str) -> str:
     """The result lines of a match's stdout (the header names the executor and the
     last line the file)."""
     lines = out.strip().splitlines()
-    start = next(i for i, line in enumerate(lines) if " games on side " in line and not line.startswith("match "))
+    start = next(
+        i
+        for i, line in enumerate(lines)
+        if " games on side " in line and not line.startswith("match ")
+    )
     return "\n".join(line for line in lines[start:] if not line.endswith(".hgn"))
 
 
@@ -62,7 +69,9 @@ def test_executor_backends_give_every_result():
         expected = [(i, i * i) for i in jobs]
         assert list(serial.run(_square, jobs)) == expected
         assert sorted(pool.run(_square, jobs)) == expected
-        assert list(in_order(pool.run(_square, iter(jobs)))) == expected  # a generator of jobs, twice on one pool
+        assert (
+            list(in_order(pool.run(_square, iter(jobs)))) == expected
+        )  # a generator of jobs, twice on one pool
 
 
 def test_executor_passes_errors_back():
@@ -90,20 +99,36 @@ def test_concurrent_match_plays_the_same_games():
     one = play_match(a, b, games=6, size=5, seed=4)
     finished = []
     with Executor(concurrency=2) as pool:
-        two = play_match(a, b, games=6, size=5, seed=4, executor=pool, on_game=lambda g: finished.append(g.round))
+        two = play_match(
+            a, b, games=6, size=5, seed=4, executor=pool, on_game=lambda g: finished.append(g.round)
+        )
     assert [g.moves for g in two.games] == [g.moves for g in one.games]
     assert [g.result for g in two.games] == [g.result for g in one.games]
     assert (two.wins, two.losses, two.unfinished) == (one.wins, one.losses, one.unfinished)
     assert sorted(finished) == [1, 2, 3, 4, 5, 6]
     # Player objects are copied to the workers, and play as PlayerSpecs do
     with Executor(concurrency=2) as pool:
-        objects = play_match(get_player("mcts", nodes=60), get_player("alphabeta", nodes=200), games=6, size=5, seed=4, executor=pool)
+        objects = play_match(
+            get_player("mcts", nodes=60),
+            get_player("alphabeta", nodes=200),
+            games=6,
+            size=5,
+            seed=4,
+            executor=pool,
+        )
     assert [g.moves for g in objects.games] == [g.moves for g in one.games]
 
 
 def test_concurrent_match_stops_where_a_serial_sprt_stops():
     a, b = PlayerSpec("random"), PlayerSpec("greedy")
-    one = play_match(a, b, games=60, size=5, seed=1, sprt=__import__("hinge_fast.tools.match", fromlist=["Sprt"]).Sprt(0, 100))
+    one = play_match(
+        a,
+        b,
+        games=60,
+        size=5,
+        seed=1,
+        sprt=__import__("hinge_fast.tools.match", fromlist=["Sprt"]).Sprt(0, 100),
+    )
     with Executor(concurrency=2) as pool:
         two = play_match(a, b, games=60, size=5, seed=1, sprt=one.sprt, executor=pool)
     assert one.sprt_decision is not None and one.played < 60
@@ -138,9 +163,13 @@ SETTINGS = MatchSettings("mcts", "greedy", 5, 4, 400, "nodes 60", 7)
 
 
 def _file_of(tmp_path, games=3):
-    result = play_match(PlayerSpec("mcts", nodes=60, size=5), PlayerSpec("greedy"), games=games, size=5, seed=2)
+    result = play_match(
+        PlayerSpec("mcts", nodes=60, size=5), PlayerSpec("greedy"), games=games, size=5, seed=2
+    )
     path = tmp_path / "games.hgn"
-    path.write_text("".join(format_record(g.record(settings=SETTINGS)) + "\n" for g in result.games))
+    path.write_text(
+        "".join(format_record(g.record(settings=SETTINGS)) + "\n" for g in result.games)
+    )
     return path, result
 
 
@@ -153,7 +182,7 @@ def test_a_game_cut_short_is_left_out(tmp_path):
         path.write_bytes(text[:cut])
         records, length = read_match_file(path)
         assert len(records) == 2 and length == third, cut
-    path.write_bytes(text[:third] + b"[Event \"hinge")
+    path.write_bytes(text[:third] + b'[Event "hinge')
     assert sorted(read_match(path, SETTINGS)[0]) == [0, 1]
 
 
@@ -167,13 +196,36 @@ def test_resume_refuses_other_settings(tmp_path, capsys):
     ):
         with pytest.raises(HingeError, match="resume with the same settings"):
             read_match(path, other)
-    assert main(["match", "mcts", "greedy", "--nodes", "61", "--size", "5", "--games", "4", "--book", "none", "--resume", str(path)]) == 2
+    assert (
+        main(
+            [
+                "match",
+                "mcts",
+                "greedy",
+                "--nodes",
+                "61",
+                "--size",
+                "5",
+                "--games",
+                "4",
+                "--book",
+                "none",
+                "--resume",
+                str(path),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Limit 'nodes 60', not 'nodes 61'" in err[0]
-    assert main(MATCH + ["--games", "2", "--book", "none", "--resume", str(path)]) == 2  # fewer games than the file holds
+    assert (
+        main(MATCH + ["--games", "2", "--book", "none", "--resume", str(path)]) == 2
+    )  # fewer games than the file holds
     assert "past the 2" in capsys.readouterr().err
     plain = tmp_path / "plain.hgn"
-    plain.write_text(format_record(read_records(str(path))[0].__class__(5, ["C3"], {"Result": "unfinished"})))
+    plain.write_text(
+        format_record(read_records(str(path))[0].__class__(5, ["C3"], {"Result": "unfinished"}))
+    )
     assert main(MATCH + ["--games", "2", "--resume", str(plain)]) == 2
     assert "not a file written by match" in capsys.readouterr().err
 
@@ -183,7 +235,9 @@ def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
     assert main(MATCH + ["--games", "4", "--resume", str(path)]) == 0  # a missing file: a new match
     first = capsys.readouterr().out
     before = path.read_bytes()
-    assert main(MATCH[:-2] + ["--games", "4", "--resume", str(path)]) == 0  # the seed comes from the file
+    assert (
+        main(MATCH[:-2] + ["--games", "4", "--resume", str(path)]) == 0
+    )  # the seed comes from the file
     second = capsys.readouterr().out
     assert "resuming: 4 games already in" in second
     assert path.read_bytes() == before and summary(first) == summary(second)
@@ -195,8 +249,17 @@ def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
 #: 60 ms a game when idle), stopped once the bar counts 2 games. A match against greedy
 #: (16 games of 60 nodes, then 48 of 600) finished in the moment between the bar's count
 #: and the signal on a loaded machine: greedy games are short and MCTS proves them early.
-LONGER_MATCH = ["match", "mcts", "mcts:exploration=0.4,fpu=-1,prior_weight=0", "--nodes", "600",
-                "--size", "5", "--seed", "7"]
+LONGER_MATCH = [
+    "match",
+    "mcts",
+    "mcts:exploration=0.4,fpu=-1,prior_weight=0",
+    "--nodes",
+    "600",
+    "--size",
+    "5",
+    "--seed",
+    "7",
+]
 LONGER_GAMES = 48
 STOP_AT = 2
 
@@ -226,13 +289,25 @@ def _interrupted(tmp_path, sig, extra=()):
     comes (no sleeping). A game is in the file before the bar counts it."""
     path = tmp_path / f"cut-{sig}.hgn"
     games = LONGER_GAMES
-    argv = [sys.executable, "-m", "hinge_fast.cli"] + LONGER_MATCH + ["--games", str(games), "--out", str(path), *extra]
+    argv = (
+        [sys.executable, "-m", "hinge_fast.cli"]
+        + LONGER_MATCH
+        + ["--games", str(games), "--out", str(path), *extra]
+    )
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a width to draw the bar in
+    fcntl.ioctl(
+        slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0)
+    )  # a width to draw the bar in
     # Its own process group, signalled as a whole, as a terminal's Ctrl-C does: the
     # worker processes of --concurrency hold the terminal too.
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, start_new_session=True,
-                            preexec_fn=_ctrl_c_as_in_a_terminal)
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+        start_new_session=True,
+        preexec_fn=_ctrl_c_as_in_a_terminal,
+    )
     os.close(slave)
     said = ""
     try:
@@ -243,12 +318,22 @@ def _interrupted(tmp_path, sig, extra=()):
         # The signal state of the match, for a failure's message: a SIGINT that is
         # blocked or ignored there would let the match run to its end.
         with open(f"/proc/{proc.pid}/status") as f:
-            said += "\n[" + " ".join(line.strip() for line in f if line.startswith(("SigBlk", "SigIgn", "SigCgt"))) + "]\n"
+            said += (
+                "\n["
+                + " ".join(
+                    line.strip() for line in f if line.startswith(("SigBlk", "SigIgn", "SigCgt"))
+                )
+                + "]\n"
+            )
         os.killpg(proc.pid, sig)
         status = proc.wait(timeout=120)
         # Read what it said on its way out, to the end: the end comes once every process
         # holding the terminal is gone, the match's worker processes and fork server too.
-        said = pty_read_to_end(master, said, "a process of the interrupted match outlived it (it still holds the terminal)")
+        said = pty_read_to_end(
+            master,
+            said,
+            "a process of the interrupted match outlived it (it still holds the terminal)",
+        )
     finally:
         os.close(master)
         if proc.poll() is None:
@@ -258,7 +343,11 @@ def _interrupted(tmp_path, sig, extra=()):
 
 def _told(said: str) -> str:
     """What the match wrote besides its progress bar (and the bar's last state)."""
-    lines = [line for line in said.replace("\r", "\n").splitlines() if line.strip() and "game/s" not in line]
+    lines = [
+        line
+        for line in said.replace("\r", "\n").splitlines()
+        if line.strip() and "game/s" not in line
+    ]
     return "\n".join(lines + said.replace("\r", "\n").splitlines()[-1:])
 
 
@@ -281,7 +370,9 @@ def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
     games = str(LONGER_GAMES)
     path, status, said = _interrupted(tmp_path, signal.SIGINT, ["--concurrency", "2"])
     assert status == 130, _told(said)
-    assert STOP_AT <= len(games_by_round(path)) < LONGER_GAMES, _told(said)  # stopped in the middle, no finished game lost
+    assert STOP_AT <= len(games_by_round(path)) < LONGER_GAMES, _told(
+        said
+    )  # stopped in the middle, no finished game lost
     assert main(LONGER_MATCH + ["--games", games, "--resume", str(path), "--concurrency", "2"]) == 0
     assert summary(capsys.readouterr().out) == expected
     assert games_by_round(path) == whole_games
@@ -294,7 +385,10 @@ def test_interrupted_concurrent_match_resumes(tmp_path, capsys, uninterrupted):
         (["perft", "3", "--ray", "127.0.0.1:9"], "cannot reach the Ray cluster at 127.0.0.1:9"),
         (MATCH + ["--games", "2", "--ray", "127.0.0.1:9"], "cannot reach the Ray cluster"),
         (MATCH + ["--games", "2", "--concurrency", "0"], "--concurrency must be from 1"),
-        (MATCH + ["--games", "2", "--out", "a.hgn", "--resume", "b.hgn"], "not allowed with argument"),
+        (
+            MATCH + ["--games", "2", "--out", "a.hgn", "--resume", "b.hgn"],
+            "not allowed with argument",
+        ),
     ],
 )
 def test_executor_arguments_bad_input(argv, message, capsys):
@@ -314,15 +408,21 @@ def test_stats_chunks_give_the_same_statistics(monkeypatch):
 
     whole = self_play(4, 30, "random", seed=3, max_plies=200)
     with Executor(concurrency=2) as pool:
-        assert _without_time(self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)) == _without_time(whole)
+        assert _without_time(
+            self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)
+        ) == _without_time(whole)
         monkeypatch.setattr(distributed, "PLAYER_STATS_CHUNK", 3)
         engine = self_play(4, 7, "mcts", nodes=40, seed=5)
-        assert _without_time(self_play(4, 7, "mcts", nodes=40, seed=5, executor=pool)) == _without_time(engine)
+        assert _without_time(
+            self_play(4, 7, "mcts", nodes=40, seed=5, executor=pool)
+        ) == _without_time(engine)
         # random self-play in chunks: the first chunk is the games one process plays
         monkeypatch.setattr(distributed, "RANDOM_STATS_CHUNK", 10)
         chunked = self_play(4, 30, "random", seed=3, max_plies=200)
         assert chunked["lengths"][:10] == whole["lengths"][:10]
-        assert _without_time(self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)) == _without_time(chunked)
+        assert _without_time(
+            self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)
+        ) == _without_time(chunked)
 
 
 def test_stats_command_concurrency(capsys):
@@ -350,8 +450,13 @@ def test_pool_workers_end_when_the_process_that_made_them_ends(tmp_path):
         "print(' '.join(map(str, pids)), flush=True)\n"
         "os._exit(0)\n"
     )
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                         cwd=Path(__file__).resolve().parent.parent)
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     assert run.returncode == 0, run.stderr
     pids = [int(p) for p in run.stdout.split()]
     assert pids and os.getpid() not in pids
@@ -370,7 +475,21 @@ def test_pool_workers_end_when_the_process_that_made_them_ends(tmp_path):
 def test_odds_give_engine_b_its_own_limit(tmp_path, capsys):
     """--nodes-b / --time-b: ENGINE_B searches with its own limit, in every executor,
     and the file's Limit tag records both (a resume with other odds is refused)."""
-    odds = ["match", "mcts", "mcts", "--nodes", "2", "--nodes-b", "400", "--size", "5", "--seed", "3", "--games", "6"]
+    odds = [
+        "match",
+        "mcts",
+        "mcts",
+        "--nodes",
+        "2",
+        "--nodes-b",
+        "400",
+        "--size",
+        "5",
+        "--seed",
+        "3",
+        "--games",
+        "6",
+    ]
     serial, pooled = tmp_path / "serial.hgn", tmp_path / "pooled.hgn"
     assert main(odds + ["--out", str(serial)]) == 0
     out = capsys.readouterr().out
@@ -384,7 +503,24 @@ def test_odds_give_engine_b_its_own_limit(tmp_path, capsys):
     even = ["match", "mcts", "mcts", "--nodes", "2", "--size", "5", "--seed", "3", "--games", "6"]
     assert main(even + ["--resume", str(serial)]) == 2
     assert "Limit 'nodes 2; B nodes 400', not 'nodes 2'" in capsys.readouterr().err
-    assert main(["match", "greedy", "random", "--time-b", "0.3", "--size", "5", "--seed", "1", "--games", "2"]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "greedy",
+                "random",
+                "--time-b",
+                "0.3",
+                "--size",
+                "5",
+                "--seed",
+                "1",
+                "--games",
+                "2",
+            ]
+        )
+        == 0
+    )
     assert "0.1 s per move for A, 0.3 s for B" in capsys.readouterr().out
 
 
@@ -396,7 +532,12 @@ def test_out_refuses_a_file_that_holds_games_unless_forced(tmp_path, capsys):
     capsys.readouterr()
     assert main(MATCH + ["--games", "2", "--book", "none", "--out", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "holds 2 games" in err[0] and f"--resume {path}" in err[0] and "--force" in err[0]
+    assert (
+        len(err) == 1
+        and "holds 2 games" in err[0]
+        and f"--resume {path}" in err[0]
+        and "--force" in err[0]
+    )
     assert path.read_bytes() == before  # refused: the games are still there
     other = tmp_path / "notes.txt"
     other.write_text("my notes\n")
@@ -430,7 +571,9 @@ def test_resume_refuses_a_round_that_is_not_a_game_number(tmp_path, capsys, roun
     path.write_text(text.replace('[Round "2"]', f'[Round "{round_tag}"]'))
     assert main(MATCH + ["--games", "4", "--book", "none", "--resume", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "Round" in err[0] and "Traceback" not in err[0] and len(err[0]) < 300, err
+    assert (
+        len(err) == 1 and "Round" in err[0] and "Traceback" not in err[0] and len(err[0]) < 300
+    ), err
 
 
 def test_a_match_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
@@ -448,6 +591,8 @@ def test_a_game_torn_inside_a_tag_that_names_a_result_is_left_out(tmp_path):
     third = text.rindex(b"[Event", 0, text.index(b'[Round "3"]'))
     result_tag = text.index(b'[Result "', third) + len(b'[Result "')
     result = text[result_tag : text.index(b'"', result_tag)]
-    path.write_bytes(text[: result_tag + len(result)])  # torn right after the word green, blue or unfinished
+    path.write_bytes(
+        text[: result_tag + len(result)]
+    )  # torn right after the word green, blue or unfinished
     records, length = read_match_file(path)
     assert len(records) == 2 and length == third

@@ -6,8 +6,7 @@ import pytest
 
 import hinge_fast
 from hinge_fast import Board, HingeError
-from hinge_fast.search import Limits, SearchResult
-from hinge_fast.search import Score
+from hinge_fast.search import Limits, Score, SearchResult
 from hinge_fast.search.mcts import Tree, search_mcts
 from hinge_fast.tools.positions import game_positions
 
@@ -131,7 +130,9 @@ def test_node_limit_counts_playouts_and_seed_reproduces():
     second = search_mcts(board, Limits(nodes=3000), seed=42)
     assert first.nodes == second.nodes == 3000
     assert first.move == second.move and first.pv == second.pv
-    assert [(r.move, r.visits, r.win_rate) for r in first.root_moves] == [(r.move, r.visits, r.win_rate) for r in second.root_moves]
+    assert [(r.move, r.visits, r.win_rate) for r in first.root_moves] == [
+        (r.move, r.visits, r.win_rate) for r in second.root_moves
+    ]
     assert sum(r.visits for r in first.root_moves) == 3000
     other = search_mcts(board, Limits(nodes=3000), seed=43)
     assert [r.visits for r in other.root_moves] != [r.visits for r in first.root_moves]
@@ -142,7 +143,11 @@ def test_result_fields():
     board.push("E5")
     result = search_mcts(board, Limits(nodes=2000), seed=9)
     assert isinstance(result, SearchResult) and result.engine == "mcts"
-    assert 0.0 <= result.score.win_rate <= 1.0 and result.score_text.endswith("%") and result.mate is None
+    assert (
+        0.0 <= result.score.win_rate <= 1.0
+        and result.score_text.endswith("%")
+        and result.mate is None
+    )
     assert result.pv[0] == result.move and result.depth >= 2
     _after(board, result.pv)  # the principal variation is a legal line
     visits = [r.visits for r in result.root_moves]
@@ -193,10 +198,26 @@ def test_search_entry_point_dispatches_to_mcts():
 
 @pytest.mark.parametrize(
     "options",
-    [{"tree_nodes": 0}, {"tree_nodes": 10**12}, {"tree_nodes": 1.5}, {"exploration": -1}, {"playout_plies": -1}, {"table_mb": 16},
-     {"eval_mix": 1.5}, {"eval_mix": -1.0}, {"eval_mix": "half"}, {"playout_connect": 1.0}, {"playout_greed": 1.0},
-     {"rave": 100.0}, {"mast": 0.5}, {"choice_lcb": 0.5}, {"choice_share": 0.5}, {"virtual_visits": 2.0},
-     {"eval_prior": 1.0}, {"shift_playouts": False}],
+    [
+        {"tree_nodes": 0},
+        {"tree_nodes": 10**12},
+        {"tree_nodes": 1.5},
+        {"exploration": -1},
+        {"playout_plies": -1},
+        {"table_mb": 16},
+        {"eval_mix": 1.5},
+        {"eval_mix": -1.0},
+        {"eval_mix": "half"},
+        {"playout_connect": 1.0},
+        {"playout_greed": 1.0},
+        {"rave": 100.0},
+        {"mast": 0.5},
+        {"choice_lcb": 0.5},
+        {"choice_share": 0.5},
+        {"virtual_visits": 2.0},
+        {"eval_prior": 1.0},
+        {"shift_playouts": False},
+    ],
 )
 def test_bad_options(options):
     with pytest.raises(HingeError):
@@ -213,7 +234,8 @@ def _fitted_rate(board, scale=500.0):
     from ``evaluate.py``'s own entry point (``Evaluator.__call__``), its verdicts exact."""
     import math
 
-    from hinge_fast.search.evaluate import LOST as LOST_SCORE, WINNING, get_evaluator
+    from hinge_fast.search.evaluate import LOST as LOST_SCORE
+    from hinge_fast.search.evaluate import WINNING, get_evaluator
 
     score = get_evaluator("leaf-fitted")(board)
     if score == LOST_SCORE:
@@ -240,8 +262,14 @@ def test_eval_win_rate_is_the_fitted_evaluation_as_a_win_rate(size):
     for board in game_positions(size, 6, seed=size, final=True):  # the last: its loser has no move
         for scale in (500.0, 137.0):
             like = set_like(size)
-            p, lost = eval_win_rate(size, to_shift_words(size, board.own, like), to_shift_words(size, board.enemy, like),
-                                    scale, weights, tree.arrays)
+            p, lost = eval_win_rate(
+                size,
+                to_shift_words(size, board.own, like),
+                to_shift_words(size, board.enemy, like),
+                scale,
+                weights,
+                tree.arrays,
+            )
             assert p == pytest.approx(_fitted_rate(board, scale), abs=1e-12)
             assert lost == (not board.legal_moves)
             seen.add("lost" if lost else "won" if p == 1.0 else "rate")
@@ -254,9 +282,8 @@ def test_eval_mix_one_scores_each_leaf_by_the_evaluation_alone():
     iteration from a position the child it visited holds its mover's win rate by the
     evaluation, ``1 - eval_win_rate(child)``; ``eval_mix`` 0.5 holds the mean of that and
     the playout's result (0, 0.5 or 1); 0 plays playouts alone."""
-    from hinge_fast.search.mcts import PLAYOUT_PLIES, MCTSSearcher
-
     from hinge_fast.search import create_searcher
+    from hinge_fast.search.mcts import PLAYOUT_PLIES, MCTSSearcher
 
     board = Board.from_fen("4/5/6/1g3b1/6/5/4 g")
     for options in ({}, {"eval_mix": 1.0}):
@@ -264,7 +291,9 @@ def test_eval_mix_one_scores_each_leaf_by_the_evaluation_alone():
         searcher.go(board, Limits(nodes=300))
         assert searcher.tree.stats[PLAYOUT_PLIES] == 0
     for size in (4, 6, 9):
-        registry = create_searcher("mcts", threads=1, seed=5, tablebase="off")  # the engine's defaults
+        registry = create_searcher(
+            "mcts", threads=1, seed=5, tablebase="off"
+        )  # the engine's defaults
         registry.go(Board(size) if size != 4 else board, Limits(nodes=300))
         assert registry.searchers[0].tree.stats[PLAYOUT_PLIES] == 0, size
     plain = MCTSSearcher(seed=5, eval_mix=0.0)  # playouts only
@@ -336,4 +365,6 @@ def test_the_searcher_classes_play_the_engine_defaults():
         board.push(board.legal_moves[len(board.legal_moves) // 3])
         a = MCTSSearcher(seed=8).go(board, Limits(nodes=500))
         b = create_searcher("mcts", threads=1, seed=8, tablebase="off").go(board, Limits(nodes=500))
-        assert [(r.move, r.visits) for r in a.root_moves] == [(r.move, r.visits) for r in b.root_moves]
+        assert [(r.move, r.visits) for r in a.root_moves] == [
+            (r.move, r.visits) for r in b.root_moves
+        ]

@@ -38,13 +38,16 @@ def engine_path(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
 
 
-@pytest.mark.parametrize("mode, ending", [
-    ("crash", "engine crash"),
-    ("hang", "time forfeit"),
-    ("illegal", "illegal move"),
-    ("garbage", "illegal move"),
-    ("flood", "output flood"),
-])
+@pytest.mark.parametrize(
+    "mode, ending",
+    [
+        ("crash", "engine crash"),
+        ("hang", "time forfeit"),
+        ("illegal", "illegal move"),
+        ("garbage", "illegal move"),
+        ("flood", "output flood"),
+    ],
+)
 def test_a_match_goes_on_past_a_failing_engine(mode, ending):
     bad = EnginePlayer(command(mode, 2), Limits(nodes=10), margin=MARGIN)
     try:
@@ -76,7 +79,9 @@ def test_a_good_engine_plays_whole_games():
 
 
 def test_a_slow_start_costs_no_move_time():
-    slow = EnginePlayer(command("slow-start", 20), Limits(nodes=10), margin=MARGIN)  # 2 s to start, 1 s a move
+    slow = EnginePlayer(
+        command("slow-start", 20), Limits(nodes=10), margin=MARGIN
+    )  # 2 s to start, 1 s a move
     try:
         result = play_match(slow, get_player("random", seed=1), games=2, size=4, seed=3)
     finally:
@@ -96,7 +101,9 @@ def test_an_engine_s_last_words_are_bounded():
     from hinge_fast.protocol.client import STDERR_LINE_CHARS, STDERR_LINES
 
     engine = Engine.popen(command("stderr-flood", 1), timeout=MARGIN, margin=30)
-    with pytest.raises(EngineError, match=r"ended \(exit status 3\).*its last words: complaint") as caught:
+    with pytest.raises(
+        EngineError, match=r"ended \(exit status 3\).*its last words: complaint"
+    ) as caught:
         engine.play(Board(4), Limits(nodes=10))
     assert str(caught.value.termination) == "engine crash"
     assert len(str(caught.value)) < STDERR_LINES * (STDERR_LINE_CHARS + 3) + 300
@@ -162,7 +169,11 @@ def test_a_failed_engine_behind_a_shell_leaves_nothing_running(tmp_path):
     os.mkfifo(fifo)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        engine = Engine.popen(["sh", "-c", command("hang", 1, "--hold", fifo) + "; exit 0"], timeout=MARGIN, margin=MARGIN)
+        engine = Engine.popen(
+            ["sh", "-c", command("hang", 1, "--hold", fifo) + "; exit 0"],
+            timeout=MARGIN,
+            margin=MARGIN,
+        )
         with pytest.raises(EngineError):
             engine.play(Board(4), Limits(nodes=10))
         assert all_gone(reader)
@@ -172,11 +183,29 @@ def test_a_failed_engine_behind_a_shell_leaves_nothing_running(tmp_path):
 
 def test_match_command_scores_forfeits_and_resumes_them(tmp_path, capsys):
     out, figures = tmp_path / "m.hgn", tmp_path / "m.json"
-    argv = ["match", "cmd:" + command("crash", 2), "random", "--games", "4", "--size", "5", "--nodes", "10", "--margin",
-            str(MARGIN), "--seed", "1", "--book", "none"]
+    argv = [
+        "match",
+        "cmd:" + command("crash", 2),
+        "random",
+        "--games",
+        "4",
+        "--size",
+        "5",
+        "--nodes",
+        "10",
+        "--margin",
+        str(MARGIN),
+        "--seed",
+        "1",
+        "--book",
+        "none",
+    ]
     assert main(argv + ["--out", str(out), "--json", str(figures)]) == 0
     said = capsys.readouterr().out
-    assert "games ended by engine crash 4" in said and "misbehaving crash forfeited: engine crash 4" in said
+    assert (
+        "games ended by engine crash 4" in said
+        and "misbehaving crash forfeited: engine crash 4" in said
+    )
     data = json.loads(figures.read_text())
     assert data["forfeits"] == {"a": {"engine crash": 4}, "b": {}} and data["losses"] == 4
     records = read_records(str(out))
@@ -188,11 +217,32 @@ def test_match_command_scores_forfeits_and_resumes_them(tmp_path, capsys):
 
 def test_tournament_survives_misbehaving_engines(tmp_path, capsys):
     out = tmp_path / "t.hgn"
-    argv = ["tournament", "cmd:" + command("crash", 2), "cmd:" + command("illegal", 2), "random", "--rounds", "1",
-            "--size", "5", "--nodes", "10", "--margin", str(MARGIN), "--seed", "1", "--book", "none", "--out", str(out)]
+    argv = [
+        "tournament",
+        "cmd:" + command("crash", 2),
+        "cmd:" + command("illegal", 2),
+        "random",
+        "--rounds",
+        "1",
+        "--size",
+        "5",
+        "--nodes",
+        "10",
+        "--margin",
+        str(MARGIN),
+        "--seed",
+        "1",
+        "--book",
+        "none",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     said = capsys.readouterr().out
-    assert "misbehaving crash forfeited: engine crash" in said and "misbehaving illegal forfeited: illegal move" in said
+    assert (
+        "misbehaving crash forfeited: engine crash" in said
+        and "misbehaving illegal forfeited: illegal move" in said
+    )
     records = read_records(str(out))
     assert len(records) == 6
     ends = [r.tags["Termination"] for r in records]
@@ -200,7 +250,10 @@ def test_tournament_survives_misbehaving_engines(tmp_path, capsys):
 
 
 def test_play_tournament_counts_forfeits_by_player():
-    players = [EnginePlayer(command("crash", 2), Limits(nodes=10), margin=MARGIN), get_player("random", seed=2)]
+    players = [
+        EnginePlayer(command("crash", 2), Limits(nodes=10), margin=MARGIN),
+        get_player("random", seed=2),
+    ]
     try:
         result = play_tournament(players, rounds=1, size=5, seed=1)
     finally:
@@ -210,8 +263,10 @@ def test_play_tournament_counts_forfeits_by_player():
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT semantics")
-@pytest.mark.parametrize("command_name, mode, concurrency, signs",
-                         [("match", "good", 2, 3), ("match", "hang", 1, 2), ("stats", "good", 2, 3)])
+@pytest.mark.parametrize(
+    "command_name, mode, concurrency, signs",
+    [("match", "good", 2, 3), ("match", "hang", 1, 2), ("stats", "good", 2, 3)],
+)
 def test_ctrl_c_leaves_nothing_running(tmp_path, command_name, mode, concurrency, signs):
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) while two
     worker processes play with external engines, or while an engine hangs in the middle
@@ -228,10 +283,29 @@ def test_ctrl_c_leaves_nothing_running(tmp_path, command_name, mode, concurrency
         argv = ["match", engine, "random", "--games", "400", "--book", "none", "--margin", "600"]
     else:
         argv = ["stats", "--player", engine, "--games", "4000"]
-    argv = [sys.executable, "-m", "hinge_fast.cli", *argv, "--size", "6", "--nodes", "10", "--seed", "1",
-            "--concurrency", str(concurrency)]
-    match = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
-                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    argv = [
+        sys.executable,
+        "-m",
+        "hinge_fast.cli",
+        *argv,
+        "--size",
+        "6",
+        "--nodes",
+        "10",
+        "--seed",
+        "1",
+        "--concurrency",
+        str(concurrency),
+    ]
+    match = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     # This test's own writer keeps the pipe open, so that an engine ending between two
     # others (the banner's) is no end of file: the reader wakes only for the engines' bytes.
     keeper = os.open(fifo, os.O_WRONLY)

@@ -27,7 +27,14 @@ from hinge_fast.search import Limits, alphabeta
 from hinge_fast.search.alphabeta import AlphaBetaSearcher
 from hinge_fast.search.evaluate import LOST, WINNING
 from hinge_fast.tools.positions import random_filling
-from tests.conftest import ELIMINATED, NO_MOVE, QUICK_MAX_SIZE, game_positions, midgame_positions, shift_cells
+from tests.conftest import (
+    ELIMINATED,
+    NO_MOVE,
+    QUICK_MAX_SIZE,
+    game_positions,
+    midgame_positions,
+    shift_cells,
+)
 
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 
@@ -68,7 +75,9 @@ def words(a) -> tuple:
 def sets_of(board: Board) -> tuple:
     """The sides of ``board`` (to move, other) as sets of the shift layout."""
     like = set_like(board.size)
-    return words(to_shift_words(board.size, board.own, like)), words(to_shift_words(board.size, board.enemy, like))
+    return words(to_shift_words(board.size, board.own, like)), words(
+        to_shift_words(board.size, board.enemy, like)
+    )
 
 
 def positions(size: int, games: int = 6, fillings: int = 60) -> list[Board]:
@@ -76,7 +85,11 @@ def positions(size: int, games: int = 6, fillings: int = 60) -> list[Board]:
     ``QUICK_MAX_SIZE``, a third above (the reference is slow there)."""
     if size > QUICK_MAX_SIZE:
         games, fillings = max(1, games // 3), max(1, fillings // 3)
-    boards = [b.copy() for seed in range(games) for b in game_positions(size, 31_000 * size + seed, every=1)]
+    boards = [
+        b.copy()
+        for seed in range(games)
+        for b in game_positions(size, 31_000 * size + seed, every=1)
+    ]
     if size > QUICK_MAX_SIZE:
         boards = boards[::4]
     boards += [random_filling(size, seed=31_100 * size + seed) for seed in range(fillings)]
@@ -94,12 +107,16 @@ def test_the_list_is_the_reference_moves_swipes_first(size):
         got = [shift_cells(size, g) for g in groups]
         names = Counter((str(board.move_from_code(c)), cells) for c, cells in zip(codes, got))
         pos = ref.parse_position(board.fen())
-        want = Counter((ref.move_name(m), frozenset(m[3]) if m[0] == "swipe" else frozenset())
-                       for m in ref.legal_moves(pos))
+        want = Counter(
+            (ref.move_name(m), frozenset(m[3]) if m[0] == "swipe" else frozenset())
+            for m in ref.legal_moves(pos)
+        )
         assert names == want, board.fen()
         kinds = [bool(is_swipe(c)) for c in codes]
         assert kinds == sorted(kinds, reverse=True), board.fen()  # swipes first
-        ends = Counter(str(board.move_from_code(c)).split("x")[0] for c, cells in zip(codes, got) if cells)
+        ends = Counter(
+            str(board.move_from_code(c)).split("x")[0] for c, cells in zip(codes, got) if cells
+        )
         two_groups += sum(1 for k in ends.values() if k > 1)
         # The quiescence's lists: the swipes flipping k tokens or more, in the same order.
         for least_flip in (1, 2, 3):
@@ -124,8 +141,9 @@ def test_incremental_keys_and_moves_give_each_child(size):
         for i, code in enumerate(codes):
             child = board.copy()
             child.push(board.move_from_code(code))
-            got_key, their, ours = child_of(size, int(board.turn), key, code, board.own, board.enemy, groups, i,
-                                            set_like(size))
+            got_key, their, ours = child_of(
+                size, int(board.turn), key, code, board.own, board.enemy, groups, i, set_like(size)
+            )
             assert int(got_key) == child.zobrist_key, board.fen()
             assert (words(their), words(ours)) == sets_of(child), board.fen()
 
@@ -166,10 +184,18 @@ def test_every_root_move_as_a_multipv_line_scores_its_minimax_value(size, evalua
     from hinge_fast.search.evaluate import get_evaluator
 
     ev = get_evaluator(evaluator)
-    for board in midgame_positions(size, 2, seed=90 + size, min_ply=4, max_ply=16 if size == 4 else 24):
+    for board in midgame_positions(
+        size, 2, seed=90 + size, min_ply=4, max_ply=16 if size == 4 else 24
+    ):
         for table_mb in (0, 1):
-            searcher = AlphaBetaSearcher(threads=1, quiescence=0, multipv=1000, evaluator=evaluator, selective=0,
-                                         table_mb=table_mb)
+            searcher = AlphaBetaSearcher(
+                threads=1,
+                quiescence=0,
+                multipv=1000,
+                evaluator=evaluator,
+                selective=0,
+                table_mb=table_mb,
+            )
             result = searcher.go(board.copy(), Limits(depth=2))
             want = {}
             for move in board.legal_moves:
@@ -177,7 +203,10 @@ def test_every_root_move_as_a_multipv_line_scores_its_minimax_value(size, evalua
                 want[str(move)] = -minimax(board, result.depth - 1, 1, ev)
                 board.pop()
             got = {str(r.move): r.score for r in result.root_moves}
-            assert got == {name: alphabeta.score_of(v) for name, v in want.items()}, (board.fen(), table_mb)
+            assert got == {name: alphabeta.score_of(v) for name, v in want.items()}, (
+                board.fen(),
+                table_mb,
+            )
             assert result.score == alphabeta.score_of(max(want.values()))
 
 
@@ -193,7 +222,12 @@ def test_fixed_depth_scores_agree_with_a_game_history_and_helper_threads():
     one = AlphaBetaSearcher(threads=1, selective=0).go(board.copy(), Limits(depth=4))
     again = AlphaBetaSearcher(threads=1, selective=0).go(board.copy(), Limits(depth=4))
     two = AlphaBetaSearcher(threads=2, selective=0).go(board.copy(), Limits(depth=4))
-    assert (one.move, one.score, one.pv, one.nodes) == (again.move, again.score, again.pv, again.nodes)
+    assert (one.move, one.score, one.pv, one.nodes) == (
+        again.move,
+        again.score,
+        again.pv,
+        again.nodes,
+    )
     assert two.score == one.score and two.move in board.legal_moves
 
 
@@ -211,7 +245,9 @@ def test_every_root_move_as_a_multipv_line_scores_its_minimax_value_on_the_large
 
     ev = get_evaluator("classic")
     board = midgame_positions(size, 1, seed=190 + size, min_ply=6, max_ply=20)[0]
-    searcher = AlphaBetaSearcher(threads=1, quiescence=0, multipv=1000, evaluator="classic", selective=0)
+    searcher = AlphaBetaSearcher(
+        threads=1, quiescence=0, multipv=1000, evaluator="classic", selective=0
+    )
     result = searcher.go(board.copy(), Limits(depth=2))
     scores = {str(r.move): r.score for r in result.root_moves}
     assert sorted(scores) == sorted(str(m) for m in board.legal_moves)

@@ -25,8 +25,9 @@ def alone(board: Board, move, depth: int) -> Score:
     result proven within the horizon is the same at any depth.)"""
     child = board.copy()
     child.push(move)
-    result = create_searcher("alphabeta", threads=1, table_mb=1, selective=0).go(child,
-                                                                                     Limits(depth=max(1, depth - 1)))
+    result = create_searcher("alphabeta", threads=1, table_mb=1, selective=0).go(
+        child, Limits(depth=max(1, depth - 1))
+    )
     return negated(result.score)
 
 
@@ -57,7 +58,10 @@ def test_each_line_scores_what_its_move_searched_alone_scores(size, depth, k):
         result = searcher.go(board.copy(), Limits(depth=depth))
         check_lines(board, result, k)
         if result.depth < depth:
-            assert all(rm.score.is_mate and abs(rm.score.mate) <= result.depth for rm in result.root_moves[:k])
+            assert all(
+                rm.score.is_mate and abs(rm.score.mate) <= result.depth
+                for rm in result.root_moves[:k]
+            )
         for rm in result.root_moves[:k]:
             assert rm.score == alone(board, rm.move, result.depth), (board.fen(), str(rm.move))
 
@@ -66,7 +70,9 @@ def test_one_line_is_the_search_for_play_and_the_first_of_several():
     """Line 1 of a MultiPV search is the best move's score of the plain search."""
     for board in midgame_positions(6, 3, seed=41):
         one = create_searcher("alphabeta", threads=1, table_mb=1).go(board.copy(), Limits(depth=3))
-        three = create_searcher("alphabeta", threads=1, table_mb=1, multipv=3).go(board.copy(), Limits(depth=3))
+        three = create_searcher("alphabeta", threads=1, table_mb=1, multipv=3).go(
+            board.copy(), Limits(depth=3)
+        )
         assert three.score == one.score and one.root_moves[0].score == one.score
         assert all(rm.score is None for rm in one.root_moves[1:])
 
@@ -74,7 +80,9 @@ def test_one_line_is_the_search_for_play_and_the_first_of_several():
 def test_more_lines_than_legal_moves_scores_every_move():
     board = midgame_positions(4, 1, seed=7, min_ply=10, max_ply=14)[0]
     n = len(board.legal_moves)
-    result = create_searcher("alphabeta", threads=1, table_mb=1, multipv=1000).go(board.copy(), Limits(depth=2))
+    result = create_searcher("alphabeta", threads=1, table_mb=1, multipv=1000).go(
+        board.copy(), Limits(depth=2)
+    )
     check_lines(board, result, 1000)
     assert sum(rm.score is not None for rm in result.root_moves) == n
 
@@ -84,8 +92,9 @@ def test_every_reported_depth_has_all_its_lines_under_a_time_limit():
     one depth: a depth stopped part way is never mixed in."""
     board = midgame_positions(7, 1, seed=12)[0]
     seen = []
-    result = create_searcher("alphabeta", threads=1, table_mb=4, multipv=3).go(board.copy(), Limits(time=0.3),
-                                                                           seen.append)
+    result = create_searcher("alphabeta", threads=1, table_mb=4, multipv=3).go(
+        board.copy(), Limits(time=0.3), seen.append
+    )
     assert seen and result.depth == seen[-1].depth
     assert [r.depth for r in seen] == list(range(1, len(seen) + 1))
     for interim in seen + [result]:
@@ -94,7 +103,9 @@ def test_every_reported_depth_has_all_its_lines_under_a_time_limit():
 
 def test_lines_with_helper_threads_are_complete():
     board = midgame_positions(6, 1, seed=13)[0]
-    result = create_searcher("alphabeta", threads=2, table_mb=4, multipv=3).go(board.copy(), Limits(depth=3))
+    result = create_searcher("alphabeta", threads=2, table_mb=4, multipv=3).go(
+        board.copy(), Limits(depth=3)
+    )
     assert result.depth == 3
     check_lines(board, result, 3)
 
@@ -102,7 +113,9 @@ def test_lines_with_helper_threads_are_complete():
 @pytest.mark.parametrize("fen", QUIET_WIN_IN_THREE[:2])
 def test_a_forced_win_is_a_line_with_its_plies(fen):
     board = Board.from_fen(fen)
-    result = create_searcher("alphabeta", threads=1, table_mb=1, multipv=2).go(board.copy(), Limits(depth=5))
+    result = create_searcher("alphabeta", threads=1, table_mb=1, multipv=2).go(
+        board.copy(), Limits(depth=5)
+    )
     check_lines(board, result, 2)
     assert result.score == Score.win(3) and len(result.pv) == 3
 

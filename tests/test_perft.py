@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from hinge_fast import Board
-from hinge_fast.core import kernels
 from hinge_fast import reference as ref
+from hinge_fast.core import kernels
 from hinge_fast.core.tables import workspace
 
 TABLE = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())
@@ -40,12 +40,18 @@ def _cases(budget, slow_budget, key):
                 yield pytest.param(entry["position"], depth, count, id=f"{entry['name']} d{depth}")
             elif slow_budget is not None and count <= slow_budget:
                 yield pytest.param(
-                    entry["position"], depth, count, id=f"{entry['name']} d{depth}", marks=pytest.mark.slow
+                    entry["position"],
+                    depth,
+                    count,
+                    id=f"{entry['name']} d{depth}",
+                    marks=pytest.mark.slow,
                 )
 
 
 def test_table_covers_random_play_on_every_side():
-    sizes = {Board.from_fen(e["position"]).size for e in TABLE if e["name"].startswith("random play")}
+    sizes = {
+        Board.from_fen(e["position"]).size for e in TABLE if e["name"].startswith("random play")
+    }
     assert sizes == {4, 5, 6, 7, 8, 9}
     assert sum(e["name"].startswith("random play") for e in TABLE) >= 10
     for entry in TABLE:

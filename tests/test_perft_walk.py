@@ -18,9 +18,24 @@ from hinge_fast.core import kernels, parallel
 from hinge_fast.core.moves import list_moves, play_move
 from hinge_fast.core.perft import children_sets
 from hinge_fast.core.sets import s_row, s_store, set_like, to_shift_words
-from hinge_fast.core.tables import GROUP_SLOTS, MAX_MOVES, MAX_SIZE, SCRATCH_ROWS, SHIFT_WORDS, workspace
+from hinge_fast.core.tables import (
+    GROUP_SLOTS,
+    MAX_MOVES,
+    MAX_SIZE,
+    SCRATCH_ROWS,
+    SHIFT_WORDS,
+    workspace,
+)
 from hinge_fast.tools.positions import random_filling
-from tests.conftest import ELIMINATED, NO_MOVE, QUICK_MAX_SIZE, S6_MID, S9_MID, game_positions, shift_cells
+from tests.conftest import (
+    ELIMINATED,
+    NO_MOVE,
+    QUICK_MAX_SIZE,
+    S6_MID,
+    S9_MID,
+    game_positions,
+    shift_cells,
+)
 
 SIZES = range(4, MAX_SIZE + 1)
 WIDE = range(QUICK_MAX_SIZE + 1, MAX_SIZE + 1)
@@ -56,8 +71,13 @@ def list_walk(size, own_bits, enemy_bits, depth, like):
         if ply == depth - 1:
             total += 1
             continue
-        their, ours = play_move(size, s_row(stack[ply], 0, like), s_row(stack[ply], 1, like), moves[ply, i],
-                                s_row(flips[ply], i, like))
+        their, ours = play_move(
+            size,
+            s_row(stack[ply], 0, like),
+            s_row(stack[ply], 1, like),
+            moves[ply, i],
+            s_row(flips[ply], i, like),
+        )
         ply += 1
         s_store(stack[ply], 0, their)
         s_store(stack[ply], 1, ours)
@@ -67,7 +87,9 @@ def list_walk(size, own_bits, enemy_bits, depth, like):
 
 
 def fast(board: Board, depth: int, bulk: bool) -> int:
-    return int(kernels.perft_kernel(board.size, board.own, board.enemy, depth, bulk, workspace(depth + 1)))
+    return int(
+        kernels.perft_kernel(board.size, board.own, board.enemy, depth, bulk, workspace(depth + 1))
+    )
 
 
 def old(board: Board, depth: int) -> int:
@@ -101,7 +123,11 @@ def reference_children(board: Board) -> Counter:
 
 
 def positions(size: int, games: int, fillings: int, every: int) -> list[Board]:
-    boards = [b.copy() for seed in range(games) for b in game_positions(size, 12_000 * size + seed, every=every)]
+    boards = [
+        b.copy()
+        for seed in range(games)
+        for b in game_positions(size, 12_000 * size + seed, every=every)
+    ]
     return boards + [random_filling(size, seed=12_100 * size + seed) for seed in range(fillings)]
 
 
@@ -185,7 +211,12 @@ def test_eliminating_swipes_end_the_game_below_them():
     finished = [m for m in ref.legal_moves(pos) if ref.is_eliminated(ref.play(pos, m))]
     assert len(finished) == 3
     for depth in (1, 2, 3):
-        assert fast(board, depth, False) == fast(board, depth, True) == ref.perft(pos, depth) == old(board, depth)
+        assert (
+            fast(board, depth, False)
+            == fast(board, depth, True)
+            == ref.perft(pos, depth)
+            == old(board, depth)
+        )
 
 
 def test_a_side_without_a_legal_move_has_no_child():
@@ -200,7 +231,11 @@ def test_a_side_without_a_legal_move_has_no_child():
 def test_the_empty_board_and_a_lone_token():
     for size in SIZES:
         board = Board(size)
-        assert fast(board, 2, False) == fast(board, 2, True) == ref.perft(ref.parse_position(board.fen()), 2)
+        assert (
+            fast(board, 2, False)
+            == fast(board, 2, True)
+            == ref.perft(ref.parse_position(board.fen()), 2)
+        )
 
 
 @pytest.mark.parametrize("bulk", [True, False])
@@ -212,7 +247,9 @@ def test_one_and_two_threads_count_the_same(bulk, monkeypatch):
         board = Board.from_fen(fen)
         one = parallel.perft(board.size, board.own, board.enemy, depth, bulk, threads=1)
         two = parallel.perft(board.size, board.own, board.enemy, depth, bulk, threads=2)
-        counts, _ = parallel.perft_divide(board.size, board.own, board.enemy, depth, bulk, threads=2)
+        counts, _ = parallel.perft_divide(
+            board.size, board.own, board.enemy, depth, bulk, threads=2
+        )
         assert one == two == int(counts.sum()) == old(board, depth), fen
 
 

@@ -26,8 +26,22 @@ def play(monkeypatch, capsys, lines, *args):
 def test_moves_illegal_undo_hint_save_quit(monkeypatch, capsys, tmp_path):
     record = tmp_path / "game.hgn"
     status, out = play(
-        monkeypatch, capsys,
-        ["help", "C3", "moves", "A1", "Z9", "hello there", "undo", "hint", "C3", "save " + str(record), "quit", "F6"],
+        monkeypatch,
+        capsys,
+        [
+            "help",
+            "C3",
+            "moves",
+            "A1",
+            "Z9",
+            "hello there",
+            "undo",
+            "hint",
+            "C3",
+            "save " + str(record),
+            "quit",
+            "F6",
+        ],
     )
     assert status == 0 and out.err == ""
     text = out.out
@@ -42,7 +56,11 @@ def test_moves_illegal_undo_hint_save_quit(monkeypatch, capsys, tmp_path):
     assert "\x1b[" not in text  # no ANSI colours when stdout is not a terminal
     [game] = read_records(record)
     assert game.moves[0] == "C3" and len(game.moves) == 2
-    assert game.tags["Green"] == "you" and game.tags["Blue"] == "random" and game.result == "unfinished"
+    assert (
+        game.tags["Green"] == "you"
+        and game.tags["Blue"] == "random"
+        and game.result == "unfinished"
+    )
     # the legal moves listed after C3 and the engine's answer are those of that position
     board = Board(4)
     board.push_str("C3")
@@ -71,7 +89,9 @@ def test_game_over_is_announced_and_moves_refused():
     winning = next(m for m in board.legal_moves if m.is_swipe)
     stdin = io.StringIO(f"{winning}\nG7\nundo\nquit\n")
     stdout = io.StringIO()
-    game = TerminalGame(board, Color.GREEN, get_player("random", seed=1), "random", stdin, stdout, False)
+    game = TerminalGame(
+        board, Color.GREEN, get_player("random", seed=1), "random", stdin, stdout, False
+    )
     assert game.run() == 0
     text = stdout.getvalue()
     assert "game over: green wins by elimination (you win)" in text
@@ -98,7 +118,19 @@ def test_bad_options_are_one_error_line(monkeypatch, capsys, args, message):
 def test_through_a_real_pipe(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run(
-        [sys.executable, "-m", "hinge_fast.cli", "play", "--size", "4", "--engine", "random", "--seed", "3", "--no-color"],
+        [
+            sys.executable,
+            "-m",
+            "hinge_fast.cli",
+            "play",
+            "--size",
+            "4",
+            "--engine",
+            "random",
+            "--seed",
+            "3",
+            "--no-color",
+        ],
         input="C3\nmoves\nbogus\n",  # no quit: end of input ends the game
         capture_output=True,
         text=True,

@@ -42,7 +42,9 @@ def positions(size, count, seed):
 def check_indices(board, codes, groups):
     own, enemy = board.own, board.enemy
     expected = sorted(ref.move_name(m) for m in ref.legal_moves(ref.parse_position(board.fen())))
-    assert kernels.moves_count(board.size, own, enemy, set_like(board.size)) == len(expected), board.fen()
+    assert kernels.moves_count(board.size, own, enemy, set_like(board.size)) == len(expected), (
+        board.fen()
+    )
     n = kernels.uniform_moves(board.size, own, enemy, codes, groups)
     assert sorted(str(board.move_from_code(code)) for code in codes[:n]) == expected, board.fen()
 
@@ -148,7 +150,9 @@ def test_command_output_matches_the_yardstick_script(capsys):
     assert re.search(r"mean length [0-9.]+ plies", out)
     assert main(["playouts", "200", "start", "--size", "5", "--seed", "4", "--threads", "2"]) == 0
     out2, _ = capsys.readouterr()
-    assert out2.splitlines()[1:] == out.splitlines()[1:]  # same games, only the thread count differs
+    assert (
+        out2.splitlines()[1:] == out.splitlines()[1:]
+    )  # same games, only the thread count differs
 
 
 def test_command_rejects_bad_input(capsys):
@@ -157,4 +161,3 @@ def test_command_rejects_bad_input(capsys):
     assert main(["playouts", "10", "not a position"]) == 2
     err = capsys.readouterr().err
     assert err.count("error:") == 3 and "Traceback" not in err
-

@@ -11,12 +11,12 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
+from hinge_fast.core.geometry import MAX_SIZE
 from hinge_fast.core.playouts import new_work
 from hinge_fast.core.playouts import policy_playout as playout_of_sets
 from hinge_fast.core.sets import set_like, to_shift_words
 from hinge_fast.search.mcts import default_playout_plies, new_rng
 from hinge_fast.tools.positions import random_filling
-from hinge_fast.core.geometry import MAX_SIZE
 from tests.conftest import QUICK_MAX_SIZE, game_positions
 
 SIZES = range(4, MAX_SIZE + 1)
@@ -25,8 +25,15 @@ SIZES = range(4, MAX_SIZE + 1)
 def policy_playout(size, own_bits, enemy_bits, cap, rng, trace, work):
     """``playouts.policy_playout`` from a position given as bitboards."""
     like = set_like(size)
-    return playout_of_sets(size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like), cap, rng,
-                           trace, work)
+    return playout_of_sets(
+        size,
+        to_shift_words(size, own_bits, like),
+        to_shift_words(size, enemy_bits, like),
+        cap,
+        rng,
+        trace,
+        work,
+    )
 
 
 def policy_moves(pos) -> set:
@@ -39,8 +46,11 @@ def policy_moves(pos) -> set:
         largest = max(len(m[3]) for m in swipes)
         return {ref.move_name(m) for m in swipes if len(m[3]) == largest}
     me = pos.to_move
-    connected = {ref.move_name(m) for m in moves
-                 if any(pos.tokens.get(c) == me for c in ref.neighbours(pos.size, m[1]))}
+    connected = {
+        ref.move_name(m)
+        for m in moves
+        if any(pos.tokens.get(c) == me for c in ref.neighbours(pos.size, m[1]))
+    }
     return connected or {ref.move_name(m) for m in moves}
 
 
@@ -51,7 +61,9 @@ def eliminating(pos) -> set:
 
 def first_move(board: Board, seed: int) -> tuple:
     trace = np.zeros(4, dtype=np.int64)
-    result, plies = policy_playout(board.size, board.own, board.enemy, 1, new_rng(seed), trace, new_work())
+    result, plies = policy_playout(
+        board.size, board.own, board.enemy, 1, new_rng(seed), trace, new_work()
+    )
     return result, plies, (str(board.move_from_code(trace[0])) if plies else None)
 
 
@@ -59,8 +71,14 @@ def positions(size: int) -> list[Board]:
     """Positions of random games (every third ply) and random fillings of side ``size``
     (fewer above ``QUICK_MAX_SIZE``: the reference is slow there)."""
     quick = size <= QUICK_MAX_SIZE
-    boards = [b.copy() for seed in range(3 if quick else 1) for b in game_positions(size, 7700 * size + seed, every=3)]
-    return boards + [random_filling(size, seed=7800 * size + seed) for seed in range(12 if quick else 4)]
+    boards = [
+        b.copy()
+        for seed in range(3 if quick else 1)
+        for b in game_positions(size, 7700 * size + seed, every=3)
+    ]
+    return boards + [
+        random_filling(size, seed=7800 * size + seed) for seed in range(12 if quick else 4)
+    ]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -115,12 +133,19 @@ def replay(board: Board, codes, plies: int, cap: int) -> float:
 def test_whole_playouts_agree_with_the_reference(size):
     cap = default_playout_plies(size)
     ended = capped = 0
-    starts = [Board(size)] + [b.copy() for b in game_positions(size, 7900 * size, every=4)][:6 if size <= QUICK_MAX_SIZE else 2]
-    starts += [random_filling(size, seed=8000 * size + seed) for seed in range(3 if size <= QUICK_MAX_SIZE else 1)]
+    starts = [Board(size)] + [b.copy() for b in game_positions(size, 7900 * size, every=4)][
+        : 6 if size <= QUICK_MAX_SIZE else 2
+    ]
+    starts += [
+        random_filling(size, seed=8000 * size + seed)
+        for seed in range(3 if size <= QUICK_MAX_SIZE else 1)
+    ]
     for k, board in enumerate(starts):
         for seed in range(2):
             trace = np.zeros(4096, dtype=np.int64)
-            result, plies = policy_playout(size, board.own, board.enemy, cap, new_rng(100 * k + seed), trace, new_work())
+            result, plies = policy_playout(
+                size, board.own, board.enemy, cap, new_rng(100 * k + seed), trace, new_work()
+            )
             assert result == replay(board, trace, plies, cap), board.fen()
             ended += plies < cap
             capped += plies == cap
@@ -132,7 +157,9 @@ def test_a_short_cap_scores_by_token_count():
     trace = np.zeros(64, dtype=np.int64)
     for seed in range(6):
         for cap in (1, 2, 5):
-            result, plies = policy_playout(5, board.own, board.enemy, cap, new_rng(seed), trace, new_work())
+            result, plies = policy_playout(
+                5, board.own, board.enemy, cap, new_rng(seed), trace, new_work()
+            )
             assert plies == cap
             assert result == replay(board, trace, plies, cap)
 
@@ -156,7 +183,9 @@ def tied_positions() -> list[str]:
     or more (so that a draw over groups instead of over swipes would show)."""
     found = {"swipes": [], "groups": [], "placements": []}
     for size in range(4, QUICK_MAX_SIZE + 1):
-        for board in (b.copy() for seed in range(4) for b in game_positions(size, 8100 * size + seed, every=1)):
+        for board in (
+            b.copy() for seed in range(4) for b in game_positions(size, 8100 * size + seed, every=1)
+        ):
             pos = ref.parse_position(board.fen())
             if not ref.legal_moves(pos):
                 continue

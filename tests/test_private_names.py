@@ -26,12 +26,22 @@ def board_private_names() -> set[str]:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name.startswith("_"):
             names.add(node.name)
         if isinstance(node, ast.Assign):
-            names.update(t.id for t in node.targets if isinstance(t, ast.Name) and t.id.startswith("_"))
+            names.update(
+                t.id for t in node.targets if isinstance(t, ast.Name) and t.id.startswith("_")
+            )
         if isinstance(node, ast.ClassDef) and node.name == "Board":
             for item in ast.walk(node):
-                if isinstance(item, ast.FunctionDef) and item.name.startswith("_") and not item.name.startswith("__"):
+                if (
+                    isinstance(item, ast.FunctionDef)
+                    and item.name.startswith("_")
+                    and not item.name.startswith("__")
+                ):
                     names.add(item.name)
-                if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name) and item.value.id == "self":
+                if (
+                    isinstance(item, ast.Attribute)
+                    and isinstance(item.value, ast.Name)
+                    and item.value.id == "self"
+                ):
                     if item.attr.startswith("_") and not item.attr.startswith("__"):
                         names.add(item.attr)
     return names
@@ -54,7 +64,7 @@ def offences(text: str, names: set[str]) -> list[str]:
     alternatives = "|".join(sorted(map(re.escape, names)))
     attribute = re.compile(rf"\b(?!self\b|cls\b)([A-Za-z_][A-Za-z_0-9]*)\s*\.\s*({alternatives})\b")
     for number, line in enumerate(text.splitlines(), 1):
-        for m in attribute.finditer(line):
+        for _m in attribute.finditer(line):
             found.append(f"{number}: {line.strip()}")
     tree = ast.parse(text)
     for node in ast.walk(tree):
@@ -67,9 +77,20 @@ def offences(text: str, names: set[str]) -> list[str]:
 
 def test_the_scan_knows_board_s_private_names():
     names = board_private_names()
-    assert {"_sides", "_generate", "_decode", "_geo", "_green", "_blue", "_undo", "_legal", "_buffers"} <= names
+    assert {
+        "_sides",
+        "_generate",
+        "_decode",
+        "_geo",
+        "_green",
+        "_blue",
+        "_undo",
+        "_legal",
+        "_buffers",
+    } <= names
     assert offences("x = board._sides()\nfrom hinge_fast.board import _MoveBuffers\n", names) == [
-        "1: x = board._sides()", "2: imports _MoveBuffers from board",
+        "1: x = board._sides()",
+        "2: imports _MoveBuffers from board",
     ]
     assert offences("self._green = 1\nboard.green\n", names) == []
 
@@ -115,7 +136,11 @@ def private_reaches(path: Path) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             ours = node.level > 0 or (node.module or "").startswith("hinge_fast")
-            found += [f"{path.name}:{node.lineno} imports {a.name}" for a in node.names if ours and private(a.name)]
+            found += [
+                f"{path.name}:{node.lineno} imports {a.name}"
+                for a in node.names
+                if ours and private(a.name)
+            ]
         elif isinstance(node, ast.Attribute) and private(node.attr):
             owner = node.value.id if isinstance(node.value, ast.Name) else None
             if owner in ("self", "cls") or node.attr in defined or node.attr in FOREIGN_PUBLIC:
@@ -125,8 +150,12 @@ def private_reaches(path: Path) -> list[str]:
 
 
 def test_no_module_reaches_into_another_modules_private_names():
-    files = [path for folder in ("hinge_fast", "scripts", "bench", "tests") for path in sorted((ROOT / folder).rglob("*.py"))
-             if path != Path(__file__).resolve()]
+    files = [
+        path
+        for folder in ("hinge_fast", "scripts", "bench", "tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path != Path(__file__).resolve()
+    ]
     found = [place for path in files for place in private_reaches(path)]
     assert not found, "\n".join(found)
 
@@ -141,4 +170,7 @@ def test_a_private_reach_is_reported(tmp_path):
         "    os._exit(0)\n"
         "    return record._first_blue(), _own\n"
     )
-    assert private_reaches(source) == ["reach.py:1 imports _ranked", "reach.py:5 uses record._first_blue"]
+    assert private_reaches(source) == [
+        "reach.py:1 imports _ranked",
+        "reach.py:5 uses record._first_blue",
+    ]

@@ -28,8 +28,8 @@ from hinge_fast.protocol.server import (
     perft,
 )
 from hinge_fast.search import Limits, Score
-from tests.conftest import MID_GAME
 from hinge_fast.search.registry import all_options
+from tests.conftest import MID_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_CMD = [sys.executable, "-m", "hinge_fast.cli", "engine"]
@@ -206,15 +206,23 @@ def test_options_list_get_set(session):
         fields = line.split(";")
         # name;type;value;default;min;max, an enum listing its choices (two or more) in place of min and max
         assert len(fields) == 6 or fields[1] == "enum" and len(fields) >= 6
-    assert ok(session.handle("options get engine")) == ["engine;enum;alphabeta;alphabeta;alphabeta;mcts"]
+    assert ok(session.handle("options get engine")) == [
+        "engine;enum;alphabeta;alphabeta;alphabeta;mcts"
+    ]
     threads = all_options()["threads"]
-    assert ok(session.handle("options get threads")) == [f"threads;int;{threads.default};{threads.default};1;{threads.high}"]
-    assert ok(session.handle("options set engine MCTS")) == ["engine;enum;mcts;alphabeta;alphabeta;mcts"]
+    assert ok(session.handle("options get threads")) == [
+        f"threads;int;{threads.default};{threads.default};1;{threads.high}"
+    ]
+    assert ok(session.handle("options set engine MCTS")) == [
+        "engine;enum;mcts;alphabeta;alphabeta;mcts"
+    ]
     assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.25;0;100"]
     assert ok(session.handle("options set multipv 3")) == ["multipv;int;3;1;1;1000"]
     assert ok(session.handle("options set seed 42"))[0].startswith("seed;int;42;-1;-1;")
     table = session.options["table_mb"].spec
-    assert ok(session.handle(f"options set table_mb {table.low}"))[0].startswith(f"table_mb;int;{table.low};")
+    assert ok(session.handle(f"options set table_mb {table.low}"))[0].startswith(
+        f"table_mb;int;{table.low};"
+    )
 
 
 @pytest.mark.parametrize(
@@ -336,7 +344,10 @@ def test_internal_errors_are_answered_not_raised(monkeypatch):
         raise ZeroDivisionError("boom\nsecond line")
 
     monkeypatch.setattr(session, "_cmd_validmoves", broken)
-    assert session.handle("validmoves") == ["err internal error: ZeroDivisionError: boom second line", "ok"]
+    assert session.handle("validmoves") == [
+        "err internal error: ZeroDivisionError: boom second line",
+        "ok",
+    ]
 
 
 def test_messages_stay_on_one_line(session):
@@ -361,7 +372,9 @@ def test_game_strings():
 
 # ----- through a subprocess ---------------------------------------------------------------------
 def run_engine(script: str, timeout: float = 120) -> list[str]:
-    done = subprocess.run(ENGINE_CMD, input=script, capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+    done = subprocess.run(
+        ENGINE_CMD, input=script, capture_output=True, text=True, cwd=ROOT, timeout=timeout
+    )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     return done.stdout.splitlines()
@@ -412,10 +425,21 @@ def test_scripted_session_end_to_end():
     assert rest[2] == ";".join(str(m) for m in moves.legal_moves) and rest[3] == "ok"
     assert rest[4:6] == ["err cannot undo 5 moves: 1 played since newgame", "ok"]
     assert rest[6].startswith("err unknown command 'bogus'") and rest[7] == "ok"
-    assert rest[8:12] == ["engine;enum;mcts;alphabeta;alphabeta;mcts", "ok", "seed;int;7;-1;-1;9223372036854775807", "ok"]
+    assert rest[8:12] == [
+        "engine;enum;mcts;alphabeta;alphabeta;mcts",
+        "ok",
+        "seed;int;7;-1;-1;9223372036854775807",
+        "ok",
+    ]
     assert moves.parse_move(rest[12]) in moves.legal_moves and rest[13] == "ok"
     assert rest[14].startswith("err depth must be from 1") and rest[15] == "ok"
-    assert rest[16:] == [f"{EMPTY4};NotStarted", "ok", "err cannot undo 1 move: 0 played since newgame", "ok", "ok"]
+    assert rest[16:] == [
+        f"{EMPTY4};NotStarted",
+        "ok",
+        "err cannot undo 1 move: 0 played since newgame",
+        "ok",
+        "ok",
+    ]
 
 
 class LiveEngine:
@@ -423,7 +447,13 @@ class LiveEngine:
 
     def __init__(self, args=()):
         self.process = subprocess.Popen(
-            ENGINE_CMD + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, bufsize=1
+            ENGINE_CMD + list(args),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            bufsize=1,
         )
         self.lines = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
@@ -487,7 +517,9 @@ def test_closing_stdin_ends_a_search_and_the_session():
 def test_quit_waits_for_a_search_before_it():
     """In a piped script, quit is a command like any other: the search before it runs
     its whole budget (here a node budget)."""
-    out = run_engine("options set engine mcts\noptions set seed 5\nnewgame 4\nbestmove nodes 300\nquit\n")
+    out = run_engine(
+        "options set engine mcts\noptions set seed 5\nnewgame 4\nbestmove nodes 300\nquit\n"
+    )
     assert out[-1] == "ok" and Board(4).parse_move(out[-3]) in Board(4).legal_moves
 
 
@@ -520,10 +552,24 @@ def test_ctrl_c_exits_cleanly_when_idle():
 
 
 def test_engine_option_flag_is_checked():
-    done = subprocess.run(ENGINE_CMD + ["-o", "threads=0"], input="", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        ENGINE_CMD + ["-o", "threads=0"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert done.stderr.strip() == "error: option threads must be from 1 to 256, not 0"
-    done = subprocess.run(ENGINE_CMD + ["-o", "threads"], input="", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        ENGINE_CMD + ["-o", "threads"],
+        input="",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 2 and "NAME=VALUE" in done.stderr
 
 
@@ -549,7 +595,16 @@ def test_bestmove_sends_info_lines_before_its_move(session):
     assert [line.split()[2] for line in info] == ["1", "2", "3"]
     for line in info:
         words = line.split()
-        assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12, 14)] == ["info", "depth", "score", "nodes", "nps", "time", "winchance", "pv"]
+        assert [words[i] for i in (0, 1, 3, 6, 8, 10, 12, 14)] == [
+            "info",
+            "depth",
+            "score",
+            "nodes",
+            "nps",
+            "time",
+            "winchance",
+            "pv",
+        ]
         assert words[4] in ("cp", "win", "loss") and int(words[5]) == float(words[5])
         assert 0 <= float(words[13]) <= 1
     assert info[-1].split(" pv ")[1].split()[0] == lines[-2]
@@ -571,8 +626,14 @@ def test_bestmove_with_multipv_sends_every_line_of_each_depth(session):
         rows = [words for words in info if words[2] == depth]
         firsts = [words[words.index("pv") + 1] for words in rows]
         assert len(set(firsts)) == 3
-        scores = [Score.centi(int(w[7])) if w[6] == "cp" else Score.win(int(w[7])) if w[6] == "win" else
-                  Score.loss(int(w[7])) for w in rows]
+        scores = [
+            Score.centi(int(w[7]))
+            if w[6] == "cp"
+            else Score.win(int(w[7]))
+            if w[6] == "win"
+            else Score.loss(int(w[7]))
+            for w in rows
+        ]
         assert scores == sorted(scores, reverse=True)
     assert info[-3][info[-3].index("pv") + 1] == lines[-2]
     session.handle("newgame 4")
@@ -582,7 +643,9 @@ def test_bestmove_with_multipv_sends_every_line_of_each_depth(session):
 
 
 def test_engine_streams_info_lines_through_stdout():
-    out = run_engine("options set engine mcts\noptions set seed 1\nnewgame 6\nbestmove time 00:00:00.4\nquit\n")
+    out = run_engine(
+        "options set engine mcts\noptions set seed 1\nnewgame 6\nbestmove time 00:00:00.4\nquit\n"
+    )
     info = [line for line in out if line.startswith("info ")]
     assert info and all(" score winrate " in line or " score win " in line for line in info)
     assert out[-1] == "ok" and not out[-2].startswith("info")
@@ -607,19 +670,31 @@ def test_the_documented_option_table_matches_the_registry():
         assert name in rows, f"docs/protocol.md lacks option {name}"
         _, type_, default, bounds, _ = rows[name]
         assert type_ == spec.type, name
-        if spec.type in ("int", "float") and default.replace(",", "").replace(".", "").lstrip("-").isdigit():
+        if (
+            spec.type in ("int", "float")
+            and default.replace(",", "").replace(".", "").lstrip("-").isdigit()
+        ):
             assert float(default.replace(",", "")) == float(spec.default), name
         low_high = bounds.replace(",", "").split(" to ")
-        if spec.type in ("int", "float") and len(low_high) == 2 and all(
-                b.replace(".", "").lstrip("-").isdigit() for b in low_high):
-            assert (float(low_high[0]), float(low_high[1])) == (float(spec.low), float(spec.high)), name
+        if (
+            spec.type in ("int", "float")
+            and len(low_high) == 2
+            and all(b.replace(".", "").lstrip("-").isdigit() for b in low_high)
+        ):
+            assert (float(low_high[0]), float(low_high[1])) == (
+                float(spec.low),
+                float(spec.high),
+            ), name
 
 
 def test_an_error_after_a_search_answers_without_the_search_info(session):
     """The info lines of bestmove belong to its answer only, not to the next one."""
     session.handle("newgame 4")
     assert session.handle("bestmove depth 1")[0].startswith("info depth 1 ")
-    assert session.handle("nonsense") == ["err unknown command 'nonsense': try info, newgame, play, validmoves, bestmove, undo, options, perft, prove, quit", "ok"]
+    assert session.handle("nonsense") == [
+        "err unknown command 'nonsense': try info, newgame, play, validmoves, bestmove, undo, options, perft, prove, quit",
+        "ok",
+    ]
 
 
 # ----- order: a queued command waits, a stop belongs to the command before it ------------------
@@ -671,8 +746,14 @@ def test_a_stop_right_after_a_search_ends_it_even_with_commands_after():
 
 
 def test_the_piped_example_of_the_docs_runs_the_first_search_whole():
-    done = subprocess.run(ENGINE_CMD + ["-o", "threads=1"], input="newgame\nbestmove depth 6\nvalidmoves\nbestmove depth 6\nstop\nquit\n",
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        ENGINE_CMD + ["-o", "threads=1"],
+        input="newgame\nbestmove depth 6\nvalidmoves\nbestmove depth 6\nstop\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     first = answers(done.stdout.splitlines())[1]
     assert depths(first)[-1] == 6

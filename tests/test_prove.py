@@ -9,11 +9,12 @@ replays them with the reference implementation alone, and a tampered proof must 
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
-from hinge_fast import Board, reference as ref
+from hinge_fast import Board
+from hinge_fast import reference as ref
 from hinge_fast.errors import HingeError
 from hinge_fast.search.prover import Prover
 from hinge_fast.tools.proof import check_proof, check_proof_text, write_proof_text
@@ -29,18 +30,18 @@ def prover():
 
 
 # ----- brute force through the reference implementation ----------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def legal(pos):
     return tuple(ref.play(pos, m) for m in sorted(ref.legal_moves(pos), key=ref.move_name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def wins_within(pos, plies):
     """The side to move can force the end of the game, won, within ``plies`` plies."""
     return plies > 0 and any(loses_within(child, plies - 1) for child in legal(pos))
 
 
-@lru_cache(maxsize=None)
+@cache
 def loses_within(pos, plies):
     """Whatever the side to move plays, it has lost within ``plies`` plies."""
     children = legal(pos)
@@ -95,7 +96,9 @@ def test_prover_agrees_with_brute_force(prover):
         # The proof's distance is a real bound: the winner wins within it.
         if result.distance <= 5:
             pos = ref.parse_position(fen)
-            assert (wins_within(pos, result.distance) if win else loses_within(pos, result.distance)), fen
+            assert (
+                wins_within(pos, result.distance) if win else loses_within(pos, result.distance)
+            ), fen
         compared += 1
     assert compared >= 30
 
@@ -105,7 +108,9 @@ def test_every_proof_passes_the_checker(prover):
         board = Board.from_fen(fen)
         result = prover.prove(board, interruptible=False)
         proof = prover.proof(board, result.winner)
-        checked = check_proof_text(write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy))
+        checked = check_proof_text(
+            write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+        )
         assert checked.winner == str(result.winner)
         assert checked.distance == proof.distance
         assert checked.unused == 0
@@ -122,15 +127,20 @@ def test_known_wins(prover):
 
 
 def test_symmetric_positions_have_one_value(prover):
-    from hinge_fast.core.retro import symmetry_permutations
     from hinge_fast.core.fen import format_fen, parse_fen
+    from hinge_fast.core.retro import symmetry_permutations
 
     perms = symmetry_permutations(4)
     for fen in LATE[:10]:
         parsed = parse_fen(fen)
         values = set()
         for perm in perms:
-            image = format_fen(4, [int(perm[c]) for c in parsed.green], [int(perm[c]) for c in parsed.blue], parsed.turn)
+            image = format_fen(
+                4,
+                [int(perm[c]) for c in parsed.green],
+                [int(perm[c]) for c in parsed.blue],
+                parsed.turn,
+            )
             result = Prover(table_mb=1).prove(Board.from_fen(image), interruptible=False)
             values.add(str(result.winner))
         assert len(values) == 1, fen
@@ -211,7 +221,10 @@ def test_checker_reads_any_spelling_of_a_move_the_rules_accept(prover):
     lowered = [" ".join(line.split(" ")[:2] + [line.split(" ")[2].lower()]) for line in body]
     assert any(line != low for line, low in zip(body, lowered))
     checked = check_proof_text("\n".join(header + lowered) + "\n")
-    assert (checked.winner, checked.distance) == (check_proof_text(text).winner, check_proof_text(text).distance)
+    assert (checked.winner, checked.distance) == (
+        check_proof_text(text).winner,
+        check_proof_text(text).distance,
+    )
 
 
 # ----- the command line ---------------------------------------------------------------------------
@@ -223,7 +236,10 @@ def test_prove_and_check_proof_commands(cli, tmp_path):
     assert "proof written to" in run.out
     run = cli("check-proof", out)
     assert run.status == 0, run.err
-    assert run.out.splitlines()[0] == f"proof accepted: Green wins {GREEN_WINS_IN_3} in at most 3 plies"
+    assert (
+        run.out.splitlines()[0]
+        == f"proof accepted: Green wins {GREEN_WINS_IN_3} in at most 3 plies"
+    )
     run = cli("prove", BLUE_WINS_IN_3, "--quiet", "--table-mb", "4")
     assert (run.status, run.out, run.err) == (0, "Blue wins, proven in 3 plies\n", "")
 
@@ -233,12 +249,15 @@ def test_prove_unproven_is_status_1(cli):
     assert (run.status, run.out) == (1, "not proven within the limits\n")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (("prove", "4/5/6/7/6/5 g"), "rows"),
-    (("prove", "--nodes", "0"), "N must be from"),
-    (("prove", "4/5/6/7/1b2b1/5/4 g"), "the game is over"),
-    (("check-proof", "no-such-file.txt"), "proof file no-such-file.txt does not exist"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (("prove", "4/5/6/7/6/5 g"), "rows"),
+        (("prove", "--nodes", "0"), "N must be from"),
+        (("prove", "4/5/6/7/1b2b1/5/4 g"), "the game is over"),
+        (("check-proof", "no-such-file.txt"), "proof file no-such-file.txt does not exist"),
+    ],
+)
 def test_bad_input_is_one_line_and_status_2(cli, argv, message):
     run = cli(*argv)
     assert run.status == 2

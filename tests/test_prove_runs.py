@@ -19,7 +19,9 @@ EMPTY4 = Board(4).fen()
 
 
 def checked(proof):
-    return check_proof_text(write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy))
+    return check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
 
 
 # ----- checkpoints -----------------------------------------------------------------------------
@@ -60,10 +62,14 @@ def test_a_run_saves_every_so_often_and_at_the_end(tmp_path, monkeypatch):
 def test_a_checkpoint_of_another_position_is_refused(tmp_path):
     path = tmp_path / "run.npz"
     Prover(table_mb=1).prove(Board(4), nodes=500, checkpoint=path, interruptible=False)
-    with pytest.raises(HingeError, match=r"of the position 4/5/6/7/6/5/4 g \(side 4\), not of .* \(side 5\)"):
+    with pytest.raises(
+        HingeError, match=r"of the position 4/5/6/7/6/5/4 g \(side 4\), not of .* \(side 5\)"
+    ):
         Prover(table_mb=1).prove(Board(5), checkpoint=path, interruptible=False)
     with pytest.raises(HingeError, match="side 4.*side 4"):
-        Prover(table_mb=1).prove(Board.from_fen(GREEN_WINS_IN_3), checkpoint=path, interruptible=False)
+        Prover(table_mb=1).prove(
+            Board.from_fen(GREEN_WINS_IN_3), checkpoint=path, interruptible=False
+        )
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "text", "empty"])
@@ -72,7 +78,7 @@ def test_a_damaged_checkpoint_is_refused(tmp_path, damage):
     Prover(table_mb=1).prove(Board(4), nodes=2000, checkpoint=path, interruptible=False)
     data = bytearray(path.read_bytes())
     if damage == "truncated":
-        data = data[:len(data) // 2]
+        data = data[: len(data) // 2]
     elif damage == "flipped":  # inside the arrays: the archive's checksum no longer matches
         for i in range(len(data) // 3, len(data) // 3 + 64):
             data[i] ^= 0xFF
@@ -88,7 +94,13 @@ def test_a_damaged_checkpoint_is_refused(tmp_path, damage):
 def test_a_checkpoint_with_wrong_arrays_is_refused(tmp_path):
     path = tmp_path / "run.npz"
     table = new_table(1)
-    save_checkpoint(path, EMPTY4, ProofTable(table.keys, np.zeros(7, dtype=np.int64), table.dn, table.meta), 1, 0.1)
+    save_checkpoint(
+        path,
+        EMPTY4,
+        ProofTable(table.keys, np.zeros(7, dtype=np.int64), table.dn, table.meta),
+        1,
+        0.1,
+    )
     with pytest.raises(HingeError, match="not a readable prover checkpoint"):
         load_checkpoint(path, EMPTY4)
     with pytest.raises(HingeError, match="no checkpoint at"):
@@ -166,7 +178,11 @@ def test_the_root_moves_of_a_symmetric_lost_root_are_proven_once_and_each_has_a_
     assert len(result.root_moves) == 12 and all(str(m.winner) == "green" for m in result.root_moves)
     assert len({id(r) for r in three.split.results}) == 2
     proof = three.proof(board, result.winner)
-    assert proof.distance == result.distance == prover_split.strategy_distance(board, result.winner, proof.strategy)
+    assert (
+        proof.distance
+        == result.distance
+        == prover_split.strategy_distance(board, result.winner, proof.strategy)
+    )
     for move in board.legal_moves:  # every reply leads to a position the proof answers
         child = board.copy()
         child.push(move)
@@ -224,7 +240,9 @@ def test_jobs_prove_what_one_thread_does_and_their_proofs_join(fen):
     if result.winner == board.turn:
         assert result.distance == min(m.distance for m in won)
     else:  # every move proven lost, the longest loss is the root's distance
-        assert len(won) == len(result.root_moves) and result.distance == max(m.distance for m in won)
+        assert len(won) == len(result.root_moves) and result.distance == max(
+            m.distance for m in won
+        )
     assert checked(proof).winner == str(alone.winner)
 
 
@@ -235,8 +253,13 @@ def test_jobs_stop_at_their_node_limit():
     board = Board(5)
     calls = []
     with Executor() as executor:
-        result, proof = prove_spread(board, executor, nodes=300, table_mb=1,
-                                     progress=lambda nodes, pn, dn, t: calls.append(nodes))
+        result, proof = prove_spread(
+            board,
+            executor,
+            nodes=300,
+            table_mb=1,
+            progress=lambda nodes, pn, dn, t: calls.append(nodes),
+        )
     assert result.winner is None and not result.complete and proof is None
     # one round: one job for each of the 6 classes of first moves under the board's
     # symmetries, given the 300 nodes, each job counting its own; the images share it
@@ -249,7 +272,9 @@ def test_jobs_stop_at_their_node_limit():
 
 def test_cli_prove_on_worker_processes(cli, tmp_path):
     out = tmp_path / "proof.txt"
-    run = cli("prove", GREEN_WINS_IN_3, "--concurrency", "2", "--table-mb", "4", "--out", out, "--moves")
+    run = cli(
+        "prove", GREEN_WINS_IN_3, "--concurrency", "2", "--table-mb", "4", "--out", out, "--moves"
+    )
     assert run.status == 0 and run.out.startswith("Green wins, proven in "), run.err
     assert "2 worker processes" in run.err
     assert check_proof(out).winner == "green"

@@ -14,8 +14,16 @@ from hinge_fast import Board
 from hinge_fast.errors import HingeError
 from hinge_fast.search.prover import Prover
 from hinge_fast.tools.proof import check_proof_text, write_proof_text
-from hinge_fast.tools.puzzles import (FORMAT, TABLE_MB, Puzzle, engine_solve_counts, load_puzzles, parse_puzzles,
-                                      puzzles_json, solves)
+from hinge_fast.tools.puzzles import (
+    FORMAT,
+    TABLE_MB,
+    Puzzle,
+    engine_solve_counts,
+    load_puzzles,
+    parse_puzzles,
+    puzzles_json,
+    solves,
+)
 
 PUZZLES = load_puzzles()
 #: The puzzle of the default suite's proof check: of the smallest side, the one proven in
@@ -30,7 +38,9 @@ FAST_NODES = 50_000
 
 def test_the_shipped_set_spans_the_big_boards():
     sides = {p.size for p in PUZZLES}
-    assert len(PUZZLES) >= 10 and sides <= {6, 7, 8, 9} and len(sides) >= 2, [p.position for p in PUZZLES]
+    assert len(PUZZLES) >= 10 and sides <= {6, 7, 8, 9} and len(sides) >= 2, [
+        p.position for p in PUZZLES
+    ]
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=lambda p: p.source or p.position)
@@ -57,12 +67,16 @@ def prove_again(puzzle):
 def prove_and_check(puzzle):
     prover, board, result = prove_again(puzzle)
     proof = prover.proof(board, result.winner, nodes=10 * puzzle.nodes)
-    checked = check_proof_text(write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy))
+    checked = check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
     assert checked.winner == puzzle.winner and checked.position == puzzle.position
     assert proof.strategy[puzzle.position] in puzzle.moves  # the proof's first move is a listed one
 
 
-@pytest.mark.parametrize("puzzle", [p for p in PUZZLES if p.nodes <= FAST_NODES], ids=lambda p: p.source)
+@pytest.mark.parametrize(
+    "puzzle", [p for p in PUZZLES if p.nodes <= FAST_NODES], ids=lambda p: p.source
+)
 def test_a_shipped_puzzle_is_proven_again(puzzle):
     prove_again(puzzle)
 
@@ -87,9 +101,15 @@ def test_bad_puzzle_files_are_one_line_errors(tmp_path):
     cases = {
         "not json": "not JSON",
         json.dumps({"puzzles": []}): "not a puzzle file",
-        json.dumps({"format": FORMAT, "puzzles": [{"position": good["position"]}]}): "puzzle 1 needs",
-        json.dumps({"format": FORMAT, "puzzles": [{**good, "winner": "blue" if good["winner"] == "green" else "green"}]}):
-            "the side to move is not the winner",
+        json.dumps(
+            {"format": FORMAT, "puzzles": [{"position": good["position"]}]}
+        ): "puzzle 1 needs",
+        json.dumps(
+            {
+                "format": FORMAT,
+                "puzzles": [{**good, "winner": "blue" if good["winner"] == "green" else "green"}],
+            }
+        ): "the side to move is not the winner",
         json.dumps({"format": FORMAT, "puzzles": [{**good, "position": "6/7 g"}]}): "puzzle 1:",
     }
     for text, message in cases.items():
@@ -102,8 +122,23 @@ def test_bad_puzzle_files_are_one_line_errors(tmp_path):
 
 def test_the_puzzles_command_writes_a_puzzle_file(cli, tmp_path):
     out = tmp_path / "p.json"
-    run = cli("puzzles", "--size", "5", "--games", "1", "--count", "1", "--nodes", "2000", "--play-nodes", "200",
-              "--engine-time", "0.01", "--out", out)
+    run = cli(
+        "puzzles",
+        "--size",
+        "5",
+        "--games",
+        "1",
+        "--count",
+        "1",
+        "--nodes",
+        "2000",
+        "--play-nodes",
+        "200",
+        "--engine-time",
+        "0.01",
+        "--out",
+        out,
+    )
     assert run.status in (0, 1) and "side 5:" in run.err
     found = load_puzzles(out)
     assert len(found) == (1 if run.status == 0 else 0)
@@ -113,11 +148,14 @@ def test_the_puzzles_command_writes_a_puzzle_file(cli, tmp_path):
     assert header["command"].startswith("hinge-fast puzzles --size 5 --games 1")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--size", "10"], "--size must be from 4 to 9"),
-    (["--games", "0"], "--games must be from 1"),
-    (["--out", "/no/such/folder/p.json"], "cannot write /no/such/folder/p.json"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--size", "10"], "--size must be from 4 to 9"),
+        (["--games", "0"], "--games must be from 1"),
+        (["--out", "/no/such/folder/p.json"], "cannot write /no/such/folder/p.json"),
+    ],
+)
 def test_bad_options_are_one_line_and_status_2(cli, argv, message):
     run = cli("puzzles", *argv)
     assert run.status == 2 and message in run.err and len(run.err.strip().splitlines()) == 1

@@ -28,9 +28,16 @@ def one_line(error) -> str:
 def tablebase_head(block_entries: int) -> bytes:
     from hinge_fast.search.tablebase import ENTRIES, FORMAT_NAME, FORMAT_VERSION, MAGIC
 
-    header = json.dumps({"format": FORMAT_NAME, "version": FORMAT_VERSION, "entries": ENTRIES,
-                         "block_entries": block_entries, "blocks": -(-ENTRIES // block_entries),
-                         "payload_blake2b": "0" * 64}).encode()
+    header = json.dumps(
+        {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "entries": ENTRIES,
+            "block_entries": block_entries,
+            "blocks": -(-ENTRIES // block_entries),
+            "payload_blake2b": "0" * 64,
+        }
+    ).encode()
     return MAGIC + struct.pack("<I", len(header)) + header
 
 
@@ -71,7 +78,9 @@ def test_a_block_table_longer_than_the_file_is_refused_before_it_is_read(tmp_pat
             reads.append(n)
             return self.f.read(n)
 
-    monkeypatch.setattr(tablebase, "open", lambda *a, **k: Watched(real_open(*a, **k)), raising=False)
+    monkeypatch.setattr(
+        tablebase, "open", lambda *a, **k: Watched(real_open(*a, **k)), raising=False
+    )
     with pytest.raises(HingeError) as error:
         Tablebase(path)
     assert "a block table longer than the file" in one_line(error)
@@ -93,7 +102,11 @@ def npy(array, shape=None) -> bytes:
 def checkpoint_bytes(keys_shape=None, compression=zipfile.ZIP_STORED, info=None) -> bytes:
     from hinge_fast.search.checkpoint import FORMAT
 
-    info = info if info is not None else {"format": FORMAT, "position": Board(4).fen(), "nodes": 5, "seconds": 0.5}
+    info = (
+        info
+        if info is not None
+        else {"format": FORMAT, "position": Board(4).fen(), "nodes": 5, "seconds": 0.5}
+    )
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", compression) as archive:
         archive.writestr("info.npy", npy(np.array(json.dumps(info))))
@@ -112,9 +125,21 @@ def test_a_well_formed_hand_made_checkpoint_reads(tmp_path):
     assert saved.nodes == 5 and len(saved.table.keys) == 16
 
 
-@pytest.mark.parametrize("damage", ["2^40 entries", "more than stored", "compressed", "deep info", "nodes as text",
-                                    "infinite seconds", "huge nodes"])
-def test_a_checkpoint_declaring_more_than_it_holds_is_refused_before_allocating(tmp_path, monkeypatch, damage):
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "2^40 entries",
+        "more than stored",
+        "compressed",
+        "deep info",
+        "nodes as text",
+        "infinite seconds",
+        "huge nodes",
+    ],
+)
+def test_a_checkpoint_declaring_more_than_it_holds_is_refused_before_allocating(
+    tmp_path, monkeypatch, damage
+):
     from hinge_fast.search.checkpoint import FORMAT, load_checkpoint
 
     fen = Board(4).fen()
@@ -133,7 +158,11 @@ def test_a_checkpoint_declaring_more_than_it_holds_is_refused_before_allocating(
     path.write_bytes(blob)
     arrays_read = []
     real_read_array = np.lib.format.read_array
-    monkeypatch.setattr(np.lib.format, "read_array", lambda *a, **k: arrays_read.append(1) or real_read_array(*a, **k))
+    monkeypatch.setattr(
+        np.lib.format,
+        "read_array",
+        lambda *a, **k: arrays_read.append(1) or real_read_array(*a, **k),
+    )
     with memory_limit(), pytest.raises(HingeError) as error:
         load_checkpoint(path, fen)
     assert one_line(error) == f"{path} is not a readable prover checkpoint (truncated or corrupted)"
@@ -147,7 +176,12 @@ def _deep_info() -> bytes:
     text = "[" * 100_000 + "]" * 100_000
     with zipfile.ZipFile(out, "w") as archive:
         archive.writestr("info.npy", npy(np.array(text)))
-        for name, dtype in (("keys", np.uint64), ("pn", np.int64), ("dn", np.int64), ("meta", np.int64)):
+        for name, dtype in (
+            ("keys", np.uint64),
+            ("pn", np.int64),
+            ("dn", np.int64),
+            ("meta", np.int64),
+        ):
             archive.writestr(f"{name}.npy", npy(np.zeros(16, dtype=dtype)))
     return out.getvalue()
 
@@ -204,16 +238,33 @@ def test_a_puzzle_file_nested_200000_deep_is_one_line(tmp_path):
     path.write_text("[" * 200_000 + "]" * 200_000)
     with pytest.raises(HingeError) as error:
         load_puzzles(path)
-    assert one_line(error) == f"puzzle file {path} is not a puzzle file: its JSON is nested too deeply"
+    assert (
+        one_line(error) == f"puzzle file {path} is not a puzzle file: its JSON is nested too deeply"
+    )
 
 
-@pytest.mark.parametrize("field, value", [("position", {"a": 1}), ("moves", "C3"), ("distance", "3"),
-                                          ("distance", 10**100), ("winner", None)])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("position", {"a": 1}),
+        ("moves", "C3"),
+        ("distance", "3"),
+        ("distance", 10**100),
+        ("winner", None),
+    ],
+)
 def test_a_puzzle_field_of_the_wrong_type_is_one_line(tmp_path, field, value):
     from hinge_fast.tools.puzzles import FORMAT, load_puzzles
 
-    puzzle = {"position": Board(4).fen(), "winner": "green", "moves": ["C3"], "distance": 3, "nodes": 1,
-              "engine_move": "C3", "engine_time": 0.1}
+    puzzle = {
+        "position": Board(4).fen(),
+        "winner": "green",
+        "moves": ["C3"],
+        "distance": 3,
+        "nodes": 1,
+        "engine_move": "C3",
+        "engine_time": 0.1,
+    }
     path = tmp_path / "p.json"
     path.write_text(json.dumps({"format": FORMAT, "puzzles": [{**puzzle, field: value}]}))
     with pytest.raises(HingeError) as error:
@@ -221,9 +272,16 @@ def test_a_puzzle_field_of_the_wrong_type_is_one_line(tmp_path, field, value):
     assert one_line(error).startswith(f"puzzle file {path}: puzzle 1: ")
 
 
-@pytest.mark.parametrize("error_type, words", [(MemoryError, "is too large to read in the memory available"),
-                                               (RecursionError, "is nested too deeply to read")])
-def test_memory_and_recursion_errors_of_the_readers_are_one_line(tmp_path, monkeypatch, error_type, words):
+@pytest.mark.parametrize(
+    "error_type, words",
+    [
+        (MemoryError, "is too large to read in the memory available"),
+        (RecursionError, "is nested too deeply to read"),
+    ],
+)
+def test_memory_and_recursion_errors_of_the_readers_are_one_line(
+    tmp_path, monkeypatch, error_type, words
+):
     """Whatever part of a reader runs out of memory or stack on an input, the caller
     gets one HingeError line naming the file (the CLI prints it, status 2)."""
     from hinge_fast.tools import book, proof, puzzles, record
@@ -233,10 +291,12 @@ def test_memory_and_recursion_errors_of_the_readers_are_one_line(tmp_path, monke
 
     path = tmp_path / "input.txt"
     path.write_text('[Size "4"]\n\n1. C3 unfinished\n')
-    cases = [(record, "parse_records", lambda: record.read_records(path), "the game records"),
-             (book, "parse_book", lambda: book.read_book(path), f"book {path}"),
-             (puzzles, "parse_puzzles", lambda: puzzles.load_puzzles(path), f"puzzle file {path}"),
-             (proof, "check_proof_text", lambda: proof.check_proof(path), f"proof file {path}")]
+    cases = [
+        (record, "parse_records", lambda: record.read_records(path), "the game records"),
+        (book, "parse_book", lambda: book.read_book(path), f"book {path}"),
+        (puzzles, "parse_puzzles", lambda: puzzles.load_puzzles(path), f"puzzle file {path}"),
+        (proof, "check_proof_text", lambda: proof.check_proof(path), f"proof file {path}"),
+    ]
     for module, name, read, what in cases:
         with monkeypatch.context() as m:
             m.setattr(module, name, exhausted)
@@ -251,4 +311,8 @@ def test_the_check_proof_command_says_one_line_and_exits_2_for_a_huge_distance(c
     path = tmp_path / "p.proof"
     path.write_text(f"{HEADER}\nposition {Board(4).fen()}\nwinner green\ndistance {'9' * 5001}\n")
     run = cli("check-proof", path)
-    assert run.status == 2 and run.err.count("\n") == 1 and run.err.startswith("error: not a proof file")
+    assert (
+        run.status == 2
+        and run.err.count("\n") == 1
+        and run.err.startswith("error: not a proof file")
+    )

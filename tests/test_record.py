@@ -6,6 +6,7 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
+from hinge_fast.tools.positions import random_position
 from hinge_fast.tools.record import (
     GameRecord,
     count_games,
@@ -15,7 +16,6 @@ from hinge_fast.tools.record import (
     read_records,
     write_records,
 )
-from hinge_fast.tools.positions import random_position
 
 
 def random_game(size, seed, max_plies=300):
@@ -28,7 +28,10 @@ def finished_games():
 
 
 def test_round_trip_several_games_through_a_file(tmp_path, finished_games):
-    records = [GameRecord.from_board(b, Green="random", Blue="random", Round=str(i + 1)) for i, b in enumerate(finished_games)]
+    records = [
+        GameRecord.from_board(b, Green="random", Blue="random", Round=str(i + 1))
+        for i, b in enumerate(finished_games)
+    ]
     path = tmp_path / "games.hgn"
     write_records(path, records)
     back = read_records(path)
@@ -41,7 +44,9 @@ def test_round_trip_several_games_through_a_file(tmp_path, finished_games):
         assert read.termination == board.outcome().reason
         assert read.board_at().fen() == board.fen()
     # the same text through an open file and as a string
-    assert [r.moves for r in read_records(io.StringIO(path.read_text()))] == [r.moves for r in records]
+    assert [r.moves for r in read_records(io.StringIO(path.read_text()))] == [
+        r.moves for r in records
+    ]
     assert [r.moves for r in read_records(path.read_text())] == [r.moves for r in records]
 
 
@@ -54,7 +59,11 @@ def test_format_fills_in_result_and_termination(finished_games):
 
 
 def test_exact_text_of_a_short_game():
-    record = GameRecord(6, ["F6", "D4", "G7"], {"Green": "me", "Blue": "you", "Date": "2024.05.01", "Custom": 'say "hi"'})
+    record = GameRecord(
+        6,
+        ["F6", "D4", "G7"],
+        {"Green": "me", "Blue": "you", "Date": "2024.05.01", "Custom": 'say "hi"'},
+    )
     assert format_record(record) == (
         '[Date "2024.05.01"]\n[Green "me"]\n[Blue "you"]\n[Size "6"]\n[Result "unfinished"]\n'
         '[Custom "say \\"hi\\""]\n\n1. F6 D4 2. G7 unfinished\n'
@@ -76,7 +85,7 @@ def test_blue_to_move_start_numbers_from_one_dots():
 
 
 def test_comments_and_semicolons_are_allowed_anywhere():
-    text = """[Size "6"] 
+    text = """[Size "6"]\x20
 ; a whole-line comment
 {before} 1. F6 {green opens
 in the centre} D4 ; rest of the line
@@ -125,16 +134,28 @@ def test_result_defaults_to_the_final_position_when_not_given(finished_games):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('[Size "6"]\n\n1. F6 D4 2. A1 unfinished\n', r"game 1: ply 3 \(2. A1\): illegal move A1: A1 is an edge cell"),
-        ('[Size "6"]\n\n1. F6 unfinished\n\n[Size "6"]\n\n1. F6 F6\n', r"game 2: ply 2 \(1... F6\): illegal move F6: F6 is occupied"),
-        ('[Size 6]\n\n1. F6\n', r"game 1, line 1: cannot read tag line"),
+        (
+            '[Size "6"]\n\n1. F6 D4 2. A1 unfinished\n',
+            r"game 1: ply 3 \(2. A1\): illegal move A1: A1 is an edge cell",
+        ),
+        (
+            '[Size "6"]\n\n1. F6 unfinished\n\n[Size "6"]\n\n1. F6 F6\n',
+            r"game 2: ply 2 \(1... F6\): illegal move F6: F6 is occupied",
+        ),
+        ("[Size 6]\n\n1. F6\n", r"game 1, line 1: cannot read tag line"),
         ('[Size "6"]\n\n1. F6 D4 Z\n', r"game 1, line 3: cannot read 'Z'"),
         ('[Result "green"]\n\n1. F6 D4 green\n', r"result green but the game goes on"),
-        ('[Result "blue"]\n\n1. F6 D4 green\n', r"Result tag blue disagrees with the result token green"),
+        (
+            '[Result "blue"]\n\n1. F6 D4 green\n',
+            r"Result tag blue disagrees with the result token green",
+        ),
         ('[Result "maybe"]\n\n1. F6\n', r"Result tag must be green, blue or unfinished"),
-        ('[Termination "elimination"]\n\n1. F6 unfinished\n', r"termination 'elimination' but the game goes on"),
-        ('\n1. F6 2. D4 unfinished\n', r"move number 2. before ply 2, expected 1..."),
-        ('1. F6 {never closed\n', r"comment opened with \{ is never closed"),
+        (
+            '[Termination "elimination"]\n\n1. F6 unfinished\n',
+            r"termination 'elimination' but the game goes on",
+        ),
+        ("\n1. F6 2. D4 unfinished\n", r"move number 2. before ply 2, expected 1..."),
+        ("1. F6 {never closed\n", r"comment opened with \{ is never closed"),
         ('[Size "12"]\n\n1. F6\n', r"board size 12 is not supported"),
         ('[Size "6"]\n[Size "6"]\n\n1. F6\n', r"tag Size given twice"),
         ('[Size "4"]\n[Start "6/7/8/9/10/11/10/9/8/7/6 g"]\n\n1. F6\n', r"Size tag '4' disagrees"),
@@ -177,8 +198,8 @@ def test_many_comments_at_one_ply_are_joined_in_order():
 
 
 def test_one_game_is_read_without_replaying_the_others():
-    good = "[Size \"4\"]\n\n1. D4 B2 unfinished\n"
-    bad = "[Size \"4\"]\n\n1. D4 D4 unfinished\n"  # the second move is on a taken cell
+    good = '[Size "4"]\n\n1. D4 B2 unfinished\n'
+    bad = '[Size "4"]\n\n1. D4 D4 unfinished\n'  # the second move is on a taken cell
     text = good + "\n" + bad
     with pytest.raises(HingeError, match="^game 2"):
         parse_records(text)
@@ -196,7 +217,7 @@ def test_a_game_over_the_move_bound_is_refused_before_it_is_replayed(monkeypatch
 
     replayed = []
     monkeypatch.setattr(record.GameRecord, "validate", lambda self: replayed.append(self) or self)
-    text = "[Size \"4\"]\n\n1. D4 B2 2. C3 unfinished\n"
+    text = '[Size "4"]\n\n1. D4 B2 2. C3 unfinished\n'
     with pytest.raises(HingeError, match="^game 1 holds 3 moves; a game may hold at most 2 moves$"):
         parse_record(text, 1, max_moves=2)
     assert replayed == []

@@ -16,7 +16,6 @@ import pytest
 from hinge_fast import reference as ref
 from hinge_fast.errors import HingeError
 
-
 # ---------------------------------------------------------------------------
 # Position builder (independent of the implementations under test)
 # ---------------------------------------------------------------------------
@@ -116,8 +115,20 @@ def test_3_placement_exact_set(impl):
     # Blue (illegal). Every other empty interior cell touches no Blue (legal).
     fen = board(4, g="E4", b="D4")
     assert impl.moves(fen) == {
-        "B2", "B3", "B4", "C2", "C5", "D2", "D3", "D6",
-        "E3", "E5", "E6", "F4", "F5", "F6",
+        "B2",
+        "B3",
+        "B4",
+        "C2",
+        "C5",
+        "D2",
+        "D3",
+        "D6",
+        "E3",
+        "E5",
+        "E6",
+        "F4",
+        "F5",
+        "F6",
     }
 
 

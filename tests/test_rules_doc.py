@@ -14,8 +14,11 @@ RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
 def test_pictures_and_the_app_copy_are_up_to_date():
     from scripts.make_rule_pictures import expected_files
 
-    stale = [str(p.relative_to(ROOT)) for p, text in expected_files().items()
-             if not p.exists() or p.read_text(encoding="utf-8") != text]
+    stale = [
+        str(p.relative_to(ROOT))
+        for p, text in expected_files().items()
+        if not p.exists() or p.read_text(encoding="utf-8") != text
+    ]
     assert not stale, f"run python -m scripts.make_rule_pictures: {stale}"
 
 
@@ -44,7 +47,9 @@ def test_moves_named_in_the_rules_are_legal_there(position, moves):
 def test_examples_in_the_text():
     assert "`4/2g2/2b3/7/2gg2/5/4 b`" in RULES
     board = Board.from_fen("4/2g2/2b3/7/2gg2/5/4 b")
-    assert board.tokens(board.turn.other) == ["C3", "D3", "E6"] and board.tokens(board.turn) == ["D5"]
+    assert board.tokens(board.turn.other) == ["C3", "D3", "E6"] and board.tokens(board.turn) == [
+        "D5"
+    ]
     assert "`6/7/8/9/10/11/10/9/8/7/6 g`" in RULES and Board().fen() == "6/7/8/9/10/11/10/9/8/7/6 g"
     # the placement example: the rules' own check position
     from scripts.make_rule_pictures import position

@@ -20,8 +20,13 @@ def test_the_scripts_are_found():
 
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_help(name):
-    done = subprocess.run([sys.executable, "-m", f"scripts.{name}", "--help"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", f"scripts.{name}", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert f"usage: python -m scripts.{name}" in done.stdout
 
@@ -32,13 +37,24 @@ def test_every_script_exits_through_run_script():
         assert "    run_script(main)\n" in (ROOT / "scripts" / f"{name}.py").read_text(), name
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["texel", "fit", "no/such.npz"], "error: No such file or directory: no/such.npz"),
-    (["ground_truth", "--tablebase", "no/such.tb", "--positions", "2"], "error: no tablebase at no/such.tb"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["texel", "fit", "no/such.npz"], "error: No such file or directory: no/such.npz"),
+        (
+            ["ground_truth", "--tablebase", "no/such.tb", "--positions", "2"],
+            "error: no tablebase at no/such.tb",
+        ),
+    ],
+)
 def test_a_mistake_is_one_line_and_status_2(argv, message):
-    done = subprocess.run([sys.executable, "-m", f"scripts.{argv[0]}", *argv[1:]], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", f"scripts.{argv[0]}", *argv[1:]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert (done.returncode, done.stderr) == (2, message + "\n")
 
 
@@ -60,20 +76,31 @@ def test_ground_truth_asks_a_fresh_process_for_the_same_move_as_a_search_here(en
     board = Board.from_fen("4/1bgg1/2bb2/2bgg2/1ggb2/2gb1/4 b")
     options = {"tablebase": "off", "threads": 1}
     here = hinge_fast.search(board.copy(), engine=engine, seed=7, nodes=300, **options).move
-    assert board.parse_move(command_move(command, board, engine, options, {"nodes": 300}, 7)) == here
+    assert (
+        board.parse_move(command_move(command, board, engine, options, {"nodes": 300}, 7)) == here
+    )
 
 
 def test_perft_profile_reads_cachegrind_and_divides_by_the_leaves_added():
     from scripts.perft_profile import LEAVES, parse_cachegrind, per_leaf
 
-    summary = ("==1== I   refs:      3,132,169,094\n==1== Branches:        526,713,727  (447,942,212 cond + 78,771,515 ind)\n"
-               "==1== Mispredicts:      54,560,657  ( 29,571,246 cond + 24,989,411 ind)\n")
+    summary = (
+        "==1== I   refs:      3,132,169,094\n==1== Branches:        526,713,727  (447,942,212 cond + 78,771,515 ind)\n"
+        "==1== Mispredicts:      54,560,657  ( 29,571,246 cond + 24,989,411 ind)\n"
+    )
     low = {"leaves": 59232, **parse_cachegrind(summary)}
-    assert low == {"leaves": 59232, "instructions": 3132169094, "branches": 526713727, "mispredictions": 54560657}
+    assert low == {
+        "leaves": 59232,
+        "instructions": 3132169094,
+        "branches": 526713727,
+        "mispredictions": 54560657,
+    }
     high = dict(low, leaves=59232 + 1000, instructions=low["instructions"] + 90_000)
     assert per_leaf(low, high)["instructions"] == 90.0 and per_leaf(low, high)["branches"] == 0.0
     # both programs' ways of printing a count
-    assert LEAVES.findall("59232\n") == ["59232"] and LEAVES.findall("perft(5) = 59232\nbulk 0.1 s\n") == ["59232"]
+    assert LEAVES.findall("59232\n") == ["59232"] and LEAVES.findall(
+        "perft(5) = 59232\nbulk 0.1 s\n"
+    ) == ["59232"]
 
 
 def test_the_win_scale_fit_finds_the_scale_of_its_data():
@@ -83,14 +110,16 @@ def test_the_win_scale_fit_finds_the_scale_of_its_data():
 
     import numpy as np
 
-    from scripts.fit_win_scale import fit_scale, play_one
     from hinge_fast.search import create_searcher
+    from scripts.fit_win_scale import fit_scale, play_one
 
     rng = np.random.default_rng(3)
     score = rng.integers(-4000, 4000, size=20_000)
     won = (rng.random(len(score)) < 1 / (1 + np.exp(-score / 800))).astype(np.int64)
     assert abs(fit_scale(score, won) - 800) < 40
-    scores, movers, winner = play_one(create_searcher("alphabeta", threads=1, table_mb=1), 4, 200, random.Random(1))
+    scores, movers, winner = play_one(
+        create_searcher("alphabeta", threads=1, table_mb=1), 4, 200, random.Random(1)
+    )
     assert len(scores) == len(movers) > 0 and winner in (0, 1, None) and set(movers) <= {0, 1}
 
 
@@ -101,16 +130,20 @@ def test_the_growth_fit_recovers_an_exact_exponential():
     fit = extrapolate(plies + [{"ply": 12, "median": 1, "measured": False}])
     assert fit["plies"] == [20, 18, 16, 14]  # the ply whose median is a bound is left out
     assert fit["factor_per_ply"] == pytest.approx(3)
-    assert fit["nodes"] == pytest.approx(7 * 3 ** 20, rel=1e-6)
-    assert fit["low"] == pytest.approx(fit["nodes"], rel=1e-6) == pytest.approx(fit["high"], rel=1e-6)
+    assert fit["nodes"] == pytest.approx(7 * 3**20, rel=1e-6)
+    assert (
+        fit["low"] == pytest.approx(fit["nodes"], rel=1e-6) == pytest.approx(fit["high"], rel=1e-6)
+    )
     assert extrapolate(plies[:2]) is None
 
 
 def test_the_growth_summary_calls_a_median_measured_only_when_most_are_proven():
     from scripts.prove_growth import ply_summary
 
-    rows = [{"nodes": n, "winner": w, "to_move": "green"} for n, w in
-            [(10, "green"), (100, "blue"), (1000, None), (1000, None)]]
+    rows = [
+        {"nodes": n, "winner": w, "to_move": "green"}
+        for n, w in [(10, "green"), (100, "blue"), (1000, None), (1000, None)]
+    ]
     s = ply_summary(12, rows, 1000)
     assert (s["positions"], s["proven"], s["mover_wins"], s["largest"]) == (4, 2, 1, 1000)
     assert s["median"] == 550 and not s["measured"]
@@ -125,7 +158,9 @@ def test_prove_growth_proves_the_positions_of_its_games(tmp_path):
     from scripts.prove_growth import main
 
     out = tmp_path / "growth.json"
-    assert main(["--games", "2", "--plies", "20,19,18", "--nodes", "20000", "--json", str(out)]) == 0
+    assert (
+        main(["--games", "2", "--plies", "20,19,18", "--nodes", "20000", "--json", str(out)]) == 0
+    )
     data = json.loads(out.read_text())
     assert [s["ply"] for s in data["plies"]] == [20, 19, 18]
     for row in data["positions"]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import threading
 
 import pytest
@@ -27,7 +25,9 @@ def test_search_dispatches_to_alphabeta():
     assert result.engine == "alphabeta" and result.depth == 2
     assert result.move in board.legal_moves
     assert hinge_fast.search(board, engine="alphabeta", depth=2, table_mb=0).score == result.score
-    assert hinge_fast.search(board, depth=2).engine == "alphabeta"  # the default engine has no depths
+    assert (
+        hinge_fast.search(board, depth=2).engine == "alphabeta"
+    )  # the default engine has no depths
 
 
 @pytest.mark.parametrize(
@@ -37,7 +37,10 @@ def test_search_dispatches_to_alphabeta():
         ({"time": 0}, "time must be more than 0"),
         ({"nodes": 0}, "nodes must be from 1"),
         ({"depth": 65}, "depth must be from 1 to 64"),
-        ({"engine": "alphabeta", "depth": 1, "colour": "green"}, "unknown option 'colour' of engine alphabeta"),
+        (
+            {"engine": "alphabeta", "depth": 1, "colour": "green"},
+            "unknown option 'colour' of engine alphabeta",
+        ),
         ({"engine": "alphabeta", "depth": 1, "table_mb": -3}, "table_mb must be from 0"),
         ({"engine": "mcts", "depth": 3}, "engine mcts has no depth limit"),
         ({"nodes": 5, "seed": -2}, "seed must be from -1"),
@@ -81,7 +84,10 @@ def test_move_command_finds_the_elimination(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["move", "--time", "abc"], "error: argument --time: S must be a number of seconds, not 'abc'"),
+        (
+            ["move", "--time", "abc"],
+            "error: argument --time: S must be a number of seconds, not 'abc'",
+        ),
         (["move", "--time", "0"], "error: argument --time: S must be more than 0"),
         (["move", "--depth", "0"], "error: argument --depth: D must be from 1 to 64, not 0"),
         (["move", "--nodes", "x"], "error: argument --nodes: N must be a whole number"),

@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_registry_lists_every_engine_once_with_its_options():
     assert DEFAULT_ENGINE == "alphabeta" and set(ENGINES) == {"alphabeta", "mcts"}
     for name, spec in REGISTRY.items():
-        assert spec.name == name and spec.progress_unit in ("nodes", "playouts") and spec.description
+        assert (
+            spec.name == name and spec.progress_unit in ("nodes", "playouts") and spec.description
+        )
         assert spec.searcher_class().name == name
         assert spec.searcher_class().honours_depth == spec.honours_depth
         for option in spec.options:
@@ -47,10 +49,16 @@ def test_create_searcher_checks_name_options_and_values(name, options, message):
 
 
 def test_engine_specs_parse_through_the_registry():
-    assert parse_engine_spec("mcts:exploration=1.2,tree_nodes=1000") == ("mcts", {"exploration": 1.2, "tree_nodes": 1000})
+    assert parse_engine_spec("mcts:exploration=1.2,tree_nodes=1000") == (
+        "mcts",
+        {"exploration": 1.2, "tree_nodes": 1000},
+    )
     with pytest.raises(HingeError, match="option exploration must be a number, not 'abc'"):
         parse_engine_spec("mcts:exploration=abc")
-    assert choose_engine(None, Limits(depth=2)) == "alphabeta" and choose_engine(None, Limits(nodes=2)) == DEFAULT_ENGINE
+    assert (
+        choose_engine(None, Limits(depth=2)) == "alphabeta"
+        and choose_engine(None, Limits(nodes=2)) == DEFAULT_ENGINE
+    )
 
 
 def test_default_engine_everywhere():
@@ -62,13 +70,17 @@ def test_default_engine_everywhere():
     assert analyze(Board(4), nodes=50, seed=1).engine == DEFAULT_ENGINE
 
 
-@pytest.mark.parametrize("engine, limits", [("mcts", Limits(nodes=3000)), ("alphabeta", Limits(depth=4))])
+@pytest.mark.parametrize(
+    "engine, limits", [("mcts", Limits(nodes=3000)), ("alphabeta", Limits(depth=4))]
+)
 def test_two_searchers_in_two_threads_match_sequential_runs(engine, limits):
     """Each searcher owns its buffers, table or tree and random generator: two running at
     once in one process give what each gives alone."""
     boards = [Board.from_fen(MID_GAME), Board(6)]
     # One search thread each (more would make alpha-beta's node counts vary: test_threads.py).
-    sequential = [create_searcher(engine, seed=11 + i, threads=1).go(b, limits) for i, b in enumerate(boards)]
+    sequential = [
+        create_searcher(engine, seed=11 + i, threads=1).go(b, limits) for i, b in enumerate(boards)
+    ]
     searchers = [create_searcher(engine, seed=11 + i, threads=1) for i in range(2)]
     results = [None, None]
     start = threading.Barrier(2)
@@ -83,8 +95,16 @@ def test_two_searchers_in_two_threads_match_sequential_runs(engine, limits):
     for t in threads:
         t.join()
     for got, want in zip(results, sequential):
-        assert (got.move, got.score, got.pv, got.nodes, got.depth) == (want.move, want.score, want.pv, want.nodes, want.depth)
-        assert [(r.move, r.score, r.visits) for r in got.root_moves] == [(r.move, r.score, r.visits) for r in want.root_moves]
+        assert (got.move, got.score, got.pv, got.nodes, got.depth) == (
+            want.move,
+            want.score,
+            want.pv,
+            want.nodes,
+            want.depth,
+        )
+        assert [(r.move, r.score, r.visits) for r in got.root_moves] == [
+            (r.move, r.score, r.visits) for r in want.root_moves
+        ]
 
 
 def test_a_searcher_reuses_its_state_and_repeats_itself():
@@ -97,7 +117,11 @@ def test_a_searcher_reuses_its_state_and_repeats_itself():
     one = ab.go(Board.from_fen(MID_GAME), Limits(depth=3))
     buffers = ab.buffers
     two = ab.go(Board.from_fen(MID_GAME), Limits(depth=3))
-    assert ab.buffers is buffers and (one.move, one.score, one.nodes) == (two.move, two.score, two.nodes)
+    assert ab.buffers is buffers and (one.move, one.score, one.nodes) == (
+        two.move,
+        two.score,
+        two.nodes,
+    )
 
 
 def test_one_go_at_a_time_per_searcher():
@@ -124,15 +148,44 @@ def test_material_evaluator_is_a_second_backend():
 
 
 def test_score_formats_and_orders_itself():
-    assert [str(s) for s in (Score.centi(125), Score.centi(-250), Score.win(3), Score.loss(4), Score.rate(0.625))] == [
-        "+1.25", "-2.50", "win in 3", "loss in 4", "62.5%",
+    assert [
+        str(s)
+        for s in (
+            Score.centi(125),
+            Score.centi(-250),
+            Score.win(3),
+            Score.loss(4),
+            Score.rate(0.625),
+        )
+    ] == [
+        "+1.25",
+        "-2.50",
+        "win in 3",
+        "loss in 4",
+        "62.5%",
     ]
-    assert sorted([Score.win(5), Score.loss(1), Score.centi(30), Score.win(1), Score.loss(7), Score.centi(-10)]) == [
-        Score.loss(1), Score.loss(7), Score.centi(-10), Score.centi(30), Score.win(5), Score.win(1),
+    assert sorted(
+        [
+            Score.win(5),
+            Score.loss(1),
+            Score.centi(30),
+            Score.win(1),
+            Score.loss(7),
+            Score.centi(-10),
+        ]
+    ) == [
+        Score.loss(1),
+        Score.loss(7),
+        Score.centi(-10),
+        Score.centi(30),
+        Score.win(5),
+        Score.win(1),
     ]
-    assert Score.rate(0.4) < Score.win(9) and Score.loss(2).mate == -2 and Score.win(3).win_rate == 1.0
+    assert (
+        Score.rate(0.4) < Score.win(9) and Score.loss(2).mate == -2 and Score.win(3).win_rate == 1.0
+    )
     with pytest.raises(HingeError, match="cannot be compared"):
-        Score.centi(10) < Score.rate(0.5)
+        Score.centi(10) < Score.rate(0.5)  # noqa: B015
 
 
 def test_move_refuses_a_depth_for_an_engine_without_depths(capsys):
@@ -147,18 +200,43 @@ def test_move_and_protocol_agree_on_seed_bounds(capsys):
     assert Board(4).parse_move(capsys.readouterr().out.strip())
     assert main(["move", "--size", "4", "--nodes", "20", "--seed", "-2"]) == 2
     assert "seed must be from -1" in capsys.readouterr().err
-    assert EngineSession().handle("options set seed -2")[0].startswith("err option seed must be from -1")
+    assert (
+        EngineSession()
+        .handle("options set seed -2")[0]
+        .startswith("err option seed must be from -1")
+    )
 
 
 def test_move_takes_engine_options(capsys):
-    assert main(["move", "--size", "4", "--engine", "alphabeta", "--depth", "2", "-o", "table_mb=1", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "move",
+                "--size",
+                "4",
+                "--engine",
+                "alphabeta",
+                "--depth",
+                "2",
+                "-o",
+                "table_mb=1",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
-    assert main(["move", "--size", "4", "--engine", "mcts", "--nodes", "5", "-o", "exploration=abc"]) == 2
+    assert (
+        main(["move", "--size", "4", "--engine", "mcts", "--nodes", "5", "-o", "exploration=abc"])
+        == 2
+    )
     assert "option exploration must be a number" in capsys.readouterr().err
 
 
 def test_no_code_outside_the_registry_branches_on_an_engine_name():
-    pattern = re.compile(r"""(==|!=|\bin\b)\s*\(?\s*["'](alphabeta|mcts)["']|["'](alphabeta|mcts)["']\s*(==|!=)""")
+    pattern = re.compile(
+        r"""(==|!=|\bin\b)\s*\(?\s*["'](alphabeta|mcts)["']|["'](alphabeta|mcts)["']\s*(==|!=)"""
+    )
     bad = []
     for path in sorted((ROOT / "hinge_fast").rglob("*.py")):
         if path.name == "registry.py":
@@ -193,7 +271,9 @@ def test_a_time_too_short_to_count_still_ends_the_search(engine):
     board = Board(6)
     found = []
     searcher = create_searcher(engine, seed=1, threads=1, tablebase="off")
-    worker = threading.Thread(target=lambda: found.append(searcher.go(board.copy(), Limits(time=1e-300))), daemon=True)
+    worker = threading.Thread(
+        target=lambda: found.append(searcher.go(board.copy(), Limits(time=1e-300))), daemon=True
+    )
     worker.start()
     worker.join(120)
     if worker.is_alive():

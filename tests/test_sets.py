@@ -14,9 +14,22 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels
 from hinge_fast.core.geometry import geometry
-from hinge_fast.core.sets import (SET_LIKES, down, group_touches, group_touches_at, lift_stuck, nth_bit, s_count,
-                                        s_highest, s_lowest, s_lowest_index, set_like, to_shift_words, up)
-from hinge_fast.core.tables import NWORDS, SHIFT_INTERIOR, MAX_SIZE, SHIFT_WORDS_OF, workspace
+from hinge_fast.core.sets import (
+    SET_LIKES,
+    down,
+    group_touches,
+    group_touches_at,
+    lift_stuck,
+    nth_bit,
+    s_count,
+    s_highest,
+    s_lowest,
+    s_lowest_index,
+    set_like,
+    to_shift_words,
+    up,
+)
+from hinge_fast.core.tables import MAX_SIZE, NWORDS, SHIFT_INTERIOR, workspace
 from hinge_fast.tools.positions import random_filling
 from tests.conftest import QUICK_MAX_SIZE, game_positions
 
@@ -53,7 +66,11 @@ def test_each_interior_cell_goes_to_bit_c_times_w_plus_r(size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_counts_are_the_reference_move_counts(size):
-    boards = [b for seed in range(fewer(size, 3)) for b in played(size, 70 * size + seed)[::4 if size <= 6 else 12]]
+    boards = [
+        b
+        for seed in range(fewer(size, 3))
+        for b in played(size, 70 * size + seed)[:: 4 if size <= 6 else 12]
+    ]
     boards += [random_filling(size, seed=7300 * size + seed) for seed in range(fewer(size, 30))]
     swipes = 0
     for board in boards:
@@ -90,7 +107,10 @@ def test_no_move_when_the_side_to_move_was_eliminated():
 @pytest.mark.parametrize("size", SIZES)
 def test_bulk_perft_counts_what_made_perft_makes(size):
     for board in played(size, 40 + size)[6::12][:4]:
-        bulk, made = (int(kernels.perft_kernel(size, board.own, board.enemy, 3, b, workspace(4))) for b in (True, False))
+        bulk, made = (
+            int(kernels.perft_kernel(size, board.own, board.enemy, 3, b, workspace(4)))
+            for b in (True, False)
+        )
         assert bulk == made, board.fen()
 
 
@@ -127,7 +147,11 @@ def test_group_touch_counts_are_the_reference_groups_next_to_each_cell(size):
     # tokens and centred groups counted by runs, the others grown, must give the
     # reference's number of distinct groups next to the cell (capped at three).
     w = np.uint64(2 * size - 1)
-    boards = [b for seed in range(fewer(size, 3)) for b in played(size, 90 * size + seed)[::3 if size <= 6 else 9]]
+    boards = [
+        b
+        for seed in range(fewer(size, 3))
+        for b in played(size, 90 * size + seed)[:: 3 if size <= 6 else 9]
+    ]
     boards += [random_filling(size, seed=5100 * size + seed) for seed in range(fewer(size, 60))]
     checked = 0
     for board in boards:
@@ -161,15 +185,26 @@ def test_lift_stuck_tokens_are_those_whose_lift_splits_their_group(size):
     # must give exactly the tokens whose lift splits their group; random fillings have
     # many holes, rings and chains.
     w = np.uint64(2 * size - 1)
-    boards = [b for seed in range(fewer(size, 3)) for b in played(size, 60 * size + seed)[::3 if size <= 6 else 9]]
+    boards = [
+        b
+        for seed in range(fewer(size, 3))
+        for b in played(size, 60 * size + seed)[:: 3 if size <= 6 else 9]
+    ]
     boards += [random_filling(size, seed=5300 * size + seed) for seed in range(fewer(size, 90))]
     stuck_seen = 0
     for board in boards:
         pos = ref.parse_position(board.fen())
         for stones, colour in ((board.own, pos.to_move), (board.enemy, ref.other(pos.to_move))):
             mine = {c: t for c, t in pos.tokens.items() if t == colour}
-            expected = sum(1 << shift_bit(size, ref.cell_name(c)) for c in mine if splits_its_group(size, mine, c))
-            assert as_int(lift_stuck(size, layout(size, stones), w)) == expected, (board.fen(), colour)
+            expected = sum(
+                1 << shift_bit(size, ref.cell_name(c))
+                for c in mine
+                if splits_its_group(size, mine, c)
+            )
+            assert as_int(lift_stuck(size, layout(size, stones), w)) == expected, (
+                board.fen(),
+                colour,
+            )
             stuck_seen += expected != 0
     assert stuck_seen > len(boards) // 2
 
@@ -186,10 +221,16 @@ def test_group_touches_at_some_cells_are_exact_there(size):
         for stones in (board.enemy, board.own):
             a = layout(size, stones)
             free = as_int(SHIFT_INTERIOR[size, : len(a)]) & ~as_int(a)
-            cells = sum(1 << b for b in range(64 * len(a)) if (free >> b) & 1 and rng.random() < 0.1)
+            cells = sum(
+                1 << b for b in range(64 * len(a)) if (free >> b) & 1 and rng.random() < 0.1
+            )
             full = group_touches(a, w)
-            some = group_touches_at(a, tuple(np.uint64((cells >> (64 * i)) & (2**64 - 1)) for i in range(len(a))), w)
-            assert [as_int(t) & cells for t in some] == [as_int(t) & cells for t in full], board.fen()
+            some = group_touches_at(
+                a, tuple(np.uint64((cells >> (64 * i)) & (2**64 - 1)) for i in range(len(a))), w
+            )
+            assert [as_int(t) & cells for t in some] == [as_int(t) & cells for t in full], (
+                board.fen()
+            )
             differ += as_int(some[1]) != as_int(full[1])  # groups far from the cells were not grown
     assert differ > 0
 
@@ -243,7 +284,15 @@ def test_a_chain_inside_a_ring_splits_although_its_gaps_are_enclosed():
 
 @njit
 def compiled_primitives(a, k, n):
-    return up(a, k), down(a, k), s_lowest(a), s_highest(a), s_lowest_index(a), nth_bit(a, n), s_count(a)
+    return (
+        up(a, k),
+        down(a, k),
+        s_lowest(a),
+        s_highest(a),
+        s_lowest_index(a),
+        nth_bit(a, n),
+        s_count(a),
+    )
 
 
 @pytest.mark.parametrize("words", range(1, len(SET_LIKES) + 1))
@@ -252,11 +301,22 @@ def test_the_primitives_compiled_for_a_word_count_agree_with_their_python_stubs(
     # the same on Python integers. Random sets, every shift below a word.
     rng = np.random.default_rng(words)
     for _ in range(200):
-        a = tuple(np.uint64(x) if rng.random() < 0.6 else np.uint64(0) for x in rng.integers(0, 2**64, words, dtype=np.uint64))
+        a = tuple(
+            np.uint64(x) if rng.random() < 0.6 else np.uint64(0)
+            for x in rng.integers(0, 2**64, words, dtype=np.uint64)
+        )
         if not any(a):
             continue
         k = np.uint64(rng.integers(1, 64))
         n = int(rng.integers(0, int(s_count(a))))
         plain = lambda v: tuple(int(x) for x in v) if isinstance(v, tuple) else int(v)  # noqa: E731
-        expected = (up(a, k), down(a, k), s_lowest(a), s_highest(a), s_lowest_index(a), nth_bit(a, n), s_count(a))
+        expected = (
+            up(a, k),
+            down(a, k),
+            s_lowest(a),
+            s_highest(a),
+            s_lowest_index(a),
+            nth_bit(a, n),
+            s_count(a),
+        )
         assert [plain(v) for v in compiled_primitives(a, k, n)] == [plain(v) for v in expected]

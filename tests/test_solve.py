@@ -8,7 +8,6 @@ import random
 import re
 
 import numpy as np
-
 import pytest
 
 from hinge_fast import Board
@@ -65,7 +64,10 @@ def brute_force(fen):
             known = [value.get(k) for k in kids]
             if any(v is not None and not v[0] and v[1] == d - 1 for v in known):
                 new[pos] = (True, d)
-            elif all(v is not None and v[0] for v in known) and max((v[1] for v in known), default=-1) == d - 1:
+            elif (
+                all(v is not None and v[0] for v in known)
+                and max((v[1] for v in known), default=-1) == d - 1
+            ):
                 new[pos] = (False, d)
         value.update(new)
         d += 1
@@ -97,7 +99,7 @@ def test_symmetries_commute_with_the_rules():
     assert sorted(map(tuple, np.sort(perms, axis=1))) == [tuple(range(19))] * 12
     assert len({tuple(p) for p in perms}) == 12
     rng = random.Random(12)
-    for trial in range(60):
+    for _trial in range(60):
         board = _random_position(rng, rng.randrange(2, 17))
 
         def child_classes(b):
@@ -111,8 +113,12 @@ def test_symmetries_commute_with_the_rules():
         base = child_classes(board)
         own, enemy = side4_masks(board)
         for s in range(12):
-            image_green = [int(perms[s][c]) for c in range(19) if (own if board.turn == 0 else enemy) >> c & 1]
-            image_blue = [int(perms[s][c]) for c in range(19) if (enemy if board.turn == 0 else own) >> c & 1]
+            image_green = [
+                int(perms[s][c]) for c in range(19) if (own if board.turn == 0 else enemy) >> c & 1
+            ]
+            image_blue = [
+                int(perms[s][c]) for c in range(19) if (enemy if board.turn == 0 else own) >> c & 1
+            ]
             image = Board.from_fen(format_fen(4, image_green, image_blue, int(board.turn)))
             assert retro.index_under(s, own, enemy) == retro.index_under(0, *side4_masks(image))
             assert retro.canonical_index(*side4_masks(image)) == retro.canonical_index(own, enemy)
@@ -143,7 +149,9 @@ def test_solver_matches_brute_force(solved):
         index = int(retro.canonical_index(*side4_masks(board)))
         code = int(result.values[index])
         assert code != 0, ref.format_position(pos)
-        assert (bool(retro.code_win(code)), int(retro.code_distance(code))) == (win, distance), ref.format_position(pos)
+        assert (bool(retro.code_win(code)), int(retro.code_distance(code))) == (win, distance), (
+            ref.format_position(pos)
+        )
         seen.add(index)
     assert len(seen) == result.classes
     assert result.unsolved == 0
@@ -158,7 +166,6 @@ def test_medium_tree_is_consistent():
     assert result.classes == 404_015 and result.unsolved == 0
     assert tbmod.count_inconsistent(result) == 0
     # The check sees a wrong entry.
-    from hinge_fast.core import retro
 
     index = result.start_index
     code = int(result.values[index])
@@ -219,10 +226,18 @@ def test_probe_command(written, capsys):
     win, distance = truth[ref.parse_position(fen)]
     board = Board.from_fen(fen)
     mover = str(board.turn).capitalize()
-    assert out[0] == f"{mover} to move {'wins' if win else 'loses'} in {distance} {'ply' if distance == 1 else 'plies'}"
+    assert (
+        out[0]
+        == f"{mover} to move {'wins' if win else 'loses'} in {distance} {'ply' if distance == 1 else 'plies'}"
+    )
     assert len(out) == 1 + len(board.legal_moves)
     assert {line.split()[0] for line in out[1:]} == {str(m) for m in board.legal_moves}
-    assert all(re.fullmatch(r"\S+ +win for (green|blue) in \d+ ply|\S+ +win for (green|blue) in \d+ plies", line) for line in out[1:])
+    assert all(
+        re.fullmatch(
+            r"\S+ +win for (green|blue) in \d+ ply|\S+ +win for (green|blue) in \d+ plies", line
+        )
+        for line in out[1:]
+    )
 
 
 def test_probe_errors(tmp_path, capsys):
@@ -245,7 +260,10 @@ def test_probe_outside_a_table_of_solve_from_names_its_start(written, tmp_path, 
     write_tablebase(result, path, facts={"from": fen})
     assert main(["probe", "--tablebase", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err == f"error: this position is not in this table (it covers the positions reachable from {fen})\n"
+    assert (
+        err
+        == f"error: this position is not in this table (it covers the positions reachable from {fen})\n"
+    )
 
 
 def test_probe_unreachable_position(written):
@@ -311,7 +329,10 @@ def _check_docs_probe_example(capsys, tablebase):
     assert capsys.readouterr().out.splitlines() == expected
 
 
-@pytest.mark.skipif(not tbmod.default_tablebase_path().is_file(), reason="no side-4 tablebase at the default location")
+@pytest.mark.skipif(
+    not tbmod.default_tablebase_path().is_file(),
+    reason="no side-4 tablebase at the default location",
+)
 def test_docs_probe_example(capsys):
     """The example of docs/solve.md, when the full tablebase has been made."""
     _check_docs_probe_example(capsys, tbmod.default_tablebase_path())

@@ -13,7 +13,10 @@ playouts    S9 mid  not measured: no playouts command
 def test_side_by_side_rows_are_parsed_in_order_and_the_rest_skipped():
     rows = parse_side_by_side(SIDE_BY_SIDE)
     assert rows == [("perft bulk S6 mid d5", 0.29), ("perft made S9 mid d3", 1.11)]
-    assert ratio_table(rows).splitlines()[2:] == ["| perft bulk S6 mid d5 | 0.29 |", "| perft made S9 mid d3 | 1.11 |"]
+    assert ratio_table(rows).splitlines()[2:] == [
+        "| perft bulk S6 mid d5 | 0.29 |",
+        "| perft made S9 mid d3 | 1.11 |",
+    ]
 
 
 def test_bench_table_puts_one_thread_and_every_core_side_by_side():
@@ -21,7 +24,13 @@ def test_bench_table_puts_one_thread_and_every_core_side_by_side():
         "threads": 2,
         "fast_over_reference": 2439.4,
         "figures": [
-            {"name": "perft, bulk", "rate": 1000.0, "unit": "nodes/s", "rate_threads": 1900.0, "threads": 2},
+            {
+                "name": "perft, bulk",
+                "rate": 1000.0,
+                "unit": "nodes/s",
+                "rate_threads": 1900.0,
+                "threads": 2,
+            },
             {"name": "make/unmake", "rate": 5000.0, "unit": "moves/s"},
         ],
     }

@@ -31,7 +31,12 @@ def test_json_counts_add_up(run_json):
     assert s["length"]["min"] == min(s["lengths"]) and s["length"]["max"] == max(s["lengths"])
     assert s["length"]["p10"] <= s["length"]["median"] <= s["length"]["p90"]
     # one move is played in every position counted, and each is of exactly one kind
-    assert sum(s["move_kinds"].values()) == s["moves"] == sum(s["positions_by_ply"]) == sum(s["lengths"])
+    assert (
+        sum(s["move_kinds"].values())
+        == s["moves"]
+        == sum(s["positions_by_ply"])
+        == sum(s["lengths"])
+    )
     assert s["positions_by_ply"][0] == 40
     assert s["legal_moves_by_ply"][0] == 19  # every interior cell of the empty S=4 board
     assert sum(b["positions"] for b in s["legal_moves_by_bucket"]) == s["moves"]
@@ -106,7 +111,11 @@ def path_kinds(pos, x, f):
     enemy = ref.other(me)
 
     def valid_final(cell):
-        return cell not in lifted and ref.is_interior(size, cell) and ref.has_enemy_neighbour(size, lifted, cell, me)
+        return (
+            cell not in lifted
+            and ref.is_interior(size, cell)
+            and ref.has_enemy_neighbour(size, lifted, cell, me)
+        )
 
     found = set()
     for p in ref.neighbours(size, x):
@@ -121,7 +130,9 @@ def path_kinds(pos, x, f):
                 if y1 == f:
                     found.add(("one", None, False))
                 continue
-            if y1 not in lifted and any(lifted.get(n) == me and n not in group for n in ref.neighbours(size, y1)):
+            if y1 not in lifted and any(
+                lifted.get(n) == me and n not in group for n in ref.neighbours(size, y1)
+            ):
                 continue
             for y2 in (ref.step(p, i + 2 * s), x):
                 if y2 == f and valid_final(y2):
@@ -132,7 +143,7 @@ def path_kinds(pos, x, f):
 def test_move_kinds_agree_with_path_tracing():
     rng = random.Random(5)
     checked = 0
-    for game in range(6):
+    for _game in range(6):
         board = Board(5)
         kinds = MoveKinds(5)
         geo = kinds.geo
@@ -147,11 +158,27 @@ def test_move_kinds_agree_with_path_tracing():
                 x, f = geo.coords[geo.parse_cell(move.frm)], geo.coords[geo.parse_cell(move.to)]
                 paths = path_kinds(pos, x, f)
                 assert paths, move
-                kind, details = kinds.classify(geo.parse_cell(move.frm), geo.parse_cell(move.to), True, own.__contains__, lambda c: next(g for g in groups if c in g))
-                expected_kind = "reversing" if x == f else "one_step" if ("one", None, False) in paths else "onward"
+                kind, details = kinds.classify(
+                    geo.parse_cell(move.frm),
+                    geo.parse_cell(move.to),
+                    True,
+                    own.__contains__,
+                    lambda c: next(g for g in groups if c in g),  # noqa: B023 (called at once)
+                )
+                expected_kind = (
+                    "reversing"
+                    if x == f
+                    else "one_step"
+                    if ("one", None, False) in paths
+                    else "onward"
+                )
                 assert kind == expected_kind, (board.fen(), move)
-                assert ("over_friendly" in details) == any(step == "two" and held == me for step, held, _ in paths), (board.fen(), move)
-                assert ("reversing_via_edge" in details) == (x == f and any(edge for _, _, edge in paths)), (board.fen(), move)
+                assert ("over_friendly" in details) == any(
+                    step == "two" and held == me for step, held, _ in paths
+                ), (board.fen(), move)
+                assert ("reversing_via_edge" in details) == (
+                    x == f and any(edge for _, _, edge in paths)
+                ), (board.fen(), move)
                 checked += 1
             board.push(rng.choice(board.legal_moves))
     assert checked > 200
@@ -160,20 +187,43 @@ def test_move_kinds_agree_with_path_tracing():
 # ----- different seeds, different games ------------------------------------------------------------
 def test_a_deterministic_engine_plays_different_games_with_random_openings(run_json, monkeypatch):
     monkeypatch.setenv("HINGE_FAST_THREADS", "1")
-    opened = run_json("--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "1")
+    opened = run_json(
+        "--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "1"
+    )
     assert opened["openings"] == 2 and opened["distinct_games"] == 6
     assert len(set(opened["lengths"])) > 1
-    assert opened["legal_moves_by_ply"][:2] == [None, None]  # the opening plies are not the player's
+    assert opened["legal_moves_by_ply"][:2] == [
+        None,
+        None,
+    ]  # the opening plies are not the player's
     assert sum(opened["move_kinds"].values()) == opened["moves"] == sum(opened["lengths"]) - 2 * 6
-    other = run_json("--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "2")
+    other = run_json(
+        "--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "2"
+    )
     assert other["lengths"] != opened["lengths"] or other["green_wins"] != opened["green_wins"]
-    again = run_json("--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "1")
+    again = run_json(
+        "--size", "5", "--games", "6", "--player", "alphabeta", "--nodes", "300", "--seed", "1"
+    )
     assert again["lengths"] == opened["lengths"]  # the same seed, the same games
 
 
 def test_stats_say_when_games_repeat(cli, monkeypatch):
     monkeypatch.setenv("HINGE_FAST_THREADS", "1")
-    done = cli("stats", "--size", "5", "--games", "3", "--player", "alphabeta", "--nodes", "300", "--seed", "1", "--openings", "0")
+    done = cli(
+        "stats",
+        "--size",
+        "5",
+        "--games",
+        "3",
+        "--player",
+        "alphabeta",
+        "--nodes",
+        "300",
+        "--seed",
+        "1",
+        "--openings",
+        "0",
+    )
     assert done.status == 0, done.err
     assert "distinct games: 1 of 3: 2 repeat an earlier game" in done.out
 
@@ -182,10 +232,24 @@ def test_a_match_says_when_games_repeat():
     from hinge_fast.tools.match import play_match
     from hinge_fast.tools.players import get_player
 
-    same = play_match(get_player("alphabeta", nodes=200), get_player("alphabeta", nodes=200), games=4, size=4, seed=1,
-                      openings=0)
+    same = play_match(
+        get_player("alphabeta", nodes=200),
+        get_player("alphabeta", nodes=200),
+        games=4,
+        size=4,
+        seed=1,
+        openings=0,
+    )
     assert same.distinct_games == 1 and same.figures()["distinct_games"] == 1
     assert "3 of 4 games repeat an earlier game" in same.summary()
-    opened = play_match(get_player("alphabeta", nodes=200), get_player("alphabeta", nodes=200), games=4, size=4, seed=1,
-                        openings=2)
-    assert opened.distinct_games == 2  # the two pairs differ; within a pair one engine played both sides alike
+    opened = play_match(
+        get_player("alphabeta", nodes=200),
+        get_player("alphabeta", nodes=200),
+        games=4,
+        size=4,
+        seed=1,
+        openings=2,
+    )
+    assert (
+        opened.distinct_games == 2
+    )  # the two pairs differ; within a pair one engine played both sides alike

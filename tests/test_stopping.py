@@ -45,7 +45,9 @@ def test_ctrl_c_stops_perft_and_its_workers(threads):
             raise KeyboardInterrupt  # as the signal arrives in the waiting thread
 
     with pytest.raises(KeyboardInterrupt):
-        parallel.perft_divide(board.size, board.own, board.enemy, ENDLESS, False, threads, progress=interrupted)
+        parallel.perft_divide(
+            board.size, board.own, board.enemy, ENDLESS, False, threads, progress=interrupted
+        )
     assert not workers()
     assert all(total == len(Board.from_fen(S9_MID).legal_moves) for _, total in seen)
 
@@ -54,21 +56,37 @@ def test_playouts_stop_and_report_progress():
     board = Board(9)
     seen = []
     with pytest.raises(HingeError, match=r"playouts stopped after \d+ of 100000000 games"):
-        parallel.playouts(9, board.own, board.enemy, 100_000_000, 10_000, 1, 2,
-                          should_stop=lambda: len(seen) > 2, progress=lambda done, total: seen.append(done))
+        parallel.playouts(
+            9,
+            board.own,
+            board.enemy,
+            100_000_000,
+            10_000,
+            1,
+            2,
+            should_stop=lambda: len(seen) > 2,
+            progress=lambda done, total: seen.append(done),
+        )
     assert not workers() and seen == sorted(seen)
 
 
 def test_a_finished_count_reports_everything_done():
     board = Board(5)
     seen = []
-    counts, codes = parallel.perft_divide(5, board.own, board.enemy, 3, True, 2, progress=lambda d, t: seen.append((d, t)))
+    counts, codes = parallel.perft_divide(
+        5, board.own, board.enemy, 3, True, 2, progress=lambda d, t: seen.append((d, t))
+    )
     assert seen[-1] == (len(codes), len(codes)) and int(counts.sum()) == board.perft(3)
 
 
 def test_the_protocols_stop_ends_a_deep_perft():
-    engine = subprocess.Popen([sys.executable, "-m", "hinge_fast.cli", "engine"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, bufsize=1)
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "hinge_fast.cli", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     try:
         engine.stdin.write(f"newgame {S9_MID}\n")
         assert engine.stdout.readline().startswith("9/")
@@ -87,10 +105,17 @@ def test_the_protocols_stop_ends_a_deep_perft():
 def test_the_protocols_stop_answers_a_side_9_perft_8_within_a_second():
     import time
 
-    engine = subprocess.Popen([sys.executable, "-m", "hinge_fast.cli", "engine"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, bufsize=1)
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "hinge_fast.cli", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     try:
-        engine.stdin.write("newgame 9\nperft 1\n")  # the perft kernels loaded before the clock starts
+        engine.stdin.write(
+            "newgame 9\nperft 1\n"
+        )  # the perft kernels loaded before the clock starts
         assert engine.stdout.readline().startswith("9/")
         assert engine.stdout.readline().strip() == "ok"
         assert engine.stdout.readline().strip().isdigit()

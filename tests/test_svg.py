@@ -3,13 +3,13 @@
 import io
 import xml.etree.ElementTree as ET
 
-import cairosvg
 import pytest
 from PIL import Image
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
-from hinge_fast.tools.svg import COLORS, board as board_svg, cell_center, to_png
+from hinge_fast.tools.svg import COLORS, cell_center, to_png
+from hinge_fast.tools.svg import board as board_svg
 
 # Green F6 G7, Blue D4 (S=6); last move: Blue's D4.
 POSITION_MOVES = ["F6", "D4", "G7"]
@@ -71,7 +71,9 @@ def test_last_move_is_tinted_by_default(position):
 
 
 def test_highlight_arrows_and_outlines(position):
-    svg = board_svg(position, arrows=[("F6", "E5"), "G7-G7xD4"], highlight=["C3"], outlines=[["F6", "G7"]])
+    svg = board_svg(
+        position, arrows=[("F6", "E5"), "G7-G7xD4"], highlight=["C3"], outlines=[["F6", "G7"]]
+    )
     image = render(svg)
     assert close(pixel_at(image, 6, "C3"), COLORS["highlight"])
     root = ET.fromstring(svg)
@@ -141,11 +143,16 @@ def test_best_move_arrow_reaches_its_destination_and_crosses_out_the_flipped_gro
 
 def test_legend_names_what_is_drawn():
     board = Board.from_fen(MIDGAME)
-    svg = board_svg(board, outlines=[(["F3"], COLORS["outline_attack"]), (["B4", "C5"], COLORS["outline"])])
+    svg = board_svg(
+        board, outlines=[(["F3"], COLORS["outline_attack"]), (["B4", "C5"], COLORS["outline"])]
+    )
     texts = [e.text for e in ET.fromstring(svg).iter(SVG + "text")]
     assert "outlined orange: blue groups green can flip now" in texts
     assert "outlined red: green groups blue threatens to flip" in texts
-    assert not any(t and t.startswith("outlined") for t in (e.text for e in ET.fromstring(board_svg(board)).iter(SVG + "text")))
+    assert not any(
+        t and t.startswith("outlined")
+        for t in (e.text for e in ET.fromstring(board_svg(board)).iter(SVG + "text"))
+    )
     svg = board_svg(board, legend=[("#123456", "my own entry")])
     assert "my own entry" in svg
 
@@ -154,11 +161,17 @@ def test_last_move_flips_are_ringed_and_a_reversing_swipe_gets_a_loop():
     board = Board.from_fen(MIDGAME)
     board.push_str("H4-I6xG6")
     svg = board_svg(board)
-    flipped = sorted(float(e.get("cx")) for e in ET.fromstring(svg).iter(SVG + "circle") if e.get("class") == "flipped")
+    flipped = sorted(
+        float(e.get("cx"))
+        for e in ET.fromstring(svg).iter(SVG + "circle")
+        if e.get("class") == "flipped"
+    )
     assert len(flipped) == 3  # G6 H6 H7 turned green
     assert "lastmove-reverse" not in svg
     blue_to_move = MIDGAME[:-1] + "b"
-    reversing = next(m for m in Board.from_fen(blue_to_move).legal_moves if m.is_swipe and m.frm == m.to)
+    reversing = next(
+        m for m in Board.from_fen(blue_to_move).legal_moves if m.is_swipe and m.frm == m.to
+    )
     board = Board.from_fen(blue_to_move)
     board.push(reversing)
     svg = board_svg(board)

@@ -23,9 +23,14 @@ from tests.conftest import game_positions, shift_cells
 SIZES = range(4, 10)
 #: The offset of each end set's end from its token: ``N[j] = x + D[j]``, then the corner
 #: cells ``C[j] = x + D[j] + D[j+1]``, then the reversing end on ``x`` itself.
-END_OFFSETS = (list(DIRECTIONS)
-               + [(dc + ec, dr + er) for (dc, dr), (ec, er) in zip(DIRECTIONS, DIRECTIONS[1:] + DIRECTIONS[:1])]
-               + [(0, 0)])
+END_OFFSETS = (
+    list(DIRECTIONS)
+    + [
+        (dc + ec, dr + er)
+        for (dc, dr), (ec, er) in zip(DIRECTIONS, DIRECTIONS[1:] + DIRECTIONS[:1])
+    ]
+    + [(0, 0)]
+)
 
 
 @njit
@@ -55,9 +60,15 @@ def check(board: Board) -> int:
             continue
         expected = ref.swipe_final_cells(pos, cell)
         found = ends.pop(cell, set())
-        assert found == expected, f"{board.fen()}: token {ref.cell_name(cell)}: fast {sorted(found)}, reference {sorted(expected)}"
+        assert found == expected, (
+            f"{board.fen()}: token {ref.cell_name(cell)}: fast {sorted(found)}, reference {sorted(expected)}"
+        )
     assert not ends, f"{board.fen()}: ends of cells without a friendly token: {ends}"
-    return sum(1 for cell, colour in pos.tokens.items() if colour == pos.to_move and ref.swipe_final_cells(pos, cell))
+    return sum(
+        1
+        for cell, colour in pos.tokens.items()
+        if colour == pos.to_move and ref.swipe_final_cells(pos, cell)
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -26,7 +26,9 @@ FILLED = {0: 7, 5: 9, BLOCKS - 1: 3}
 
 def block_bytes(b: int) -> bytes:
     entries = min(BLOCK, ENTRIES - b * BLOCK)
-    return zlib.compress(np.full(entries, FILLED[b], dtype=np.uint8).tobytes()) if b in FILLED else b""
+    return (
+        zlib.compress(np.full(entries, FILLED[b], dtype=np.uint8).tobytes()) if b in FILLED else b""
+    )
 
 
 def tablebase_bytes(header_changes=None, blocks=None, raw_header=None) -> bytes:
@@ -39,12 +41,23 @@ def tablebase_bytes(header_changes=None, blocks=None, raw_header=None) -> bytes:
         data = payload.get(b, b"")
         table += BLOCK_RECORD.pack(offset, len(data), zlib.crc32(data))
         offset += len(data)
-    header = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "entries": ENTRIES, "block_entries": BLOCK,
-              "blocks": BLOCKS, "payload_blake2b": "0" * 64}
+    header = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "entries": ENTRIES,
+        "block_entries": BLOCK,
+        "blocks": BLOCKS,
+        "payload_blake2b": "0" * 64,
+    }
     header.update(header_changes or {})
     header_bytes = raw_header if raw_header is not None else json.dumps(header).encode()
-    return (MAGIC + struct.pack("<I", len(header_bytes)) + header_bytes + bytes(table)
-            + b"".join(payload.get(b, b"") for b in range(BLOCKS)))
+    return (
+        MAGIC
+        + struct.pack("<I", len(header_bytes))
+        + header_bytes
+        + bytes(table)
+        + b"".join(payload.get(b, b"") for b in range(BLOCKS))
+    )
 
 
 @pytest.fixture(scope="module")
@@ -67,16 +80,19 @@ def test_a_well_formed_file_reads(good, tmp_path):
     assert tb.code(ENTRIES - 1) == 3
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"entries": 5}, "field entries"),
-    ({"entries": "1162261467"}, "field entries"),
-    ({"block_entries": 0}, "field block_entries"),
-    ({"block_entries": 1 << 40}, "field block_entries"),
-    ({"blocks": 10**12}, "field blocks"),
-    ({"blocks": BLOCKS - 1}, "field blocks"),
-    ({"payload_blake2b": None}, "field payload_blake2b"),
-    ({"version": 99}, "unsupported tablebase format"),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"entries": 5}, "field entries"),
+        ({"entries": "1162261467"}, "field entries"),
+        ({"block_entries": 0}, "field block_entries"),
+        ({"block_entries": 1 << 40}, "field block_entries"),
+        ({"blocks": 10**12}, "field blocks"),
+        ({"blocks": BLOCKS - 1}, "field blocks"),
+        ({"payload_blake2b": None}, "field payload_blake2b"),
+        ({"version": 99}, "unsupported tablebase format"),
+    ],
+)
 def test_bad_header_fields_are_named(tmp_path, changes, message):
     path = tmp_path / "t.tb"
     path.write_bytes(tablebase_bytes(changes))
@@ -84,7 +100,9 @@ def test_bad_header_fields_are_named(tmp_path, changes, message):
         Tablebase(path)
 
 
-@pytest.mark.parametrize("raw", [b"[" * 60000, b"\xff\xfe", b"[1, 2]", b'{"format": 1e999999}', b""])
+@pytest.mark.parametrize(
+    "raw", [b"[" * 60000, b"\xff\xfe", b"[1, 2]", b'{"format": 1e999999}', b""]
+)
 def test_a_header_that_is_not_a_json_object_is_corrupt(tmp_path, raw):
     path = tmp_path / "t.tb"
     path.write_bytes(tablebase_bytes(raw_header=raw))
@@ -101,7 +119,9 @@ def test_a_huge_declared_header_is_refused_before_reading(tmp_path, good):
 
 def test_a_zlib_bomb_with_a_valid_crc_is_refused(tmp_path):
     inflate = zlib.compressobj(9)
-    bomb = b"".join(inflate.compress(bytes(1 << 20)) for _ in range(1024)) + inflate.flush()  # 1 GiB of zeros
+    bomb = (
+        b"".join(inflate.compress(bytes(1 << 20)) for _ in range(1024)) + inflate.flush()
+    )  # 1 GiB of zeros
     path = tmp_path / "t.tb"
     path.write_bytes(tablebase_bytes(blocks={5: bomb}))
     tb = Tablebase(path)
@@ -114,30 +134,41 @@ def test_a_block_table_out_of_order_is_refused(tmp_path, good):
     data = bytearray(good)
     (header_len,) = struct.unpack_from("<I", data, 8)
     start = 12 + header_len
-    BLOCK_RECORD.pack_into(data, start + 5 * BLOCK_RECORD.size, 0, len(block_bytes(5)), zlib.crc32(block_bytes(5)))
+    BLOCK_RECORD.pack_into(
+        data, start + 5 * BLOCK_RECORD.size, 0, len(block_bytes(5)), zlib.crc32(block_bytes(5))
+    )
     path = tmp_path / "t.tb"
     path.write_bytes(bytes(data))
     with pytest.raises(HingeError, match="block table is corrupt \\(block 5\\)"):
         Tablebase(path)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_mutated_files_give_a_hinge_error_or_a_reading(good, tmp_path_factory, data):
     """Bytes overwritten, cut off or inserted anywhere (the header, the block table or a
     block): opening and probing either works or raises HingeError, within the limit."""
     blob = bytearray(good)
     (header_len,) = struct.unpack_from("<I", blob, 8)
-    region = data.draw(st.sampled_from([(0, 12 + header_len), (12 + header_len, 12 + header_len + BLOCKS * 16),
-                                        (12 + header_len + BLOCKS * 16, len(blob))]))
+    region = data.draw(
+        st.sampled_from(
+            [
+                (0, 12 + header_len),
+                (12 + header_len, 12 + header_len + BLOCKS * 16),
+                (12 + header_len + BLOCKS * 16, len(blob)),
+            ]
+        )
+    )
     for _ in range(data.draw(st.integers(1, 4))):
         at = data.draw(st.integers(region[0], region[1] - 1))
         kind = data.draw(st.sampled_from(["set", "cut", "insert"]))
         chunk = data.draw(st.binary(min_size=1, max_size=8))
         if kind == "set":
-            blob[at:at + len(chunk)] = chunk
+            blob[at : at + len(chunk)] = chunk
         elif kind == "cut":
-            del blob[at:at + len(chunk)]
+            del blob[at : at + len(chunk)]
         else:
             blob[at:at] = chunk
     path = tmp_path_factory.mktemp("fuzz") / "t.tb"
@@ -155,12 +186,23 @@ def small_result():
     from hinge_fast.tools.tablebase import BLOCK_ENTRIES, SolveResult
 
     values = np.zeros(3 * BLOCK_ENTRIES, dtype=np.uint8)
-    values[:100], values[2 * BLOCK_ENTRIES:] = 5, 8
-    return SolveResult(values=values, start_index=0, start_side=0, positions_by_side=(1, 0), wins=1, losses=0,
-                       unsolved=0, classes=1, seconds=0.0)
+    values[:100], values[2 * BLOCK_ENTRIES :] = 5, 8
+    return SolveResult(
+        values=values,
+        start_index=0,
+        start_side=0,
+        positions_by_side=(1, 0),
+        wins=1,
+        losses=0,
+        unsolved=0,
+        classes=1,
+        seconds=0.0,
+    )
 
 
-def test_the_writer_syncs_a_temporary_file_in_the_same_folder_then_renames_it(tmp_path, monkeypatch):
+def test_the_writer_syncs_a_temporary_file_in_the_same_folder_then_renames_it(
+    tmp_path, monkeypatch
+):
     import os
 
     from hinge_fast.tools import tablebase as tools_tb
@@ -186,7 +228,9 @@ def test_the_writer_syncs_a_temporary_file_in_the_same_folder_then_renames_it(tm
     for _, temporary, final in renames:
         assert Path(temporary).parent == tmp_path and final == str(path) and temporary != final
         synced = [i for i, c in enumerate(calls) if c == ("fsync", temporary)]
-        assert synced and synced[0] < calls.index(("replace", temporary, final))  # synced, then renamed
+        assert synced and synced[0] < calls.index(
+            ("replace", temporary, final)
+        )  # synced, then renamed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["side4.tb"]
     assert oct(path.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
 

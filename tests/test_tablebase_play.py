@@ -90,7 +90,9 @@ def _check_result(board, result, tb):
     assert result.tablebase
     value = {m.move: (m.win, m.distance) for m in answer.moves}
     assert value[result.move] == _best(answer) == (answer.win, answer.distance)
-    assert result.score == (Score.win(answer.distance) if answer.win else Score.loss(answer.distance))
+    assert result.score == (
+        Score.win(answer.distance) if answer.win else Score.loss(answer.distance)
+    )
     assert result.mate == (answer.distance if answer.win else -answer.distance)
     assert [rm.move for rm in result.root_moves] == [m.move for m in answer.moves]
     for rm in result.root_moves:
@@ -134,7 +136,9 @@ def test_every_move_of_every_position_of_a_tree(small_tb, tree):
 
 def test_progress_gets_the_result(small_tb):
     seen = []
-    result = create_searcher("mcts", tablebase=str(small_tb)).go(Board.from_fen(WIN_START), Limits(nodes=10), seen.append)
+    result = create_searcher("mcts", tablebase=str(small_tb)).go(
+        Board.from_fen(WIN_START), Limits(nodes=10), seen.append
+    )
     assert seen == [result]
 
 
@@ -149,12 +153,16 @@ def test_positions_not_in_the_table_are_searched(small_tb):
     # finished games are left to the search too (no move)
     over = Board.from_fen("4/5/6/7/6/1gg2/4 b")
     assert over.is_game_over()
-    assert create_searcher("alphabeta", tablebase=str(small_tb)).go(over, Limits(depth=1)).move is None
+    assert (
+        create_searcher("alphabeta", tablebase=str(small_tb)).go(over, Limits(depth=1)).move is None
+    )
 
 
 def test_off_does_not_use_it(small_tb):
     board = Board.from_fen(WIN_START)
-    assert not create_searcher("mcts", tablebase="off", seed=1).go(board, Limits(nodes=30)).tablebase
+    assert (
+        not create_searcher("mcts", tablebase="off", seed=1).go(board, Limits(nodes=30)).tablebase
+    )
 
 
 def test_auto_uses_the_default_location_when_it_exists(small_tb, tmp_path, monkeypatch):
@@ -171,7 +179,14 @@ def test_auto_uses_the_default_location_when_it_exists(small_tb, tmp_path, monke
 
 def test_the_option(small_tb, tmp_path, monkeypatch):
     check = stb.check_tablebase_option
-    assert [check(v) for v in ("auto", "AUTO", "", " off ", "none", "false")] == ["auto", "auto", "off", "off", "off", "off"]
+    assert [check(v) for v in ("auto", "AUTO", "", " off ", "none", "false")] == [
+        "auto",
+        "auto",
+        "off",
+        "off",
+        "off",
+        "off",
+    ]
     assert check(str(small_tb)) == str(small_tb) and check(small_tb) == str(small_tb)
     with pytest.raises(HingeError, match="no tablebase at"):
         check(str(tmp_path / "missing.tb"))
@@ -213,7 +228,9 @@ def test_move_command(small_tb, cli):
     run = cli("move", TWO_WINS, "--tablebase", small_tb, "--engine", "alphabeta", "--quiet")
     tb = Tablebase(small_tb)
     answer = probe(Board.from_fen(TWO_WINS), tb)
-    assert {m.move for m in answer.moves if m.win and m.distance == 3} >= {Board.from_fen(TWO_WINS).parse_move(run.out.strip())}
+    assert {m.move for m in answer.moves if m.win and m.distance == 3} >= {
+        Board.from_fen(TWO_WINS).parse_move(run.out.strip())
+    }
     run = cli("move", LOSS_START, "--tablebase", small_tb, "-o", "threads=1")
     assert "score Blue wins in 4" in run.err
 
@@ -222,25 +239,51 @@ def test_analyze_command(small_tb, cli):
     run = cli("analyze", WIN_START, "--tablebase", small_tb, "--top", "3", "--nodes", "100")
     assert run.status == 0
     lines = run.out.splitlines()
-    assert lines[3].startswith("best: D6-D6xE6, Blue wins in 3 (alphabeta, from the side-4 tablebase, ")
-    assert lines[4:8] == ["top moves (exact, from the side-4 tablebase):", "  1. D6-D6xE6  Blue wins in 3", "  2. B4        Green wins in 4", "  3. C5        Green wins in 4"]
+    assert lines[3].startswith(
+        "best: D6-D6xE6, Blue wins in 3 (alphabeta, from the side-4 tablebase, "
+    )
+    assert lines[4:8] == [
+        "top moves (exact, from the side-4 tablebase):",
+        "  1. D6-D6xE6  Blue wins in 3",
+        "  2. B4        Green wins in 4",
+        "  3. C5        Green wins in 4",
+    ]
     assert lines[8] == "principal variation: D6-D6xE6 B2 C4-C4xB2"
-    run = cli("analyze", LOSS_START, "--tablebase", small_tb, "--engine", "alphabeta", "--depth", "2", "--json")
+    run = cli(
+        "analyze",
+        LOSS_START,
+        "--tablebase",
+        small_tb,
+        "--engine",
+        "alphabeta",
+        "--depth",
+        "2",
+        "--json",
+    )
     report = json.loads(run.out)
-    assert report["tablebase"] is True and report["best"]["score_text"] == "loss in 4" and report["best"]["mate"] == -4
+    assert (
+        report["tablebase"] is True
+        and report["best"]["score_text"] == "loss in 4"
+        and report["best"]["mate"] == -4
+    )
     assert all(t["score_text"].startswith(("loss in", "win in")) for t in report["top"])
     # not in the table: a search, as before
-    report = json.loads(cli("analyze", "--size", "4", "--tablebase", small_tb, "--depth", "2", "--json").out)
+    report = json.loads(
+        cli("analyze", "--size", "4", "--tablebase", small_tb, "--depth", "2", "--json").out
+    )
     assert report["tablebase"] is False and report["depth"] == 2
 
 
-@pytest.mark.parametrize("argv", [
-    ["move", "--size", "4"],
-    ["analyze", "--size", "4"],
-    ["move", "--size", "6"],
-    ["engine"],
-    ["play", "--size", "4"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["move", "--size", "4"],
+        ["analyze", "--size", "4"],
+        ["move", "--size", "6"],
+        ["engine"],
+        ["play", "--size", "4"],
+    ],
+)
 def test_a_bad_tablebase_is_one_line_and_exit_2(argv, cli, tmp_path, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"quit\n")))
     missing = tmp_path / "missing.tb"
@@ -249,7 +292,10 @@ def test_a_bad_tablebase_is_one_line_and_exit_2(argv, cli, tmp_path, monkeypatch
     junk = tmp_path / "junk.tb"
     junk.write_bytes(b"HINGETB\x01\xff\xff\xff\x00{")
     run = cli(*argv, "--tablebase", junk)
-    assert run.status == 2 and run.err == f"error: {junk}: corrupt tablebase header (it claims 16777215 bytes)\n"
+    assert (
+        run.status == 2
+        and run.err == f"error: {junk}: corrupt tablebase header (it claims 16777215 bytes)\n"
+    )
 
 
 def test_a_missing_default_is_silent(cli, tmp_path, monkeypatch):
@@ -262,8 +308,25 @@ def test_play_falls_back_off_the_table(small_tb, cli, monkeypatch):
     """``play`` starts from the empty board, which a small table does not hold: the
     engine searches and says nothing of a tablebase."""
     monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
-    run = cli("play", "--size", "4", "--nodes", "20", "--seed", "1", "--tablebase", small_tb, "--color", "blue")
-    assert run.status == 0 and "engine plays" in run.out and "hint: " in run.out and "tablebase" not in run.out
+    run = cli(
+        "play",
+        "--size",
+        "4",
+        "--nodes",
+        "20",
+        "--seed",
+        "1",
+        "--tablebase",
+        small_tb,
+        "--color",
+        "blue",
+    )
+    assert (
+        run.status == 0
+        and "engine plays" in run.out
+        and "hint: " in run.out
+        and "tablebase" not in run.out
+    )
 
 
 def test_players_and_match_specs(small_tb):
@@ -281,7 +344,10 @@ def test_solve_from(cli, tmp_path):
     run = cli("solve", "--from", WIN_START, "--out", out, "--quiet")
     assert run.status == 0
     lines = run.out.splitlines()
-    assert lines[0] == f"reachable (board, side to move) pairs from {WIN_START}: 13,067 (1,038 classes)"
+    assert (
+        lines[0]
+        == f"reachable (board, side to move) pairs from {WIN_START}: 13,067 (1,038 classes)"
+    )
     assert lines[2] == "the position, blue to move: win in 3"
     assert probe(Board.from_fen(WIN_START), Tablebase(out, verify=True)).describe() == "win in 3"
     run = cli("solve", "--from", WIN_START)
@@ -298,15 +364,28 @@ def test_protocol_option(small_tb, tmp_path):
     line = session.handle("options get tablebase")[0]
     assert line == "tablebase;string;off;off;;"
     option = EngineOption.parse(line)
-    assert (option.name, option.kind, option.value, option.default) == ("tablebase", "string", "off", "off")
+    assert (option.name, option.kind, option.value, option.default) == (
+        "tablebase",
+        "string",
+        "off",
+        "off",
+    )
     before = session.snapshot()
     answer = session.handle(f"options set tablebase {tmp_path / 'missing.tb'}")
-    assert answer == [f"err no tablebase at {tmp_path / 'missing.tb'}", "ok"] and session.snapshot() == before
-    assert session.handle(f"options set tablebase {small_tb}") == [f"tablebase;string;{small_tb};off;;", "ok"]
+    assert (
+        answer == [f"err no tablebase at {tmp_path / 'missing.tb'}", "ok"]
+        and session.snapshot() == before
+    )
+    assert session.handle(f"options set tablebase {small_tb}") == [
+        f"tablebase;string;{small_tb};off;;",
+        "ok",
+    ]
     session.handle(f"newgame {WIN_START}")
     answer = session.handle("bestmove nodes 100")
     assert answer[-2:] == ["D6-D6xE6", "ok"]
-    assert answer[0].startswith("info depth 3 score win 3 nodes ") and answer[0].endswith(" pv D6-D6xE6 B2 C4-C4xB2")
+    assert answer[0].startswith("info depth 3 score win 3 nodes ") and answer[0].endswith(
+        " pv D6-D6xE6 B2 C4-C4xB2"
+    )
     assert session.last_result.tablebase
     session.handle("options set engine alphabeta")
     session.handle(f"newgame {LOSS_START}")
@@ -320,7 +399,14 @@ def test_protocol_option(small_tb, tmp_path):
 def test_engine_command_option(small_tb, tmp_path, monkeypatch, capsys):
     from hinge_fast.cli import main
 
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(f"options get tablebase\nnewgame {WIN_START}\nbestmove nodes 50\nquit\n".encode())))
+    monkeypatch.setattr(
+        "sys.stdin",
+        io.TextIOWrapper(
+            io.BytesIO(
+                f"options get tablebase\nnewgame {WIN_START}\nbestmove nodes 50\nquit\n".encode()
+            )
+        ),
+    )
     assert main(["engine", "--tablebase", str(small_tb)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"tablebase;string;{small_tb};off;;" and "D6-D6xE6" in out
@@ -330,13 +416,19 @@ def test_engine_command_option(small_tb, tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not tbmod.default_tablebase_path().is_file(), reason="no side-4 tablebase at the default location")
+@pytest.mark.skipif(
+    not tbmod.default_tablebase_path().is_file(),
+    reason="no side-4 tablebase at the default location",
+)
 def test_perfect_play_from_the_empty_board(cli, monkeypatch):
     """With the full tablebase: both engines, playing each other from the empty board,
     make only table-best moves; Green wins in 13 plies; ``play`` shows the values."""
     path = tbmod.default_tablebase_path()
     tb = Tablebase(path)
-    players = [create_searcher("mcts", tablebase=str(path), seed=1), create_searcher("alphabeta", tablebase=str(path))]
+    players = [
+        create_searcher("mcts", tablebase=str(path), seed=1),
+        create_searcher("alphabeta", tablebase=str(path)),
+    ]
     for first in range(2):
         board = Board(4)
         ply = 0
@@ -349,4 +441,8 @@ def test_perfect_play_from_the_empty_board(cli, monkeypatch):
         assert ply == 13 and board.outcome().winner == Color.GREEN
     monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
     run = cli("play", "--size", "4", "--color", "blue", "--tablebase", "auto")
-    assert "engine plays B3 (tablebase: win in 13)" in run.out and "hint: " in run.out and "(tablebase: loss in 12)" in run.out
+    assert (
+        "engine plays B3 (tablebase: win in 13)" in run.out
+        and "hint: " in run.out
+        and "(tablebase: loss in 12)" in run.out
+    )

@@ -18,7 +18,7 @@ import pytest
 from hinge_fast import Board
 from hinge_fast.core.geometry import MAX_SIZE, MIN_SIZE
 from hinge_fast.core.sets import lift_stuck, set_like, to_shift_words
-from hinge_fast.search.evaluate import EVALUATOR_BY_NAME, LOST, WINNING, Evaluator, evaluate_board
+from hinge_fast.search.evaluate import EVALUATOR_BY_NAME, LOST, WINNING, evaluate_board
 from hinge_fast.search.terms import board_terms
 from hinge_fast.tools.positions import random_filling
 from tests.conftest import QUICK_MAX_SIZE
@@ -44,7 +44,9 @@ def random_game_positions(size: int, seed: int, games: int) -> list[Board]:
 def flip_stats(board: Board) -> tuple:
     """(largest group a swipe flips, tokens of all the groups swipes flip) of the side
     to move."""
-    flips = [row for code, row in zip(board.legal_codes, board.legal_flips) if any(int(w) for w in row)]
+    flips = [
+        row for code, row in zip(board.legal_codes, board.legal_flips) if any(int(w) for w in row)
+    ]
     union = 0
     best = 0
     for row in flips:
@@ -56,7 +58,11 @@ def flip_stats(board: Board) -> tuple:
 
 def group_stats(board: Board, colour) -> tuple:
     groups = board.groups(colour)
-    return len(groups), sum(1 for g in groups if len(g) == 1), max((len(g) for g in groups), default=0)
+    return (
+        len(groups),
+        sum(1 for g in groups if len(g) == 1),
+        max((len(g) for g in groups), default=0),
+    )
 
 
 def list_terms(board: Board) -> tuple:
@@ -70,27 +76,48 @@ def list_terms(board: Board) -> tuple:
     own_groups = group_stats(board, board.turn)
     enemy_groups = group_stats(board, board.turn.other)
     enemy_count = board.token_count(board.turn.other)
-    terms = (board.token_count(board.turn) - enemy_count, our_best, our_total, -their_best, -their_total,
-             own_groups[0] - enemy_groups[0], own_groups[1] - enemy_groups[1], own_groups[2] - enemy_groups[2],
-             n_own - n_their)
+    terms = (
+        board.token_count(board.turn) - enemy_count,
+        our_best,
+        our_total,
+        -their_best,
+        -their_total,
+        own_groups[0] - enemy_groups[0],
+        own_groups[1] - enemy_groups[1],
+        own_groups[2] - enemy_groups[2],
+        n_own - n_their,
+    )
     return terms, n_own, n_own > 0 and our_best == enemy_count and enemy_count > 0
 
 
 def compare(boards) -> dict:
     """Assert the terms from sets equal the terms from move lists on every board;
     returns how many boards had each feature."""
-    seen = {"positions": 0, "no move": 0, "eliminated": 0, "can eliminate": 0, "lift-blocked": 0,
-            "their no move": 0}
+    seen = {
+        "positions": 0,
+        "no move": 0,
+        "eliminated": 0,
+        "can eliminate": 0,
+        "lift-blocked": 0,
+        "their no move": 0,
+    }
     for board in boards:
         old_terms, old_n, old_elim = list_terms(board)
         new_terms, new_n, new_elim = board_terms(board.size, board.own, board.enemy)
         assert (tuple(int(t) for t in new_terms), int(new_n), bool(new_elim)) == (
-            tuple(int(t) for t in old_terms), int(old_n), bool(old_elim)), board.fen()
+            tuple(int(t) for t in old_terms),
+            int(old_n),
+            bool(old_elim),
+        ), board.fen()
         w = np.uint64(2 * board.size - 1)
-        stuck = lift_stuck(board.size, to_shift_words(board.size, board.own, set_like(board.size)), w)
+        stuck = lift_stuck(
+            board.size, to_shift_words(board.size, board.own, set_like(board.size)), w
+        )
         seen["positions"] += 1
         seen["no move"] += old_n == 0
-        seen["eliminated"] += board.token_count(board.turn) == 0 and board.token_count(board.turn.other) >= 2
+        seen["eliminated"] += (
+            board.token_count(board.turn) == 0 and board.token_count(board.turn.other) >= 2
+        )
         seen["can eliminate"] += bool(old_elim)
         seen["lift-blocked"] += any(int(word) for word in stuck)
         seen["their no move"] += int(old_n) - int(old_terms[8]) == 0
@@ -108,7 +135,10 @@ def test_the_terms_equal_the_move_list_terms_in_random_games(size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_terms_equal_the_move_list_terms_on_random_fillings(size):
-    seen = compare(random_filling(size, seed=1300 * size + seed) for seed in range(1500 if size <= QUICK_MAX_SIZE else 200))
+    seen = compare(
+        random_filling(size, seed=1300 * size + seed)
+        for seed in range(1500 if size <= QUICK_MAX_SIZE else 200)
+    )
     features = ("no move", "eliminated", "can eliminate", "lift-blocked", "their no move")
     for feature in features if size <= QUICK_MAX_SIZE else ("lift-blocked",):
         assert seen[feature] > 0, (feature, seen)

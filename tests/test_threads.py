@@ -15,10 +15,16 @@ from hinge_fast.cli import main
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.options import default_options, searcher_options
 from hinge_fast.search import Limits, create_searcher
-from hinge_fast.search.tt import pack_entry, table_store
 from hinge_fast.search.mcts import MCTSSearcher
 from hinge_fast.search.mcts_threads import merged_result, share, thread_seed
-from hinge_fast.search.registry import DEFAULT_THREADS, MAX_THREADS, default_threads, engine_spec, parse_engine_spec
+from hinge_fast.search.registry import (
+    DEFAULT_THREADS,
+    MAX_THREADS,
+    default_threads,
+    engine_spec,
+    parse_engine_spec,
+)
+from hinge_fast.search.tt import pack_entry, table_store
 from hinge_fast.tools.players import get_player
 
 MIDGAME = "6/1gg4/5g2/9/3b4g1/3b3g3/1b2ggg1g1/1b7/3b4/3b3/6 g"
@@ -26,8 +32,21 @@ ENGINES = ("alphabeta", "mcts")
 
 
 def same(a, b):
-    return (a.move, a.score, a.pv, a.nodes, a.depth, [(r.move, r.score, r.visits) for r in a.root_moves]) == (
-        b.move, b.score, b.pv, b.nodes, b.depth, [(r.move, r.score, r.visits) for r in b.root_moves])
+    return (
+        a.move,
+        a.score,
+        a.pv,
+        a.nodes,
+        a.depth,
+        [(r.move, r.score, r.visits) for r in a.root_moves],
+    ) == (
+        b.move,
+        b.score,
+        b.pv,
+        b.nodes,
+        b.depth,
+        [(r.move, r.score, r.visits) for r in b.root_moves],
+    )
 
 
 def test_the_default_is_every_core_unless_the_environment_says(monkeypatch):
@@ -65,7 +84,9 @@ def test_a_multi_thread_search_returns_a_legal_move(engine, limits):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_multi_thread_search_respects_its_time_limit(engine):
     result = create_searcher(engine, threads=2, seed=1).go(Board(6), Limits(time=0.3))
-    assert result.move in Board(6).legal_moves and result.seconds < 0.3 * 1.05 + 0.2  # slack for a busy machine; a limit doubled by two threads (0.6 s) still fails
+    assert (
+        result.move in Board(6).legal_moves and result.seconds < 0.3 * 1.05 + 0.2
+    )  # slack for a busy machine; a limit doubled by two threads (0.6 s) still fails
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -85,8 +106,14 @@ def test_a_multi_thread_search_stops_on_stop(engine):
     assert time.monotonic() - seen[0] < 5  # promptly, far inside the 60 s limit
 
 
-@pytest.mark.parametrize("engine, limits", [("mcts", Limits(nodes=4000)), ("alphabeta", Limits(depth=4)),
-                                            ("alphabeta", Limits(nodes=20000))])
+@pytest.mark.parametrize(
+    "engine, limits",
+    [
+        ("mcts", Limits(nodes=4000)),
+        ("alphabeta", Limits(depth=4)),
+        ("alphabeta", Limits(nodes=20000)),
+    ],
+)
 def test_one_thread_with_a_seed_is_reproducible(engine, limits):
     board = Board.from_fen(MIDGAME)
     first = create_searcher(engine, threads=1, seed=9).go(board, limits)
@@ -97,13 +124,17 @@ def test_one_thread_with_a_seed_is_reproducible(engine, limits):
 def test_one_thread_mcts_is_exactly_the_single_tree_searcher():
     board = Board.from_fen(MIDGAME)
     want = MCTSSearcher(seed=4, tree_nodes=100_000).go(board, Limits(nodes=3000))
-    got = create_searcher("mcts", threads=1, seed=4, tree_nodes=100_000).go(board, Limits(nodes=3000))
+    got = create_searcher("mcts", threads=1, seed=4, tree_nodes=100_000).go(
+        board, Limits(nodes=3000)
+    )
     assert same(want, got)
 
 
 def test_root_parallel_mcts_with_a_seed_and_a_node_limit_is_reproducible():
     board = Board.from_fen(MIDGAME)
-    runs = [create_searcher("mcts", threads=3, seed=2).go(board, Limits(nodes=3001)) for _ in range(2)]
+    runs = [
+        create_searcher("mcts", threads=3, seed=2).go(board, Limits(nodes=3001)) for _ in range(2)
+    ]
     assert same(*runs) and runs[0].nodes == 3001
 
 
@@ -135,13 +166,18 @@ def test_multi_thread_alpha_beta_at_a_fixed_depth_gives_the_one_thread_score():
     one = create_searcher("alphabeta", threads=1, selective=0).go(board, Limits(depth=3))
     two = create_searcher("alphabeta", threads=2, selective=0).go(board, Limits(depth=3))
     assert two.depth == 3 and two.move in board.legal_moves
-    assert two.score == one.score  # a full-width fixed-depth score is the minimax value, whoever filled the table
+    assert (
+        two.score == one.score
+    )  # a full-width fixed-depth score is the minimax value, whoever filled the table
 
 
 def test_table_entries_torn_between_two_writers_are_refused():
     keys = np.zeros(8, dtype=np.uint64)
     data = np.zeros(8, dtype=np.uint64)
-    a, b = np.uint64(0x1234_5678_9ABC_DEF0), np.uint64(0x0FED_CBA9_8765_4320)  # same bucket (low bits 0)
+    a, b = (
+        np.uint64(0x1234_5678_9ABC_DEF0),
+        np.uint64(0x0FED_CBA9_8765_4320),
+    )  # same bucket (low bits 0)
     table_store(keys, data, a, 5, 3, 2, 1, 17, 0)
     slot = int(a) & 6
     assert keys[slot] ^ data[slot] == a and data[slot] == pack_entry(5, 3, 2, 1, 17)
@@ -152,13 +188,18 @@ def test_table_entries_torn_between_two_writers_are_refused():
 
 
 def test_threads_reach_the_command_line_the_protocol_and_players(capsys):
-    assert main(["move", "--engine", "mcts", "--nodes", "500", "-o", "threads=2", "-o", "seed=1"]) == 0
+    assert (
+        main(["move", "--engine", "mcts", "--nodes", "500", "-o", "threads=2", "-o", "seed=1"]) == 0
+    )
     assert capsys.readouterr().out.strip()
     assert main(["move", "-o", "threads=0"]) == 2
     assert "threads must be from 1 to" in capsys.readouterr().err
     options = default_options()
     options["threads"].value = options["threads"].parse("2")
-    assert searcher_options(options) == ("alphabeta", {**engine_spec("alphabeta").defaults, "threads": 2})
+    assert searcher_options(options) == (
+        "alphabeta",
+        {**engine_spec("alphabeta").defaults, "threads": 2},
+    )
     player = get_player("mcts:threads=2", nodes=200, seed=1)
     assert player.choose(Board(5)) in Board(5).legal_moves
 
@@ -167,4 +208,7 @@ def test_setting_the_seed_reseeds_every_thread():
     board = Board(5)
     searcher = create_searcher("mcts", threads=2, seed=1)
     searcher.seed = 8
-    assert same(searcher.go(board, Limits(nodes=1000)), create_searcher("mcts", threads=2, seed=8).go(board, Limits(nodes=1000)))
+    assert same(
+        searcher.go(board, Limits(nodes=1000)),
+        create_searcher("mcts", threads=2, seed=8).go(board, Limits(nodes=1000)),
+    )

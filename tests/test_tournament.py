@@ -48,7 +48,11 @@ def test_ratings_average_zero_and_a_perfect_score_stays_finite():
 
 
 def test_three_players_of_known_order_rank_in_that_order():
-    players = [get_player("random", seed=1), get_player("alphabeta", nodes=300), get_player("greedy", seed=2)]
+    players = [
+        get_player("random", seed=1),
+        get_player("alphabeta", nodes=300),
+        get_player("greedy", seed=2),
+    ]
     result = play_tournament(players, rounds=3, size=5, seed=1)
     assert len(result.games) == 2 * 3 * 3
     assert [r.name for r in result.ratings()] == ["alphabeta", "greedy", "random"]
@@ -58,10 +62,18 @@ def test_three_players_of_known_order_rank_in_that_order():
 
 
 def test_a_gauntlet_plays_the_first_player_only():
-    players = [get_player("greedy", seed=1), get_player("random", seed=2), get_player("random:", seed=3)]
+    players = [
+        get_player("greedy", seed=1),
+        get_player("random", seed=2),
+        get_player("random:", seed=3),
+    ]
     with pytest.raises(HingeError, match="twice"):
         play_tournament(players, rounds=1, size=4, seed=1)
-    players = [get_player("greedy", seed=1), get_player("random", seed=2), get_player("alphabeta", nodes=20)]
+    players = [
+        get_player("greedy", seed=1),
+        get_player("random", seed=2),
+        get_player("alphabeta", nodes=20),
+    ]
     result = play_tournament(players, rounds=1, size=4, seed=1, gauntlet=True)
     assert result.pairings == [(0, 1), (0, 2)] and len(result.games) == 4
     assert all("greedy" in (g.green, g.blue) for g in result.games.values())
@@ -69,7 +81,18 @@ def test_a_gauntlet_plays_the_first_player_only():
 
 def test_tournament_command_resumes_and_adds_rounds(cli, tmp_path):
     out = tmp_path / "t.hgn"
-    args = ["tournament", "greedy", "random", "alphabeta", "--size", "4", "--nodes", "30", "--seed", "5"]
+    args = [
+        "tournament",
+        "greedy",
+        "random",
+        "alphabeta",
+        "--size",
+        "4",
+        "--nodes",
+        "30",
+        "--seed",
+        "5",
+    ]
     first = cli(*args, "--rounds", "1", "--out", out)
     assert first.status == 0 and "6 games written" in first.out
     games = out.read_text()
@@ -81,16 +104,32 @@ def test_tournament_command_resumes_and_adds_rounds(cli, tmp_path):
     again = cli(*args, "--rounds", "2", "--resume", out, "--json", tmp_path / "t.json")
     assert again.status == 0 and "resuming: 5 games already" in again.out
     records = read_records(str(out))
-    assert len(records) == 12 and sorted(int(r.tags["Round"]) for r in records) == list(range(1, 13))
+    assert len(records) == 12 and sorted(int(r.tags["Round"]) for r in records) == list(
+        range(1, 13)
+    )
     assert out.read_text().startswith(games[: games.rindex("[Event")])
     figures = json.loads((tmp_path / "t.json").read_text())
     assert figures["games"] == 12 and len(figures["ratings"]) == 3
     # the same games again: replayed exactly under node limits
     fresh = tmp_path / "fresh.hgn"
     assert cli(*args, "--rounds", "2", "--out", fresh).status == 0
-    assert [r.moves for r in read_records(str(fresh))] == [r.moves for r in sorted(records, key=lambda r: int(r.tags["Round"]))]
+    assert [r.moves for r in read_records(str(fresh))] == [
+        r.moves for r in sorted(records, key=lambda r: int(r.tags["Round"]))
+    ]
     # other settings are refused
-    other = cli("tournament", "greedy", "random", "--size", "4", "--nodes", "30", "--rounds", "2", "--resume", out)
+    other = cli(
+        "tournament",
+        "greedy",
+        "random",
+        "--size",
+        "4",
+        "--nodes",
+        "30",
+        "--rounds",
+        "2",
+        "--resume",
+        out,
+    )
     assert other.status == 2 and "resume with the same settings" in other.err
 
 
@@ -118,16 +157,36 @@ def test_a_tournament_in_worker_processes_plays_the_same_games():
     from hinge_fast.tools.executor import Executor
     from hinge_fast.tools.players import PlayerSpec
 
-    specs = [PlayerSpec("greedy", size=4), PlayerSpec("random", size=4), PlayerSpec("mcts", nodes=20, size=4)]
+    specs = [
+        PlayerSpec("greedy", size=4),
+        PlayerSpec("random", size=4),
+        PlayerSpec("mcts", nodes=20, size=4),
+    ]
     serial = play_tournament(specs, rounds=1, size=4, seed=3)
     with Executor(concurrency=2) as pool:
         parallel = play_tournament(specs, rounds=1, size=4, seed=3, executor=pool)
-    assert {i: g.moves for i, g in serial.games.items()} == {i: g.moves for i, g in parallel.games.items()}
+    assert {i: g.moves for i, g in serial.games.items()} == {
+        i: g.moves for i, g in parallel.games.items()
+    }
 
 
 def test_tournament_command_on_a_clock(cli, tmp_path):
     out = tmp_path / "t.hgn"
-    run = cli("tournament", "greedy", "random", "--rounds", "1", "--size", "4", "--tc", "60+1", "--seed", "2", "--out", out)
+    run = cli(
+        "tournament",
+        "greedy",
+        "random",
+        "--rounds",
+        "1",
+        "--size",
+        "4",
+        "--tc",
+        "60+1",
+        "--seed",
+        "2",
+        "--out",
+        out,
+    )
     assert run.status == 0 and "60+1 clock" in run.out
     records = read_records(str(out))
     assert [r.tags["Limit"] for r in records] == ["tc 60+1"] * 2

@@ -14,27 +14,38 @@ def test_parse_param_reads_start_range_and_step():
     assert parse_param("mcts", "playout_plies=60,20,100,5").type == "int"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("bogus=1,0,2", "unknown option 'bogus'"),
-    ("seed=1,0,3", "not a number that can be tuned"),
-    ("fpu=1,0,200", "leaves the option's bounds"),
-    ("fpu=3,0,2", "start 3 is outside"),
-    ("fpu=1,2,0", "must be below high"),
-    ("fpu=1,0,2,-1", "step must be more than 0"),
-    ("fpu=1,0", "needs START,LOW,HIGH"),
-    ("fpu=a,0,2", "must be a number"),
-    ("fpu", "NAME=START,LOW,HIGH"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("bogus=1,0,2", "unknown option 'bogus'"),
+        ("seed=1,0,3", "not a number that can be tuned"),
+        ("fpu=1,0,200", "leaves the option's bounds"),
+        ("fpu=3,0,2", "start 3 is outside"),
+        ("fpu=1,2,0", "must be below high"),
+        ("fpu=1,0,2,-1", "step must be more than 0"),
+        ("fpu=1,0", "needs START,LOW,HIGH"),
+        ("fpu=a,0,2", "must be a number"),
+        ("fpu", "NAME=START,LOW,HIGH"),
+    ],
+)
 def test_bad_parameters_are_errors(text, message):
     with pytest.raises(HingeError, match=message):
         parse_param("mcts", text)
 
 
 def test_spsa_is_reproducible_and_stays_in_bounds():
-    params = [parse_param("mcts", "exploration=0.4,0.1,1.0", r_end=2.0), parse_param("mcts", "fpu=1,0.5,1.5", r_end=2.0)]
-    runs = [spsa("mcts", params, iterations=3, games_per_iteration=2, nodes=40, size=5, seed=3) for _ in range(2)]
+    params = [
+        parse_param("mcts", "exploration=0.4,0.1,1.0", r_end=2.0),
+        parse_param("mcts", "fpu=1,0.5,1.5", r_end=2.0),
+    ]
+    runs = [
+        spsa("mcts", params, iterations=3, games_per_iteration=2, nodes=40, size=5, seed=3)
+        for _ in range(2)
+    ]
     assert [s.values for s in runs[0].steps] == [s.values for s in runs[1].steps]
-    assert [(s.wins, s.losses) for s in runs[0].steps] == [(s.wins, s.losses) for s in runs[1].steps]
+    assert [(s.wins, s.losses) for s in runs[0].steps] == [
+        (s.wins, s.losses) for s in runs[1].steps
+    ]
     for step in runs[0].steps:
         assert 0.1 <= step.values["exploration"] <= 1.0 and 0.5 <= step.values["fpu"] <= 1.5
         # The two sides are the start nudged in opposite directions.
@@ -61,20 +72,46 @@ def test_spsa_refuses_bad_settings():
 
 
 def test_tune_command_prints_the_path_and_final_values(capsys):
-    assert main(["tune", "mcts", "-p", "exploration=0.4,0.1,1.0", "--iterations", "2", "--nodes", "30",
-                 "--size", "5", "--seed", "1", "--learning-rate", "1"]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "mcts",
+                "-p",
+                "exploration=0.4,0.1,1.0",
+                "--iterations",
+                "2",
+                "--nodes",
+                "30",
+                "--size",
+                "5",
+                "--seed",
+                "1",
+                "--learning-rate",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("tune mcts: 2 iterations of 2 games on side 5, 30 nodes per move, seed 1")
+    assert out[0].startswith(
+        "tune mcts: 2 iterations of 2 games on side 5, 30 nodes per move, seed 1"
+    )
     assert [line.split(":")[0] for line in out[1:3]] == ["iter 1/2", "iter 2/2"]
-    assert out[3].startswith("final: exploration=") and out[4].startswith("as a player: mcts:exploration=")
+    assert out[3].startswith("final: exploration=") and out[4].startswith(
+        "as a player: mcts:exploration="
+    )
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["tune", "mcts"], "at least one --param"),
-    (["tune", "nosuch", "-p", "fpu=1,0,2"], "unknown engine"),
-    (["tune", "mcts", "-p", "fpu=1,0,2", "-o", "fpu=1"], "both fixed and tuned"),
-    (["tune", "mcts", "-p", "fpu=1,0,2", "--learning-rate", "-1"], "learning rate"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["tune", "mcts"], "at least one --param"),
+        (["tune", "nosuch", "-p", "fpu=1,0,2"], "unknown engine"),
+        (["tune", "mcts", "-p", "fpu=1,0,2", "-o", "fpu=1"], "both fixed and tuned"),
+        (["tune", "mcts", "-p", "fpu=1,0,2", "--learning-rate", "-1"], "learning rate"),
+    ],
+)
 def test_tune_command_errors(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err

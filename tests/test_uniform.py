@@ -20,7 +20,7 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
-from hinge_fast.core.tables import MAX_MOVES, MAX_SIZE, SHIFT_WORDS, workspace
+from hinge_fast.core.tables import MAX_MOVES, MAX_SIZE, SHIFT_WORDS
 from hinge_fast.tools.positions import random_filling
 from tests.conftest import QUICK_MAX_SIZE, S6_MID, S9_MID, game_positions, shift_cells
 
@@ -33,18 +33,27 @@ def decoded_moves(board: Board) -> list:
     codes = np.zeros(MAX_MOVES, dtype=np.int64)
     groups = np.zeros((MAX_MOVES, SHIFT_WORDS), dtype=np.uint64)
     n = kernels.uniform_moves(board.size, board.own, board.enemy, codes, groups)
-    return [(str(board.move_from_code(codes[k])), shift_cells(board.size, groups[k])) for k in range(n)]
+    return [
+        (str(board.move_from_code(codes[k])), shift_cells(board.size, groups[k])) for k in range(n)
+    ]
 
 
 def reference_moves(board: Board) -> list:
     pos = ref.parse_position(board.fen())
-    return [(ref.move_name(m), frozenset(m[3]) if m[0] == "swipe" else frozenset()) for m in ref.legal_moves(pos)]
+    return [
+        (ref.move_name(m), frozenset(m[3]) if m[0] == "swipe" else frozenset())
+        for m in ref.legal_moves(pos)
+    ]
 
 
 def positions(size: int, games: int = 8, fillings: int = 80, every: int = 1) -> list[Board]:
     """Positions of random games (every ``every`` ply) and random fillings (long chains,
     rings, crowded rims: lift-stuck tokens and cells between three groups)."""
-    boards = [b.copy() for seed in range(games) for b in game_positions(size, 9300 * size + seed, every=every)]
+    boards = [
+        b.copy()
+        for seed in range(games)
+        for b in game_positions(size, 9300 * size + seed, every=every)
+    ]
     return boards + [random_filling(size, seed=9400 * size + seed) for seed in range(fillings)]
 
 
@@ -110,7 +119,9 @@ def test_whole_games_replay_through_the_reference_on_wide_sides(size):
 
 
 def check_whole_games(size: int, played: int, fillings: int, games: int) -> None:
-    starts = [Board(size)] + [b.copy() for b in game_positions(size, 9500 * size, every=5)][1:1 + played]
+    starts = [Board(size)] + [b.copy() for b in game_positions(size, 9500 * size, every=5)][
+        1 : 1 + played
+    ]
     starts += [random_filling(size, seed=9600 * size + seed) for seed in range(fillings)]
     endings = Counter()
     for board in starts:
@@ -118,13 +129,21 @@ def check_whole_games(size: int, played: int, fillings: int, games: int) -> None
         plies_out = np.zeros(games, dtype=np.int64)
         winner_out = np.zeros(games, dtype=np.int8)
         ended_out = np.zeros(games, dtype=np.int8)
-        kernels.random_games(size, board.own, board.enemy, 0, games, 10_000, 11, plies_out, winner_out, ended_out)
+        kernels.random_games(
+            size, board.own, board.enemy, 0, games, 10_000, 11, plies_out, winner_out, ended_out
+        )
         for game in range(games):
             for cap in (10_000, 7):
                 trace = np.zeros(4096, dtype=np.int64)
-                plies, winner, ended = kernels.game_trace(size, board.own, board.enemy, game, cap, 11, trace)
+                plies, winner, ended = kernels.game_trace(
+                    size, board.own, board.enemy, game, cap, 11, trace
+                )
                 if cap == 10_000:  # the very game random_games played
-                    assert (plies, winner, ended) == (plies_out[game], winner_out[game], ended_out[game]), fen
+                    assert (plies, winner, ended) == (
+                        plies_out[game],
+                        winner_out[game],
+                        ended_out[game],
+                    ), fen
                 pos = replay(board, trace, plies)
                 outcome = ref.outcome(pos)
                 if ended == PLY_CAP:  # even when the cap's last move ended the game
@@ -133,7 +152,10 @@ def check_whole_games(size: int, played: int, fillings: int, games: int) -> None
                 assert outcome is not None, (fen, game, ref.format_position(pos))
                 start = ref.parse_position(fen).to_move
                 assert winner == (0 if outcome[0] == start else 1), (fen, game)
-                assert ended == {"elimination": ELIMINATION, "no legal move": NO_LEGAL_MOVE}[outcome[1]], (fen, game)
+                assert (
+                    ended
+                    == {"elimination": ELIMINATION, "no legal move": NO_LEGAL_MOVE}[outcome[1]]
+                ), (fen, game)
                 endings[ended] += 1
     assert endings[ELIMINATION] > 0
 
@@ -174,4 +196,6 @@ def test_random_positions_of_many_games():
         plies = rng.randrange(0, 16 * size)
         while len(board.move_stack) < plies and board.legal_moves:
             board.push(rng.choice(board.legal_moves))
-        assert sorted(decoded_moves(board), key=repr) == sorted(reference_moves(board), key=repr), board.fen()
+        assert sorted(decoded_moves(board), key=repr) == sorted(reference_moves(board), key=repr), (
+            board.fen()
+        )

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.errors import HingeError  # noqa: E402
-from hinge_fast.web import create_app  # noqa: E402
 from hinge_fast.search.score import Score, percent  # noqa: E402
+from hinge_fast.web import create_app  # noqa: E402
 from tests.conftest import LOCAL, events, new_game  # noqa: E402
 
 # Green's D3-D4 can flip the blue token on C4 or the one on E5: a choice.
@@ -109,7 +109,9 @@ def test_legal_moves_show_the_flip_choice(client):
     choice = sorted((m["move"], m["flips"]) for m in legal if m["from"] == "D3" and m["to"] == "D4")
     assert choice == [("D3-D4xC4", ["C4"]), ("D3-D4xE5", ["E5"])]
     response = client.post(f"/api/games/{gid}/moves", json={"move": "D3-D4"})
-    assert response.status_code == 400 and response.json()["error"].startswith("ambiguous move D3-D4")
+    assert response.status_code == 400 and response.json()["error"].startswith(
+        "ambiguous move D3-D4"
+    )
     state = client.post(f"/api/games/{gid}/moves", json={"move": "D3-D4xE5"}).json()
     assert state["last_flipped"] == ["E5"]
     assert 'class="flipped"' in state["svg"]
@@ -131,7 +133,9 @@ def test_position_editor(client):
 
 def test_analysis_streams_progress_and_a_best_move(client):
     gid = new_game(client, position=MIDGAME)["id"]
-    with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "alphabeta", "time": 0.5, "top": 3}) as response:
+    with client.stream(
+        "POST", f"/api/games/{gid}/analysis", json={"engine": "alphabeta", "time": 0.5, "top": 3}
+    ) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         got = list(events(response))
@@ -151,7 +155,9 @@ def test_analysis_streams_progress_and_a_best_move(client):
 def test_engine_move_plays_a_legal_move(client):
     gid = new_game(client, size=5)["id"]
     client.post(f"/api/games/{gid}/moves", json={"move": "E5"})
-    with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 0.2}) as response:
+    with client.stream(
+        "POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 0.2}
+    ) as response:
         done = [data for name, data in events(response) if name == "done"][0]
     assert done["played"] == done["state"]["moves"][-1]
     assert client.get(f"/api/games/{gid}").json()["ply"] == 2
@@ -159,8 +165,12 @@ def test_engine_move_plays_a_legal_move(client):
 
 def test_bad_search_options_are_refused(client):
     gid = new_game(client)["id"]
-    for body, text in (({"engine": "stockfish"}, "unknown engine"), ({"time": 0}, "time must be"), ({"time": 10**6}, "time must be"),
-                       ({"time": 1e-300}, "time must be from 0.001")):
+    for body, text in (
+        ({"engine": "stockfish"}, "unknown engine"),
+        ({"time": 0}, "time must be"),
+        ({"time": 10**6}, "time must be"),
+        ({"time": 1e-300}, "time must be from 0.001"),
+    ):
         response = client.post(f"/api/games/{gid}/analysis", json=body)
         assert response.status_code == 400 and text in response.json()["error"]
     over = new_game(client, position="6/7/8/9/10/11/10/9/8/2bb3/6 g")  # green has no tokens: over
@@ -170,12 +180,18 @@ def test_bad_search_options_are_refused(client):
 def test_a_search_can_be_stopped_and_does_not_block_another_game():
     with TestClient(create_app(max_searches=2), base_url=LOCAL) as client:
         slow, quick = new_game(client, position=MIDGAME)["id"], new_game(client, size=4)["id"]
-        with client.stream("POST", f"/api/games/{slow}/analysis", json={"engine": "alphabeta", "time": 60}) as long_run:
+        with client.stream(
+            "POST", f"/api/games/{slow}/analysis", json={"engine": "alphabeta", "time": 60}
+        ) as long_run:
             stream = events(long_run)
             assert next(stream)[0] == "start"
-            assert next(e for e in stream if e[0] != "stage")[0] == "progress"  # the long search runs
+            assert (
+                next(e for e in stream if e[0] != "stage")[0] == "progress"
+            )  # the long search runs
             # meanwhile another tab's search, with the same engine, starts and finishes
-            with client.stream("POST", f"/api/games/{quick}/engine-move", json={"engine": "alphabeta", "time": 0.2}) as other:
+            with client.stream(
+                "POST", f"/api/games/{quick}/engine-move", json={"engine": "alphabeta", "time": 0.2}
+            ) as other:
                 assert [name for name, _ in events(other)][-1] == "done"
             assert client.get(f"/api/games/{slow}").json()["searching"] is True
             # a second search of the same game is refused
@@ -183,14 +199,18 @@ def test_a_search_can_be_stopped_and_does_not_block_another_game():
             assert again.status_code == 400 and "already searching" in again.json()["error"]
             client.post(f"/api/games/{slow}/stop")
             rest = list(stream)
-        assert rest[-1][0] == "done" and rest[-1][1]["stopped"] is True and rest[-1][1]["seconds"] < 60
+        assert (
+            rest[-1][0] == "done" and rest[-1][1]["stopped"] is True and rest[-1][1]["seconds"] < 60
+        )
         assert client.get(f"/api/games/{slow}").json()["searching"] is False
 
 
 def test_searches_at_once_are_bounded():
     with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
         a, b = new_game(client, position=MIDGAME)["id"], new_game(client)["id"]
-        with client.stream("POST", f"/api/games/{a}/analysis", json={"engine": "mcts", "time": 60}) as running:
+        with client.stream(
+            "POST", f"/api/games/{a}/analysis", json={"engine": "mcts", "time": 60}
+        ) as running:
             stream = events(running)
             assert next(stream)[0] == "start"
             full = client.post(f"/api/games/{b}/analysis", json={"engine": "mcts", "time": 1})
@@ -200,13 +220,17 @@ def test_searches_at_once_are_bounded():
             client.post(f"/api/games/{a}/stop")
             list(stream)
         # the slot is free again
-        with client.stream("POST", f"/api/games/{b}/analysis", json={"engine": "mcts", "time": 0.1}) as response:
+        with client.stream(
+            "POST", f"/api/games/{b}/analysis", json={"engine": "mcts", "time": 0.1}
+        ) as response:
             assert [name for name, _ in events(response)][-1] == "done"
 
 
 def test_a_change_of_position_stops_the_game_search(client):
     gid = new_game(client, position=MIDGAME)["id"]
-    with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 60}) as response:
+    with client.stream(
+        "POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 60}
+    ) as response:
         stream = events(response)
         assert next(stream)[0] == "start"
         client.post(f"/api/games/{gid}/moves", json={"move": "G5-G4xF3"})
@@ -225,8 +249,14 @@ def test_pages_rules_and_openapi(client):
     picture = rules.text.split('src="/static/rules/')[1].split('"')[0]
     assert client.get(f"/static/rules/{picture}").text.startswith("<svg")
     schema = client.get("/openapi.json").json()
-    for path in ("/api/games", "/api/games/{game_id}/moves", "/api/games/{game_id}/analysis",
-                 "/api/games/{game_id}/record", "/api/games/{game_id}/position", "/api/games/{game_id}/legal"):
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}/moves",
+        "/api/games/{game_id}/analysis",
+        "/api/games/{game_id}/record",
+        "/api/games/{game_id}/position",
+        "/api/games/{game_id}/legal",
+    ):
         assert path in schema["paths"]
 
 
@@ -241,7 +271,9 @@ def test_serve_reports_a_busy_port(capsys):
         # in a thread of its own: the server starts an event loop, and this test may share
         # its process with the browser tests, whose Playwright runs one in this thread
         result = []
-        thread = threading.Thread(target=lambda: result.append(main(["serve", "--port", str(busy.getsockname()[1])])))
+        thread = threading.Thread(
+            target=lambda: result.append(main(["serve", "--port", str(busy.getsockname()[1])]))
+        )
         thread.start()
         thread.join(timeout=60)
     assert result == [2]
@@ -269,11 +301,15 @@ def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypa
     monkeypatch.setattr(uvicorn, "Server", Recorded)
     monkeypatch.setattr(webbrowser, "open", lambda url: (opened.append(url), got.set()))
     result = []
-    thread = threading.Thread(target=lambda: result.append(main(["serve", "--port", "0", "--open"])))
+    thread = threading.Thread(
+        target=lambda: result.append(main(["serve", "--port", "0", "--open"]))
+    )
     thread.start()
     try:
         assert got.wait(60)
-        (opened_url,) = opened  # a redirect file, readable by its user only: no token on a command line
+        (opened_url,) = (
+            opened  # a redirect file, readable by its user only: no token on a command line
+        )
         assert opened_url.startswith("file://") and "token" not in opened_url
         redirect = Path(urlsplit(opened_url).path)
         url = re.search(r'content="0; url=([^"]+)"', redirect.read_text(encoding="utf-8")).group(1)
@@ -281,7 +317,10 @@ def test_serve_prints_and_opens_an_address_whose_token_the_api_asks_for(monkeypa
         base, token = url.split("/?token=")
         with httpx.Client(base_url=base, timeout=30) as http:
             assert http.get("/api/engines").status_code == 403
-            assert http.get("/api/engines", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+            assert (
+                http.get("/api/engines", headers={"Authorization": f"Bearer {token}"}).status_code
+                == 200
+            )
             page = http.get(url)
             assert page.status_code == 200 and "SameSite=Strict" in page.headers["set-cookie"]
             assert http.get("/api/engines").status_code == 200  # the cookie the page set
@@ -307,7 +346,9 @@ def test_the_examples_of_docs_web_md(client):
     assert client.post(f"/api/games/{gid}/moves", json={"move": "A1"}).json()["error"] in doc
     from hinge_fast.web import engine
 
-    assert f"table is {engine.TABLE_MB} MB" in doc and f"tree is\n  {engine.TREE_NODES:,} nodes" in doc
+    assert (
+        f"table is {engine.TABLE_MB} MB" in doc and f"tree is\n  {engine.TREE_NODES:,} nodes" in doc
+    )
 
 
 # ----- limits ---------------------------------------------------------------------------------
@@ -316,7 +357,11 @@ def test_over_long_fields_are_refused_and_change_nothing(client):
     for route, body, text in [
         ("moves", {"move": "C3" * 100}, "the move is 200 characters long; the most accepted is 40"),
         ("edit", {"cell": "C" * 50, "piece": "green"}, "the cell name is 50 characters long"),
-        ("position", {"position": "4/" * 150_000}, "the position string is 300,000 characters long"),
+        (
+            "position",
+            {"position": "4/" * 150_000},
+            "the position string is 300,000 characters long",
+        ),
     ]:
         answer = client.post(f"/api/games/{gid}/{route}", json=body)
         assert answer.status_code == 400 and text in answer.json()["error"], answer.text
@@ -350,9 +395,16 @@ def test_a_search_that_fails_before_streaming_gives_its_slot_back(monkeypatch):
         raise RuntimeError("threats failed")
 
     monkeypatch.setattr(web_app, "threats", broken)
-    with TestClient(create_app(max_searches=1), base_url=LOCAL, raise_server_exceptions=False) as client:
+    with TestClient(
+        create_app(max_searches=1), base_url=LOCAL, raise_server_exceptions=False
+    ) as client:
         gid = new_game(client, position=MIDGAME)["id"]
-        assert client.post(f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}).status_code == 500
+        assert (
+            client.post(
+                f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}
+            ).status_code
+            == 500
+        )
         assert client.get("/api/engines").json()["running"] == 0
         assert client.get(f"/api/games/{gid}").json()["searching"] is False
 
@@ -360,13 +412,17 @@ def test_a_search_that_fails_before_streaming_gives_its_slot_back(monkeypatch):
 def test_a_stream_never_read_still_ends_and_frees_its_slot():
     with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
         gid = new_game(client, position=MIDGAME)["id"]
-        with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 0.1}):
+        with client.stream(
+            "POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 0.1}
+        ):
             pass  # the page went away without reading a single event
         pool = client.app.state.pool
         for run in list(pool.running):
             run.stop()
         assert pool.wait_idle(60)  # the search's own thread gave the slot back
-        with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
+        with client.stream(
+            "POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}
+        ) as again:
             assert [name for name, _ in events(again)][-1] == "done"
 
 
@@ -413,11 +469,14 @@ def test_the_server_answers_while_a_games_lock_is_held(client):
     def ask(name, method, path, **kwargs):
         answers[name] = client.request(method, f"/api/games/{gid}/{path}", **kwargs)
 
-    blocked = [threading.Thread(target=ask, args=args, kwargs=kwargs) for args, kwargs in [
-        (("move", "POST", "moves"), {"json": {"move": "C3"}}),
-        (("record", "GET", "record"), {}),
-        (("search", "POST", "analysis"), {"json": {"engine": "mcts", "time": 0.1}}),
-    ]]
+    blocked = [
+        threading.Thread(target=ask, args=args, kwargs=kwargs)
+        for args, kwargs in [
+            (("move", "POST", "moves"), {"json": {"move": "C3"}}),
+            (("record", "GET", "record"), {}),
+            (("search", "POST", "analysis"), {"json": {"engine": "mcts", "time": 0.1}}),
+        ]
+    ]
     try:
         for thread in blocked:
             thread.start()
@@ -465,13 +524,20 @@ def test_a_search_that_raises_mid_stream_frees_its_slot(monkeypatch):
     monkeypatch.setattr(hinge_fast.search, "create_searcher", create)
     with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
         gid = new_game(client, position=MIDGAME)["id"]
-        with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as response:
+        with client.stream(
+            "POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}
+        ) as response:
             got = list(events(response))
-        assert got[0][0] == "start" and got[-1] == ("error", {"error": "search failed: RuntimeError: the searcher broke"})
+        assert got[0][0] == "start" and got[-1] == (
+            "error",
+            {"error": "search failed: RuntimeError: the searcher broke"},
+        )
         assert client.get("/api/engines").json()["running"] == 0
         assert client.get(f"/api/games/{gid}").json()["searching"] is False
         broken["on"] = False
-        with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
+        with client.stream(
+            "POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}
+        ) as again:
             assert [name for name, _ in events(again)][-1] == "done"
 
 
@@ -485,7 +551,9 @@ def test_a_stream_that_fails_to_send_a_result_stops_its_search_and_frees_the_slo
     with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
         gid = new_game(client, position=MIDGAME)["id"]
         # an engine move goes on when its page leaves; a stream that breaks stops it
-        with client.stream("POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 100}) as response:
+        with client.stream(
+            "POST", f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 100}
+        ) as response:
             got = list(events(response))
         assert got[-1] == ("error", {"error": "search failed: ValueError: cannot draw this"})
         assert client.app.state.pool.wait_idle(30)  # long before the search's 100 s
@@ -518,7 +586,9 @@ def test_web_searches_use_one_thread_each(monkeypatch):
 
 # ----- the score from Green's side, resigning, the rules page's way back ---------------------------
 def analysis_done(client, gid, engine="alphabeta", time=0.3):
-    with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": engine, "time": time, "top": 3}) as response:
+    with client.stream(
+        "POST", f"/api/games/{gid}/analysis", json={"engine": engine, "time": time, "top": 3}
+    ) as response:
         assert response.status_code == 200
         return list(events(response))[-1][1]
 
@@ -530,7 +600,9 @@ def test_the_score_is_given_from_greens_side_too(client):
         if mover is not None:
             green = mover if position.endswith("g") else -mover
             share = done["green"]["green_share"]
-            assert done["green"]["text"] == f"Green {green / 100:+.2f} tokens, {percent(share)} to win"
+            assert (
+                done["green"]["text"] == f"Green {green / 100:+.2f} tokens, {percent(share)} to win"
+            )
             assert share == pytest.approx(Score.centi(green).win_chance)
             assert (done["green"]["green_share"] > 0.5) == (green > 0)
             assert done["green_share"] == done["green"]["green_share"]
@@ -538,12 +610,21 @@ def test_the_score_is_given_from_greens_side_too(client):
         # every line of the top three scored at the same depth, each with its own line
         assert len(done["top"]) == 3 and len({row["move"] for row in done["top"]}) == 3
         for row in done["top"]:
-            assert row["green_text"].startswith(("Green ", "Blue ")) and row["line"][0] == row["move"]
+            assert (
+                row["green_text"].startswith(("Green ", "Blue ")) and row["line"][0] == row["move"]
+            )
     # proven: the winner by name, whoever is to move
-    for position, text, share in (("6/7/8/9/10/4gg5/5b4/9/8/7/6 g", "Green wins in 1", 1.0),
-                                  ("6/7/8/9/10/4bb5/5g4/9/8/7/6 b", "Blue wins in 1", 0.0)):
+    for position, text, share in (
+        ("6/7/8/9/10/4gg5/5b4/9/8/7/6 g", "Green wins in 1", 1.0),
+        ("6/7/8/9/10/4bb5/5g4/9/8/7/6 b", "Blue wins in 1", 0.0),
+    ):
         done = analysis_done(client, new_game(client, position=position)["id"])
-        assert done["green"] == {"text": text, "winner": text.split()[0].lower(), "moves": 1, "green_share": share}
+        assert done["green"] == {
+            "text": text,
+            "winner": text.split()[0].lower(),
+            "moves": 1,
+            "green_share": share,
+        }
     # MCTS: a chance to win, in per cent
     done = analysis_done(client, new_game(client, position=MIDGAME)["id"], engine="mcts")
     assert done["green"]["text"].endswith("% to win") or " wins in " in done["green"]["text"]
@@ -558,7 +639,11 @@ def test_a_side_resigns_and_takes_it_back(client):
     record = client.get(f"/api/games/{gid}/record").text
     assert '[Result "green"]' in record and '[Termination "resignation"]' in record
     # over: no move, no search, no second resignation; each refusal changes nothing
-    for path, body in (("/moves", {"move": "D4"}), ("/resign", {"side": "green"}), ("/analysis", {"time": 0.2})):
+    for path, body in (
+        ("/moves", {"move": "D4"}),
+        ("/resign", {"side": "green"}),
+        ("/analysis", {"time": 0.2}),
+    ):
         answer = client.post(f"/api/games/{gid}{path}", json=body)
         assert answer.status_code == 400 and "over" in answer.json()["error"]
         assert client.get(f"/api/games/{gid}").json() == state
@@ -601,14 +686,25 @@ def test_the_longest_search_is_the_servers_to_set():
 def test_the_schema_links_a_new_game_to_its_routes(client):
     schema = client.get("/openapi.json").json()
     links = schema["paths"]["/api/games"]["post"]["responses"]["200"]["links"]
-    game_routes = {(method, path) for path, ops in schema["paths"].items() if "{game_id}" in path for method in ops}
-    by_id = {op["operationId"]: (method, path) for path, ops in schema["paths"].items() for method, op in ops.items()}
+    game_routes = {
+        (method, path)
+        for path, ops in schema["paths"].items()
+        if "{game_id}" in path
+        for method in ops
+    }
+    by_id = {
+        op["operationId"]: (method, path)
+        for path, ops in schema["paths"].items()
+        for method, op in ops.items()
+    }
     assert {by_id[link["operationId"]] for link in links.values()} == game_routes
     assert all(link["parameters"] == {"game_id": "$response.body#/id"} for link in links.values())
     assert links["post_a_legal_move"]["requestBody"] == {"move": "$response.body#/legal/0/move"}
     # the link's expressions give a working request
     state = new_game(client, size=4)
-    played = client.post(f"/api/games/{state['id']}/moves", json={"move": state["legal"][0]["move"]})
+    played = client.post(
+        f"/api/games/{state['id']}/moves", json={"move": state["legal"][0]["move"]}
+    )
     assert played.status_code == 200
 
 
@@ -631,7 +727,9 @@ def test_an_analysis_ends_when_its_page_goes():
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
             gid = http.post("/api/games", json={"position": MIDGAME}).json()["id"]
-            with http.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 100}) as response:
+            with http.stream(
+                "POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 100}
+            ) as response:
                 assert next(response.iter_lines()) == "event: start"
             # the connection is closed: the search stops, long before its 100 s
             assert app.state.pool.wait_idle(30)
@@ -645,11 +743,16 @@ def test_an_analysis_ends_when_its_page_goes():
 def test_the_games_kept_are_bounded_and_the_least_recently_used_goes():
     with TestClient(create_app(max_games=3), base_url=LOCAL) as client:
         a, b, c = (new_game(client, size=4)["id"] for _ in range(3))
-        assert client.get(f"/api/games/{a}").status_code == 200  # a is used again: b is the oldest now
+        assert (
+            client.get(f"/api/games/{a}").status_code == 200
+        )  # a is used again: b is the oldest now
         d = new_game(client, size=4)["id"]
         assert len(client.app.state.store) == 3
         gone = client.get(f"/api/games/{b}")
-        assert gone.status_code == 404 and gone.json()["error"] == f"no game {b!r}: start one with POST /api/games"
+        assert (
+            gone.status_code == 404
+            and gone.json()["error"] == f"no game {b!r}: start one with POST /api/games"
+        )
         assert all(client.get(f"/api/games/{g}").status_code == 200 for g in (a, c, d))
 
 
@@ -658,21 +761,33 @@ def test_stop_frees_a_game_whose_search_ended_without_clearing_it(client):
 
     gid = new_game(client, position=MIDGAME)["id"]
     game = client.app.state.store.get(gid)
-    game.search = RunningSearch(SearchRequest("mcts", 1))  # holds no slot: nothing else would clear it
+    game.search = RunningSearch(
+        SearchRequest("mcts", 1)
+    )  # holds no slot: nothing else would clear it
     refused = client.post(f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1})
     assert refused.status_code == 400 and "already searching" in refused.json()["error"]
     assert client.post(f"/api/games/{gid}/stop").json()["searching"] is False
-    with client.stream("POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}) as again:
+    with client.stream(
+        "POST", f"/api/games/{gid}/analysis", json={"engine": "mcts", "time": 0.1}
+    ) as again:
         assert [name for name, _ in events(again)][-1] == "done"
 
 
 def test_a_new_game_from_a_record_starts_where_the_record_starts(client):
     state = new_game(client, record='[Size "5"]\n\n1. E5 C3 2. F6')
-    assert state["size"] == 5 and state["moves"] == ["E5", "C3", "F6"] and state["start"] == Board(5).fen()
+    assert (
+        state["size"] == 5
+        and state["moves"] == ["E5", "C3", "F6"]
+        and state["start"] == Board(5).fen()
+    )
     before = len(client.app.state.store)
-    for body, text in (({"record": "this is no record"}, None),
-                       ({"record": '[Size "5"]\n\n1. E5', "position": Board(5).fen()},
-                        "start a game from a position string or from a record, not both")):
+    for body, text in (
+        ({"record": "this is no record"}, None),
+        (
+            {"record": '[Size "5"]\n\n1. E5', "position": Board(5).fen()},
+            "start a game from a position string or from a record, not both",
+        ),
+    ):
         answer = client.post("/api/games", json=body)
         assert answer.status_code == 400, answer.text
         assert text is None or answer.json()["error"] == text

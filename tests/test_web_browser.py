@@ -35,8 +35,13 @@ MIDGAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):  # .ci/run installs it: missing there is a failure, not a skip
-        raise RuntimeError("the browser tests need Debian's chromium, which .ci/run failed to install")
-    pytest.skip("needs Debian's chromium (apt-get install chromium; .ci/run does it)", allow_module_level=True)
+        raise RuntimeError(
+            "the browser tests need Debian's chromium, which .ci/run failed to install"
+        )
+    pytest.skip(
+        "needs Debian's chromium (apt-get install chromium; .ci/run does it)",
+        allow_module_level=True,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +64,9 @@ def server():
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app_server = uvicorn.Server(uvicorn.Config(create_app(max_searches=2, token=TOKEN), log_level="warning"))
+    app_server = uvicorn.Server(
+        uvicorn.Config(create_app(max_searches=2, token=TOKEN), log_level="warning")
+    )
     thread = threading.Thread(target=app_server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{port}/?token={TOKEN}"
@@ -129,7 +136,9 @@ def test_a_game_in_the_browser(page, server, tmp_path):
     page.goto(server)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(board_position(page)).to_have_text(Board().fen())
-    expect(page.locator("#rules-link")).to_have_attribute("href", re.compile(r"^/rules\?game=[\w-]+$"))
+    expect(page.locator("#rules-link")).to_have_attribute(
+        "href", re.compile(r"^/rules\?game=[\w-]+$")
+    )
 
     # against the engine: a click places a token, the engine answers
     page.select_option("#mode", "engine")
@@ -151,11 +160,14 @@ def test_a_game_in_the_browser(page, server, tmp_path):
     load(page, CHOICE)
     click_cell(page, "D3")
     expect(page.locator('#board polygon.selected[data-cell="D3"]')).to_have_count(1)
-    expect(page.locator("#board polygon.dest")).to_have_count(1)  # D4, with two groups to flip there
+    expect(page.locator("#board polygon.dest")).to_have_count(
+        1
+    )  # D4, with two groups to flip there
     click_cell(page, "D4")
     expect(page.locator("#choice")).to_be_visible()
     expect(page.locator("#choice button.flip-choice")).to_have_text(
-        ["D3-D4xC4: flip C4 (1)", "D3-D4xE5: flip E5 (1)"])
+        ["D3-D4xC4: flip C4 (1)", "D3-D4xE5: flip E5 (1)"]
+    )
     page.locator('#choice button[data-move="D3-D4xE5"]').click()
     expect(page.locator("#choice")).to_be_hidden()
     expect(page.locator('#board circle.token.green[data-cell="E5"]')).to_have_count(1)
@@ -166,7 +178,9 @@ def test_a_game_in_the_browser(page, server, tmp_path):
     # a malformed position string: the project's message, nothing changes
     after_swipe = page.locator("#position").input_value()
     load(page, "6/7/8 g", expect_it=False)
-    expect(page.locator("#message")).to_have_text("position string has 3 rows; a board of side S has 2S-1 rows (7 to 17)")
+    expect(page.locator("#message")).to_have_text(
+        "position string has 3 rows; a board of side S has 2S-1 rows (7 to 17)"
+    )
     expect(board_position(page)).to_have_text(after_swipe)
 
     # analysis: the evaluation, the best move's arrow; they follow the moves
@@ -249,7 +263,9 @@ def test_a_click_survives_a_redraw_of_the_board_between_press_and_release(page, 
     box = page.locator('#board polygon[data-cell="F6"]').bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
-    page.evaluate("document.querySelector('#board').innerHTML = document.querySelector('#board').innerHTML")
+    page.evaluate(
+        "document.querySelector('#board').innerHTML = document.querySelector('#board').innerHTML"
+    )
     page.mouse.up()
     expect(page.locator("#moves li.current button")).to_have_text("F6")
     # pressed on one cell, released on another: no move
@@ -327,16 +343,25 @@ def test_the_score_is_from_greens_side_with_its_unit(page, server):
         green_ahead = float(text.split()[1]) > 0
         assert (bar_share(page) > 0.5) == green_ahead
         for row in page.locator("#top-moves tbody tr td:nth-child(2)").all_text_contents():
-            assert TOKENS.match(row) or re.match(r"^(Green|Blue) wins in \d+$", row) or row == "not fully searched", row
+            assert (
+                TOKENS.match(row)
+                or re.match(r"^(Green|Blue) wins in \d+$", row)
+                or row == "not fully searched"
+            ), row
 
     # MCTS: Green's chance to win, in per cent
     page.select_option("#engine", "mcts")
     analyse_once(page, "0.5")
-    expect(page.locator("#score")).to_have_text(re.compile(r"^(Green \d+% to win|(Green|Blue) wins in \d+)$"))
+    expect(page.locator("#score")).to_have_text(
+        re.compile(r"^(Green \d+% to win|(Green|Blue) wins in \d+)$")
+    )
 
     # a proven result names the winner, from either side to move
     page.select_option("#engine", "alphabeta")
-    for position, words, share in ((GREEN_WINS, "Green wins in 1", 1.0), (BLUE_WINS, "Blue wins in 1", 0.0)):
+    for position, words, share in (
+        (GREEN_WINS, "Green wins in 1", 1.0),
+        (BLUE_WINS, "Blue wins in 1", 0.0),
+    ):
         load(page, position)
         analyse_once(page)
         expect(page.locator("#score")).to_have_text(words)
@@ -403,7 +428,9 @@ def test_a_game_is_never_lost(page, server):
     # a game the server does not know: said so, and a new game offered
     other.goto(server.split("?")[0] + "?game=no-such-game")
     expect(other.locator("#missing")).to_be_visible()
-    expect(other.locator("#missing-text")).to_contain_text("There is no game “no-such-game” on this server")
+    expect(other.locator("#missing-text")).to_contain_text(
+        "There is no game “no-such-game” on this server"
+    )
     expect(other.locator("#board-area")).to_be_hidden()
     other.keyboard.press("ArrowLeft")  # no game: the keys do nothing, and say nothing
     expect(other.locator("#message")).to_have_text("")
@@ -418,12 +445,18 @@ def colour(locator, what):
     return locator.evaluate(f"e => getComputedStyle(e).{what}")
 
 
-SIDES = {"rgb(31, 154, 58)", "rgb(35, 88, 214)", "rgb(159, 216, 239)"}  # green, blue, the light blue
+SIDES = {
+    "rgb(31, 154, 58)",
+    "rgb(35, 88, 214)",
+    "rgb(159, 216, 239)",
+}  # green, blue, the light blue
 
 
 def test_feedback_on_the_board(page, server, tmp_path):
     open_page(page, server)
-    expect(page.locator("#help")).to_contain_text("Click an empty cell to place a token of your colour")
+    expect(page.locator("#help")).to_contain_text(
+        "Click an empty cell to place a token of your colour"
+    )
     # hovering a legal empty cell marks it faintly, in the colour of neither side
     page.locator('#board polygon[data-cell="F6"]').hover()
     marked = page.locator('#board polygon.legal[data-cell="F6"]')
@@ -471,7 +504,8 @@ def test_feedback_on_the_board(page, server, tmp_path):
     screenshot(page, "web-game-over.png", tmp_path)
     click_cell(page, "F6")  # no move after the end: a hint says why
     expect(page.locator("#hint")).to_have_text(
-        "the game is over (green wins by resignation): take back the resignation or start a new game")
+        "the game is over (green wins by resignation): take back the resignation or start a new game"
+    )
     page.click("#banner-undo")  # takes back the resignation, not a move
     expect(page.locator("#banner")).to_be_hidden()
     expect(page.locator("#moves li button")).to_have_text(["D3-D4xE5"])
@@ -543,7 +577,8 @@ def test_the_board_fills_the_window_on_side_9(page, server):
     width = cell_width(page)
     page.set_viewport_size({"width": 1280, "height": 1000})
     page.wait_for_function(
-        f"document.querySelector('#board polygon[data-cell=F6]').getBoundingClientRect().width > {width + 3}")
+        f"document.querySelector('#board polygon[data-cell=F6]').getBoundingClientRect().width > {width + 3}"
+    )
 
 
 def test_the_board_turns_around_and_still_plays(page, server):
@@ -554,8 +589,10 @@ def test_the_board_turns_around_and_still_plays(page, server):
     page.click("#flip")
     expect(page.locator("#flip")).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#board g.turned")).to_have_count(1)
-    assert page.locator('#board polygon[data-cell="F2"]').bounding_box()["y"] < page.locator(
-        '#board polygon[data-cell="F10"]').bounding_box()["y"]
+    assert (
+        page.locator('#board polygon[data-cell="F2"]').bounding_box()["y"]
+        < page.locator('#board polygon[data-cell="F10"]').bounding_box()["y"]
+    )
     click_cell(page, "F2")
     expect(page.locator("#moves li button")).to_have_text(["F2"])
     expect(page.locator("#board g.turned")).to_have_count(1)  # it stays turned after a move
@@ -566,7 +603,9 @@ def test_the_board_turns_around_and_still_plays(page, server):
 @pytest.fixture
 def phone(browser, server):
     """A page in a phone-sized window (390 x 844) with a touch screen."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     phone = context.new_page()
     yield phone
     context.close()
@@ -575,7 +614,9 @@ def phone(browser, server):
 def test_on_a_phone(phone, server, tmp_path):
     page = phone
     open_page(page, server)
-    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")  # nothing wider than the screen
+    assert page.evaluate(
+        "document.scrollingElement.scrollWidth <= window.innerWidth"
+    )  # nothing wider than the screen
     box = page.locator("#board svg").bounding_box()
     assert box["width"] >= 370  # the board takes the screen's width
     assert cell_width(page) >= 28
@@ -642,7 +683,9 @@ def test_analysis_keeps_the_last_move_and_draws_a_placement_as_its_legend_says(p
     assert "-" not in best
     expect(page.locator("#board circle.arrow")).to_have_count(1)
     expect(page.locator("#board g.arrow")).to_have_count(0)
-    expect(page.locator("#legend .line.legend", has_text="ring: the best move, a placement")).to_have_count(1)
+    expect(
+        page.locator("#legend .line.legend", has_text="ring: the best move, a placement")
+    ).to_have_count(1)
     expect(page.locator("#legend .line.legend circle.legend-ring")).to_have_count(1)
     expect(page.locator("#legend")).not_to_contain_text("arrow: the best move")
     page.click("#stop-analysis")
@@ -659,7 +702,9 @@ def test_loading_a_position_or_record(page, server):
     # rejected: the text stays in its box, marked, with the reason; the game is unchanged
     page.fill("#position", "6/7/8 g")
     page.click("#load-position")
-    expect(page.locator("#message")).to_have_text("position string has 3 rows; a board of side S has 2S-1 rows (7 to 17)")
+    expect(page.locator("#message")).to_have_text(
+        "position string has 3 rows; a board of side S has 2S-1 rows (7 to 17)"
+    )
     expect(page.locator("#position")).to_have_value("6/7/8 g")
     expect(page.locator("#position")).to_have_attribute("aria-invalid", "true")
     expect(board_position(page)).to_have_text(before["position"])
@@ -682,7 +727,9 @@ def test_choosing_blue_lets_the_engine_move(page, server):
     page.select_option("#engine", "mcts")
     page.fill("#time", "0.2")
     page.select_option("#side", "blue")
-    expect(page.locator("#moves li button")).to_have_count(1)  # the engine played Green's first move
+    expect(page.locator("#moves li button")).to_have_count(
+        1
+    )  # the engine played Green's first move
     expect(page.locator("#status")).to_have_text("blue to move")
 
 
@@ -690,7 +737,7 @@ def test_the_rules_page_is_for_players(page, server):
     page.goto(server.split("?")[0] + "rules")
     expect(page.locator("main")).not_to_contain_text("python -m")
     expect(page.locator("#back")).to_have_attribute("href", "/")
-    page.goto(server.split("?")[0] + "rules?game=\"><script>")
+    page.goto(server.split("?")[0] + 'rules?game="><script>')
     expect(page.locator("#back")).to_have_attribute("href", "/")
 
 
@@ -698,8 +745,13 @@ def test_a_swipe_by_dragging_a_token(page, server):
     open_page(page, server)
     load(page, MIDGAME)
     legal = game_state(page)["legal"]
-    swipe = next(m for m in legal if m["from"] and m["from"] != m["to"]
-                 and sum(1 for n in legal if (n["from"], n["to"]) == (m["from"], m["to"])) == 1)
+    swipe = next(
+        m
+        for m in legal
+        if m["from"]
+        and m["from"] != m["to"]
+        and sum(1 for n in legal if (n["from"], n["to"]) == (m["from"], m["to"])) == 1
+    )
     token = page.locator(f'#board circle.token[data-cell="{swipe["from"]}"]').bounding_box()
     target = page.locator(f'#board polygon[data-cell="{swipe["to"]}"]').bounding_box()
     page.mouse.move(token["x"] + token["width"] / 2, token["y"] + token["height"] / 2)

@@ -16,9 +16,15 @@ from playwright.sync_api import expect  # noqa: E402
 
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
-from tests.test_web_browser import (MIDGAME, TOKEN, board_position, browser_context_args,  # noqa: E402,F401
-                                    browser_type_launch_args, click_cell, game_state, load, open_page, phone,
-                                    play_by_clicks, server)
+from tests.test_web_browser import (
+    MIDGAME,
+    board_position,
+    browser_context_args,  # noqa: E402,F401
+    click_cell,
+    game_state,
+    load,
+    open_page,
+)
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -88,7 +94,9 @@ def a_placement(page):
     board = Board.from_fen(state["position"])
     tokens = [cell(name) for side in (Color.GREEN, Color.BLUE) for name in board.tokens(side)]
     placements = [m["move"] for m in state["legal"] if m["from"] is None]
-    return max(placements, key=lambda name: min((hex_distance(cell(name), t) for t in tokens), default=0))
+    return max(
+        placements, key=lambda name: min((hex_distance(cell(name), t) for t in tokens), default=0)
+    )
 
 
 def cell(name):
@@ -112,7 +120,9 @@ def test_loading_or_editing_a_position_makes_a_new_game_and_keeps_the_old_one(pa
     page.fill("#position", EMPTY_BLUE)
     page.click("#load-position")
     expect(page.locator("#confirm-new")).to_be_visible()
-    expect(page.locator("#confirm-text")).to_contain_text("Load this as a new game? This one (2 moves)")
+    expect(page.locator("#confirm-text")).to_contain_text(
+        "Load this as a new game? This one (2 moves)"
+    )
     page.click("#confirm-no")
     assert game_state(page) == first
     page.click("#load-position")
@@ -168,10 +178,14 @@ def touch_drag(page, frm, to, steps=8):
     a = page.locator(f'#board polygon[data-cell="{frm}"]').bounding_box()
     b = page.locator(f'#board polygon[data-cell="{to}"]').bounding_box()
     (x0, y0), (x1, y1) = ((r["x"] + r["width"] / 2, r["y"] + r["height"] / 2) for r in (a, b))
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+    )
     for i in range(1, steps + 1):
         x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
 
@@ -206,7 +220,9 @@ def test_a_finger_drags_a_token_sideways_and_up_without_scrolling(phone, server)
 def test_on_a_touch_screen_the_hints_say_tap(phone, server):
     page = phone
     open_page(page, server)
-    expect(page.locator("#help")).to_contain_text("Tap an empty cell to place a token of your colour; drag or tap your token")
+    expect(page.locator("#help")).to_contain_text(
+        "Tap an empty cell to place a token of your colour; drag or tap your token"
+    )
     load(page, MIDGAME)
     token = next(m["from"] for m in game_state(page)["legal"] if m["from"])
     page.locator(f'#board circle.token[data-cell="{token}"]').tap()
@@ -230,7 +246,10 @@ def test_a_long_wait_for_the_engine_says_it_is_being_prepared(page, server, monk
         page.fill("#time", "0.1")
         click_cell(page, "F6")
         expect(page.locator("#status")).to_contain_text(
-            re.compile(r"^the engine is thinking… preparing the engine for side 6 \(done once per board side\): \d+ s$"))
+            re.compile(
+                r"^the engine is thinking… preparing the engine for side 6 \(done once per board side\): \d+ s$"
+            )
+        )
     finally:
         release.set()
     expect(moves_shown(page)).to_have_count(2)
@@ -253,7 +272,8 @@ def test_moves_are_counted_one_way_everywhere(page, server):
     puzzles = page.evaluate("fetch('/api/puzzles').then(r => r.json())")
     expect(page.locator("#puzzle-list option").first).to_have_text(
         f"1: side {puzzles[0]['size']}, {puzzles[0]['winner'].capitalize()} to move wins within "
-        f"{puzzles[0]['distance']} moves")
+        f"{puzzles[0]['distance']} moves"
+    )
     expect(page.locator("#panel")).not_to_contain_text("plies")
 
 
@@ -292,7 +312,9 @@ def restartable():
     running["listener"].close()
 
 
-def test_the_page_says_when_the_server_is_gone_and_when_it_came_back_as_another_run(page, restartable):
+def test_the_page_says_when_the_server_is_gone_and_when_it_came_back_as_another_run(
+    page, restartable
+):
     url = restartable("first-token")
     open_page(page, url, mode="engine")
     page.select_option("#engine", "mcts")
@@ -312,7 +334,9 @@ def test_the_page_says_when_the_server_is_gone_and_when_it_came_back_as_another_
     # started again (a new token): Retry says what to do; a reload explains it too, as a page
     restartable("second-token")
     page.click("#connection-retry")
-    expect(page.locator("#connection-text")).to_contain_text("The server was started again, with a new access token")
+    expect(page.locator("#connection-text")).to_contain_text(
+        "The server was started again, with a new access token"
+    )
     page.reload()
     expect(page.locator("h1")).to_have_text("Open the address the server printed")
     expect(page.locator("body")).not_to_contain_text('{"error"')
@@ -324,15 +348,21 @@ def test_a_server_killed_mid_search_is_said_and_nothing_waits_for_ever(page):
     import subprocess
     import sys
 
-    serve = subprocess.Popen([sys.executable, "-m", "hinge_fast.cli", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                             env={**os.environ, "HINGE_FAST_THREADS": "1"}, text=True)
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "hinge_fast.cli", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "HINGE_FAST_THREADS": "1"},
+        text=True,
+    )
     try:
         url = re.search(r"serving on (\S+) ", serve.stdout.readline()).group(1)
         open_page(page, url, mode="engine")
         page.select_option("#engine", "mcts")
         page.fill("#time", "60")
         click_cell(page, "F6")
-        expect(page.locator("#status")).to_contain_text("the engine is thinking… best so far", timeout=60_000)
+        expect(page.locator("#status")).to_contain_text(
+            "the engine is thinking… best so far", timeout=60_000
+        )
         os.kill(serve.pid, signal.SIGKILL)  # a hard kill: the stream breaks mid-search
         serve.wait(30)
         expect(page.locator("#connection")).to_be_visible()
@@ -360,10 +390,14 @@ def test_the_analysis_lines_are_readable_at_1280x800(page, server):
         box = lines.nth(i).bounding_box()
         assert box["width"] >= 0.9 * table["width"]  # each line the table's whole width
     # every move of a line whole on one row: broken only between moves
-    assert page.evaluate("[...document.querySelectorAll('#top-moves tr.line span')]"
-                         ".every(s => s.getClientRects().length === 1)")
-    assert page.evaluate("(() => { const p = document.querySelector('#panel');"
-                         " return p.scrollWidth <= p.clientWidth; })()")
+    assert page.evaluate(
+        "[...document.querySelectorAll('#top-moves tr.line span')]"
+        ".every(s => s.getClientRects().length === 1)"
+    )
+    assert page.evaluate(
+        "(() => { const p = document.querySelector('#panel');"
+        " return p.scrollWidth <= p.clientWidth; })()"
+    )
 
 
 def test_stop_analysis_stays_while_the_analysis_follows_the_moves(page, server):
@@ -406,7 +440,9 @@ def centre(page, cell="F6"):
     """Where the cell's centre is on the page (not the window: a phone's page scrolls)."""
     box = page.locator(f'#board polygon[data-cell="{cell}"]').bounding_box()
     scroll = page.evaluate("[window.scrollX, window.scrollY]")
-    return round(box["x"] + scroll[0] + box["width"] / 2, 1), round(box["y"] + scroll[1] + box["height"] / 2, 1)
+    return round(box["x"] + scroll[0] + box["width"] / 2, 1), round(
+        box["y"] + scroll[1] + box["height"] / 2, 1
+    )
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["wide", "phone"])
@@ -464,7 +500,9 @@ def test_against_the_engine_a_take_back_takes_back_a_full_move(page, server):
 # ----- the page under its security policy -------------------------------------------------------------------
 def test_the_page_works_under_its_content_security_policy(page, server):
     refused, missing = [], []
-    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on(
+        "console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None
+    )
     page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     answer = page.goto(server)
     assert "default-src 'self'" in answer.headers["content-security-policy"]
@@ -475,7 +513,9 @@ def test_the_page_works_under_its_content_security_policy(page, server):
     page.click("#analyse")
     expect(page.locator("#analysis-info")).to_contain_text("(done)")
     expect(page.locator("#evalbar")).to_have_class("eval")
-    assert page.locator("#evalfill").evaluate("e => e.style.width") != "50%"  # the bar's width is set
+    assert (
+        page.locator("#evalfill").evaluate("e => e.style.width") != "50%"
+    )  # the bar's width is set
     page.click("#rules-link")
     expect(page.locator("h1")).to_have_text("The rules of Hinge")
     # its icon is its own (a browser that looks for /favicon.ico would log a 404)

@@ -14,8 +14,14 @@ from playwright.sync_api import expect  # noqa: E402
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.search.prover import Prover  # noqa: E402
 from hinge_fast.tools.puzzles import load_puzzles, proven_moves  # noqa: E402
-from tests.test_web_browser import (board_position, browser_context_args, browser_type_launch_args,  # noqa: E402,F401
-                                    game_state, load, open_page, play_by_clicks, server)
+from tests.test_web_browser import (
+    board_position,
+    browser_type_launch_args,  # noqa: E402,F401
+    game_state,
+    load,
+    open_page,
+    play_by_clicks,
+)
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -29,7 +35,9 @@ def test_the_analysis_shows_a_proven_result(page, server):
     load(page, GREEN_WINS_IN_3)
     page.fill("#analysis-time", "0.5")
     page.click("#analyse")
-    expect(page.locator("#proof")).to_contain_text("Green wins, proven within 3 moves", timeout=SLOW)
+    expect(page.locator("#proof")).to_contain_text(
+        "Green wins, proven within 3 moves", timeout=SLOW
+    )
     expect(page.locator("#proof")).to_have_class(re.compile("green"))
 
 
@@ -77,4 +85,3 @@ def test_a_puzzle_failed_then_solved(page, server):
         expect(status).to_contain_text("Your move")
     expect(status).to_have_class("solved", timeout=SLOW)
     assert game_state(page)["outcome"]["winner"] == puzzle.winner
-

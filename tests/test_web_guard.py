@@ -17,7 +17,10 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture()
 def client():
-    with TestClient(create_app(max_searches=1, token=TOKEN, hosts=("hinge.lan",)), base_url="http://localhost:8000") as c:
+    with TestClient(
+        create_app(max_searches=1, token=TOKEN, hosts=("hinge.lan",)),
+        base_url="http://localhost:8000",
+    ) as c:
         yield c
 
 
@@ -27,7 +30,9 @@ def new_game(client, **headers) -> str:
     return answer.json()["id"]
 
 
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.2", "localhost.evil.example"])
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:8000", "127.0.0.2", "localhost.evil.example"]
+)
 def test_a_foreign_host_gets_400(client, host):
     answer = client.get("/api/engines", headers={**AUTH, "Host": host})
     assert answer.status_code == 400 and "Host" in answer.json()["error"]
@@ -38,7 +43,9 @@ def test_this_machines_names_and_the_allowed_ones_are_answered(client, host):
     assert client.get("/api/engines", headers={**AUTH, "Host": host}).status_code == 200
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://localhost.evil.example:8000", "file://"])
+@pytest.mark.parametrize(
+    "origin", ["http://evil.example", "null", "http://localhost.evil.example:8000", "file://"]
+)
 def test_a_foreign_origin_cannot_change_anything(client, origin):
     before = len(client.app.state.store)
     answer = client.post("/api/games", json={"size": 4}, headers={**AUTH, "Origin": origin})
@@ -69,10 +76,15 @@ def test_the_rules_and_static_files_need_no_token(client):
     assert client.get("/rules").status_code == 200
 
 
-@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"],
+)
 def test_a_body_that_is_not_json_gets_415(client, content_type):
     before = len(client.app.state.store)
-    answer = client.post("/api/games", content=b'{"size": 4}', headers={**AUTH, "Content-Type": content_type})
+    answer = client.post(
+        "/api/games", content=b'{"size": 4}', headers={**AUTH, "Content-Type": content_type}
+    )
     assert answer.status_code == 415
     assert len(client.app.state.store) == before
 
@@ -80,7 +92,11 @@ def test_a_body_that_is_not_json_gets_415(client, content_type):
 def test_a_body_over_the_limit_gets_413_declared_or_chunked(client):
     game = new_game(client)
     big = b'{"record": "' + b"x" * (1 << 20) + b'"}'
-    answer = client.post(f"/api/games/{game}/record", content=big, headers={**AUTH, "Content-Type": "application/json"})
+    answer = client.post(
+        f"/api/games/{game}/record",
+        content=big,
+        headers={**AUTH, "Content-Type": "application/json"},
+    )
     assert answer.status_code == 413 and f"{MAX_BODY:,}" in answer.json()["error"]
 
     def chunks():
@@ -88,7 +104,11 @@ def test_a_body_over_the_limit_gets_413_declared_or_chunked(client):
             yield b" " * 16384
         yield big
 
-    answer = client.post(f"/api/games/{game}/record", content=chunks(), headers={**AUTH, "Content-Type": "application/json"})
+    answer = client.post(
+        f"/api/games/{game}/record",
+        content=chunks(),
+        headers={**AUTH, "Content-Type": "application/json"},
+    )
     assert answer.status_code == 413
     assert client.get(f"/api/games/{game}", headers=AUTH).json()["ply"] == 0
 

@@ -33,20 +33,30 @@ def test_prove_answers_the_winner_its_distance_and_winning_moves(client):
     # not proven within a tiny budget: no winner, said so
     gid = new_game_id(client, position=MIDGAME)
     proof = client.post(f"/api/games/{gid}/prove", json={"nodes": 10}).json()
-    assert proof["winner"] is None and proof["text"] == "not proven within the limits" and proof["moves"] == []
+    assert (
+        proof["winner"] is None
+        and proof["text"] == "not proven within the limits"
+        and proof["moves"] == []
+    )
 
 
 def test_prove_refuses_a_bad_budget_or_a_finished_game(client):
     gid = new_game_id(client, position=GREEN_WINS_IN_3)
-    for body, status, text in (({"nodes": 0}, 400, "the prover's nodes must be from 1 to 100,000, not 0"),
-                               ({"nodes": 10**9}, 400, "the prover's nodes must be from 1"),
-                               ({"nodes": "5"}, 422, "nodes"),
-                               ({"nodes": True}, 422, "nodes")):
+    for body, status, text in (
+        ({"nodes": 0}, 400, "the prover's nodes must be from 1 to 100,000, not 0"),
+        ({"nodes": 10**9}, 400, "the prover's nodes must be from 1"),
+        ({"nodes": "5"}, 422, "nodes"),
+        ({"nodes": True}, 422, "nodes"),
+    ):
         answer = client.post(f"/api/games/{gid}/prove", json=body)
         assert answer.status_code == status and text in answer.json()["error"], answer.text
-    over = new_game_id(client, position="6/7/8/9/10/11/10/9/8/2bb3/6 g")  # Green has no tokens: over
+    over = new_game_id(
+        client, position="6/7/8/9/10/11/10/9/8/2bb3/6 g"
+    )  # Green has no tokens: over
     answer = client.post(f"/api/games/{over}/prove", json={})
-    assert answer.status_code == 400 and answer.json()["error"] == "nothing to prove: the game is over"
+    assert (
+        answer.status_code == 400 and answer.json()["error"] == "nothing to prove: the game is over"
+    )
     assert client.post("/api/games/nosuchgame/prove", json={}).status_code == 404
 
 
@@ -64,7 +74,9 @@ def test_the_servers_budget_bounds_every_proof():
 
 def test_an_analysis_with_a_budget_streams_the_proof_before_it_ends(client):
     gid = new_game_id(client, position=GREEN_WINS_IN_3)
-    with client.stream("POST", f"/api/games/{gid}/analysis", json={"time": 0.2, "prove": 1000}) as response:
+    with client.stream(
+        "POST", f"/api/games/{gid}/analysis", json={"time": 0.2, "prove": 1000}
+    ) as response:
         assert response.status_code == 200
         got = list(events(response))
     names = [name for name, _ in got]
@@ -82,7 +94,10 @@ def test_the_puzzles_are_listed_with_their_positions(client):
     assert [p["position"] for p in listed] == [p.position for p in shipped]
     assert [p["number"] for p in listed] == list(range(1, len(shipped) + 1))
     first = listed[0]
-    assert str(Board.from_fen(first["position"]).turn) == first["winner"] and first["size"] == shipped[0].size
+    assert (
+        str(Board.from_fen(first["position"]).turn) == first["winner"]
+        and first["size"] == shipped[0].size
+    )
     # a puzzle is played as a game from its position; its winning move keeps the win proven
     gid = new_game_id(client, size=first["size"], position=first["position"])
     client.post(f"/api/games/{gid}/moves", json={"move": first["moves"][0]})
@@ -92,7 +107,9 @@ def test_the_puzzles_are_listed_with_their_positions(client):
 
 def test_a_stopped_analysis_ends_at_once_and_stops_its_proof(client):
     gid = new_game_id(client, size=9)  # the empty side-9 board: far from proven within the budget
-    with client.stream("POST", f"/api/games/{gid}/analysis", json={"time": 60, "prove": 100_000}) as response:
+    with client.stream(
+        "POST", f"/api/games/{gid}/analysis", json={"time": 60, "prove": 100_000}
+    ) as response:
         stream = events(response)
         assert next(stream)[0] == "start"  # the proof runs first, then the search
         client.post(f"/api/games/{gid}/stop")
@@ -100,4 +117,6 @@ def test_a_stopped_analysis_ends_at_once_and_stops_its_proof(client):
     done = rest[-1][1]
     assert rest[-1][0] == "done" and done["stopped"] is True and done["seconds"] < 60
     # the stream did not wait for the prover to spend its budget (seconds on side 9)
-    assert all(data["winner"] is None and data["nodes"] < 100_000 for name, data in rest if name == "proof")
+    assert all(
+        data["winner"] is None and data["nodes"] < 100_000 for name, data in rest if name == "proof"
+    )

@@ -78,8 +78,13 @@ def warm_up_searches() -> None:
 
 #: The operations a run must see answered 200 at least once: games made, legal moves
 #: played, analysed, moved by the engine and stopped.
-MUST_SUCCEED = ("POST /api/games", "POST /api/games/{game_id}/moves", "POST /api/games/{game_id}/analysis",
-                "POST /api/games/{game_id}/engine-move", "POST /api/games/{game_id}/stop")
+MUST_SUCCEED = (
+    "POST /api/games",
+    "POST /api/games/{game_id}/moves",
+    "POST /api/games/{game_id}/analysis",
+    "POST /api/games/{game_id}/engine-move",
+    "POST /api/games/{game_id}/stop",
+)
 #: The most rounds a run may take to reach its requests and every operation above.
 MAX_ROUNDS = 60
 
@@ -105,7 +110,12 @@ def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Count
     schemathesis's own runner does; the next round goes on. Failures are collected as
     they are met, so none is lost with a round."""
     warm_up_searches()
-    app = create_app(max_searches=2, hosts=("testserver",), max_seconds=SEARCH_SECONDS, max_prove_nodes=PROVE_NODES)
+    app = create_app(
+        max_searches=2,
+        hosts=("testserver",),
+        max_seconds=SEARCH_SECONDS,
+        max_prove_nodes=PROVE_NODES,
+    )
     schema = load(app)
     schema.config.phases.stateful.inference.algorithms = []  # the schema's own links, none guessed
     answers: collections.Counter = collections.Counter()
@@ -122,7 +132,9 @@ def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Count
             if case.path.endswith(("/analysis", "/engine-move")) and isinstance(body, dict):
                 seconds = body.get("time", 1.0)
                 if type(seconds) in (int, float) and SEARCH_SECONDS < seconds <= 120:
-                    body["time"] = SEARCH_SECONDS * seconds / 120  # within this app's limit: a search that runs
+                    body["time"] = (
+                        SEARCH_SECONDS * seconds / 120
+                    )  # within this app's limit: a search that runs
             response = super().call(case, **kwargs)
             answers[(f"{case.method} {case.path}", response.status_code)] += 1
             return response
@@ -132,18 +144,36 @@ def stateful_run(scenarios: int, steps: int, requests: int) -> collections.Count
             if response.status_code >= 500:
                 failures.append(f"{where}: {response.status_code} {response.text[:300]}")
             try:
-                case.validate_response(response, additional_checks=additional_checks, excluded_checks=EXCLUDED,
-                                       transport_kwargs=kwargs or None, recorder=self.recorder)
+                case.validate_response(
+                    response,
+                    additional_checks=additional_checks,
+                    excluded_checks=EXCLUDED,
+                    transport_kwargs=kwargs or None,
+                    recorder=self.recorder,
+                )
             except Exception as e:
                 failures.append(f"{where}: {e}")
                 raise
 
     rounds = 0
-    while (sum(answers.values()) < requests or missing(answers)) and not failures and rounds < MAX_ROUNDS:
+    while (
+        (sum(answers.values()) < requests or missing(answers))
+        and not failures
+        and rounds < MAX_ROUNDS
+    ):
         rounds += 1
-        run = get_state_machine_test(Machine, _min_steps=2, settings=settings(
-            max_examples=scenarios, stateful_step_count=steps, deadline=None, database=None,
-            phases=[Phase.generate], suppress_health_check=list(HealthCheck)))
+        run = get_state_machine_test(
+            Machine,
+            _min_steps=2,
+            settings=settings(
+                max_examples=scenarios,
+                stateful_step_count=steps,
+                deadline=None,
+                database=None,
+                phases=[Phase.generate],
+                suppress_health_check=list(HealthCheck),
+            ),
+        )
         try:
             seed(rounds)(run)()
         except Flaky:
@@ -161,14 +191,18 @@ def report(answers: collections.Counter) -> None:
     for (_, status), n in answers.items():
         statuses[status] += n
     errors = sum(n for status, n in statuses.items() if status >= 500)
-    print(f"stateful run: {sum(answers.values())} requests, {errors} server errors; by status: "
-          + ", ".join(f"{status} {n}" for status, n in sorted(statuses.items())))
+    print(
+        f"stateful run: {sum(answers.values())} requests, {errors} server errors; by status: "
+        + ", ".join(f"{status} {n}" for status, n in sorted(statuses.items()))
+    )
 
 
 def check_coverage(answers: collections.Counter, requests: int) -> None:
     """The run made its requests and reached the game: every operation of
     ``MUST_SUCCEED`` answered 200 at least once."""
-    assert sum(answers.values()) >= requests, f"only {sum(answers.values())} requests in {MAX_ROUNDS} rounds"
+    assert sum(answers.values()) >= requests, (
+        f"only {sum(answers.values())} requests in {MAX_ROUNDS} rounds"
+    )
     assert not missing(answers), (missing(answers), sorted(answers.items()))
 
 

@@ -18,7 +18,13 @@ def add_position_arguments(parser, required_side=False, default_size=6):
         metavar="POSITION",
         help="a position string (quote it: it holds a space) or 'start' (default): the empty board",
     )
-    parser.add_argument("--size", type=positive_int("S", 4, 9), default=None, metavar="S", help=f"side of the empty board for 'start' (4 to 9, default {default_size})")
+    parser.add_argument(
+        "--size",
+        type=positive_int("S", 4, 9),
+        default=None,
+        metavar="S",
+        help=f"side of the empty board for 'start' (4 to 9, default {default_size})",
+    )
     parser.set_defaults(default_size=default_size)
 
 
@@ -29,7 +35,9 @@ def board_from_args(args) -> Board:
         return Board(getattr(args, "default_size", 6) if args.size is None else args.size)
     board = Board.from_fen(text)
     if args.size is not None and args.size != board.size:
-        raise HingeError(f"--size {args.size} disagrees with the position string, which is of side {board.size}")
+        raise HingeError(
+            f"--size {args.size} disagrees with the position string, which is of side {board.size}"
+        )
     return board
 
 
@@ -40,7 +48,9 @@ def positive_int(name, low, high):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a whole number, not {text!r}"
+            ) from None
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{name} must be from {low} to {high}, not {value}")
         return value
@@ -56,21 +66,35 @@ def seconds(name="time", high=24 * 3600.0):
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number of seconds, not {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"{name} must be a number of seconds, not {text!r}"
+            ) from None
         if not 0 < value <= high:  # also rejects nan
-            raise argparse.ArgumentTypeError(f"{name} must be more than 0 and at most {high:g} seconds, not {text}")
+            raise argparse.ArgumentTypeError(
+                f"{name} must be more than 0 and at most {high:g} seconds, not {text}"
+            )
         return value
 
     parse.__name__ = name
     return parse
 
 
-def add_executor_arguments(parser, concurrency_help="jobs run at once on this machine, in worker processes (default 1)", concurrency=True):
+def add_executor_arguments(
+    parser,
+    concurrency_help="jobs run at once on this machine, in worker processes (default 1)",
+    concurrency=True,
+):
     """``--concurrency C`` (unless ``concurrency=False``) and ``--ray [ADDRESS]``:
     where a command's jobs run (``hinge_fast.tools.executor``). A command taking them
     calls :func:`executor_from_args` and hands the Executor to its runner."""
     if concurrency:
-        parser.add_argument("--concurrency", type=positive_int("--concurrency", 1, 4096), default=None, metavar="C", help=concurrency_help)
+        parser.add_argument(
+            "--concurrency",
+            type=positive_int("--concurrency", 1, 4096),
+            default=None,
+            metavar="C",
+            help=concurrency_help,
+        )
     parser.add_argument(
         "--ray",
         nargs="?",
@@ -99,23 +123,40 @@ def add_engine_arguments(parser, default_help="", seed=True):
     from ..search.registry import DEFAULT_ENGINE, REGISTRY, all_options
 
     described = "; ".join(f"{name}: {spec.description}" for name, spec in REGISTRY.items())
-    parser.add_argument("--engine", choices=tuple(REGISTRY), default=None,
-                        help=f"searcher (default {DEFAULT_ENGINE}{default_help}). {described}")
+    parser.add_argument(
+        "--engine",
+        choices=tuple(REGISTRY),
+        default=None,
+        help=f"searcher (default {DEFAULT_ENGINE}{default_help}). {described}",
+    )
     names = ", ".join(all_options())
-    parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
-                        help=f"an engine option (repeatable): {names}")
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"an engine option (repeatable): {names}",
+    )
     add_tablebase_argument(parser)
     if seed:
         spec = all_options()["seed"]
-        parser.add_argument("--seed", type=positive_int("seed", spec.low, spec.high), default=None, metavar="N",
-                            help=f"random seed ({spec.low} to {spec.high}; {spec.low}: a fresh one each search); "
-                            "the same seed and node limit give the same move")
+        parser.add_argument(
+            "--seed",
+            type=positive_int("seed", spec.low, spec.high),
+            default=None,
+            metavar="N",
+            help=f"random seed ({spec.low} to {spec.high}; {spec.low}: a fresh one each search); "
+            "the same seed and node limit give the same move",
+        )
 
 
 def add_tablebase_argument(parser):
     """--tablebase FILE: the engines' ``tablebase`` option (search/tablebase.py)."""
     parser.add_argument(
-        "--tablebase", default=None, metavar="FILE",
+        "--tablebase",
+        default=None,
+        metavar="FILE",
         help="side-4 tablebase to play from ('off': none; default 'auto': the file 'hinge-fast solve --size 4' "
         "writes, when it exists): a side-4 position in it gets the table's move and exact value (win in N, loss in N)",
     )
@@ -159,7 +200,9 @@ class ProgressBar:
         if self.bar is None:
             import sys
 
-            self.bar = self.tqdm(total=total, unit=self.unit, file=sys.stderr, disable=None, delay=1.0, leave=False)
+            self.bar = self.tqdm(
+                total=total, unit=self.unit, file=sys.stderr, disable=None, delay=1.0, leave=False
+            )
         self.bar.update(done - self.bar.n)
 
     def write(self, line: str) -> None:
@@ -177,15 +220,33 @@ class ProgressBar:
 def add_opening_arguments(parser):
     """``--book FILE|none``, ``--book-order``, ``--book-plies N`` and ``--openings K``:
     how the pairs of a match or tournament open (:func:`openings_from_args`)."""
-    parser.add_argument("--book", default=None, metavar="FILE",
-                        help="opening book: one position string a line, or game records (see --book-plies); "
-                        "default: the book shipped for the board side; 'none': random openings (--openings)")
-    parser.add_argument("--book-order", choices=("random", "sequential"), default="random",
-                        help="take the book's entries in an order shuffled by the seed (default) or in file order")
-    parser.add_argument("--book-plies", type=positive_int("--book-plies", 0, 10**6), default=None, metavar="N",
-                        help="a book of game records: play the first N moves of each game (default: all)")
-    parser.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=None, metavar="K",
-                        help="no book: K uniformly random plies open each pair of games (default with --book none: 4)")
+    parser.add_argument(
+        "--book",
+        default=None,
+        metavar="FILE",
+        help="opening book: one position string a line, or game records (see --book-plies); "
+        "default: the book shipped for the board side; 'none': random openings (--openings)",
+    )
+    parser.add_argument(
+        "--book-order",
+        choices=("random", "sequential"),
+        default="random",
+        help="take the book's entries in an order shuffled by the seed (default) or in file order",
+    )
+    parser.add_argument(
+        "--book-plies",
+        type=positive_int("--book-plies", 0, 10**6),
+        default=None,
+        metavar="N",
+        help="a book of game records: play the first N moves of each game (default: all)",
+    )
+    parser.add_argument(
+        "--openings",
+        type=positive_int("--openings", 0, 1000),
+        default=None,
+        metavar="K",
+        help="no book: K uniformly random plies open each pair of games (default with --book none: 4)",
+    )
 
 
 def add_game_arguments(parser, what: str, default_time: float):
@@ -194,34 +255,81 @@ def add_game_arguments(parser, what: str, default_time: float):
     (:func:`add_opening_arguments`), ``--max-plies``, ``--seed``, and the games file
     (``--out`` or ``--resume``). ``what`` names the command's run ('match')."""
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S",
-                       help=f"seconds per search move (default {default_time})")
-    limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N",
-                       help="nodes (alpha-beta) or playouts (MCTS) per search move")
-    limit.add_argument("--tc", type=time_control, default=None, metavar="BASE+INC",
-                       help="a clock for each side: BASE seconds, INC more after each move (10+0.1); the engines "
-                       "decide the time of each move, and a side whose clock runs out loses on time")
-    parser.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
+    limit.add_argument(
+        "--time",
+        type=seconds("--time"),
+        default=None,
+        metavar="S",
+        help=f"seconds per search move (default {default_time})",
+    )
+    limit.add_argument(
+        "--nodes",
+        type=positive_int("--nodes", 1, 10**12),
+        default=None,
+        metavar="N",
+        help="nodes (alpha-beta) or playouts (MCTS) per search move",
+    )
+    limit.add_argument(
+        "--tc",
+        type=time_control,
+        default=None,
+        metavar="BASE+INC",
+        help="a clock for each side: BASE seconds, INC more after each move (10+0.1); the engines "
+        "decide the time of each move, and a side whose clock runs out loses on time",
+    )
+    parser.add_argument(
+        "--size",
+        type=positive_int("--size", 4, 9),
+        default=6,
+        metavar="S",
+        help="board side (default 6)",
+    )
     add_opening_arguments(parser)
-    parser.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M",
-                        help="a game this long (opening included) is unfinished (default 400)")
-    parser.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N",
-                        help="seed of openings and players (default: random)")
+    parser.add_argument(
+        "--max-plies",
+        type=positive_int("--max-plies", 1, 10**6),
+        default=400,
+        metavar="M",
+        help="a game this long (opening included) is unfinished (default 400)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=positive_int("--seed", 0, 2**63 - 1),
+        default=None,
+        metavar="N",
+        help="seed of openings and players (default: random)",
+    )
     saving = parser.add_mutually_exclusive_group()
-    saving.add_argument("--out", default=None, metavar="FILE",
-                        help="write the games to FILE as game records, each appended whole and flushed to disk as it "
-                        "finishes; a FILE that already holds something is refused (--resume goes on with it, --force "
-                        "replaces it)")
-    saving.add_argument("--resume", default=None, metavar="FILE",
-                        help=f"like --out, but first read FILE: the games in it are counted, not played again, so an "
-                        f"interrupted {what} goes on where it stopped (FILE missing or empty: a new {what}). The "
-                        "settings must be the same; --seed may be left out (FILE says it); more games add games")
-    parser.add_argument("--margin", type=seconds("--margin"), default=None, metavar="S",
-                        help="external engines (cmd:): the seconds a move may take past its time, or for the whole "
-                        "move under --nodes, and the wait for any other answer, before the engine loses the game and "
-                        "is started again for the next (default 30)")
-    parser.add_argument("--force", action="store_true",
-                        help=f"with --out: replace what FILE holds (the games of an earlier {what} are lost)")
+    saving.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="write the games to FILE as game records, each appended whole and flushed to disk as it "
+        "finishes; a FILE that already holds something is refused (--resume goes on with it, --force "
+        "replaces it)",
+    )
+    saving.add_argument(
+        "--resume",
+        default=None,
+        metavar="FILE",
+        help=f"like --out, but first read FILE: the games in it are counted, not played again, so an "
+        f"interrupted {what} goes on where it stopped (FILE missing or empty: a new {what}). The "
+        "settings must be the same; --seed may be left out (FILE says it); more games add games",
+    )
+    parser.add_argument(
+        "--margin",
+        type=seconds("--margin"),
+        default=None,
+        metavar="S",
+        help="external engines (cmd:): the seconds a move may take past its time, or for the whole "
+        "move under --nodes, and the wait for any other answer, before the engine loses the game and "
+        "is started again for the next (default 30)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help=f"with --out: replace what FILE holds (the games of an earlier {what} are lost)",
+    )
 
 
 def seed_of_args(args) -> int:
@@ -265,8 +373,14 @@ def open_games_file(args, settings) -> dict:
                 games = len(read_match_file(args.out)[0])
             except HingeError:
                 games = 0
-            what = f"holds {games} game{'s' if games != 1 else ''}" if games else f"is not empty ({held:,} bytes)"
-            raise HingeError(f"{args.out} {what}: go on with --resume {args.out}, or replace it with --force")
+            what = (
+                f"holds {games} game{'s' if games != 1 else ''}"
+                if games
+                else f"is not empty ({held:,} bytes)"
+            )
+            raise HingeError(
+                f"{args.out} {what}: go on with --resume {args.out}, or replace it with --force"
+            )
         write_text_file(args.out, "")
     return {}
 
@@ -279,7 +393,9 @@ def openings_from_args(args, size: int):
 
     name = args.book
     if args.openings is not None and name is not None and name.strip().lower() not in NO_BOOK:
-        raise HingeError("--openings asks for random openings: give it without --book, or with --book none")
+        raise HingeError(
+            "--openings asks for random openings: give it without --book, or with --book none"
+        )
     if args.openings is not None or (name is not None and name.strip().lower() in NO_BOOK):
         if args.book_plies is not None:
             raise HingeError("--book-plies is for a book of game records, not for random openings")
@@ -316,5 +432,7 @@ def stopped_text(games: int, played: int, path: str | None) -> str:
     'stopped after 14 of 20 games (not saved: --out FILE keeps them, to resume)'
     """
     if path is None:
-        return f"stopped after {played} of {games} games (not saved: --out FILE keeps them, to resume)"
+        return (
+            f"stopped after {played} of {games} games (not saved: --out FILE keeps them, to resume)"
+        )
     return f"stopped after {played} of {games} games; resume with --resume {path} (the same command otherwise)"

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from . import add_engine_arguments, add_position_arguments, board_from_args, engine_options, positive_int, seconds
-
-
+from . import (
+    add_engine_arguments,
+    add_position_arguments,
+    board_from_args,
+    engine_options,
+    positive_int,
+    seconds,
+)
 
 #: The prover's table for ``--prove``, MB.
 PROVE_TABLE_MB = 64
@@ -26,21 +31,58 @@ def register(subparsers):
     )
     add_position_arguments(p)
     add_engine_arguments(p, seed=False)
-    p.add_argument("--time", type=seconds("time"), default=None, metavar="S", help="seconds in all (default 1 unless --nodes or --depth)")
-    p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="node (MCTS: playout) limit")
-    p.add_argument("--depth", type=positive_int("DEPTH", 1, 64), default=None,
-                   help="depth limit (engines with depths; the default engine becomes the first that has them)")
-    p.add_argument("--top", type=positive_int("K", 1, 1000), default=5, metavar="K", help="how many top moves to list (default 5; alpha-beta: its MultiPV lines, each scored at the same depth)")
+    p.add_argument(
+        "--time",
+        type=seconds("time"),
+        default=None,
+        metavar="S",
+        help="seconds in all (default 1 unless --nodes or --depth)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=positive_int("NODES", 1, 10**12),
+        default=None,
+        help="node (MCTS: playout) limit",
+    )
+    p.add_argument(
+        "--depth",
+        type=positive_int("DEPTH", 1, 64),
+        default=None,
+        help="depth limit (engines with depths; the default engine becomes the first that has them)",
+    )
+    p.add_argument(
+        "--top",
+        type=positive_int("K", 1, 1000),
+        default=5,
+        metavar="K",
+        help="how many top moves to list (default 5; alpha-beta: its MultiPV lines, each scored at the same depth)",
+    )
     from ..search.registry import all_options
 
     seed = all_options()["seed"]
-    p.add_argument("--seed", type=positive_int("seed", seed.low, seed.high), default=None,
-                   help="random seed (-1: a fresh one): same seed and --nodes, same answer")
-    p.add_argument("--json", action="store_true", help="print one JSON object (schema in docs/usage.md)")
-    p.add_argument("--svg", metavar="FILE", default=None, help="write a picture: best move arrow, threatened groups outlined")
-    p.add_argument("--prove", type=seconds("--prove"), default=None, metavar="S",
-                   help="then run the prover ('hinge-fast prove') for up to S seconds and add its result: a line "
-                   "'proof: Green wins, proven in N plies' (JSON: key 'proof')")
+    p.add_argument(
+        "--seed",
+        type=positive_int("seed", seed.low, seed.high),
+        default=None,
+        help="random seed (-1: a fresh one): same seed and --nodes, same answer",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON object (schema in docs/usage.md)"
+    )
+    p.add_argument(
+        "--svg",
+        metavar="FILE",
+        default=None,
+        help="write a picture: best move arrow, threatened groups outlined",
+    )
+    p.add_argument(
+        "--prove",
+        type=seconds("--prove"),
+        default=None,
+        metavar="S",
+        help="then run the prover ('hinge-fast prove') for up to S seconds and add its result: a line "
+        "'proof: Green wins, proven in N plies' (JSON: key 'proof')",
+    )
     p.set_defaults(run=run_analyze)
 
 
@@ -57,11 +99,20 @@ def run_analyze(args) -> int:
         budget = 1.0
     engine = choose_engine(args.engine, Limits(time=budget, nodes=args.nodes, depth=args.depth))
     if sys.stderr.isatty():  # a person waiting: say what runs and how to stop it
-        limit = ", ".join(f"{v:g} {unit}" for v, unit in ((budget, "s"), (args.nodes, "nodes"), (args.depth, "plies deep"))
-                          if v is not None)
+        limit = ", ".join(
+            f"{v:g} {unit}"
+            for v, unit in ((budget, "s"), (args.nodes, "nodes"), (args.depth, "plies deep"))
+            if v is not None
+        )
         print(f"analysing with {engine}, {limit} (Ctrl-C stops)", file=sys.stderr, flush=True)
     report = analyze(
-        board, engine=engine, time=budget, nodes=args.nodes, depth=args.depth, top=args.top, seed=args.seed,
+        board,
+        engine=engine,
+        time=budget,
+        nodes=args.nodes,
+        depth=args.depth,
+        top=args.top,
+        seed=args.seed,
         **{k: v for k, v in engine_options(engine, args).items() if k != "seed"},
     )
     from ..tools.game import check_stop
@@ -80,8 +131,13 @@ def run_analyze(args) -> int:
     if args.json:
         out = report.to_dict()
         if proof is not None:
-            out["proof"] = {"winner": None if proof.winner is None else str(proof.winner), "distance": proof.distance,
-                            "text": proof.text(), "nodes": proof.nodes, "seconds": round(proof.seconds, 3)}
+            out["proof"] = {
+                "winner": None if proof.winner is None else str(proof.winner),
+                "distance": proof.distance,
+                "text": proof.text(),
+                "nodes": proof.nodes,
+                "seconds": round(proof.seconds, 3),
+            }
         print(json.dumps(out))
     else:
         print(report.to_text())

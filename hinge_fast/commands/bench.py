@@ -18,11 +18,24 @@ def register(subparsers):
         "alpha-beta nodes/s, and the reference implementation's nodes/s with the fast/reference ratio.",
         epilog="Example: hinge-fast bench --quick",
     )
-    p.add_argument("--size", type=positive_int("S", 4, 9), default=6, metavar="S", help="board side (default 6)")
+    p.add_argument(
+        "--size",
+        type=positive_int("S", 4, 9),
+        default=6,
+        metavar="S",
+        help="board side (default 6)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    p.add_argument("--quick", action="store_true", help="shorter measurements (a few seconds in all)")
-    p.add_argument("--threads", type=positive_int("T", 1, 1024), default=None, metavar="T",
-                   help="threads of the all-thread column of perft and playouts (default: every core this process may use)")
+    p.add_argument(
+        "--quick", action="store_true", help="shorter measurements (a few seconds in all)"
+    )
+    p.add_argument(
+        "--threads",
+        type=positive_int("T", 1, 1024),
+        default=None,
+        metavar="T",
+        help="threads of the all-thread column of perft and playouts (default: every core this process may use)",
+    )
     p.set_defaults(run=run_bench)
 
 

@@ -24,23 +24,71 @@ def register(subparsers):
         "format 'match --book' reads.",
         epilog="Example: hinge-fast book --size 6 --positions 100 --seed 1 --out side6.txt",
     )
-    p.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
-    p.add_argument("--positions", type=positive_int("--positions", 1, 100_000), default=100, metavar="N",
-                   help="positions to find (default 100)")
-    p.add_argument("--plies", type=positive_int("--plies", 0, 200), default=None, metavar="K",
-                   help=f"random plies before each position (default {DEFAULT_BOOK_PLIES}; side 4: 4)")
-    p.add_argument("--depth", type=positive_int("--depth", 1, 12), default=DEFAULT_BOOK_DEPTH, metavar="D",
-                   help=f"depth of the alpha-beta search that scores each position (default {DEFAULT_BOOK_DEPTH})")
-    p.add_argument("--margin", type=positive_int("--margin", 0, 100_000), default=None, metavar="CP",
-                   help=f"the most centi-tokens a kept score is from the median (default {DEFAULT_MARGIN}; side 4: 200)")
-    p.add_argument("--candidates", type=positive_int("--candidates", 1, 1000), default=None, metavar="M",
-                   help="score M times N positions and keep the N closest to the median (default 3; side 4: 6)")
-    p.add_argument("--tries", type=positive_int("--tries", 1, 10**8), default=None, metavar="T",
-                   help="random positions drawn at most (default 50 a position asked for)")
-    p.add_argument("--tablebase", default=None, metavar="FILE",
-                   help="side 4: judge positions exactly by this tablebase (the file 'hinge-fast solve --size 4' writes)")
-    p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=1, metavar="N", help="seed (default 1)")
-    p.add_argument("--out", default=None, metavar="FILE", help="write the book to FILE (default: stdout)")
+    p.add_argument(
+        "--size",
+        type=positive_int("--size", 4, 9),
+        default=6,
+        metavar="S",
+        help="board side (default 6)",
+    )
+    p.add_argument(
+        "--positions",
+        type=positive_int("--positions", 1, 100_000),
+        default=100,
+        metavar="N",
+        help="positions to find (default 100)",
+    )
+    p.add_argument(
+        "--plies",
+        type=positive_int("--plies", 0, 200),
+        default=None,
+        metavar="K",
+        help=f"random plies before each position (default {DEFAULT_BOOK_PLIES}; side 4: 4)",
+    )
+    p.add_argument(
+        "--depth",
+        type=positive_int("--depth", 1, 12),
+        default=DEFAULT_BOOK_DEPTH,
+        metavar="D",
+        help=f"depth of the alpha-beta search that scores each position (default {DEFAULT_BOOK_DEPTH})",
+    )
+    p.add_argument(
+        "--margin",
+        type=positive_int("--margin", 0, 100_000),
+        default=None,
+        metavar="CP",
+        help=f"the most centi-tokens a kept score is from the median (default {DEFAULT_MARGIN}; side 4: 200)",
+    )
+    p.add_argument(
+        "--candidates",
+        type=positive_int("--candidates", 1, 1000),
+        default=None,
+        metavar="M",
+        help="score M times N positions and keep the N closest to the median (default 3; side 4: 6)",
+    )
+    p.add_argument(
+        "--tries",
+        type=positive_int("--tries", 1, 10**8),
+        default=None,
+        metavar="T",
+        help="random positions drawn at most (default 50 a position asked for)",
+    )
+    p.add_argument(
+        "--tablebase",
+        default=None,
+        metavar="FILE",
+        help="side 4: judge positions exactly by this tablebase (the file 'hinge-fast solve --size 4' writes)",
+    )
+    p.add_argument(
+        "--seed",
+        type=positive_int("--seed", 0, 2**63 - 1),
+        default=1,
+        metavar="N",
+        help="seed (default 1)",
+    )
+    p.add_argument(
+        "--out", default=None, metavar="FILE", help="write the book to FILE (default: stdout)"
+    )
     p.set_defaults(run=run_book)
 
 
@@ -48,7 +96,9 @@ def run_book(args) -> int:
     from ..tools.book import DEFAULT_BOOK_PLIES, DEFAULT_MARGIN, book_text, make_book
     from ..tools.files import write_text_file
 
-    plies, margin, candidates = BOOK_SETTINGS.get(args.size, (DEFAULT_BOOK_PLIES, DEFAULT_MARGIN, 3))
+    plies, margin, candidates = BOOK_SETTINGS.get(
+        args.size, (DEFAULT_BOOK_PLIES, DEFAULT_MARGIN, 3)
+    )
     plies = plies if args.plies is None else args.plies
     margin = margin if args.margin is None else args.margin
     candidates = candidates if args.candidates is None else args.candidates
@@ -59,12 +109,26 @@ def run_book(args) -> int:
         from ..search.tablebase import open_tablebase
 
         tablebase = open_tablebase(args.tablebase)
-    fens = make_book(args.size, args.positions, plies, args.seed, depth=args.depth, margin=margin, tablebase=tablebase,
-                     candidates=candidates, max_tries=args.tries if args.tries is not None else 50 * args.positions * candidates)
-    how = ("won by the side to move with at most half its moves winning (tablebase)" if tablebase is not None else
-           f"alpha-beta depth {args.depth} score within {margin} centi-tokens of the median of {candidates} x {args.positions} drawn")
-    header = (f"hinge-fast book: side {args.size}, {len(fens)} positions after {plies} random plies, seed {args.seed}\n"
-              f"kept: {how}; no two symmetric")
+    fens = make_book(
+        args.size,
+        args.positions,
+        plies,
+        args.seed,
+        depth=args.depth,
+        margin=margin,
+        tablebase=tablebase,
+        candidates=candidates,
+        max_tries=args.tries if args.tries is not None else 50 * args.positions * candidates,
+    )
+    how = (
+        "won by the side to move with at most half its moves winning (tablebase)"
+        if tablebase is not None
+        else f"alpha-beta depth {args.depth} score within {margin} centi-tokens of the median of {candidates} x {args.positions} drawn"
+    )
+    header = (
+        f"hinge-fast book: side {args.size}, {len(fens)} positions after {plies} random plies, seed {args.seed}\n"
+        f"kept: {how}; no two symmetric"
+    )
     text = book_text(fens, header)
     if args.out is None:
         sys.stdout.write(text)

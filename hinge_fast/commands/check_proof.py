@@ -25,6 +25,8 @@ def run_check_proof(args) -> int:
     winner = checked.winner.capitalize()
     plies = "ply" if checked.distance == 1 else "plies"
     print(f"proof accepted: {winner} wins {checked.position} in at most {checked.distance} {plies}")
-    print(f"checked {checked.positions:,} positions, {checked.winner_positions:,} with {winner} to move"
-          + (f"; {checked.unused:,} lines of the file not needed" if checked.unused else ""))
+    print(
+        f"checked {checked.positions:,} positions, {checked.winner_positions:,} with {winner} to move"
+        + (f"; {checked.unused:,} lines of the file not needed" if checked.unused else "")
+    )
     return 0

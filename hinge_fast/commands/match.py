@@ -5,8 +5,18 @@ from __future__ import annotations
 import sys
 
 from ..errors import HingeError
-from . import (add_executor_arguments, add_game_arguments, executor_from_args, open_games_file, openings_from_args,
-               positive_int, seconds, seed_of_args, stopped_text, write_json)
+from . import (
+    add_executor_arguments,
+    add_game_arguments,
+    executor_from_args,
+    open_games_file,
+    openings_from_args,
+    positive_int,
+    seconds,
+    seed_of_args,
+    stopped_text,
+    write_json,
+)
 
 DEFAULT_MATCH_TIME = 0.1
 
@@ -25,21 +35,51 @@ def register(subparsers):
         "time odds: hinge-fast match alphabeta mcts --time 0.2 --time-b 0.8; "
         "a clock: hinge-fast match alphabeta mcts --tc 10+0.1",
     )
-    p.add_argument("engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)")
+    p.add_argument(
+        "engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)"
+    )
     p.add_argument("engine_b", metavar="ENGINE_B", help="its opponent")
-    p.add_argument("--games", type=positive_int("--games", 1, 10**6), default=10, metavar="N", help="games to play (default 10)")
+    p.add_argument(
+        "--games",
+        type=positive_int("--games", 1, 10**6),
+        default=10,
+        metavar="N",
+        help="games to play (default 10)",
+    )
     add_game_arguments(p, "match", DEFAULT_MATCH_TIME)
     odds = p.add_mutually_exclusive_group()
-    odds.add_argument("--time-b", type=seconds("--time-b"), default=None, metavar="S",
-                      help="ENGINE_B's own seconds per search move (time odds; default: as ENGINE_A)")
-    odds.add_argument("--nodes-b", type=positive_int("--nodes-b", 1, 10**12), default=None, metavar="N",
-                      help="ENGINE_B's own nodes or playouts per search move (default: as ENGINE_A)")
-    p.add_argument("--sprt", default=None, metavar="ELO0,ELO1[,ALPHA,BETA]", help="stop early when an SPRT of H0: ELO0 against H1: ELO1 decides (alpha, beta default 0.05)")
-    p.add_argument("--json", default=None, metavar="FILE",
-                   help="also write every figure of the summary (pair counts, Elo and nElo with intervals, LOS, "
-                   "SPRT) to FILE as JSON, for tools")
-    add_executor_arguments(p, concurrency_help="games played at once, in worker processes (default 1); with node "
-                           "limits each game is the same as when played alone")
+    odds.add_argument(
+        "--time-b",
+        type=seconds("--time-b"),
+        default=None,
+        metavar="S",
+        help="ENGINE_B's own seconds per search move (time odds; default: as ENGINE_A)",
+    )
+    odds.add_argument(
+        "--nodes-b",
+        type=positive_int("--nodes-b", 1, 10**12),
+        default=None,
+        metavar="N",
+        help="ENGINE_B's own nodes or playouts per search move (default: as ENGINE_A)",
+    )
+    p.add_argument(
+        "--sprt",
+        default=None,
+        metavar="ELO0,ELO1[,ALPHA,BETA]",
+        help="stop early when an SPRT of H0: ELO0 against H1: ELO1 decides (alpha, beta default 0.05)",
+    )
+    p.add_argument(
+        "--json",
+        default=None,
+        metavar="FILE",
+        help="also write every figure of the summary (pair counts, Elo and nElo with intervals, LOS, "
+        "SPRT) to FILE as JSON, for tools",
+    )
+    add_executor_arguments(
+        p,
+        concurrency_help="games played at once, in worker processes (default 1); with node "
+        "limits each game is the same as when played alone",
+    )
     p.set_defaults(run=run_match)
 
 
@@ -76,28 +116,64 @@ def run_match(args) -> int:
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
     book, openings = openings_from_args(args, args.size)
     if book is None and openings >= args.max_plies:
-        raise HingeError(f"--openings ({openings}) must be less than --max-plies ({args.max_plies})")
+        raise HingeError(
+            f"--openings ({openings}) must be less than --max-plies ({args.max_plies})"
+        )
     if args.tc is not None and (args.time_b is not None or args.nodes_b is not None):
-        raise HingeError("--time-b and --nodes-b are odds per move: with --tc both sides play on the same clock")
-    time_limit = args.time if args.time is not None or args.nodes is not None or args.tc is not None else DEFAULT_MATCH_TIME
+        raise HingeError(
+            "--time-b and --nodes-b are odds per move: with --tc both sides play on the same clock"
+        )
+    time_limit = (
+        args.time
+        if args.time is not None or args.nodes is not None or args.tc is not None
+        else DEFAULT_MATCH_TIME
+    )
     limit_a = (None, args.nodes) if args.nodes is not None else (time_limit, None)
-    limit_b = (args.time_b, None) if args.time_b is not None else (None, args.nodes_b) if args.nodes_b is not None else limit_a
+    limit_b = (
+        (args.time_b, None)
+        if args.time_b is not None
+        else (None, args.nodes_b)
+        if args.nodes_b is not None
+        else limit_a
+    )
     path = args.resume if args.resume is not None else args.out
     seed = seed_of_args(args)
     seeds = random.Random(seed)
-    player_a = get_player(args.engine_a, time=limit_a[0], nodes=limit_a[1], seed=seeds.getrandbits(32), size=args.size,
-                          margin=args.margin)
+    player_a = get_player(
+        args.engine_a,
+        time=limit_a[0],
+        nodes=limit_a[1],
+        seed=seeds.getrandbits(32),
+        size=args.size,
+        margin=args.margin,
+    )
     try:
-        player_b = get_player(args.engine_b, time=limit_b[0], nodes=limit_b[1], seed=seeds.getrandbits(32), size=args.size,
-                              margin=args.margin)
+        player_b = get_player(
+            args.engine_b,
+            time=limit_b[0],
+            nodes=limit_b[1],
+            seed=seeds.getrandbits(32),
+            size=args.size,
+            margin=args.margin,
+        )
     except BaseException:
         player_a.close()
         raise
     match_seed = seeds.getrandbits(32)
-    limit, tag = _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
+    limit, tag = (
+        _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
+    )
     limit += "" if args.tc is not None else _search_note(player_a, player_b)
-    settings = MatchSettings(args.engine_a, args.engine_b, args.size, openings, args.max_plies, tag, seed,
-                             None if book is None else book.tag(args.book_order))
+    settings = MatchSettings(
+        args.engine_a,
+        args.engine_b,
+        args.size,
+        openings,
+        args.max_plies,
+        tag,
+        seed,
+        None if book is None else book.tag(args.book_order),
+    )
     executor = executor_from_args(args)
     line = None
     written = [0]
@@ -105,8 +181,14 @@ def run_match(args) -> int:
         done = open_games_file(args, settings)
         players = (player_a, player_b)
         if executor.kind != "serial":
-            players = tuple(PlayerSpec(spec, time=t, nodes=nodes, size=args.size, name=p.name, margin=args.margin)
-                            for spec, p, (t, nodes) in zip((args.engine_a, args.engine_b), players, (limit_a, limit_b)))
+            players = tuple(
+                PlayerSpec(
+                    spec, time=t, nodes=nodes, size=args.size, name=p.name, margin=args.margin
+                )
+                for spec, p, (t, nodes) in zip(
+                    (args.engine_a, args.engine_b), players, (limit_a, limit_b)
+                )
+            )
         written[0] = len(done)
 
         def on_game(game):
@@ -125,14 +207,32 @@ def run_match(args) -> int:
             print(f"resuming: {len(done)} games already in {path}", flush=True)
         line = _Progress(args.games)
         result = play_match(
-            players[0], players[1], args.games, args.size, openings, args.max_plies, match_seed, line, sprt,
-            executor=executor, done=done, on_game=on_game, book=book, book_order=args.book_order, time_control=args.tc,
+            players[0],
+            players[1],
+            args.games,
+            args.size,
+            openings,
+            args.max_plies,
+            match_seed,
+            line,
+            sprt,
+            executor=executor,
+            done=done,
+            on_game=on_game,
+            book=book,
+            book_order=args.book_order,
+            time_control=args.tc,
         )
     except KeyboardInterrupt:
         if line is not None:
             line.finish()
-        print(stopped_text(args.games, written[0] if path is None else len(read_match_file(path)[0]), path),
-              file=sys.stderr, flush=True)
+        print(
+            stopped_text(
+                args.games, written[0] if path is None else len(read_match_file(path)[0]), path
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
         raise
     finally:
         if line is not None:
@@ -177,6 +277,7 @@ def _limit_texts(limit_a, limit_b) -> tuple[str, str]:
     >>> _limit_texts((0.2, None), (None, 5000))
     ('0.2 s per move for A, 5000 nodes for B', 'time 0.2; B nodes 5000')
     """
+
     def words(limit):
         return f"{limit[0]:g} s" if limit[1] is None else f"{limit[1]} nodes"
 
@@ -185,4 +286,7 @@ def _limit_texts(limit_a, limit_b) -> tuple[str, str]:
 
     if limit_a == limit_b:
         return f"{words(limit_a)} per move", tag(limit_a)
-    return f"{words(limit_a)} per move for A, {words(limit_b)} for B", f"{tag(limit_a)}; B {tag(limit_b)}"
+    return (
+        f"{words(limit_a)} per move for A, {words(limit_b)} for B",
+        f"{tag(limit_a)}; B {tag(limit_b)}",
+    )

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from . import add_engine_arguments, add_position_arguments, board_from_args, engine_options, positive_int, seconds
+from . import (
+    add_engine_arguments,
+    add_position_arguments,
+    board_from_args,
+    engine_options,
+    positive_int,
+    seconds,
+)
 
 
 def register(subparsers):
@@ -20,15 +27,32 @@ def register(subparsers):
         "with the side-4 tablebase: hinge-fast move --size 4 --tablebase ~/.local/share/hinge-fast/side4.tb",
     )
     add_position_arguments(p)
-    add_engine_arguments(p, default_help=", the stronger in matches; with --depth, the first engine that honours it")
-    p.add_argument("--time", type=seconds("S"), default=None, metavar="S", help="seconds to think (default 1 if no limit)")
-    p.add_argument("--nodes", type=positive_int("N", 1, 10**12), default=None, metavar="N",
-                   help="positions searched or playouts, as the engine counts (its progress unit)")
-    p.add_argument("--depth", type=positive_int("D", 1, 64), default=None, metavar="D",
-                   help="plies of iterative deepening (only for engines with depths: an error for the others)")
+    add_engine_arguments(
+        p, default_help=", the stronger in matches; with --depth, the first engine that honours it"
+    )
+    p.add_argument(
+        "--time",
+        type=seconds("S"),
+        default=None,
+        metavar="S",
+        help="seconds to think (default 1 if no limit)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=positive_int("N", 1, 10**12),
+        default=None,
+        metavar="N",
+        help="positions searched or playouts, as the engine counts (its progress unit)",
+    )
+    p.add_argument(
+        "--depth",
+        type=positive_int("D", 1, 64),
+        default=None,
+        metavar="D",
+        help="plies of iterative deepening (only for engines with depths: an error for the others)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(run=run_move)
-
 
 
 def progress_line(result, turn) -> str:
@@ -72,8 +96,11 @@ def run_move(args) -> int:
     if not args.quiet:
         from ..search.score import green_text
 
-        print(f"bestmove {result.move} score {green_text(result.score, board.turn)} depth {result.depth} "
-              f"nodes {result.nodes} time {result.seconds:.3f}" + (" (tablebase)" if result.tablebase else ""),
-              file=sys.stderr)
+        print(
+            f"bestmove {result.move} score {green_text(result.score, board.turn)} depth {result.depth} "
+            f"nodes {result.nodes} time {result.seconds:.3f}"
+            + (" (tablebase)" if result.tablebase else ""),
+            file=sys.stderr,
+        )
     print(result.move)
     return 0

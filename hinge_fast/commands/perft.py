@@ -5,7 +5,14 @@ from __future__ import annotations
 import sys
 import time
 
-from . import ProgressBar, add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int
+from . import (
+    ProgressBar,
+    add_executor_arguments,
+    add_position_arguments,
+    board_from_args,
+    executor_from_args,
+    positive_int,
+)
 
 MAX_PERFT_DEPTH = 20
 
@@ -19,14 +26,29 @@ def register(subparsers):
         "shared among --threads threads (the counts do not depend on it).",
         epilog="Example: hinge-fast perft 3 --divide",
     )
-    p.add_argument("depth", type=positive_int("DEPTH", 0, MAX_PERFT_DEPTH), metavar="DEPTH",
-                   help=f"plies to look ahead (0 to {MAX_PERFT_DEPTH}; 0 counts the position itself)")
-    add_position_arguments(p)
-    p.add_argument("--divide", action="store_true", help="print the count under each legal move first")
-    p.add_argument("--reference", action="store_true", help="use the slow reference implementation")
-    p.add_argument("--threads", type=positive_int("T", 1, 1024), default=None, metavar="T", help="threads (default: every core this process may use)")
     p.add_argument(
-        "--no-bulk", dest="bulk", action="store_false", help="play every leaf move instead of counting the last ply"
+        "depth",
+        type=positive_int("DEPTH", 0, MAX_PERFT_DEPTH),
+        metavar="DEPTH",
+        help=f"plies to look ahead (0 to {MAX_PERFT_DEPTH}; 0 counts the position itself)",
+    )
+    add_position_arguments(p)
+    p.add_argument(
+        "--divide", action="store_true", help="print the count under each legal move first"
+    )
+    p.add_argument("--reference", action="store_true", help="use the slow reference implementation")
+    p.add_argument(
+        "--threads",
+        type=positive_int("T", 1, 1024),
+        default=None,
+        metavar="T",
+        help="threads (default: every core this process may use)",
+    )
+    p.add_argument(
+        "--no-bulk",
+        dest="bulk",
+        action="store_false",
+        help="play every leaf move instead of counting the last ply",
     )
     add_executor_arguments(p, concurrency=False)
     p.set_defaults(run=run_perft)
@@ -72,7 +94,9 @@ def _perft_fast(board, depth, divide, bulk, threads):
     parallel.perft_divide(board.size, own, enemy, 2, bulk, 1)
     with ProgressBar("root moves") as bar:
         start = time.perf_counter()
-        counts, codes = parallel.perft_divide(board.size, own, enemy, depth, bulk, threads, progress=bar.show)
+        counts, codes = parallel.perft_divide(
+            board.size, own, enemy, depth, bulk, threads, progress=bar.show
+        )
         seconds = time.perf_counter() - start
     if not divide:
         return [], int(counts.sum()), seconds
@@ -89,7 +113,10 @@ def _perft_reference(board, depth, divide):
     if not divide or depth == 0:
         total = reference.perft(pos, depth)
         return [], total, time.perf_counter() - start
-    counts = {reference.move_name(m): reference.perft(reference.play(pos, m), depth - 1) for m in reference.legal_moves(pos)}
+    counts = {
+        reference.move_name(m): reference.perft(reference.play(pos, m), depth - 1)
+        for m in reference.legal_moves(pos)
+    }
     seconds = time.perf_counter() - start
     ordered = [(move, counts[str(move)]) for move in board.legal_moves]
     return ordered, sum(counts.values()), seconds

@@ -20,7 +20,6 @@ commands:
 the rules, with pictures: docs/rules.md (or the rules page of hinge-fast serve)"""
 
 
-
 def register(subparsers):
     p = subparsers.add_parser(
         "play",
@@ -31,16 +30,47 @@ def register(subparsers):
         "(or the rules page of 'hinge-fast serve').",
         epilog="Example: printf 'F6\\nhint\\nsave game.hgn\\nquit\\n' | hinge-fast play --engine mcts --time 0.2",
     )
-    p.add_argument("--engine", default=None, metavar="PLAYER",
-                   help=f"a player: an engine ({', '.join(ENGINES)}; default {DEFAULT_ENGINE}, the stronger), greedy or "
-                   "random; engine options after a colon: mcts:exploration=0.7")
-    p.add_argument("--time", type=seconds("time", 3600.0), default=1.0, metavar="S", help="engine seconds per move (default 1)")
-    p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="engine node limit per move instead of time")
-    p.add_argument("--color", default="green", metavar="green|blue", help="your colour (default green, who moves first)")
-    p.add_argument("--size", type=positive_int("S", 4, 9), default=6, metavar="S", help="board side (4 to 9, default 6)")
+    p.add_argument(
+        "--engine",
+        default=None,
+        metavar="PLAYER",
+        help=f"a player: an engine ({', '.join(ENGINES)}; default {DEFAULT_ENGINE}, the stronger), greedy or "
+        "random; engine options after a colon: mcts:exploration=0.7",
+    )
+    p.add_argument(
+        "--time",
+        type=seconds("time", 3600.0),
+        default=1.0,
+        metavar="S",
+        help="engine seconds per move (default 1)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=positive_int("NODES", 1, 10**12),
+        default=None,
+        help="engine node limit per move instead of time",
+    )
+    p.add_argument(
+        "--color",
+        default="green",
+        metavar="green|blue",
+        help="your colour (default green, who moves first)",
+    )
+    p.add_argument(
+        "--size",
+        type=positive_int("S", 4, 9),
+        default=6,
+        metavar="S",
+        help="board side (4 to 9, default 6)",
+    )
     p.add_argument("--seed", type=int, default=None, help="engine random seed")
     add_tablebase_argument(p)
-    p.add_argument("--no-color", dest="ansi", action="store_false", help="no ANSI colours (also off when output is not a terminal)")
+    p.add_argument(
+        "--no-color",
+        dest="ansi",
+        action="store_false",
+        help="no ANSI colours (also off when output is not a terminal)",
+    )
     p.set_defaults(run=run_play)
 
 
@@ -74,7 +104,9 @@ class TerminalGame:
 
     def moved(self, board, move):
         """The game loop's report of each move."""
-        self.say(f"you play {move}" if board.turn != self.human else f"engine plays {move}{self.exact()}")
+        self.say(
+            f"you play {move}" if board.turn != self.human else f"engine plays {move}{self.exact()}"
+        )
         self.show()
         self.announce_end()
 
@@ -137,7 +169,9 @@ class TerminalGame:
                 self.say(HELP_TEXT)
             elif word == "moves":
                 moves = self.board.legal_moves
-                self.say(" ".join(str(m) for m in moves) if moves else "no legal move: the game is over")
+                self.say(
+                    " ".join(str(m) for m in moves) if moves else "no legal move: the game is over"
+                )
             elif word == "undo":
                 self.undo()
             elif word == "hint":
@@ -146,7 +180,9 @@ class TerminalGame:
                 self.save(rest.strip())
             else:
                 if self.board.is_game_over():
-                    raise HingeError(f"the game is over ({self.board.outcome()}); type undo, save FILE or quit")
+                    raise HingeError(
+                        f"the game is over ({self.board.outcome()}); type undo, save FILE or quit"
+                    )
                 return self.board.parse_move(line)
         except HingeError as e:
             self.say(f"{e} (type help for the commands)" if word not in ("save",) else str(e))
@@ -194,8 +230,12 @@ class TerminalGame:
             raise HingeError("save needs a file name: save FILE")
         import datetime
 
-        green, blue = ("you", self.engine_name) if self.human.name == "GREEN" else (self.engine_name, "you")
-        record = GameRecord.from_board(self.board, Date=datetime.date.today().strftime("%Y.%m.%d"), Green=green, Blue=blue)
+        green, blue = (
+            ("you", self.engine_name) if self.human.name == "GREEN" else (self.engine_name, "you")
+        )
+        record = GameRecord.from_board(
+            self.board, Date=datetime.date.today().strftime("%Y.%m.%d"), Green=green, Blue=blue
+        )
         write_records(path, [record])
         self.say(f"saved {len(self.board.move_stack)} moves to {path}")
 
@@ -208,7 +248,13 @@ def run_play(args) -> int:
     board = Board(args.size)
     time = None if args.nodes is not None else args.time
     engine = args.engine or DEFAULT_ENGINE
-    player = get_player(engine, time=time, nodes=args.nodes, seed=args.seed, size=args.size,
-                        options=None if args.tablebase is None else {"tablebase": args.tablebase})
+    player = get_player(
+        engine,
+        time=time,
+        nodes=args.nodes,
+        seed=args.seed,
+        size=args.size,
+        options=None if args.tablebase is None else {"tablebase": args.tablebase},
+    )
     ansi = args.ansi and sys.stdout.isatty()
     return TerminalGame(board, human, player, engine, sys.stdin, sys.stdout, ansi).run()

@@ -5,7 +5,14 @@ from __future__ import annotations
 import sys
 import time
 
-from . import ProgressBar, add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int
+from . import (
+    ProgressBar,
+    add_executor_arguments,
+    add_position_arguments,
+    board_from_args,
+    executor_from_args,
+    positive_int,
+)
 
 
 def register(subparsers):
@@ -20,13 +27,27 @@ def register(subparsers):
     )
     p.add_argument("games", type=positive_int("N", 1, 10**9), metavar="N", help="number of games")
     add_position_arguments(p)
-    p.add_argument("--seed", type=positive_int("K", 0, 2**63 - 1), default=0, metavar="K", help="random seed (default 0)")
     p.add_argument(
-        "--max-plies", type=positive_int("M", 1, 10**6), default=10_000, metavar="M",
+        "--seed",
+        type=positive_int("K", 0, 2**63 - 1),
+        default=0,
+        metavar="K",
+        help="random seed (default 0)",
+    )
+    p.add_argument(
+        "--max-plies",
+        type=positive_int("M", 1, 10**6),
+        default=10_000,
+        metavar="M",
         help="stop a game unfinished after M plies (default 10000)",
     )
-    p.add_argument("--threads", type=positive_int("T", 1, 1024), default=None, metavar="T",
-                   help="threads (default: every core this process may use)")
+    p.add_argument(
+        "--threads",
+        type=positive_int("T", 1, 1024),
+        default=None,
+        metavar="T",
+        help="threads (default: every core this process may use)",
+    )
     add_executor_arguments(p, concurrency=False)
     p.set_defaults(run=run_playouts)
 
@@ -45,14 +66,24 @@ def run_playouts(args) -> int:
         parallel.playouts(board.size, own, enemy, 1, 1, args.seed, 1)  # load or compile first
         with ProgressBar("game") as bar:
             start = time.perf_counter()
-            tally = parallel.playouts(board.size, own, enemy, args.games, args.max_plies, args.seed, threads,
-                                      progress=bar.show)
+            tally = parallel.playouts(
+                board.size,
+                own,
+                enemy,
+                args.games,
+                args.max_plies,
+                args.seed,
+                threads,
+                progress=bar.show,
+            )
             seconds = time.perf_counter() - start
         where = f"{threads} thread{'s' if threads > 1 else ''}"
     mover = board.turn
     wins = {mover: tally.wins(0), mover.other: tally.wins(1)}
     print(f"games {tally.games}, seed {args.seed}, {where}")
-    print(f"wins: green {wins[Color.GREEN]}, blue {wins[Color.BLUE]}, unfinished {tally.count(PLY_CAP)}")
+    print(
+        f"wins: green {wins[Color.GREEN]}, blue {wins[Color.BLUE]}, unfinished {tally.count(PLY_CAP)}"
+    )
     print(
         f"ended by elimination {tally.count(ELIMINATION)}, by no legal move {tally.count(NO_LEGAL_MOVE)}, "
         f"by ply cap ({args.max_plies}) {tally.count(PLY_CAP)}"
@@ -60,7 +91,10 @@ def run_playouts(args) -> int:
     print(f"mean length {tally.mean_plies:.2f} plies")
     rate = tally.games / seconds if seconds > 0 else float("inf")
     plies_rate = int(tally.plies.sum()) / seconds if seconds > 0 else float("inf")
-    print(f"playouts: {tally.games} games in {seconds:.3f} s, {rate:,.1f} games/s, {plies_rate:,.0f} plies/s", file=sys.stderr)
+    print(
+        f"playouts: {tally.games} games in {seconds:.3f} s, {rate:,.1f} games/s, {plies_rate:,.0f} plies/s",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -76,7 +110,14 @@ def _playouts_ray(board, args):
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, disable=None)
         start = time.perf_counter()
         try:
-            tally = playouts_split(board, args.games, args.max_plies, args.seed, executor, progress=lambda done, total: bar.update(done - bar.n))
+            tally = playouts_split(
+                board,
+                args.games,
+                args.max_plies,
+                args.seed,
+                executor,
+                progress=lambda done, total: bar.update(done - bar.n),
+            )
         finally:
             bar.close()
         return tally, time.perf_counter() - start, executor.describe()

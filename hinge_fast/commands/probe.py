@@ -17,7 +17,12 @@ def register(subparsers):
         epilog="Example: hinge-fast probe",
     )
     add_position_arguments(p, default_size=4)
-    p.add_argument("--tablebase", default=None, metavar="FILE", help="tablebase file (default: where 'solve' writes it)")
+    p.add_argument(
+        "--tablebase",
+        default=None,
+        metavar="FILE",
+        help="tablebase file (default: where 'solve' writes it)",
+    )
     p.set_defaults(run=run_probe)
 
 

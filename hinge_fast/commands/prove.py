@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from . import add_executor_arguments, add_position_arguments, board_from_args, executor_from_args, positive_int, seconds
+from . import (
+    add_executor_arguments,
+    add_position_arguments,
+    board_from_args,
+    executor_from_args,
+    positive_int,
+    seconds,
+)
 
 
 def register(subparsers):
@@ -24,28 +31,63 @@ def register(subparsers):
         epilog="Example: hinge-fast prove '4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g' --out proof.txt",
     )
     add_position_arguments(p)
-    p.add_argument("--time", type=seconds("S", high=30 * 24 * 3600.0), default=None, metavar="S",
-                   help="stop after S seconds (default: no limit)")
-    p.add_argument("--nodes", type=positive_int("N", 1, 10**15), default=None, metavar="N",
-                   help="stop after N positions searched (default: no limit)")
-    p.add_argument("--table-mb", type=positive_int("MB", 1, 1 << 20), default=None, metavar="MB",
-                   help="transposition table size in MB, per thread (default 256; a resumed run keeps its "
-                   "checkpoint's)")
-    p.add_argument("--checkpoint", default=None, metavar="FILE",
-                   help="save the search to FILE (a .npz archive) every --checkpoint-every minutes, at the end and "
-                   "on Ctrl-C; if FILE exists, continue the run saved in it (it must be of the same position)")
-    p.add_argument("--checkpoint-every", type=positive_int("MIN", 1, 10**6), default=10, metavar="MIN",
-                   help="minutes between two checkpoints (default 10)")
-    p.add_argument("--threads", type=positive_int("T", 1, 256), default=1, metavar="T",
-                   help="search on T threads, each with its own table: one searches the position as a single "
-                   "thread does, the others prove the root's moves (default 1; not with --checkpoint); --nodes then "
-                   "limits each thread's search of a position")
-    add_executor_arguments(p, concurrency_help="prove the root's moves in C worker processes, each with its own "
-                           "table (not with --threads or --checkpoint); --nodes then limits the proof of each move")
+    p.add_argument(
+        "--time",
+        type=seconds("S", high=30 * 24 * 3600.0),
+        default=None,
+        metavar="S",
+        help="stop after S seconds (default: no limit)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=positive_int("N", 1, 10**15),
+        default=None,
+        metavar="N",
+        help="stop after N positions searched (default: no limit)",
+    )
+    p.add_argument(
+        "--table-mb",
+        type=positive_int("MB", 1, 1 << 20),
+        default=None,
+        metavar="MB",
+        help="transposition table size in MB, per thread (default 256; a resumed run keeps its "
+        "checkpoint's)",
+    )
+    p.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="FILE",
+        help="save the search to FILE (a .npz archive) every --checkpoint-every minutes, at the end and "
+        "on Ctrl-C; if FILE exists, continue the run saved in it (it must be of the same position)",
+    )
+    p.add_argument(
+        "--checkpoint-every",
+        type=positive_int("MIN", 1, 10**6),
+        default=10,
+        metavar="MIN",
+        help="minutes between two checkpoints (default 10)",
+    )
+    p.add_argument(
+        "--threads",
+        type=positive_int("T", 1, 256),
+        default=1,
+        metavar="T",
+        help="search on T threads, each with its own table: one searches the position as a single "
+        "thread does, the others prove the root's moves (default 1; not with --checkpoint); --nodes then "
+        "limits each thread's search of a position",
+    )
+    add_executor_arguments(
+        p,
+        concurrency_help="prove the root's moves in C worker processes, each with its own "
+        "table (not with --threads or --checkpoint); --nodes then limits the proof of each move",
+    )
     p.add_argument("--out", default=None, metavar="FILE", help="write the proof to FILE")
-    p.add_argument("--moves", action="store_true",
-                   help="then list every move of the position with what the search knows of it: proven for a side, "
-                   "or open with its proof and disproof numbers for the side to move")
+    p.add_argument(
+        "--moves",
+        action="store_true",
+        help="then list every move of the position with what the search knows of it: proven for a side, "
+        "or open with its proof and disproof numbers for the side to move",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress lines and no counts on stderr")
     p.set_defaults(run=run_prove)
 
@@ -62,21 +104,31 @@ def run_prove(args) -> int:
 
     resuming = args.checkpoint is not None and os.path.exists(args.checkpoint)
     if resuming and args.table_mb is not None:
-        raise HingeError(f"the checkpoint {args.checkpoint} holds its own table: resume it without --table-mb")
+        raise HingeError(
+            f"the checkpoint {args.checkpoint} holds its own table: resume it without --table-mb"
+        )
     if args.checkpoint is not None and args.threads > 1:
         raise HingeError("--checkpoint works with one thread: leave out --threads")
     if args.concurrency is not None or args.ray is not None:
         if args.threads > 1 or args.checkpoint is not None:
-            raise HingeError("--concurrency and --ray prove the root's moves as jobs: leave out --threads and "
-                             "--checkpoint")
+            raise HingeError(
+                "--concurrency and --ray prove the root's moves as jobs: leave out --threads and "
+                "--checkpoint"
+            )
         return run_prove_spread(args, board)
     prover = Prover(table_mb=256 if args.table_mb is None else args.table_mb, threads=args.threads)
     if resuming and not args.quiet:
         print(f"resuming the run saved in {args.checkpoint}", file=sys.stderr, flush=True)
     progress = progress_printer(args)
     try:
-        result = prover.prove(board, nodes=args.nodes, seconds=args.time, progress=progress,
-                              checkpoint=args.checkpoint, checkpoint_every=60.0 * args.checkpoint_every)
+        result = prover.prove(
+            board,
+            nodes=args.nodes,
+            seconds=args.time,
+            progress=progress,
+            checkpoint=args.checkpoint,
+            checkpoint_every=60.0 * args.checkpoint_every,
+        )
     except KeyboardInterrupt:
         if args.checkpoint is not None:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr, flush=True)
@@ -98,9 +150,15 @@ def run_prove_spread(args, board) -> int:
     with executor_from_args(args) as executor:
         if not args.quiet:
             print(f"proving the root's moves on {executor.describe()}", file=sys.stderr, flush=True)
-        result, proof = prove_spread(board, executor, nodes=args.nodes, seconds=args.time,
-                                     table_mb=256 if args.table_mb is None else args.table_mb,
-                                     proof=args.out is not None, progress=progress_printer(args))
+        result, proof = prove_spread(
+            board,
+            executor,
+            nodes=args.nodes,
+            seconds=args.time,
+            table_mb=256 if args.table_mb is None else args.table_mb,
+            proof=args.out is not None,
+            progress=progress_printer(args),
+        )
     if not args.quiet:
         print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
     return print_result(args, result, proof)
@@ -113,7 +171,11 @@ def progress_printer(args):
     def progress(nodes, pn, dn, elapsed):
         if not args.quiet and elapsed - shown[0] >= 5:
             shown[0] = elapsed
-            print(f"info nodes {nodes} pn {pn} dn {dn} time {elapsed:.0f}", file=sys.stderr, flush=True)
+            print(
+                f"info nodes {nodes} pn {pn} dn {dn} time {elapsed:.0f}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     return progress
 
@@ -135,8 +197,10 @@ def print_result(args, result, proof) -> int:
     if args.moves:
         for line in root_move_lines(result):
             print(line)
-    print(f"proof written to {args.out}: {len(proof.strategy):,} positions with {str(proof.winner).capitalize()} "
-          f"to move ({size:,} bytes)")
+    print(
+        f"proof written to {args.out}: {len(proof.strategy):,} positions with {str(proof.winner).capitalize()} "
+        f"to move ({size:,} bytes)"
+    )
     return 0
 
 

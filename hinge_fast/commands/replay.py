@@ -16,9 +16,26 @@ def register(subparsers):
         epilog="Example: hinge-fast replay games.hgn --game 2 --ply 10 --svg ply10.svg",
     )
     p.add_argument("file", metavar="FILE", help="a game record file")
-    p.add_argument("--game", type=positive_int("N", 1, 10**9), default=1, metavar="N", help="which game of the file (from 1, default 1)")
-    p.add_argument("--ply", type=positive_int("PLY", 0, 10**9), default=None, metavar="N", help="show the board after N moves (default: all)")
-    p.add_argument("--svg", metavar="FILE", default=None, help="also write the picture of that position to FILE")
+    p.add_argument(
+        "--game",
+        type=positive_int("N", 1, 10**9),
+        default=1,
+        metavar="N",
+        help="which game of the file (from 1, default 1)",
+    )
+    p.add_argument(
+        "--ply",
+        type=positive_int("PLY", 0, 10**9),
+        default=None,
+        metavar="N",
+        help="show the board after N moves (default: all)",
+    )
+    p.add_argument(
+        "--svg",
+        metavar="FILE",
+        default=None,
+        help="also write the picture of that position to FILE",
+    )
     p.add_argument("--color", action="store_true", help="colour the tokens with ANSI codes")
     p.set_defaults(run=run_replay)
 
@@ -32,7 +49,9 @@ def run_replay(args) -> int:
     if not games:
         raise HingeError(f"{args.file} holds no game")
     if args.game > games:
-        raise HingeError(f"--game {args.game}: {args.file} holds {games} game{'s' if games > 1 else ''}")
+        raise HingeError(
+            f"--game {args.game}: {args.file} holds {games} game{'s' if games > 1 else ''}"
+        )
     record, _ = read_record(args.file, args.game)
     total = len(record.moves)
     if args.ply is not None and args.ply > total:
@@ -48,7 +67,9 @@ def run_replay(args) -> int:
     if ply == 0:
         print(f"position at the start (0 of {total} plies):")
     else:
-        print(f"position after ply {ply} of {total} ({move_label(board.turn.other, ply - 1, record.moves[ply - 1], first_blue)}):")
+        print(
+            f"position after ply {ply} of {total} ({move_label(board.turn.other, ply - 1, record.moves[ply - 1], first_blue)}):"
+        )
     print(draw(board, color=args.color))
     print(board.fen())
     outcome = board.outcome()

@@ -22,14 +22,32 @@ def register(subparsers):
         "Needs the web extra: pip install 'hinge-fast[web]'.",
         epilog="Example: hinge-fast serve --port 8000 --open",
     )
-    p.add_argument("--port", type=positive_int("PORT", 0, 65535), default=8000, help="TCP port (default 8000; 0: any free port)")
-    p.add_argument("--host", default=LOCALHOST, help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                   help="a host name or address the server answers to besides this machine's and --host's "
-                   "(for --host 0.0.0.0: the name others reach it by); repeatable")
+    p.add_argument(
+        "--port",
+        type=positive_int("PORT", 0, 65535),
+        default=8000,
+        help="TCP port (default 8000; 0: any free port)",
+    )
+    p.add_argument(
+        "--host",
+        default=LOCALHOST,
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name or address the server answers to besides this machine's and --host's "
+        "(for --host 0.0.0.0: the name others reach it by); repeatable",
+    )
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
-    p.add_argument("--searches", type=positive_int("SEARCHES", 1, 64), default=2,
-                   help="searches at once across all tabs (default 2; more are refused with a message)")
+    p.add_argument(
+        "--searches",
+        type=positive_int("SEARCHES", 1, 64),
+        default=2,
+        help="searches at once across all tabs (default 2; more are refused with a message)",
+    )
     p.set_defaults(run=run_serve)
 
 
@@ -37,17 +55,22 @@ def run_serve(args) -> int:
     from ..errors import HingeError
 
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 (the web extra is installed)
 
         from ..web import create_app
     except ImportError as e:
-        raise HingeError(f"serve needs the web extra ({e.name} is missing): pip install 'hinge-fast[web]'") from None
+        raise HingeError(
+            f"serve needs the web extra ({e.name} is missing): pip install 'hinge-fast[web]'"
+        ) from None
     import secrets
 
     if args.host != LOCALHOST:
-        print(f"warning: listening on {args.host}: anyone who can reach this address and has the address "
-              "printed below (with its token) can use the app; the page is served over plain HTTP, so the token, "
-              "the games and every move travel in clear across the network", file=sys.stderr)
+        print(
+            f"warning: listening on {args.host}: anyone who can reach this address and has the address "
+            "printed below (with its token) can use the app; the page is served over plain HTTP, so the token, "
+            "the games and every move travel in clear across the network",
+            file=sys.stderr,
+        )
     token = secrets.token_urlsafe(24)
     hosts = tuple(args.allow_host) + (() if args.host in ("0.0.0.0", "::") else (args.host,))
     app = create_app(max_searches=args.searches, hosts=hosts, token=token)
@@ -90,8 +113,9 @@ def make_server(app, host: str, port: int):
             app.state.shutdown()  # however the stop was asked for (should_exit too)
             await super().shutdown(sockets)
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_SECONDS
+    )
     return Server(config)
 
 
@@ -143,4 +167,6 @@ def _run_with_announcement(server, announce):
     if not server.started:
         from ..errors import HingeError
 
-        raise HingeError(f"cannot listen on {server.config.host}:{server.config.port} (in use, or not an address here)")
+        raise HingeError(
+            f"cannot listen on {server.config.host}:{server.config.port} (in use, or not an address here)"
+        )

@@ -21,20 +21,69 @@ def register(subparsers):
         "that happens.",
         epilog="Example: hinge-fast stats --size 6 --games 1000 --seed 1 --plot stats.png",
     )
-    p.add_argument("--size", type=positive_int("S", 4, 9), default=6, metavar="S", help="board side (4 to 9, default 6)")
-    p.add_argument("--games", type=positive_int("N", 1, 10**7), default=DEFAULT_GAMES, metavar="N", help=f"games to play (default {DEFAULT_GAMES})")
-    p.add_argument("--player", default="random", metavar="PLAYER", help="random (default), greedy, alphabeta or mcts: plays both sides")
-    p.add_argument("--time", type=seconds("time", 3600.0), default=None, metavar="S", help="search seconds per move (alphabeta, mcts)")
-    p.add_argument("--nodes", type=positive_int("NODES", 1, 10**12), default=None, help="search nodes per move (alphabeta, mcts)")
+    p.add_argument(
+        "--size",
+        type=positive_int("S", 4, 9),
+        default=6,
+        metavar="S",
+        help="board side (4 to 9, default 6)",
+    )
+    p.add_argument(
+        "--games",
+        type=positive_int("N", 1, 10**7),
+        default=DEFAULT_GAMES,
+        metavar="N",
+        help=f"games to play (default {DEFAULT_GAMES})",
+    )
+    p.add_argument(
+        "--player",
+        default="random",
+        metavar="PLAYER",
+        help="random (default), greedy, alphabeta or mcts: plays both sides",
+    )
+    p.add_argument(
+        "--time",
+        type=seconds("time", 3600.0),
+        default=None,
+        metavar="S",
+        help="search seconds per move (alphabeta, mcts)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=positive_int("NODES", 1, 10**12),
+        default=None,
+        help="search nodes per move (alphabeta, mcts)",
+    )
     p.add_argument("--seed", type=int, default=None, help="random seed: same seed, same games")
-    p.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=None, metavar="K",
-                   help="K uniformly random plies (seeded) open each game of a player other than random, so that a "
-                   "deterministic engine plays different games (default 2 for alphabeta and mcts, 0 for greedy)")
-    p.add_argument("--max-plies", type=positive_int("M", 1, 10**6), default=DEFAULT_MAX_PLIES, metavar="M", help=f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})")
-    p.add_argument("--json", action="store_true", help="print one JSON object (schema in docs/usage.md)")
-    p.add_argument("--plot", metavar="FILE", default=None, help="write a PNG: game length histogram and legal moves by ply (needs matplotlib)")
-    add_executor_arguments(p, concurrency_help="chunks of games played at once, in worker processes (default 1); "
-                           "with a seed the statistics are the same")
+    p.add_argument(
+        "--openings",
+        type=positive_int("--openings", 0, 1000),
+        default=None,
+        metavar="K",
+        help="K uniformly random plies (seeded) open each game of a player other than random, so that a "
+        "deterministic engine plays different games (default 2 for alphabeta and mcts, 0 for greedy)",
+    )
+    p.add_argument(
+        "--max-plies",
+        type=positive_int("M", 1, 10**6),
+        default=DEFAULT_MAX_PLIES,
+        metavar="M",
+        help=f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON object (schema in docs/usage.md)"
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        default=None,
+        help="write a PNG: game length histogram and legal moves by ply (needs matplotlib)",
+    )
+    add_executor_arguments(
+        p,
+        concurrency_help="chunks of games played at once, in worker processes (default 1); "
+        "with a seed the statistics are the same",
+    )
     p.set_defaults(run=run_stats)
 
 
@@ -45,8 +94,16 @@ def run_stats(args) -> int:
 
     with executor_from_args(args) as executor, ProgressBar("game") as bar:
         summary = self_play(
-            args.size, args.games, args.player, time_limit=args.time, nodes=args.nodes, seed=args.seed,
-            max_plies=args.max_plies, executor=executor, progress=bar.show, openings=args.openings,
+            args.size,
+            args.games,
+            args.player,
+            time_limit=args.time,
+            nodes=args.nodes,
+            seed=args.seed,
+            max_plies=args.max_plies,
+            executor=executor,
+            progress=bar.show,
+            openings=args.openings,
         )
     if args.plot:
         write_plot(args.plot, summary)
@@ -54,4 +111,3 @@ def run_stats(args) -> int:
     if args.plot:
         print(f"wrote {args.plot}", file=sys.stderr)
     return 0
-

@@ -5,8 +5,17 @@ from __future__ import annotations
 import sys
 
 from ..errors import HingeError
-from . import (add_executor_arguments, add_game_arguments, executor_from_args, open_games_file, openings_from_args,
-               positive_int, seed_of_args, stopped_text, write_json)
+from . import (
+    add_executor_arguments,
+    add_game_arguments,
+    executor_from_args,
+    open_games_file,
+    openings_from_args,
+    positive_int,
+    seed_of_args,
+    stopped_text,
+    write_json,
+)
 
 DEFAULT_TOURNAMENT_TIME = 0.1
 
@@ -24,12 +33,28 @@ def register(subparsers):
         epilog="Example: hinge-fast tournament alphabeta mcts greedy --rounds 10 --time 0.1 --size 6 --out t.hgn",
     )
     p.add_argument("engines", nargs="+", metavar="ENGINE", help="the players (at least two)")
-    p.add_argument("--rounds", type=positive_int("--rounds", 1, 10**6), default=2, metavar="N",
-                   help="pairs of games per pairing (default 2)")
-    p.add_argument("--gauntlet", action="store_true", help="the first ENGINE plays each of the others; they do not play each other")
+    p.add_argument(
+        "--rounds",
+        type=positive_int("--rounds", 1, 10**6),
+        default=2,
+        metavar="N",
+        help="pairs of games per pairing (default 2)",
+    )
+    p.add_argument(
+        "--gauntlet",
+        action="store_true",
+        help="the first ENGINE plays each of the others; they do not play each other",
+    )
     add_game_arguments(p, "tournament", DEFAULT_TOURNAMENT_TIME)
-    p.add_argument("--json", default=None, metavar="FILE", help="also write the rating list and the pairings' scores to FILE as JSON")
-    add_executor_arguments(p, concurrency_help="games played at once, in worker processes (default 1)")
+    p.add_argument(
+        "--json",
+        default=None,
+        metavar="FILE",
+        help="also write the rating list and the pairings' scores to FILE as JSON",
+    )
+    add_executor_arguments(
+        p, concurrency_help="games played at once, in worker processes (default 1)"
+    )
     p.set_defaults(run=run_tournament)
 
 
@@ -45,8 +70,14 @@ def run_tournament(args) -> int:
         raise HingeError("a tournament needs at least two engines")
     book, openings = openings_from_args(args, args.size)
     if book is None and openings >= args.max_plies:
-        raise HingeError(f"--openings ({openings}) must be less than --max-plies ({args.max_plies})")
-    time = args.time if args.time is not None or args.nodes is not None or args.tc is not None else DEFAULT_TOURNAMENT_TIME
+        raise HingeError(
+            f"--openings ({openings}) must be less than --max-plies ({args.max_plies})"
+        )
+    time = (
+        args.time
+        if args.time is not None or args.nodes is not None or args.tc is not None
+        else DEFAULT_TOURNAMENT_TIME
+    )
     path = args.resume if args.resume is not None else args.out
     seed = seed_of_args(args)
     seeds = random.Random(seed)
@@ -55,15 +86,29 @@ def run_tournament(args) -> int:
     line = None
     try:
         for spec in args.engines:
-            made.append(get_player(spec, time=time, nodes=args.nodes, seed=seeds.getrandbits(32), size=args.size,
-                                   margin=args.margin))
+            made.append(
+                get_player(
+                    spec,
+                    time=time,
+                    nodes=args.nodes,
+                    seed=seeds.getrandbits(32),
+                    size=args.size,
+                    margin=args.margin,
+                )
+            )
         names = [p.name for p in made]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise HingeError(f"engine {twice[0]} is named twice: give each engine once")
         game_seed = seeds.getrandbits(32)
         pairs = pairings(len(names), args.gauntlet)
-        limit = f"tc {args.tc}" if args.tc is not None else f"nodes {args.nodes}" if args.nodes is not None else f"time {time:g}"
+        limit = (
+            f"tc {args.tc}"
+            if args.tc is not None
+            else f"nodes {args.nodes}"
+            if args.nodes is not None
+            else f"time {time:g}"
+        )
         kind = tournament_kind(names, args.gauntlet)
         book_tag = None if book is None else book.tag(args.book_order)
 
@@ -71,15 +116,25 @@ def run_tournament(args) -> int:
             if index >= 2 * args.rounds * len(pairs):
                 return None
             i, j = pairs[(index // 2) % len(pairs)]
-            return MatchSettings(names[i], names[j], args.size, openings, args.max_plies, limit, seed, book_tag, kind)
+            return MatchSettings(
+                names[i], names[j], args.size, openings, args.max_plies, limit, seed, book_tag, kind
+            )
 
         executor = executor_from_args(args)
         done = open_games_file(args, settings_for)
         players = made
         if executor.kind != "serial":
-            players = [PlayerSpec(spec, time=time if args.nodes is None else None, nodes=args.nodes, size=args.size, name=p.name,
-                                  margin=args.margin)
-                       for spec, p in zip(args.engines, made)]
+            players = [
+                PlayerSpec(
+                    spec,
+                    time=time if args.nodes is None else None,
+                    nodes=args.nodes,
+                    size=args.size,
+                    name=p.name,
+                    margin=args.margin,
+                )
+                for spec, p in zip(args.engines, made)
+            ]
         written = [len(done)]
 
         def on_game(game):
@@ -89,20 +144,43 @@ def run_tournament(args) -> int:
 
         executor.start()
         total = 2 * args.rounds * len(pairs)
-        opened = (f"{openings}-ply random openings" if book is None
-                  else f"book {book.name} ({len(book)} entries, {args.book_order} order)")
-        clock = f"{args.tc} clock" if args.tc is not None else f"{args.nodes} nodes per move" if args.nodes is not None else f"{time:g} s per move"
-        print(f"tournament ({kind}): {total} games on side {args.size}, {args.rounds} rounds, {clock}, {opened}, "
-              f"max {args.max_plies} plies, seed {seed}" + ("" if executor.kind == "serial" else f", {executor.describe()}"),
-              flush=True)
+        opened = (
+            f"{openings}-ply random openings"
+            if book is None
+            else f"book {book.name} ({len(book)} entries, {args.book_order} order)"
+        )
+        clock = (
+            f"{args.tc} clock"
+            if args.tc is not None
+            else f"{args.nodes} nodes per move"
+            if args.nodes is not None
+            else f"{time:g} s per move"
+        )
+        print(
+            f"tournament ({kind}): {total} games on side {args.size}, {args.rounds} rounds, {clock}, {opened}, "
+            f"max {args.max_plies} plies, seed {seed}"
+            + ("" if executor.kind == "serial" else f", {executor.describe()}"),
+            flush=True,
+        )
         if done:
             print(f"resuming: {len(done)} games already in {path}", flush=True)
         from tqdm import tqdm
 
         line = tqdm(total=total, initial=len(done), unit="game", file=sys.stderr, disable=None)
         result = play_tournament(
-            players, args.rounds, args.size, openings, args.max_plies, game_seed, gauntlet=args.gauntlet, book=book,
-            book_order=args.book_order, time_control=args.tc, executor=executor, done=done, on_game=on_game,
+            players,
+            args.rounds,
+            args.size,
+            openings,
+            args.max_plies,
+            game_seed,
+            gauntlet=args.gauntlet,
+            book=book,
+            book_order=args.book_order,
+            time_control=args.tc,
+            executor=executor,
+            done=done,
+            on_game=on_game,
             progress=lambda _: line.update(1),
         )
     except KeyboardInterrupt:
@@ -128,5 +206,3 @@ def run_tournament(args) -> int:
     if args.json is not None:
         write_json(args.json, result.figures())
     return 0
-
-

@@ -18,20 +18,85 @@ def register(subparsers):
         epilog="Example: hinge-fast tune mcts -p exploration=0.4,0.05,2 -p fpu=1,0,3 --iterations 200 --nodes 1000 --seed 1",
     )
     p.add_argument("engine", metavar="ENGINE", help="the engine tuned (mcts, alphabeta, ...)")
-    p.add_argument("-p", "--param", action="append", default=[], metavar="NAME=START,LOW,HIGH[,STEP]",
-                   help="a tuned option (repeatable); STEP: the perturbation at the last iteration (default 5%% of the range)")
-    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a fixed option of both sides (repeatable)")
-    p.add_argument("--iterations", type=positive_int("--iterations", 1, 10**7), default=100, metavar="N", help="SPSA iterations (default 100)")
-    p.add_argument("--games", type=positive_int("--games", 1, 1000), default=2, metavar="G", help="games per iteration (default 2: one pair)")
+    p.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=START,LOW,HIGH[,STEP]",
+        help="a tuned option (repeatable); STEP: the perturbation at the last iteration (default 5%% of the range)",
+    )
+    p.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a fixed option of both sides (repeatable)",
+    )
+    p.add_argument(
+        "--iterations",
+        type=positive_int("--iterations", 1, 10**7),
+        default=100,
+        metavar="N",
+        help="SPSA iterations (default 100)",
+    )
+    p.add_argument(
+        "--games",
+        type=positive_int("--games", 1, 1000),
+        default=2,
+        metavar="G",
+        help="games per iteration (default 2: one pair)",
+    )
     limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--time", type=seconds("--time"), default=None, metavar="S", help="seconds per move")
-    limit.add_argument("--nodes", type=positive_int("--nodes", 1, 10**12), default=None, metavar="N", help="nodes or playouts per move (default 500)")
-    p.add_argument("--size", type=positive_int("--size", 4, 9), default=6, metavar="S", help="board side (default 6)")
-    p.add_argument("--openings", type=positive_int("--openings", 0, 1000), default=4, metavar="K", help="random opening plies (default 4)")
-    p.add_argument("--max-plies", type=positive_int("--max-plies", 1, 10**6), default=400, metavar="M", help="unfinished after M plies (default 400)")
-    p.add_argument("--learning-rate", type=float, default=None, metavar="R", help="r_end, the learning rate at the last iteration (default 0.002, fishtest's)")
-    p.add_argument("--seed", type=positive_int("--seed", 0, 2**63 - 1), default=None, metavar="N", help="seed (default: random)")
-    add_executor_arguments(p, concurrency_help="games of an iteration played at once, in worker processes (default 1)")
+    limit.add_argument(
+        "--time", type=seconds("--time"), default=None, metavar="S", help="seconds per move"
+    )
+    limit.add_argument(
+        "--nodes",
+        type=positive_int("--nodes", 1, 10**12),
+        default=None,
+        metavar="N",
+        help="nodes or playouts per move (default 500)",
+    )
+    p.add_argument(
+        "--size",
+        type=positive_int("--size", 4, 9),
+        default=6,
+        metavar="S",
+        help="board side (default 6)",
+    )
+    p.add_argument(
+        "--openings",
+        type=positive_int("--openings", 0, 1000),
+        default=4,
+        metavar="K",
+        help="random opening plies (default 4)",
+    )
+    p.add_argument(
+        "--max-plies",
+        type=positive_int("--max-plies", 1, 10**6),
+        default=400,
+        metavar="M",
+        help="unfinished after M plies (default 400)",
+    )
+    p.add_argument(
+        "--learning-rate",
+        type=float,
+        default=None,
+        metavar="R",
+        help="r_end, the learning rate at the last iteration (default 0.002, fishtest's)",
+    )
+    p.add_argument(
+        "--seed",
+        type=positive_int("--seed", 0, 2**63 - 1),
+        default=None,
+        metavar="N",
+        help="seed (default: random)",
+    )
+    add_executor_arguments(
+        p, concurrency_help="games of an iteration played at once, in worker processes (default 1)"
+    )
     p.set_defaults(run=run_tune)
 
 
@@ -54,32 +119,63 @@ def run_tune(args) -> int:
             raise HingeError(f"an option looks like NAME=VALUE, not {item!r}")
         fixed[key.strip()] = spec.option(key.strip()).parse(value.strip())
     if args.openings >= args.max_plies:
-        raise HingeError(f"--openings ({args.openings}) must be less than --max-plies ({args.max_plies})")
+        raise HingeError(
+            f"--openings ({args.openings}) must be less than --max-plies ({args.max_plies})"
+        )
     nodes = args.nodes if args.nodes is not None or args.time is not None else 500
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     limit = f"{args.time:g} s per move" if args.time is not None else f"{nodes} nodes per move"
     start = " ".join(f"{p.name}={p.start:g}" for p in params)
-    print(f"tune {spec.name}: {args.iterations} iterations of {args.games} games on side {args.size}, {limit}, seed {seed}; start {start}", flush=True)
+    print(
+        f"tune {spec.name}: {args.iterations} iterations of {args.games} games on side {args.size}, {limit}, seed {seed}; start {start}",
+        flush=True,
+    )
     executor = executor_from_args(args)
 
     done = []
 
     def progress(step):
-        done.append(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in step.values.items()))
+        done.append(
+            " ".join(
+                f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                for k, v in step.values.items()
+            )
+        )
         bar.write(step.line(args.iterations))
         bar.show(step.iteration, args.iterations)
 
     try:
         with ProgressBar("iter") as bar:
-            result = spsa(spec.name, params, args.iterations, args.games, time=args.time,
-                          nodes=None if args.time is not None else nodes, size=args.size, openings=args.openings,
-                          max_plies=args.max_plies, seed=seed, options=fixed, progress=progress, executor=executor)
+            result = spsa(
+                spec.name,
+                params,
+                args.iterations,
+                args.games,
+                time=args.time,
+                nodes=None if args.time is not None else nodes,
+                size=args.size,
+                openings=args.openings,
+                max_plies=args.max_plies,
+                seed=seed,
+                options=fixed,
+                progress=progress,
+                executor=executor,
+            )
     except KeyboardInterrupt:
-        print(f"stopped during iteration {len(done) + 1} of {args.iterations}"
-              + (f"; the values after iteration {len(done)}: {done[-1]}" if done else ""), file=sys.stderr, flush=True)
+        print(
+            f"stopped during iteration {len(done) + 1} of {args.iterations}"
+            + (f"; the values after iteration {len(done)}: {done[-1]}" if done else ""),
+            file=sys.stderr,
+            flush=True,
+        )
         raise
     finally:
         executor.close()
-    print("final: " + " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in result.values.items()))
+    print(
+        "final: "
+        + " ".join(
+            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in result.values.items()
+        )
+    )
     print(f"as a player: {result.spec}")
     return 0

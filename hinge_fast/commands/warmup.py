@@ -15,8 +15,13 @@ def register(subparsers):
         "compiles anything; without it, a command compiles what it runs on first use.",
         epilog="Example: hinge-fast warmup",
     )
-    p.add_argument("--processes", type=int, default=None, metavar="N",
-                   help="worker processes (default: one per core)")
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes (default: one per core)",
+    )
     p.set_defaults(run=run_warmup)
 
 

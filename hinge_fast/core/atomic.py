@@ -69,7 +69,9 @@ def _write_all(f: BinaryIO, data) -> None:
         f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-def write_atomic(path, data: str | bytes | Callable[[BinaryIO], object], name: str | None = None) -> int:
+def write_atomic(
+    path, data: str | bytes | Callable[[BinaryIO], object], name: str | None = None
+) -> int:
     """Replace the file ``path`` with ``data`` (text, written as UTF-8; bytes; or a
     function given the open binary file to write to) all at once; returns the file's
     size in bytes. HingeError "cannot write NAME: REASON" (NAME defaults to the path)
@@ -97,14 +99,20 @@ def write_atomic(path, data: str | bytes | Callable[[BinaryIO], object], name: s
         with os.fdopen(fd, "wb") as f:
             # the permissions a file opened for writing would get (mkstemp's are 0600),
             # or those of the file replaced
-            os.fchmod(f.fileno(), stat.S_IMODE(mode) if mode is not None and stat.S_ISREG(mode)
-                      else 0o666 & ~_umask())
+            os.fchmod(
+                f.fileno(),
+                stat.S_IMODE(mode)
+                if mode is not None and stat.S_ISREG(mode)
+                else 0o666 & ~_umask(),
+            )
             _write_all(f, data)
             f.flush()
             os.fsync(f.fileno())
             size = f.tell()
         os.replace(temporary, target)
-    except BaseException as e:  # a full disk, Ctrl-C, a failing producer: the old file stays, no part behind
+    except (
+        BaseException
+    ) as e:  # a full disk, Ctrl-C, a failing producer: the old file stays, no part behind
         try:
             os.unlink(temporary)
         except OSError:

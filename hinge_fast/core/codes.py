@@ -1,8 +1,7 @@
 """The move code of ``movecode.py`` compiled for the kernels, from the very same source."""
 
-from .jit import njit
-
 from . import movecode
+from .jit import njit
 
 encode_placement = njit(cache=True)(movecode.encode_placement)
 encode_swipe = njit(cache=True)(movecode.encode_swipe)

@@ -45,11 +45,17 @@ def parse_fen(text) -> ParsedPosition:
         raise HingeError("empty position string")
     if len(parts) == 2 and text.strip() != " ".join(parts):
         # rules.md section 7: the rows, then one space and the side to move.
-        raise HingeError(f"position string {_shown(text)}: put exactly one space before the side to move")
+        raise HingeError(
+            f"position string {_shown(text)}: put exactly one space before the side to move"
+        )
     if len(parts) == 1:
-        raise HingeError(f"position string {_shown(text)} lacks the side to move ('g' or 'b') after a space")
+        raise HingeError(
+            f"position string {_shown(text)} lacks the side to move ('g' or 'b') after a space"
+        )
     if len(parts) > 2:
-        raise HingeError(f"position string {_shown(text)} has {len(parts)} fields; expected rows and the side to move")
+        raise HingeError(
+            f"position string {_shown(text)} has {len(parts)} fields; expected rows and the side to move"
+        )
     board_text, side = parts
     if side not in ("g", "b"):
         raise HingeError(f"side to move must be 'g' or 'b', not {_shown(side)}")
@@ -70,24 +76,34 @@ def parse_fen(text) -> ParsedPosition:
         at = 0
         for m in _ROW_TOKEN.finditer(row_text):
             if m.start() != at:
-                raise HingeError(f"{name}: unexpected character {row_text[at]!r} in {_shown(row_text)}")
+                raise HingeError(
+                    f"{name}: unexpected character {row_text[at]!r} in {_shown(row_text)}"
+                )
             at = m.end()
             token = m.group()
             if token.isdigit():
                 # Compare the digits before converting, so a huge number costs nothing.
                 if not token.strip("0"):
-                    raise HingeError(f"{name}: a run of empty cells is at least 1, not 0, in {_shown(row_text)}")
+                    raise HingeError(
+                        f"{name}: a run of empty cells is at least 1, not 0, in {_shown(row_text)}"
+                    )
                 if token[0] == "0":
-                    raise HingeError(f"{name}: run {_shown(token)} has a leading zero; write {_shown(token.lstrip('0'))}")
+                    raise HingeError(
+                        f"{name}: run {_shown(token)} has a leading zero; write {_shown(token.lstrip('0'))}"
+                    )
                 if len(token) > 3 or int(token) > len(row) - pos:
-                    raise HingeError(f"{name}: run of {_shown(token)} empty cells does not fit its {len(row)} cells")
+                    raise HingeError(
+                        f"{name}: run of {_shown(token)} empty cells does not fit its {len(row)} cells"
+                    )
                 pos += int(token)
                 continue
             if pos >= len(row):
                 raise HingeError(f"{name}: more than {len(row)} cells in {_shown(row_text)}")
             cell = row[pos]
             if not geo.is_interior(cell):
-                raise HingeError(f"{name}: token on edge cell {geo.names[cell]}; tokens stand on interior cells only")
+                raise HingeError(
+                    f"{name}: token on edge cell {geo.names[cell]}; tokens stand on interior cells only"
+                )
             (green if token == "g" else blue).add(cell)
             pos += 1
         if at != len(row_text):

@@ -47,7 +47,9 @@ _CELL_RE = re.compile(r"([A-Za-z])([0-9]{1,2})")
 def check_size(size) -> int:
     """Return ``size`` as an int if it is a supported board side, else raise HingeError."""
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
-        raise HingeError(f"board size must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
+        raise HingeError(
+            f"board size must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {size!r}"
+        )
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise HingeError(f"board size {size} is not supported: choose {MIN_SIZE} to {MAX_SIZE}")
     return int(size)
@@ -93,7 +95,9 @@ class Geometry:
         size = check_size(size)
         self.size = size
         top = 2 * size - 2
-        all_coords = [(c, r) for c in range(top + 1) for r in range(top + 1) if on_board(size, c, r)]
+        all_coords = [
+            (c, r) for c in range(top + 1) for r in range(top + 1) if on_board(size, c, r)
+        ]
         interior = [cr for cr in all_coords if not is_edge_coord(size, *cr)]
         edge = [cr for cr in all_coords if is_edge_coord(size, *cr)]
         self.coords: tuple[tuple[int, int], ...] = tuple(interior + edge)
@@ -127,7 +131,8 @@ class Geometry:
         self.swipe_ring = ring
 
         self.row_cells = tuple(
-            tuple(self.index[(c, r)] for c in range(top + 1) if (c, r) in self.index) for r in range(top + 1)
+            tuple(self.index[(c, r)] for c in range(top + 1) if (c, r) in self.index)
+            for r in range(top + 1)
         )
         for array in (neighbours, self.neighbour_masks, self.interior_mask, self.edge_mask, ring):
             array.setflags(write=False)
@@ -151,7 +156,9 @@ class Geometry:
             raise HingeError(f"a cell is written like C4, not {text!r}")
         m = _CELL_RE.fullmatch(text.strip())
         if not m:
-            raise HingeError(f"{text!r} is not a cell: write a column letter and a row number, like C4")
+            raise HingeError(
+                f"{text!r} is not a cell: write a column letter and a row number, like C4"
+            )
         name = m.group(1).upper() + str(int(m.group(2)))
         cell = self._name_index.get(name)
         if cell is None:
@@ -159,7 +166,7 @@ class Geometry:
         return cell
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def geometry(size: int = DEFAULT_SIZE) -> Geometry:
     """The cached :class:`Geometry` of the board of side ``size`` (4 to 9).
 

@@ -79,7 +79,10 @@ def _build_stamp() -> str:
     h = hashlib.blake2b(str(int(TABLES_DIGEST)).encode(), digest_size=16)
     for path in sorted(PACKAGE.rglob("*.py")):
         text = path.read_bytes()
-        if any(mark in text for mark in (b"@njit", b"@overload", b"@intrinsic")) or path.name == "movecode.py":
+        if (
+            any(mark in text for mark in (b"@njit", b"@overload", b"@intrinsic"))
+            or path.name == "movecode.py"
+        ):
             h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + text)
     return h.hexdigest()
 
@@ -93,8 +96,9 @@ class KernelDispatcher(CPUDispatcher):
     argument type, whatever constants the callers pass."""
 
     def get_call_template(self, args, kws):
-        return super().get_call_template(tuple(types.unliteral(a) for a in args),
-                                         {k: types.unliteral(v) for k, v in kws.items()})
+        return super().get_call_template(
+            tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()}
+        )
 
     def enable_caching(self):
         try:

@@ -21,23 +21,25 @@ from numba.core import event
 from .codes import encode_placement, encode_swipe, is_swipe, move_from, move_target, move_to  # noqa: F401
 from .jit import kernel_cache_dir  # noqa: F401
 from .moves import bitboard_flips, flipped_group, group_labels, legal_moves, words, zobrist_hash  # noqa: F401
-from .perft import perft as perft_kernel  # noqa: F401
 from .perft import make_unmake_loop, perft_children  # noqa: F401
-from .playouts import first_move_counts, moves_count, random_games, game_trace  # noqa: F401
+from .perft import perft as perft_kernel  # noqa: F401
+from .playouts import first_move_counts, game_trace, moves_count, random_games  # noqa: F401
 from .swipes import uniform_moves  # noqa: F401
 from .tables import SHIFT_WORDS_OF
 
 #: The board sides of each word count of the shift layout.
-SIDES_OF_WORDS = {n: [s for s in range(len(SHIFT_WORDS_OF)) if SHIFT_WORDS_OF[s] == n]
-                  for n in sorted(set(int(x) for x in SHIFT_WORDS_OF if x))}
+SIDES_OF_WORDS = {
+    n: [s for s in range(len(SHIFT_WORDS_OF)) if SHIFT_WORDS_OF[s] == n]
+    for n in sorted(set(int(x) for x in SHIFT_WORDS_OF if x))
+}
 #: About the most seconds one command compiles for one side on a 2-core machine (a
 #: search and the move generator it calls: ``scripts/first_move.py``, docs/performance.md).
 SEARCH_COMPILE_SECONDS = 25
 
 
-def sides_text(words: int) -> str:
-    """``'side 4'``, ``'sides 5 and 6'``: the sides whose sets have ``words`` words."""
-    sides = SIDES_OF_WORDS.get(words, [])
+def sides_text(word_count: int) -> str:
+    """``'side 4'``, ``'sides 5 and 6'``: the sides whose sets have ``word_count`` words."""
+    sides = SIDES_OF_WORDS.get(word_count, [])
     if len(sides) == 1:
         return f"side {sides[0]}"
     return "sides " + ", ".join(map(str, sides[:-1])) + f" and {sides[-1]}"
@@ -49,7 +51,11 @@ def _words_of(args) -> int | None:
     for a in reversed(tuple(args)):
         count = getattr(a, "count", None)
         dtype = getattr(a, "dtype", None)
-        if count is not None and getattr(dtype, "bitwidth", 0) == 64 and type(a).__name__ == "UniTuple":
+        if (
+            count is not None
+            and getattr(dtype, "bitwidth", 0) == 64
+            and type(a).__name__ == "UniTuple"
+        ):
             return int(count)
     return None
 
@@ -82,7 +88,9 @@ class CompileNotice(event.Listener):
         if self._bar is None and sys.stderr.isatty():
             from tqdm import tqdm
 
-            self._bar = tqdm(desc="hinge-fast: compiling", unit=" kernels", leave=False, file=sys.stderr)
+            self._bar = tqdm(
+                desc="hinge-fast: compiling", unit=" kernels", leave=False, file=sys.stderr
+            )
 
     def on_end(self, ev):
         self._depth -= 1
@@ -100,4 +108,3 @@ class CompileNotice(event.Listener):
 
 COMPILE_NOTICE = CompileNotice()
 event.register("numba:compile", COMPILE_NOTICE)
-

@@ -19,10 +19,10 @@ only swipes stops at the first placement.
 """
 
 import numpy as np
-from .jit import njit
 
 from .bits import lowest_bit_index64
 from .codes import encode_placement, encode_swipe, is_swipe, move_from, move_target, move_to
+from .jit import njit
 from .sets import (
     adjacent,
     dilate,
@@ -148,7 +148,9 @@ def list_moves(size, own, enemy, moves, flips, work, group_of_bit, least_flip):
                                 first = gid
                             else:
                                 second = gid
-                            moves[n] = encode_swipe(from_cell, to_cell, group_of_bit[TARGET_SLOTS + gid])
+                            moves[n] = encode_swipe(
+                                from_cell, to_cell, group_of_bit[TARGET_SLOTS + gid]
+                            )
                             s_store(flips, n, s_row(work, GROUP_ROWS + gid, own))
                             n += 1
     if least_flip > 0:
@@ -164,7 +166,7 @@ def list_moves(size, own, enemy, moves, flips, work, group_of_bit, least_flip):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def play_move(size, own, enemy, move, flipped):
     """``(their tokens, our tokens)`` after ``move`` by ``own``, flipping the set
     ``flipped`` (empty for a placement)."""
@@ -256,8 +258,12 @@ def group_labels(size, bits, labels):
 
 @njit(cache=True)
 def key_in(size, green_bits, blue_bits, blue_to_move, like):
-    return position_key(size, to_shift_words(size, green_bits, like), to_shift_words(size, blue_bits, like),
-                        blue_to_move)
+    return position_key(
+        size,
+        to_shift_words(size, green_bits, like),
+        to_shift_words(size, blue_bits, like),
+        blue_to_move,
+    )
 
 
 def zobrist_hash(size, green_bits, blue_bits, blue_to_move):
@@ -283,5 +289,16 @@ def bitboard_flips(size, moves, sets, n, out):
                 out[i, cell >> 6] |= U64(1) << U64(cell & 63)
 
 
-__all__ = ["bitboard_flips", "child_key", "flipped_group", "group_labels", "legal_moves", "list_moves", "play_move", "position_key",
-           "set_like", "words", "zobrist_hash"]
+__all__ = [
+    "bitboard_flips",
+    "child_key",
+    "flipped_group",
+    "group_labels",
+    "legal_moves",
+    "list_moves",
+    "play_move",
+    "position_key",
+    "set_like",
+    "words",
+    "zobrist_hash",
+]

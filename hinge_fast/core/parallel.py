@@ -22,11 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import kernels
 from ..errors import HingeError
+from . import kernels
 from .playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
 from .tables import workspace
-
 
 #: Below about this many leaves (estimated as root moves ** depth) perft stays on one
 #: thread: a tree that small takes milliseconds, about what handing work to threads
@@ -63,7 +62,11 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1, should_stop=None
     milliseconds; then HingeError ``perft stopped after K of N root moves``).
     ``progress(done, total)`` is called here as root moves finish."""
     root = workspace(1)
-    n = int(kernels.legal_moves(size, own, enemy, root.moves[0], root.flips[0], root.scratch, root.group_of_bit))
+    n = int(
+        kernels.legal_moves(
+            size, own, enemy, root.moves[0], root.flips[0], root.scratch, root.group_of_bit
+        )
+    )
     codes = root.moves[0, :n].copy()
     flips = root.flips[0, :n].copy()
     counts = np.zeros(n, dtype=np.int64)
@@ -91,8 +94,19 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1, should_stop=None
         work = workspace(depth, stop)
         if threads == 1:  # one call for every root move: the kernel itself heeds ``stop``
             if not stop[0]:
-                kernels.perft_children(size, own, enemy, depth, bulk, work, codes_by_size, flips_by_size, 0, n,
-                                       counts_by_size)
+                kernels.perft_children(
+                    size,
+                    own,
+                    enemy,
+                    depth,
+                    bulk,
+                    work,
+                    codes_by_size,
+                    flips_by_size,
+                    0,
+                    n,
+                    counts_by_size,
+                )
             return
         while not stop[0]:
             with lock:
@@ -100,7 +114,19 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1, should_stop=None
                 next_index[0] += 1
             if i >= n:
                 return
-            kernels.perft_children(size, own, enemy, depth, bulk, work, codes_by_size, flips_by_size, i, i + 1, counts_by_size)
+            kernels.perft_children(
+                size,
+                own,
+                enemy,
+                depth,
+                bulk,
+                work,
+                codes_by_size,
+                flips_by_size,
+                i,
+                i + 1,
+                counts_by_size,
+            )
 
     def finished() -> int:
         return int(np.count_nonzero(counts_by_size >= 0))
@@ -135,7 +161,9 @@ class PlayoutTally(NamedTuple):
         return float(self.plies.mean()) if len(self.plies) else 0.0
 
 
-def playouts(size, own, enemy, games, max_plies=10_000, seed=0, threads=1, should_stop=None, progress=None) -> PlayoutTally:
+def playouts(
+    size, own, enemy, games, max_plies=10_000, seed=0, threads=1, should_stop=None, progress=None
+) -> PlayoutTally:
     """``games`` uniformly random games from ``(own, enemy)`` (``own`` to move). Stops
     and reports as ``perft_divide`` does, between chunks of at most 256 games
     (``progress(games done, games)``; HingeError ``playouts stopped after K of N games``)."""
@@ -158,7 +186,18 @@ def playouts(size, own, enemy, games, max_plies=10_000, seed=0, threads=1, shoul
             if lo >= games:
                 return
             hi = min(games, lo + chunk)
-            kernels.random_games(size, own, enemy, lo, hi - lo, max_plies, seed, plies[lo:hi], winner[lo:hi], ended[lo:hi])
+            kernels.random_games(
+                size,
+                own,
+                enemy,
+                lo,
+                hi - lo,
+                max_plies,
+                seed,
+                plies[lo:hi],
+                winner[lo:hi],
+                ended[lo:hi],
+            )
             with lock:
                 finished[0] += hi - lo
 
@@ -189,7 +228,10 @@ def _run_threads(worker, threads, stop, should_stop=None, tick=None):
             failures.append(e)
             stop[0] = 1
 
-    pool = [threading.Thread(target=run, name=f"hinge-fast-worker-{k}", daemon=True) for k in range(threads)]
+    pool = [
+        threading.Thread(target=run, name=f"hinge-fast-worker-{k}", daemon=True)
+        for k in range(threads)
+    ]
     for thread in pool:
         thread.start()
     try:
@@ -211,4 +253,13 @@ def _run_threads(worker, threads, stop, should_stop=None, tick=None):
         raise failures[0]
 
 
-__all__ = ["ELIMINATION", "NO_LEGAL_MOVE", "PLY_CAP", "PlayoutTally", "available_threads", "perft", "perft_divide", "playouts"]
+__all__ = [
+    "ELIMINATION",
+    "NO_LEGAL_MOVE",
+    "PLY_CAP",
+    "PlayoutTally",
+    "available_threads",
+    "perft",
+    "perft_divide",
+    "playouts",
+]

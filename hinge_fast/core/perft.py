@@ -29,8 +29,8 @@ for perft alone: 205 against 226 ns on side 6, 659 against 879 ns on side 9).
 """
 
 import numpy as np
-from .jit import njit
 
+from .jit import njit
 from .moves import list_moves, play_move
 from .sets import (
     adjacent,
@@ -50,12 +50,12 @@ from .sets import (
     to_shift_words,
 )
 from .swipes import END_SETS, grow_group, start_cells, swipe_end_sets, uniform_count
-from .tables import MAX_MOVES, SHIFT_WORDS_OF
+from .tables import MAX_MOVES
 
 U64 = np.uint64
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def fold(a):
     """The words of the set ``a`` XORed into one."""
     x = U64(0)
@@ -64,7 +64,7 @@ def fold(a):
     return x
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def keep(store, made, n, first, kids_to_move, kids_mover, to_move, mover):
     """Child ``n`` of ``expand``: stored to row ``first + n`` (``store``), or XORed into
     ``made``. Returns ``made``."""
@@ -75,7 +75,7 @@ def keep(store, made, n, first, kids_to_move, kids_mover, to_move, mover):
     return s_xor(made, s_xor(to_move, mover))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
     """The children of ``(own, enemy)`` (``own`` to move): returns ``(n, checksum)``.
 
@@ -119,7 +119,16 @@ def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
                 x = s_lowest(tokens)
                 ends = s_andnot(ends, f)
                 tokens = s_andnot(tokens, x)
-                made = keep(store, made, n, first, kids_to_move, kids_mover, to_move, s_or(s_andnot(base, x), f))
+                made = keep(
+                    store,
+                    made,
+                    n,
+                    first,
+                    kids_to_move,
+                    kids_mover,
+                    to_move,
+                    s_or(s_andnot(base, x), f),
+                )
                 n += 1
     return n, fold(made)
 
@@ -174,7 +183,9 @@ def perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop):
             if stop[0]:
                 return np.int64(-1)
             ply += 1
-            count[ply] = expand(w, inside, a, b, work, True, kids_to_move, kids_mover, ply * MAX_MOVES)[0]
+            count[ply] = expand(
+                w, inside, a, b, work, True, kids_to_move, kids_mover, ply * MAX_MOVES
+            )[0]
             next_kid[ply] = 0
     leaf_checksum[0] ^= checksum
     return total
@@ -183,8 +194,15 @@ def perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop):
 @njit(cache=True, nogil=True)
 def perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, stop, like):
     """``perft`` in the shift layout of ``like``'s words."""
-    return perft_sets(size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like), depth, bulk,
-                      leaf_checksum, stop)
+    return perft_sets(
+        size,
+        to_shift_words(size, own_bits, like),
+        to_shift_words(size, enemy_bits, like),
+        depth,
+        bulk,
+        leaf_checksum,
+        stop,
+    )
 
 
 def perft(size, own, enemy, depth, bulk, work):
@@ -202,7 +220,9 @@ def perft(size, own, enemy, depth, bulk, work):
 
 
 @njit(cache=True, nogil=True)
-def children_in(size, own_bits, enemy_bits, depth, bulk, work, codes, flips, first, last, counts, like):
+def children_in(
+    size, own_bits, enemy_bits, depth, bulk, work, codes, flips, first, last, counts, like
+):
     """``perft_children`` in the shift layout of ``like``'s words."""
     own = to_shift_words(size, own_bits, like)
     enemy = to_shift_words(size, enemy_bits, like)
@@ -211,7 +231,9 @@ def children_in(size, own_bits, enemy_bits, depth, bulk, work, codes, flips, fir
         if depth == 1:
             counts[i] = 1
         else:
-            counts[i] = perft_sets(size, their, ours, depth - 1, bulk, work.leaf_checksum, work.stop)
+            counts[i] = perft_sets(
+                size, their, ours, depth - 1, bulk, work.leaf_checksum, work.stop
+            )
         if counts[i] < 0:
             return i - first
     return last - first
@@ -223,7 +245,9 @@ def perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, las
     per chunk of root moves, so that threads sharing the root pay Python only once per
     chunk. Returns how many it counted: fewer when ``work.stop`` stopped it (that count
     is -1)."""
-    return children_in(size, own, enemy, depth, bulk, work, codes, flips, first, last, counts, set_like(size))
+    return children_in(
+        size, own, enemy, depth, bulk, work, codes, flips, first, last, counts, set_like(size)
+    )
 
 
 @njit(cache=True, nogil=True)

@@ -25,14 +25,38 @@ codes (``movecode.py``).
 """
 
 import numpy as np
-from .jit import njit
 
 from .codes import encode_placement, encode_swipe
-from .sets import (adjacent, dilate, nth_bit, s_and, s_andnot, s_any, s_count, s_interior, s_lowest, s_or,
-                   s_row, s_store, s_zero, set_like, to_shift_words)
-from .swipes import (END_SETS, cell_index, grow_group, start_cells, swipe_end_sets, uniform_code, uniform_count,
-                     uniform_nth, uniform_play)
-from .tables import SHIFT_WORDS, SHIFT_WORDS_OF
+from .jit import njit
+from .sets import (
+    adjacent,
+    dilate,
+    nth_bit,
+    s_and,
+    s_andnot,
+    s_any,
+    s_count,
+    s_interior,
+    s_lowest,
+    s_or,
+    s_row,
+    s_store,
+    s_zero,
+    set_like,
+    to_shift_words,
+)
+from .swipes import (
+    END_SETS,
+    cell_index,
+    grow_group,
+    start_cells,
+    swipe_end_sets,
+    uniform_code,
+    uniform_count,
+    uniform_nth,
+    uniform_play,
+)
+from .tables import SHIFT_WORDS
 
 U64 = np.uint64
 #: Rows of ``policy_playout``'s scratch: the thirteen end sets, then the tied groups.
@@ -62,7 +86,6 @@ def rng_next(rng):
 def rng_below(rng, n):
     """A uniform whole number in [0, n) (n small: the modulo bias is below 2**-50)."""
     return np.int64((rng_next(rng) >> U64(1)) % U64(n))
-
 
 
 # ----- the MCTS playout policy ------------------------------------------------------------------
@@ -137,7 +160,9 @@ def policy_playout(size, own, enemy, cap, rng, trace, work):
         if s_any(reached):
             x, f, group = choose_swipe(w, enemy, reached, work, rng)
             if ply < trace.shape[0]:
-                trace[ply] = encode_swipe(cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group)))
+                trace[ply] = encode_swipe(
+                    cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group))
+                )
             mover = s_or(s_or(s_andnot(own, x), f), group)
             own, enemy = s_andnot(enemy, group), mover
         else:
@@ -160,7 +185,6 @@ def policy_playout(size, own, enemy, cap, rng, trace, work):
     return result, ply
 
 
-
 # ----- uniformly random games -------------------------------------------------------------------
 
 #: How a game ended (``ended`` output of ``random_games``).
@@ -178,7 +202,7 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def splitmix64(state):
     """One step of splitmix64: ``(next state, output)``."""
     state = state + _GOLDEN
@@ -196,7 +220,7 @@ def game_seed(seed, game):
     return z
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def draw_below(state, n):
     """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``, without bias (Lemire's
     multiply-and-reject): ``(next state, value)``."""
@@ -211,7 +235,9 @@ def draw_below(state, n):
     return state, np.int64(m >> _S32)
 
 
-def random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out):
+def random_games(
+    size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out
+):
     """Play games ``first_game .. first_game + games - 1`` of uniformly random legal
     moves from one position (``own``: the side to move; bitboards of ``geometry.py``).
 
@@ -220,8 +246,19 @@ def random_games(size, own, enemy, first_game, games, max_plies, seed, plies_out
     and how it ended (``ELIMINATION``, ``NO_LEGAL_MOVE``, ``PLY_CAP``). A side with no
     legal move loses (rules.md section 6). Returns the total number of plies.
     """
-    return games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out,
-                    set_like(size))
+    return games_in(
+        size,
+        own,
+        enemy,
+        first_game,
+        games,
+        max_plies,
+        seed,
+        plies_out,
+        winner_out,
+        ended_out,
+        set_like(size),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -256,13 +293,17 @@ def random_game(size, own_bits, enemy_bits, state, max_plies, work, trace, like)
 
 
 @njit(cache=True, nogil=True)
-def games_in(size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out, like):
+def games_in(
+    size, own, enemy, first_game, games, max_plies, seed, plies_out, winner_out, ended_out, like
+):
     """``random_games`` in the shift layout of ``like``'s words."""
     work = np.zeros((END_SETS, len(like)), dtype=np.uint64)
     trace = np.zeros(0, dtype=np.int64)
     total = np.int64(0)
     for i in range(games):
-        ply, winner, ended = random_game(size, own, enemy, game_seed(seed, first_game + i), max_plies, work, trace, like)
+        ply, winner, ended = random_game(
+            size, own, enemy, game_seed(seed, first_game + i), max_plies, work, trace, like
+        )
         plies_out[i] = ply
         winner_out[i] = winner
         ended_out[i] = ended

@@ -29,13 +29,18 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .jit import njit
-
-from .geometry import geometry
 from .codes import is_swipe, move_from, move_to
+from .geometry import geometry
+from .jit import njit
 from .moves import list_moves
-from .tables import (GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_COLUMN_LENGTHS, SHIFT_COLUMN_SOURCES,
-                     SHIFT_COLUMN_TARGETS)
+from .tables import (
+    GROUP_SLOTS,
+    MAX_MOVES,
+    SCRATCH_ROWS,
+    SHIFT_COLUMN_LENGTHS,
+    SHIFT_COLUMN_SOURCES,
+    SHIFT_COLUMN_TARGETS,
+)
 
 SIZE = 4
 N_CELLS = 19
@@ -85,7 +90,9 @@ def _index_tables():
         for bits in range(1 << LOW_BITS):
             low[s, bits] = sum(int(weights[c]) for c in range(LOW_BITS) if bits >> c & 1)
         for bits in range(1 << (N_CELLS - LOW_BITS)):
-            high[s, bits] = sum(int(weights[LOW_BITS + c]) for c in range(N_CELLS - LOW_BITS) if bits >> c & 1)
+            high[s, bits] = sum(
+                int(weights[LOW_BITS + c]) for c in range(N_CELLS - LOW_BITS) if bits >> c & 1
+            )
     # Decoding: the digits of index % 3**10 and of index // 3**10, as (own, enemy) bits.
     decode_low = np.zeros(LOW_SPAN, dtype=np.int64)
     for n in range(LOW_SPAN):
@@ -166,7 +173,8 @@ def _set_of(mask):
     word = np.uint64(0)
     for k in range(2 * SIZE - 3):
         run = (np.uint64(mask) >> np.uint64(SHIFT_COLUMN_SOURCES[SIZE, k])) & np.uint64(
-            (1 << SHIFT_COLUMN_LENGTHS[SIZE, k]) - 1)
+            (1 << SHIFT_COLUMN_LENGTHS[SIZE, k]) - 1
+        )
         word |= run << np.uint64(SHIFT_COLUMN_TARGETS[SIZE, k])
     return (word,)
 
@@ -176,7 +184,9 @@ def _mask_of(word):
     """The inverse of ``_set_of``: a one-word set's cells as a mask."""
     mask = np.int64(0)
     for k in range(2 * SIZE - 3):
-        run = (word >> np.uint64(SHIFT_COLUMN_TARGETS[SIZE, k])) & np.uint64((1 << SHIFT_COLUMN_LENGTHS[SIZE, k]) - 1)
+        run = (word >> np.uint64(SHIFT_COLUMN_TARGETS[SIZE, k])) & np.uint64(
+            (1 << SHIFT_COLUMN_LENGTHS[SIZE, k]) - 1
+        )
         mask |= np.int64(run) << SHIFT_COLUMN_SOURCES[SIZE, k]
     return mask
 
@@ -189,7 +199,9 @@ def _child_index(own, enemy, move, flips, i):
     if not is_swipe(move):
         return canonical_index(enemy, own | to)
     flipped = _mask_of(flips[i, 0])
-    return canonical_index(enemy ^ flipped, (own & ~(np.int64(1) << move_from(move))) | to | flipped)
+    return canonical_index(
+        enemy ^ flipped, (own & ~(np.int64(1) << move_from(move))) | to | flipped
+    )
 
 
 @njit(cache=True, inline="always")
@@ -213,8 +225,12 @@ def code_distance(code):
 @njit(cache=True, inline="always")
 def _workspace():
     """One thread's move-list buffers (``moves.list_moves``): moves, flips, scratch."""
-    return (np.empty(MAX_MOVES, dtype=np.int64), np.empty((MAX_MOVES, 1), dtype=np.uint64),
-            np.empty((SCRATCH_ROWS, 1), dtype=np.uint64), np.zeros(GROUP_SLOTS, dtype=np.int16))
+    return (
+        np.empty(MAX_MOVES, dtype=np.int64),
+        np.empty((MAX_MOVES, 1), dtype=np.uint64),
+        np.empty((SCRATCH_ROWS, 1), dtype=np.uint64),
+        np.zeros(GROUP_SLOTS, dtype=np.int16),
+    )
 
 
 @njit(cache=True, inline="always")

@@ -44,12 +44,13 @@ ANDed with the tokens), only those next to the cells asked for (``group_touches_
 """
 
 import numpy as np
-from .jit import njit
 from numba.core import types
 from numba.extending import overload
 
+# The generated primitives (_define) call these by name from this module's globals.
+from .bits import highest_bit_index64, lowest_bit_index64, popcount64  # noqa: F401
 from .geometry import MAX_SIZE, MIN_SIZE
-from .bits import highest_bit_index64, lowest_bit_index64, popcount64
+from .jit import njit
 from .tables import (
     SHIFT_COLUMN_LENGTHS,
     SHIFT_COLUMN_SOURCES,
@@ -74,6 +75,7 @@ B64 = U64(64)
 # for the tuple's length, word by word, when a kernel is compiled. A kernel is one
 # source for every word count: the type of the sets it is given picks the compiled
 # version (``set_like(size)`` gives the empty set of a side's word count).
+
 
 def _words(a):
     """The number of words of a set's numba type (``None``: not a tuple of words)."""
@@ -117,8 +119,18 @@ def up(a, k):
 def _up(a, k):
     n = _words(a)
     if n:
-        return _define("up", "a, k", n, ["return " + _tuple(
-            ["a[0] << k"] + [f"(a[{i}] << k) | (a[{i - 1}] >> (B64 - k))" for i in range(1, n)])])
+        return _define(
+            "up",
+            "a, k",
+            n,
+            [
+                "return "
+                + _tuple(
+                    ["a[0] << k"]
+                    + [f"(a[{i}] << k) | (a[{i - 1}] >> (B64 - k))" for i in range(1, n)]
+                )
+            ],
+        )
 
 
 def down(a, k):
@@ -130,8 +142,18 @@ def down(a, k):
 def _down(a, k):
     n = _words(a)
     if n:
-        return _define("down", "a, k", n, ["return " + _tuple(
-            [f"(a[{i}] >> k) | (a[{i + 1}] << (B64 - k))" for i in range(n - 1)] + [f"a[{n - 1}] >> k"])])
+        return _define(
+            "down",
+            "a, k",
+            n,
+            [
+                "return "
+                + _tuple(
+                    [f"(a[{i}] >> k) | (a[{i + 1}] << (B64 - k))" for i in range(n - 1)]
+                    + [f"a[{n - 1}] >> k"]
+                )
+            ],
+        )
 
 
 def _elementwise(name, op, doc):
@@ -154,8 +176,12 @@ def _overload_elementwise(stub, expression):
     def impl(a, b):
         n = _words(a)
         if n and _words(b) == n:
-            return _define(stub.__name__, "a, b", n,
-                           ["return " + _tuple([expression.format(i=i) for i in range(n)])])
+            return _define(
+                stub.__name__,
+                "a, b",
+                n,
+                ["return " + _tuple([expression.format(i=i) for i in range(n)])],
+            )
 
     return impl
 
@@ -174,7 +200,9 @@ def s_any(a):
 def _s_any(a):
     n = _words(a)
     if n:
-        return _define("s_any", "a", n, ["return (" + " | ".join(f"a[{i}]" for i in range(n)) + ") != 0"])
+        return _define(
+            "s_any", "a", n, ["return (" + " | ".join(f"a[{i}]" for i in range(n)) + ") != 0"]
+        )
 
 
 def s_eq(a, b):
@@ -185,7 +213,12 @@ def s_eq(a, b):
 def _s_eq(a, b):
     n = _words(a)
     if n and _words(b) == n:
-        return _define("s_eq", "a, b", n, ["return (" + " | ".join(f"(a[{i}] ^ b[{i}])" for i in range(n)) + ") == 0"])
+        return _define(
+            "s_eq",
+            "a, b",
+            n,
+            ["return (" + " | ".join(f"(a[{i}] ^ b[{i}])" for i in range(n)) + ") == 0"],
+        )
 
 
 def s_count(a):
@@ -196,8 +229,16 @@ def s_count(a):
 def _s_count(a):
     n = _words(a)
     if n:
-        return _define("s_count", "a", n,
-                       ["return np.int64(" + " + ".join(f"np.int64(popcount64(a[{i}]))" for i in range(n)) + ")"])
+        return _define(
+            "s_count",
+            "a",
+            n,
+            [
+                "return np.int64("
+                + " + ".join(f"np.int64(popcount64(a[{i}]))" for i in range(n))
+                + ")"
+            ],
+        )
 
 
 def _one_word_set(n, i, word):
@@ -223,8 +264,14 @@ def s_lowest(a):
 def _s_lowest(a):
     n = _words(a)
     if n:
-        return _define("s_lowest", "a", n, _by_first_word(
-            list(range(n)), lambda i: _one_word_set(n, i, f"a[{i}] & (~a[{i}] + ONE)")))
+        return _define(
+            "s_lowest",
+            "a",
+            n,
+            _by_first_word(
+                list(range(n)), lambda i: _one_word_set(n, i, f"a[{i}] & (~a[{i}] + ONE)")
+            ),
+        )
 
 
 def s_highest(a):
@@ -236,8 +283,15 @@ def s_highest(a):
 def _s_highest(a):
     n = _words(a)
     if n:
-        return _define("s_highest", "a", n, _by_first_word(
-            list(reversed(range(n))), lambda i: _one_word_set(n, i, f"ONE << U64(highest_bit_index64(a[{i}]))")))
+        return _define(
+            "s_highest",
+            "a",
+            n,
+            _by_first_word(
+                list(reversed(range(n))),
+                lambda i: _one_word_set(n, i, f"ONE << U64(highest_bit_index64(a[{i}]))"),
+            ),
+        )
 
 
 def s_lowest_index(a):
@@ -250,8 +304,14 @@ def s_lowest_index(a):
 def _s_lowest_index(a):
     n = _words(a)
     if n:
-        return _define("s_lowest_index", "a", n, _by_first_word(
-            list(range(n)), lambda i: f"np.int64({64 * i} + lowest_bit_index64(a[{i}]))"))
+        return _define(
+            "s_lowest_index",
+            "a",
+            n,
+            _by_first_word(
+                list(range(n)), lambda i: f"np.int64({64 * i} + lowest_bit_index64(a[{i}]))"
+            ),
+        )
 
 
 def s_zero(like):
@@ -287,7 +347,12 @@ def s_row(array, row, like):
 def _s_row(array, row, like):
     n = _words(like)
     if n:
-        return _define("s_row", "array, row, like", n, ["return " + _tuple([f"array[row, {i}]" for i in range(n)])])
+        return _define(
+            "s_row",
+            "array, row, like",
+            n,
+            ["return " + _tuple([f"array[row, {i}]" for i in range(n)])],
+        )
 
 
 def s_store(array, row, a):
@@ -300,7 +365,9 @@ def s_store(array, row, a):
 def _s_store(array, row, a):
     n = _words(a)
     if n:
-        return _define("s_store", "array, row, a", n, [f"array[row, {i}] = a[{i}]" for i in range(n)])
+        return _define(
+            "s_store", "array, row, a", n, [f"array[row, {i}] = a[{i}]" for i in range(n)]
+        )
 
 
 def s_bit(b, like):
@@ -312,8 +379,13 @@ def s_bit(b, like):
 def _s_bit(b, like):
     n = _words(like)
     if n:
-        return _define("s_bit", "b, like", n, ["k = U64(b & 63)", "q = b >> 6"] + [
-            "return " + _tuple([f"(ONE << k) if q == {i} else U64(0)" for i in range(n)])])
+        return _define(
+            "s_bit",
+            "b, like",
+            n,
+            ["k = U64(b & 63)", "q = b >> 6"]
+            + ["return " + _tuple([f"(ONE << k) if q == {i} else U64(0)" for i in range(n)])],
+        )
 
 
 def s_has(a, b):
@@ -329,11 +401,17 @@ def _s_has(a, b):
 
 
 #: Masks of the low half of every 32-, 16-, 8-, 4-, 2- and 1-bit block of a word.
-HALVES = (U64(0x00000000FFFFFFFF), U64(0x0000FFFF0000FFFF), U64(0x00FF00FF00FF00FF),
-          U64(0x0F0F0F0F0F0F0F0F), U64(0x3333333333333333), U64(0x5555555555555555))
+HALVES = (
+    U64(0x00000000FFFFFFFF),
+    U64(0x0000FFFF0000FFFF),
+    U64(0x00FF00FF00FF00FF),
+    U64(0x0F0F0F0F0F0F0F0F),
+    U64(0x3333333333333333),
+    U64(0x5555555555555555),
+)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def nth_in_word(word, n):
     """The ``n``-th lowest set bit (from 0, ``n < popcount(word)``) of ``word``, as a
     one-bit word: six halvings, each keeping the half of the remaining block that holds
@@ -363,8 +441,12 @@ def _nth_bit(a, n):
     if words:
         lines = ["k = np.int64(n)"]
         for i in range(words - 1):
-            lines += [f"c = np.int64(popcount64(a[{i}]))", "if k < c:",
-                      f"    return {_one_word_set(words, i, f'nth_in_word(a[{i}], k)')}", "k -= c"]
+            lines += [
+                f"c = np.int64(popcount64(a[{i}]))",
+                "if k < c:",
+                f"    return {_one_word_set(words, i, f'nth_in_word(a[{i}], k)')}",
+                "k -= c",
+            ]
         lines.append(f"return {_one_word_set(words, words - 1, f'nth_in_word(a[{words - 1}], k)')}")
         return _define("nth_bit", "a, n", words, lines)
 
@@ -381,11 +463,17 @@ def s_edge(size, like):
 
 def _overload_table_row(stub, table):
     """The numba version of a stub that reads row ``size`` of ``table`` as a set."""
+
     @overload(stub)
     def impl(size, like):
         n = _words(like)
         if n:
-            read = _define(stub.__name__, "size, like", n, ["return " + _tuple([f"TABLE[size, {i}]" for i in range(n)])])
+            read = _define(
+                stub.__name__,
+                "size, like",
+                n,
+                ["return " + _tuple([f"TABLE[size, {i}]" for i in range(n)])],
+            )
             read.__globals__["TABLE"] = table
             return read
 
@@ -401,7 +489,9 @@ def to_shift_words(size, bits, like):
     out = 0
     for k in range(2 * size - 3):
         run = _as_int(bits) >> int(SHIFT_COLUMN_SOURCES[size, k])
-        out |= (run & ((1 << int(SHIFT_COLUMN_LENGTHS[size, k])) - 1)) << int(SHIFT_COLUMN_TARGETS[size, k])
+        out |= (run & ((1 << int(SHIFT_COLUMN_LENGTHS[size, k])) - 1)) << int(
+            SHIFT_COLUMN_TARGETS[size, k]
+        )
     return _as_set(out, len(like))
 
 
@@ -448,13 +538,32 @@ def _column_moves(size):
 # constant), so no separate kernel is compiled for each direction.
 
 #: Per direction j: ``a`` moved by ``-D[j]`` (the cells whose neighbour ``x + D[j]`` is in ``a``).
-AT_SHIFTS = ("down(a, w)", "down(a, w + ONE)", "down(a, ONE)", "up(a, w)", "up(a, w + ONE)", "up(a, ONE)")
+AT_SHIFTS = (
+    "down(a, w)",
+    "down(a, w + ONE)",
+    "down(a, ONE)",
+    "up(a, w)",
+    "up(a, w + ONE)",
+    "up(a, ONE)",
+)
 #: Per direction j: ``a`` moved by ``-(D[j] + D[j+1])``, the corner cell between two directions.
-AT_CORNER_SHIFTS = ("down(a, w + w + ONE)", "down(a, w + U64(2))", "up(a, w - ONE)", "up(a, w + w + ONE)",
-                    "up(a, w + U64(2))", "down(a, w - ONE)")
+AT_CORNER_SHIFTS = (
+    "down(a, w + w + ONE)",
+    "down(a, w + U64(2))",
+    "up(a, w - ONE)",
+    "up(a, w + w + ONE)",
+    "up(a, w + U64(2))",
+    "down(a, w - ONE)",
+)
 #: Per direction j: ``a`` moved by ``-2 D[j]``.
-AT_DOUBLE_SHIFTS = ("down(a, w + w)", "down(a, w + w + U64(2))", "down(a, U64(2))", "up(a, w + w)",
-                    "up(a, w + w + U64(2))", "up(a, U64(2))")
+AT_DOUBLE_SHIFTS = (
+    "down(a, w + w)",
+    "down(a, w + w + U64(2))",
+    "down(a, U64(2))",
+    "up(a, w + w)",
+    "up(a, w + w + U64(2))",
+    "up(a, U64(2))",
+)
 
 
 def _cases(name, args, n, choice, cases):
@@ -473,6 +582,7 @@ def direction_primitive(name, cases, doc):
     """A primitive ``name(a, j, w)`` returning ``cases[j]`` (source expressions in
     ``a`` and ``w`` over the primitives of this module), with its interpreter stub and
     its compiled ``overload``: one case for a constant ``j``, else an if-chain."""
+
     def stub(a, j, w):
         return eval(cases[int(j)], globals(), {"a": a, "w": U64(w)})
 
@@ -488,18 +598,35 @@ def direction_primitive(name, cases, doc):
     return stub
 
 
-at = direction_primitive("at", AT_SHIFTS, """The cells ``x`` whose neighbour ``x + D[j]`` is in ``a``
-    (``a`` moved by ``-D[j]``).""")
-at_corner = direction_primitive("at_corner", AT_CORNER_SHIFTS, """The cells ``x`` whose corner cell
+at = direction_primitive(
+    "at",
+    AT_SHIFTS,
+    """The cells ``x`` whose neighbour ``x + D[j]`` is in ``a``
+    (``a`` moved by ``-D[j]``).""",
+)
+at_corner = direction_primitive(
+    "at_corner",
+    AT_CORNER_SHIFTS,
+    """The cells ``x`` whose corner cell
     ``x + D[j] + D[j+1]`` is in ``a``. Past the top or bottom row of a column this reads a cell of the
     next column, never an interior one (``tables._shift_layout`` checks it), so ``a`` must hold
-    interior cells only.""")
-at_double = direction_primitive("at_double", AT_DOUBLE_SHIFTS, """The cells ``x`` whose cell two steps
-    on, ``x + 2 D[j]``, is in ``a``; as for ``at_corner``, ``a`` must hold interior cells only.""")
-far_from = direction_primitive("far_from", tuple(
-    f"s_and(at(a, {j}, w), s_or(at_double(a, {j}, w), s_or(at_corner(a, {j}, w), at_corner(a, {(j + 5) % 6}, w))))"
-    for j in range(6)), """The cells ``x`` whose neighbour ``N[j]`` has a neighbour in ``a`` two steps
-    from ``x``: ``x + 2 D[j]``, ``C[j]`` or ``C[j - 1]``.""")
+    interior cells only.""",
+)
+at_double = direction_primitive(
+    "at_double",
+    AT_DOUBLE_SHIFTS,
+    """The cells ``x`` whose cell two steps
+    on, ``x + 2 D[j]``, is in ``a``; as for ``at_corner``, ``a`` must hold interior cells only.""",
+)
+far_from = direction_primitive(
+    "far_from",
+    tuple(
+        f"s_and(at(a, {j}, w), s_or(at_double(a, {j}, w), s_or(at_corner(a, {j}, w), at_corner(a, {(j + 5) % 6}, w))))"
+        for j in range(6)
+    ),
+    """The cells ``x`` whose neighbour ``N[j]`` has a neighbour in ``a`` two steps
+    from ``x``: ``x + 2 D[j]``, ``C[j]`` or ``C[j - 1]``.""",
+)
 
 
 @njit(cache=True)
@@ -525,19 +652,21 @@ def add_to_counter(t1, t2, t3, near):
     return s_or(t1, near), s_or(t2, s_and(t1, near)), s_or(t3, s_and(t2, near))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def centred_touches(stones, w):
     """The touch counts of ``group_touches`` from the groups with a centre (a token
     next to all the others), all at once, and the tokens of the other groups."""
     far = s_or(s_or(far_from(stones, 0, w), far_from(stones, 1, w)), far_from(stones, 2, w))
-    far = s_or(far, s_or(s_or(far_from(stones, 3, w), far_from(stones, 4, w)), far_from(stones, 5, w)))
+    far = s_or(
+        far, s_or(s_or(far_from(stones, 3, w), far_from(stones, 4, w)), far_from(stones, 5, w))
+    )
     centres = s_andnot(stones, far)
     star = s_and(stones, dilate(centres, w))
     t1, t2, t3 = run_counter(star, w)
     return t1, t2, t3, s_andnot(stones, star)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def add_groups(t1, t2, t3, stones, seeds, w):
     """Add to the counter the cells next to each group of ``stones`` with a token in
     ``seeds``, the groups grown one by one, a ring a round."""
@@ -554,7 +683,7 @@ def add_groups(t1, t2, t3, stones, seeds, w):
     return t1, t2, t3
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def group_touches(stones, w):
     """The cells next to at least one, two and three groups of ``stones`` (a group's
     own cells may count as next to it; the counts are exact on the other cells).
@@ -568,7 +697,7 @@ def group_touches(stones, w):
     return add_groups(t1, t2, t3, stones, rest, w)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def group_touches_at(stones, cells, w):
     """``group_touches`` exact on the cells ``cells`` only (not of ``stones``): of the
     groups without a centre, only those next to ``cells`` are grown (a group is all

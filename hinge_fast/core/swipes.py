@@ -22,9 +22,9 @@ The moves of a position can then be counted and the n-th one decoded without a l
 """
 
 import numpy as np
-from .jit import njit
 
 from .codes import encode_placement, encode_swipe
+from .jit import njit
 from .sets import (
     add_to_counter,
     adjacent,
@@ -69,15 +69,22 @@ STEP_SHIFTS = tuple(f"at(a, {(j + 3) % 6}, w)" for j in range(6))
 #: corner, ``D[j + 3] + D[j + 4]``; the cells must land inside the words).
 STEP_CORNER_SHIFTS = tuple(f"at_corner(a, {(j + 3) % 6}, w)" for j in range(6))
 
-end_cells = direction_primitive("end_cells", STEP_SHIFTS + STEP_CORNER_SHIFTS + ("a",),
-                                """The end cells of the tokens ``a`` of end set ``E[k]``.""")
-start_cells = direction_primitive("start_cells", tuple(f"at(a, {j}, w)" for j in range(6))
-                                  + tuple(f"at_corner(a, {j}, w)" for j in range(6)) + ("a",),
-                                  """The tokens whose end of set ``E[k]`` is in ``a`` (the inverse of
-    ``end_cells``).""")
+end_cells = direction_primitive(
+    "end_cells",
+    STEP_SHIFTS + STEP_CORNER_SHIFTS + ("a",),
+    """The end cells of the tokens ``a`` of end set ``E[k]``.""",
+)
+start_cells = direction_primitive(
+    "start_cells",
+    tuple(f"at(a, {j}, w)" for j in range(6))
+    + tuple(f"at_corner(a, {j}, w)" for j in range(6))
+    + ("a",),
+    """The tokens whose end of set ``E[k]`` is in ``a`` (the inverse of
+    ``end_cells``).""",
+)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def direction_ends(j, w, own, stop, landing):
     """The friendly tokens with a one-step end on ``N[j]``, with an onward end on
     ``C[j]``, whose first step to ``N[j]`` goes on, and whose run of friendly
@@ -97,7 +104,7 @@ def direction_ends(j, w, own, stop, landing):
     return one, corner, goes_on, s_and(own, s_andnot(here, before))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def end_set(work, k, tokens, stuck, w):
     """Store the end cells of end set ``E[k]`` (``tokens``, the stuck ones taken out) to
     ``work[k]`` and return them (``k`` a constant at every call)."""
@@ -144,11 +151,18 @@ def swipe_end_sets(w, own, enemy, t1, landing, work):
     stuck = zero
     if s_any(check):
         stuck = lift_stuck_among((np.int64(w) + 1) // 2, own, check, w)
-    reached = s_or(s_or(end_set(work, 0, o0, stuck, w), end_set(work, 1, o1, stuck, w)),
-                   s_or(end_set(work, 2, o2, stuck, w), end_set(work, 3, o3, stuck, w)))
+    reached = s_or(
+        s_or(end_set(work, 0, o0, stuck, w), end_set(work, 1, o1, stuck, w)),
+        s_or(end_set(work, 2, o2, stuck, w), end_set(work, 3, o3, stuck, w)),
+    )
     reached = s_or(reached, s_or(end_set(work, 4, o4, stuck, w), end_set(work, 5, o5, stuck, w)))
-    reached = s_or(reached, s_or(s_or(end_set(work, 6, c0, stuck, w), end_set(work, 7, c1, stuck, w)),
-                                 s_or(end_set(work, 8, c2, stuck, w), end_set(work, 9, c3, stuck, w))))
+    reached = s_or(
+        reached,
+        s_or(
+            s_or(end_set(work, 6, c0, stuck, w), end_set(work, 7, c1, stuck, w)),
+            s_or(end_set(work, 8, c2, stuck, w), end_set(work, 9, c3, stuck, w)),
+        ),
+    )
     reached = s_or(reached, s_or(end_set(work, 10, c4, stuck, w), end_set(work, 11, c5, stuck, w)))
     return s_or(reached, end_set(work, 12, reverse, stuck, w))
 
@@ -159,7 +173,7 @@ def cell_index(size, a):
     return np.int64(CELL_OF_BIT[size, s_lowest_index(a)])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def grow_group(stones, seed, w):
     """The group of ``stones`` holding the cells ``seed`` (one group's), grown a ring a
     round, and its dilation (the group and every cell next to it)."""
@@ -180,7 +194,7 @@ def grow_group(stones, seed, w):
 # ``kernels``: ``playouts.py``, which ``kernels`` imports, imports it).
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def uniform_count(w, inside, own, enemy, work):
     """The number of distinct legal moves of ``own`` (the side to move, not eliminated),
     in the shift layout, and what ``uniform_nth`` needs to decode one: ``(n,
@@ -230,7 +244,7 @@ def nth_group(w, enemy, f, i):
         near = s_andnot(near, group)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def uniform_nth(w, enemy, k, placements, touch2, work):
     """Move number ``k`` (``0 <= k < n``) of the position ``uniform_count`` counted:
     ``(token, end, flipped group)`` as sets (a placement: no token, its cell, no
@@ -258,7 +272,7 @@ def uniform_nth(w, enemy, k, placements, touch2, work):
     return zero, zero, zero  # not reached for 0 <= k < n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def uniform_play(own, enemy, x, f, group):
     """The position after the move ``(x, f, group)`` of ``uniform_nth``, the side to
     move first: a swipe moves ``x`` to ``f`` and flips ``group``; a placement adds ``f``."""
@@ -271,7 +285,9 @@ def uniform_play(own, enemy, x, f, group):
 def uniform_code(size, x, f, group):
     """The move code (``movecode.py``) of ``uniform_nth``'s move."""
     if s_any(group):
-        return encode_swipe(cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group)))
+        return encode_swipe(
+            cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group))
+        )
     return encode_placement(cell_index(size, f))
 
 
@@ -306,5 +322,4 @@ def words(size: int) -> int:
     return int(SHIFT_WORDS_OF[size])
 
 
-__all__ = ["uniform_count", "uniform_moves", "uniform_nth",
-           "uniform_play", "words"]
+__all__ = ["uniform_count", "uniform_moves", "uniform_nth", "uniform_play", "words"]

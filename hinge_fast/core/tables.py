@@ -54,8 +54,10 @@ def _stack(build, shape, dtype, fill=0):
 #: The words of the shift layout of each side S: the fewest 64-bit words that hold its
 #: ``(2S - 1)**2`` bits (1 for S = 4, 2 for S = 5 and 6, 3, 4 and 5 for S = 7, 8 and 9),
 #: so that no side pays for the words of a larger one; ``SHIFT_WORDS`` is the largest.
-SHIFT_WORDS_OF = np.array([0] * MIN_SIZE + [-(-(2 * s - 1) ** 2 // 64) for s in range(MIN_SIZE, MAX_SIZE + 1)],
-                          dtype=np.int64)
+SHIFT_WORDS_OF = np.array(
+    [0] * MIN_SIZE + [-(-((2 * s - 1) ** 2) // 64) for s in range(MIN_SIZE, MAX_SIZE + 1)],
+    dtype=np.int64,
+)
 SHIFT_WORDS = int(SHIFT_WORDS_OF.max())
 SHIFT_WORDS_OF.setflags(write=False)
 #: Most interior columns of a side.
@@ -89,7 +91,10 @@ def _shift_layout(geo):
     # only interior cells there).
     at_bit = {c * width + r: (c, r) for (c, r) in geo.coords}
     inside = set(geo.coords[: geo.n_interior])
-    corners = tuple((dc + ec, dr + er) for (dc, dr), (ec, er) in zip(DIRECTIONS, DIRECTIONS[1:] + DIRECTIONS[:1]))
+    corners = tuple(
+        (dc + ec, dr + er)
+        for (dc, dr), (ec, er) in zip(DIRECTIONS, DIRECTIONS[1:] + DIRECTIONS[:1])
+    )
     doubles = tuple((2 * dc, 2 * dr) for dc, dr in DIRECTIONS)  # two steps straight on
     offsets = DIRECTIONS + corners + doubles
     for c, r in inside:
@@ -117,7 +122,9 @@ def _shift_tables():
     targets = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.int64)
     lengths = np.zeros((_ROWS, _SHIFT_COLUMNS), dtype=np.int64)
     for size in SIZES:
-        interior[size], edge[size], sources[size], targets[size], lengths[size] = _shift_layout(geometry(size))
+        interior[size], edge[size], sources[size], targets[size], lengths[size] = _shift_layout(
+            geometry(size)
+        )
     tables = (interior, edge, sources, targets, lengths)
     for table in tables:
         table.setflags(write=False)
@@ -129,7 +136,9 @@ def _shift_tables():
 #: off the interior: a flood from there reaches what is open to the outside), and for
 #: each interior column its first bit in the bitboard and in the shift layout and its
 #: length.
-SHIFT_INTERIOR, SHIFT_EDGE, SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS = _shift_tables()
+SHIFT_INTERIOR, SHIFT_EDGE, SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS = (
+    _shift_tables()
+)
 
 
 def _bit_maps():
@@ -184,7 +193,18 @@ FLIP_KEYS = _flip_keys()
 
 def _digest() -> np.uint64:
     h = hashlib.blake2b(digest_size=8)
-    for array in (ZOBRIST, SHIFT_INTERIOR, SHIFT_EDGE, SHIFT_WORDS_OF, SHIFT_COLUMN_SOURCES, SHIFT_COLUMN_TARGETS, SHIFT_COLUMN_LENGTHS, CELL_OF_BIT, BIT_OF_CELL, FLIP_KEYS):
+    for array in (
+        ZOBRIST,
+        SHIFT_INTERIOR,
+        SHIFT_EDGE,
+        SHIFT_WORDS_OF,
+        SHIFT_COLUMN_SOURCES,
+        SHIFT_COLUMN_TARGETS,
+        SHIFT_COLUMN_LENGTHS,
+        CELL_OF_BIT,
+        BIT_OF_CELL,
+        FLIP_KEYS,
+    ):
         h.update(array.tobytes())
     return np.uint64(int.from_bytes(h.digest(), "little"))
 
@@ -214,7 +234,9 @@ class Workspace(NamedTuple):
     scratch: np.ndarray  # uint64 [SCRATCH_ROWS, SHIFT_WORDS]: the move lister's sets
     group_of_bit: np.ndarray  # int16 [GROUP_SLOTS]: the move lister's group numbers
     leaf_checksum: np.ndarray  # uint64 [1]: perft folds the leaf positions it makes in here
-    stop: np.ndarray  # uint8 [1]: perft returns -1 soon after it becomes non-zero (shared by threads)
+    stop: (
+        np.ndarray
+    )  # uint8 [1]: perft returns -1 soon after it becomes non-zero (shared by threads)
 
 
 def workspace(plies: int = 16, stop: np.ndarray | None = None) -> Workspace:

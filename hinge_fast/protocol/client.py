@@ -73,7 +73,7 @@ class EngineError(HingeError):
 
 
 #: Engines still running, stopped (their whole process group) when this program exits.
-_RUNNING: "weakref.WeakSet[Engine]" = weakref.WeakSet()
+_RUNNING: weakref.WeakSet[Engine] = weakref.WeakSet()
 
 
 @atexit.register
@@ -244,14 +244,18 @@ class EngineOption:
     choices: tuple[str, ...] = ()
 
     @classmethod
-    def parse(cls, line: str) -> "EngineOption":
+    def parse(cls, line: str) -> EngineOption:
         fields = line.split(";")
         if len(fields) < 4 or not fields[0]:
-            raise HingeError(f"cannot read option line {line!r}: expected name;type;value;default;min;max")
+            raise HingeError(
+                f"cannot read option line {line!r}: expected name;type;value;default;min;max"
+            )
         name, kind, value, default, *rest = fields
         if kind == "enum":
             return cls(name, kind, value, default, choices=tuple(rest))
-        low, high = ((field or None) for field in (rest + [None, None])[:2])  # a string option has neither
+        low, high = (
+            (field or None) for field in (rest + [None, None])[:2]
+        )  # a string option has neither
         return cls(name, kind, value, default, low, high)
 
 
@@ -270,8 +274,14 @@ class Engine:
     'hinge-fast 0.1.0'
     """
 
-    def __init__(self, process: subprocess.Popen, name: str, timeout: float = DEFAULT_TIMEOUT, search_timeout: float | None = None,
-                 margin: float = SEARCH_MARGIN):
+    def __init__(
+        self,
+        process: subprocess.Popen,
+        name: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        search_timeout: float | None = None,
+        margin: float = SEARCH_MARGIN,
+    ):
         self.process = process
         self.command_name = name
         self.timeout = timeout
@@ -287,15 +297,25 @@ class Engine:
         self._closed = False
         self._failure: str | None = None  # how the engine ended, once it did
         self._busy = False  # a command's answer is being read (or was abandoned: Ctrl-C)
-        self._reader = threading.Thread(target=self._pump, args=(process.stdout, self._lines), daemon=True)
+        self._reader = threading.Thread(
+            target=self._pump, args=(process.stdout, self._lines), daemon=True
+        )
         self._reader.start()
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
         _RUNNING.add(self)
 
     @classmethod
-    def popen(cls, cmd: list[str] | str, timeout: float = DEFAULT_TIMEOUT, search_timeout: float | None = None, cwd=None, env=None,
-              margin: float = SEARCH_MARGIN, startup: float = DEFAULT_TIMEOUT) -> "Engine":
+    def popen(
+        cls,
+        cmd: list[str] | str,
+        timeout: float = DEFAULT_TIMEOUT,
+        search_timeout: float | None = None,
+        cwd=None,
+        env=None,
+        margin: float = SEARCH_MARGIN,
+        startup: float = DEFAULT_TIMEOUT,
+    ) -> Engine:
         """Start the engine ``cmd`` and check that it answers ``info`` within ``startup``
         seconds."""
         args = shlex.split(cmd) if isinstance(cmd, str) else [str(a) for a in cmd]
@@ -306,16 +326,25 @@ class Engine:
                 raise HingeError(f"the engine's {name} must be more than 0 seconds, not {value!r}")
         try:
             process = subprocess.Popen(
-                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=cwd, env=env, start_new_session=True,
+                args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
             )
         except OSError as e:
             raise HingeError(f"cannot start engine {' '.join(args)!r}: {e.strerror or e}") from None
-        engine = cls(process, " ".join(args), timeout=timeout, search_timeout=search_timeout, margin=margin)
+        engine = cls(
+            process, " ".join(args), timeout=timeout, search_timeout=search_timeout, margin=margin
+        )
         try:
             lines = engine._command("info", _time.monotonic() + startup)
             if not lines or not lines[0].startswith("id "):
-                raise EngineError(f"engine {engine.command_name!r} answered info with {lines[:1]!r}, not 'id <name>'")
+                raise EngineError(
+                    f"engine {engine.command_name!r} answered info with {lines[:1]!r}, not 'id <name>'"
+                )
             engine.id = lines[0][3:].strip()
             engine.capabilities = lines[1] if len(lines) > 1 else ""
         except BaseException:
@@ -377,7 +406,9 @@ class Engine:
 
     def _send(self, line: str) -> None:
         if self._closed:
-            raise EngineError(self._failure or f"engine {self.command_name!r} is closed", Termination.ENGINE_CRASH)
+            raise EngineError(
+                self._failure or f"engine {self.command_name!r} is closed", Termination.ENGINE_CRASH
+            )
         if "\n" in line or "\r" in line:
             raise HingeError(f"a protocol command is one line, not {line!r}")
         try:
@@ -397,8 +428,10 @@ class Engine:
                 line = self._lines.get(timeout=wait)
             except queue.Empty:
                 self.kill()
-                raise EngineError(f"engine {self.command_name!r} did not answer {_short(command)!r} in time; it was stopped",
-                                  Termination.TIME_FORFEIT) from None
+                raise EngineError(
+                    f"engine {self.command_name!r} did not answer {_short(command)!r} in time; it was stopped",
+                    Termination.TIME_FORFEIT,
+                ) from None
             if line is _CLOSED:
                 self._put_back(_CLOSED)  # later reads fail the same way
                 raise self._died(command)
@@ -406,9 +439,15 @@ class Engine:
             if line is _TOO_LONG or size > MAX_ANSWER_BYTES:
                 self.kill()
                 self._put_back(_CLOSED)
-                what = f"a line longer than {MAX_ANSWER_LINE:,} bytes" if line is _TOO_LONG else f"more than {MAX_ANSWER_BYTES:,} bytes"
-                raise EngineError(f"engine {self.command_name!r} answered {_short(command)!r} with {what}; it was stopped",
-                                  Termination.OUTPUT_FLOOD)
+                what = (
+                    f"a line longer than {MAX_ANSWER_LINE:,} bytes"
+                    if line is _TOO_LONG
+                    else f"more than {MAX_ANSWER_BYTES:,} bytes"
+                )
+                raise EngineError(
+                    f"engine {self.command_name!r} answered {_short(command)!r} with {what}; it was stopped",
+                    Termination.OUTPUT_FLOOD,
+                )
             if line == "ok":
                 return lines
             lines.append(line)
@@ -432,7 +471,9 @@ class Engine:
         for answer in lines:
             if answer.startswith("err ") or answer == "err" or answer.startswith("invalidmove"):
                 self._game = None  # what the engine holds is unknown now
-                raise EngineError(f"engine {self.command_name!r} refused {_short(line)!r}: {_short(answer, 200)}")
+                raise EngineError(
+                    f"engine {self.command_name!r} refused {_short(line)!r}: {_short(answer, 200)}"
+                )
         return lines
 
     # ----- games ------------------------------------------------------------------------------
@@ -455,7 +496,11 @@ class Engine:
             start.pop()
         start_fen = start.fen()
         moves = [str(m) for m in board.move_stack]
-        if self._game is not None and self._game[0] == start_fen and moves[: len(self._game[1])] == self._game[1]:
+        if (
+            self._game is not None
+            and self._game[0] == start_fen
+            and moves[: len(self._game[1])] == self._game[1]
+        ):
             for move in moves[len(self._game[1]) :]:
                 self._command(f"play {move}")
                 self._game[1].append(move)
@@ -519,8 +564,10 @@ class Engine:
             parts.append(f"nodes {limit.nodes}")
         clock = limit.clock
         if clock is not None:
-            parts.append(f"gtime {hhmmss(clock.green_time)} btime {hhmmss(clock.blue_time)} "
-                         f"ginc {hhmmss(clock.green_inc, 0)} binc {hhmmss(clock.blue_inc, 0)}")
+            parts.append(
+                f"gtime {hhmmss(clock.green_time)} btime {hhmmss(clock.blue_time)} "
+                f"ginc {hhmmss(clock.green_inc, 0)} binc {hhmmss(clock.blue_inc, 0)}"
+            )
             if clock.moves_to_go is not None:
                 parts.append(f"movestogo {clock.moves_to_go}")
         if not parts:
@@ -530,41 +577,59 @@ class Engine:
             limit = Limits(time=DEFAULT_TIME)
         command = "bestmove " + " ".join(parts)
         if limit.time is not None or clock is not None:
-            budget = min(x for x in (limit.time, clock and max(clock.side(board.turn)[0], 0.0)) if x is not None)
+            budget = min(
+                x
+                for x in (limit.time, clock and max(clock.side(board.turn)[0], 0.0))
+                if x is not None
+            )
             deadline = _time.monotonic() + budget + self.margin
         else:
-            deadline = _time.monotonic() + (self.margin if self.search_timeout is None else self.search_timeout)
+            deadline = _time.monotonic() + (
+                self.margin if self.search_timeout is None else self.search_timeout
+            )
         lines = self._command(command, deadline)
         self.last_info = [line for line in lines if line.startswith("info ")]
         lines = [line for line in lines if not line.startswith("info ")]
         if len(lines) != 1:
-            raise EngineError(f"engine {self.command_name!r} answered {command!r} with {_short(repr(lines), 200)}, not one move",
-                              Termination.ILLEGAL_MOVE)
+            raise EngineError(
+                f"engine {self.command_name!r} answered {command!r} with {_short(repr(lines), 200)}, not one move",
+                Termination.ILLEGAL_MOVE,
+            )
         try:
             return board.parse_move(lines[0]), [parse_info(line, board) for line in self.last_info]
         except HingeError as e:
-            raise EngineError(f"engine {self.command_name!r} answered {command!r} with a move that is not legal here: {e}",
-                              Termination.ILLEGAL_MOVE) from None
+            raise EngineError(
+                f"engine {self.command_name!r} answered {command!r} with a move that is not legal here: {e}",
+                Termination.ILLEGAL_MOVE,
+            ) from None
 
     def validmoves(self, board: Board) -> list[Move]:
         """The legal moves of ``board`` as the engine sees them."""
         self._sync(board)
         lines = self._command("validmoves")
         if len(lines) != 1:
-            raise HingeError(f"engine {self.command_name!r} answered validmoves with {lines!r}, not one line")
+            raise HingeError(
+                f"engine {self.command_name!r} answered validmoves with {lines!r}, not one line"
+            )
         try:
             return [Move.from_str(m) for m in lines[0].split(";") if m.strip()]
         except HingeError as e:
-            raise HingeError(f"engine {self.command_name!r} answered validmoves with an unreadable move: {e}") from None
+            raise HingeError(
+                f"engine {self.command_name!r} answered validmoves with an unreadable move: {e}"
+            ) from None
 
     def perft(self, board: Board, depth: int, timeout: float | None = None) -> int:
         """The engine's perft count of ``board`` at ``depth``, answered within ``timeout``
         seconds (default: the engine's ``timeout`` plus its ``margin``)."""
         self._sync(board)
         deadline = None if timeout is None else _time.monotonic() + timeout
-        lines = self._command(f"perft {int(depth)}", deadline or _time.monotonic() + self.timeout + self.margin)
+        lines = self._command(
+            f"perft {int(depth)}", deadline or _time.monotonic() + self.timeout + self.margin
+        )
         if len(lines) != 1 or not lines[0].isdigit():
-            raise HingeError(f"engine {self.command_name!r} answered perft with {lines!r}, not a count")
+            raise HingeError(
+                f"engine {self.command_name!r} answered perft with {lines!r}, not a count"
+            )
         return int(lines[0])
 
     def options(self) -> dict[str, EngineOption]:
@@ -625,7 +690,7 @@ class Engine:
                 pass
         self.kill()
 
-    def __enter__(self) -> "Engine":
+    def __enter__(self) -> Engine:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -20,7 +20,9 @@ from ..errors import HingeError
 from ..search.registry import DEFAULT_ENGINE, ENGINES, OptionSpec, all_options, engine_spec
 from .wire import shown
 
-ENGINE = OptionSpec("engine", "enum", DEFAULT_ENGINE, choices=ENGINES, help="which searcher bestmove uses")
+ENGINE = OptionSpec(
+    "engine", "enum", DEFAULT_ENGINE, choices=ENGINES, help="which searcher bestmove uses"
+)
 
 
 @dataclass
@@ -46,7 +48,9 @@ class Option:
             tail = ";".join(spec.choices)
         else:
             tail = f"{spec.format(spec.low)};{spec.format(spec.high)}"
-        return f"{spec.name};{spec.type};{spec.format(self.value)};{spec.format(spec.default)};{tail}"
+        return (
+            f"{spec.name};{spec.type};{spec.format(self.value)};{spec.format(spec.default)};{tail}"
+        )
 
     def parse(self, text: str):
         """The value ``text`` stands for; HingeError naming the option if it is bad."""
@@ -57,7 +61,9 @@ def default_options() -> dict[str, Option]:
     """The options of a fresh session: ``engine``, then every searcher option of the
     registry at its default (``threads`` first, where GUIs look for it)."""
     registry = all_options()
-    specs = [ENGINE, registry["threads"]] + [spec for name, spec in registry.items() if name != "threads"]
+    specs = [ENGINE, registry["threads"]] + [
+        spec for name, spec in registry.items() if name != "threads"
+    ]
     return {s.name: Option(s) for s in specs}
 
 

@@ -30,8 +30,8 @@ import threading
 import traceback
 
 from ..board import Board
-from ..errors import HingeError
 from ..core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
+from ..errors import HingeError
 from ..search.registry import ENGINES, check_limits, create_searcher
 from .options import Option, default_options, find_option, searcher_options
 from .wire import (  # noqa: F401  (re-exported: the protocol's public names)
@@ -55,10 +55,20 @@ MAX_LINE = 200_000
 MAX_PERFT_DEPTH = 20
 #: The protocol's commands (``stop`` aside: it answers nothing), as the unknown-command
 #: answer and ``engine --help`` list them.
-COMMANDS = ("info", "newgame", "play", "validmoves", "bestmove", "undo", "options", "perft", "prove", "quit")
+COMMANDS = (
+    "info",
+    "newgame",
+    "play",
+    "validmoves",
+    "bestmove",
+    "undo",
+    "options",
+    "perft",
+    "prove",
+    "quit",
+)
 #: The transposition table of ``prove``, MB.
 PROVE_TABLE_MB = 64
-
 
 
 class InvalidMove(HingeError):
@@ -80,7 +90,9 @@ class EngineSession:
 
     def __init__(self, should_stop=None, strict: bool = False, emit=None):
         self.should_stop = should_stop or (lambda: False)
-        self.emit = emit  # emit(line): sends an info line at once (serve); None: returned with the answer
+        self.emit = (
+            emit  # emit(line): sends an info line at once (serve); None: returned with the answer
+        )
         self._searcher = None  # (engine name, options, searcher): kept while the options stay
         self._prover = None  # the prover of 'prove', made at the first one
         self._pending: list[str] = []
@@ -94,7 +106,11 @@ class EngineSession:
 
     # The state a failing command must leave untouched.
     def snapshot(self):
-        board = None if self.board is None else (self.board.fen(), tuple(map(str, self.board.move_stack)))
+        board = (
+            None
+            if self.board is None
+            else (self.board.fen(), tuple(map(str, self.board.move_stack)))
+        )
         start = None if self.start is None else self.start.fen()
         return start, board, tuple((n, o.value) for n, o in self.options.items())
 
@@ -138,7 +154,10 @@ class EngineSession:
         from .. import __version__
 
         _no_arguments("info", rest)
-        return [f"id {ENGINE_NAME} {__version__}", f"sizes={MIN_SIZE}-{MAX_SIZE};engines={','.join(ENGINES)};stop;perft;prove"]
+        return [
+            f"id {ENGINE_NAME} {__version__}",
+            f"sizes={MIN_SIZE}-{MAX_SIZE};engines={','.join(ENGINES)};stop;perft;prove",
+        ]
 
     def _cmd_newgame(self, rest):
         text = rest.strip()
@@ -182,7 +201,9 @@ class EngineSession:
         if count < 1:
             raise HingeError(f"undo takes a count of at least 1, not {count}")
         if count > played:
-            raise HingeError(f"cannot undo {count} move{'s' if count != 1 else ''}: {played} played since newgame")
+            raise HingeError(
+                f"cannot undo {count} move{'s' if count != 1 else ''}: {played} played since newgame"
+            )
         for _ in range(count):
             board.pop()
         return [self.game_string()]
@@ -236,8 +257,12 @@ class EngineSession:
             try:
                 self._searcher = (key, create_searcher(engine, **options))
             except MemoryError:
-                sizes = ", ".join(f"{k} {v}" for k, v in options.items() if k in ("table_mb", "tree_nodes"))
-                raise HingeError(f"not enough memory for {engine} with {sizes}: set a smaller value") from None
+                sizes = ", ".join(
+                    f"{k} {v}" for k, v in options.items() if k in ("table_mb", "tree_nodes")
+                )
+                raise HingeError(
+                    f"not enough memory for {engine} with {sizes}: set a smaller value"
+                ) from None
         return self._searcher[1]
 
     def _cmd_perft(self, rest):
@@ -338,7 +363,9 @@ def perft(board: Board, depth: int, should_stop=lambda: False) -> int:
         return 1
     from ..core import parallel
 
-    return parallel.perft(board.size, board.own, board.enemy, depth, True, parallel.available_threads(), should_stop)
+    return parallel.perft(
+        board.size, board.own, board.enemy, depth, True, parallel.available_threads(), should_stop
+    )
 
 
 # ----- serving stdin/stdout ------------------------------------------------------------------
@@ -406,11 +433,14 @@ def _read_lines(stream):
     except (AttributeError, OSError, ValueError):
         fd = None
     if fd is not None:
+
         def read():
             return os.read(fd, 65536)
     else:
+
         def read():
             return stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+
     pending = bytearray()
     too_long = False
     while True:
@@ -454,7 +484,9 @@ def serve(stdin=None, stdout=None, options: dict | None = None) -> int:
         stdout.write(line + "\n")
         stdout.flush()
 
-    session = EngineSession(should_stop=lambda: interrupted.is_set() or reader.stop_requested(current[0]), emit=emit)
+    session = EngineSession(
+        should_stop=lambda: interrupted.is_set() or reader.stop_requested(current[0]), emit=emit
+    )
     for name, value in (options or {}).items():
         option = session._option(name)
         option.value = option.parse(str(value))

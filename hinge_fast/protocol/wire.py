@@ -121,13 +121,19 @@ def parse_bestmove_limits(text: str):
     """
     words = text.split()
     if not words or len(words) % 2:
-        raise HingeError("bestmove needs a limit: 'bestmove time HH:MM:SS', 'bestmove depth N', 'bestmove nodes N' "
-                         "or a clock 'bestmove gtime HH:MM:SS btime HH:MM:SS [ginc HH:MM:SS binc HH:MM:SS]'")
+        raise HingeError(
+            "bestmove needs a limit: 'bestmove time HH:MM:SS', 'bestmove depth N', 'bestmove nodes N' "
+            "or a clock 'bestmove gtime HH:MM:SS btime HH:MM:SS [ginc HH:MM:SS binc HH:MM:SS]'"
+        )
     values = {}
     clock = {}
     for key, value in zip(words[::2], words[1::2]):
         key = key.lower()
-        if key in values or CLOCK_WORDS.get(key) in clock or (key == "movestogo" and "moves_to_go" in clock):
+        if (
+            key in values
+            or CLOCK_WORDS.get(key) in clock
+            or (key == "movestogo" and "moves_to_go" in clock)
+        ):
             raise HingeError(f"bestmove: {key} given twice")
         if key == "time":
             values[key] = parse_time(value)
@@ -138,8 +144,10 @@ def parse_bestmove_limits(text: str):
         elif key == "movestogo":
             clock["moves_to_go"] = whole_number("bestmove movestogo", value)
         else:
-            raise HingeError(f"bestmove limit must be time, depth, nodes or a clock (gtime, btime, ginc, binc, "
-                             f"movestogo), not {shown(key)}")
+            raise HingeError(
+                f"bestmove limit must be time, depth, nodes or a clock (gtime, btime, ginc, binc, "
+                f"movestogo), not {shown(key)}"
+            )
     if clock:
         if "green_time" not in clock or "blue_time" not in clock:
             raise HingeError("bestmove with a clock needs both gtime and btime")
@@ -158,9 +166,13 @@ def info_lines(result, lines: int = 1) -> list[str]:
     tail = f"nodes {result.nodes} nps {result.nps:.0f} time {result.seconds:.3f}"
     if lines == 1:
         pv = " ".join(str(m) for m in result.pv)
-        return [f"info depth {result.depth} score {score_words(result.score)} {tail} winchance {result.score.win_chance:.4f} "
-                f"pv {pv}".rstrip()]
-    scored = [rm for rm in result.root_moves if rm.score is not None and rm.depth == result.depth][:lines]
+        return [
+            f"info depth {result.depth} score {score_words(result.score)} {tail} winchance {result.score.win_chance:.4f} "
+            f"pv {pv}".rstrip()
+        ]
+    scored = [rm for rm in result.root_moves if rm.score is not None and rm.depth == result.depth][
+        :lines
+    ]
     return [
         f"info depth {result.depth} multipv {k} score {score_words(rm.score)} {tail} winchance {rm.score.win_chance:.4f} pv "
         f"{' '.join(str(m) for m in rm.pv or [rm.move])}".rstrip()

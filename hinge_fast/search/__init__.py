@@ -19,14 +19,32 @@ import types
 from ..board import Board
 from ..errors import HingeError
 from .limits import DEFAULT_TIME, Limits
-from .registry import DEFAULT_ENGINE, ENGINES, REGISTRY, check_limits, choose_engine, create_searcher, engine_spec
+from .registry import (
+    DEFAULT_ENGINE,
+    ENGINES,
+    REGISTRY,
+    check_limits,
+    choose_engine,
+    create_searcher,
+    engine_spec,
+)
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
 
 __all__ = [
-    "search", "create_searcher", "engine_spec", "Searcher", "Limits", "SearchResult", "RootMove", "Score",
-    "ENGINES", "REGISTRY", "DEFAULT_ENGINE", "DEFAULT_TIME",
+    "search",
+    "create_searcher",
+    "engine_spec",
+    "Searcher",
+    "Limits",
+    "SearchResult",
+    "RootMove",
+    "Score",
+    "ENGINES",
+    "REGISTRY",
+    "DEFAULT_ENGINE",
+    "DEFAULT_TIME",
 ]
 
 

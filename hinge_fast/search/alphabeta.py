@@ -70,20 +70,54 @@ from .evaluate import MATE_BOUND, WIN, get_evaluator
 from .intrinsics import clock_ns, unowned  # noqa: F401  (re-exported)
 from .limits import MAX_DEPTH, Limits
 from .negamax import (  # noqa: F401  (re-exported: negamax, repeated, search_depth)
-    ABORTED, CAN_ABORT, DEADLINE, EVALUATOR, GENERATION, HISTORY_LENGTH, HISTORY_ROOM, INFINITE, NODE_LIMIT, NODES,
-    QUIESCENCE, QUIESCENCE_PLIES, ROOT_BEST, ROOT_COUNT, ROOT_DONE, SELECTIVE, TABLE_ON, SearchBuffers,
-    negamax, new_buffers, repeated, search_depth,
+    ABORTED,
+    CAN_ABORT,
+    DEADLINE,
+    EVALUATOR,
+    GENERATION,
+    HISTORY_LENGTH,
+    HISTORY_ROOM,
+    INFINITE,
+    NODE_LIMIT,
+    NODES,
+    QUIESCENCE,
+    QUIESCENCE_PLIES,
+    ROOT_BEST,
+    ROOT_COUNT,
+    ROOT_DONE,
+    SELECTIVE,
+    TABLE_ON,
+    SearchBuffers,
+    negamax,
+    new_buffers,
+    repeated,
+    search_depth,
 )
 from .registry import (  # noqa: F401  (re-exported)
-    DEFAULT_EVALUATOR, DEFAULT_QUIESCENCE, DEFAULT_QUIESCENCE_PLIES, DEFAULT_TABLE_MB, DEFAULT_THREADS,
-    EVALUATORS, FRESH_SEED, MAX_QUIESCENCE_PLIES, MIN_TABLE_MB,
+    DEFAULT_EVALUATOR,
+    DEFAULT_QUIESCENCE,
+    DEFAULT_QUIESCENCE_PLIES,
+    DEFAULT_TABLE_MB,
+    DEFAULT_THREADS,
+    EVALUATORS,
+    FRESH_SEED,
+    MAX_QUIESCENCE_PLIES,
+    MIN_TABLE_MB,
 )
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
 from .tt import (  # noqa: F401  (re-exported: the entry encoder and decoder)
-    NO_TABLE, TranspositionTable, entry_bound, entry_depth, entry_generation, entry_move, entry_score, pack_entry,
-    stored_move, table_store,
+    NO_TABLE,
+    TranspositionTable,
+    entry_bound,
+    entry_depth,
+    entry_generation,
+    entry_move,
+    entry_score,
+    pack_entry,
+    stored_move,
+    table_store,
 )
 
 #: The word counts (``tables.SHIFT_WORDS_OF``) whose kernels this process has loaded.
@@ -198,7 +232,9 @@ def _workers():
         if _WORKERS is None:
             from concurrent.futures import ThreadPoolExecutor
 
-            _WORKERS = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="hinge-fast alpha-beta")
+            _WORKERS = ThreadPoolExecutor(
+                max_workers=MAX_WORKERS, thread_name_prefix="hinge-fast alpha-beta"
+            )
         return _WORKERS
 
 
@@ -258,9 +294,17 @@ class AlphaBetaSearcher(Searcher):
     name = "alphabeta"
     honours_depth = True
 
-    def __init__(self, table_mb=DEFAULT_TABLE_MB, multipv=1, evaluator=DEFAULT_EVALUATOR, seed=FRESH_SEED,
-                 threads=DEFAULT_THREADS, quiescence=DEFAULT_QUIESCENCE, quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
-                 selective=1):
+    def __init__(
+        self,
+        table_mb=DEFAULT_TABLE_MB,
+        multipv=1,
+        evaluator=DEFAULT_EVALUATOR,
+        seed=FRESH_SEED,
+        threads=DEFAULT_THREADS,
+        quiescence=DEFAULT_QUIESCENCE,
+        quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
+        selective=1,
+    ):
         super().__init__()
         self.selective = bool(selective)
         self.quiescence = int(quiescence)
@@ -298,11 +342,31 @@ class AlphaBetaSearcher(Searcher):
             buf = self.buffers
             buf.state[:] = 0
             keys, data = (self.table.keys, self.table.data) if self.table is not None else NO_TABLE
-            search_depth(board.size, 0, board.own, board.enemy, np.uint64(0), 1, 0, -INFINITE, INFINITE, buf, keys,
-                         data, set_like(board.size))
+            search_depth(
+                board.size,
+                0,
+                board.own,
+                board.enemy,
+                np.uint64(0),
+                1,
+                0,
+                -INFINITE,
+                INFINITE,
+                buf,
+                keys,
+                data,
+                set_like(board.size),
+            )
             root = self.root_list
-            kernels.legal_moves(board.size, board.own, board.enemy, root.moves[0], root.flips[0], root.scratch,
-                                root.group_of_bit)
+            kernels.legal_moves(
+                board.size,
+                board.own,
+                board.enemy,
+                root.moves[0],
+                root.flips[0],
+                root.scratch,
+                root.group_of_bit,
+            )
             stored_move(keys, data, np.uint64(0), 1)
             _LOADED_WORDS.add(words)
         if self.threads > 1:
@@ -337,8 +401,17 @@ def search_alphabeta(board, limits: Limits, seed=None, progress=None, **options)
 
 def _search(searcher, board, limits, progress, start):
     root = searcher.root_list
-    n_root = int(kernels.legal_moves(board.size, board.own, board.enemy, root.moves[0], root.flips[0], root.scratch,
-                                     root.group_of_bit))
+    n_root = int(
+        kernels.legal_moves(
+            board.size,
+            board.own,
+            board.enemy,
+            root.moves[0],
+            root.flips[0],
+            root.scratch,
+            root.group_of_bit,
+        )
+    )
     codes, flips = root.moves[0, :n_root], root.flips[0, :n_root]
     if n_root == 0:
         return SearchResult(move=None, score=Score.loss(0), engine="alphabeta")
@@ -372,7 +445,21 @@ def _search(searcher, board, limits, progress, start):
     root_flips = flips.copy()
     root_nodes = np.zeros(n_root, dtype=np.int64)
     max_depth = limits.depth or MAX_DEPTH
-    args = (board.size, colour, own, enemy, root_key, 1, 0, -INFINITE, INFINITE, buf, keys, data, set_like(board.size))
+    args = (
+        board.size,
+        colour,
+        own,
+        enemy,
+        root_key,
+        1,
+        0,
+        -INFINITE,
+        INFINITE,
+        buf,
+        keys,
+        data,
+        set_like(board.size),
+    )
 
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
@@ -384,17 +471,47 @@ def _search(searcher, board, limits, progress, start):
     state[DEADLINE] = start + budget_ns - reserve if budget_ns else np.iinfo(np.int64).max
     if searcher.stopping:
         state[DEADLINE] = 0
-    helpers = _LazySMP(searcher, buf, root_moves, root_flips, args, limits, max_depth) if threads > 1 else None
+    helpers = (
+        _LazySMP(searcher, buf, root_moves, root_flips, args, limits, max_depth)
+        if threads > 1
+        else None
+    )
     try:
-        return _main_search(searcher, board, limits, progress, start, buf, root_moves, root_flips, root_nodes,
-                            args, max_depth, budget_ns, helpers)
+        return _main_search(
+            searcher,
+            board,
+            limits,
+            progress,
+            start,
+            buf,
+            root_moves,
+            root_flips,
+            root_nodes,
+            args,
+            max_depth,
+            budget_ns,
+            helpers,
+        )
     finally:
         if helpers is not None:
             helpers.finish()
 
 
-def _main_search(searcher, board, limits, progress, start, buf, root_moves, root_flips, root_nodes, args, max_depth,
-                 budget_ns, helpers):
+def _main_search(
+    searcher,
+    board,
+    limits,
+    progress,
+    start,
+    buf,
+    root_moves,
+    root_flips,
+    root_nodes,
+    args,
+    max_depth,
+    budget_ns,
+    helpers,
+):
     """The main thread's iterative deepening (the only thread with ``threads=1``): at
     each depth, ``multipv`` lines, each a search of the root moves not yet taken by an
     earlier line (module docstring, "MultiPV"). ``root_moves``, ``root_flips`` and
@@ -407,7 +524,8 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
     result = None
     interrupted = False
     inline = threading.current_thread() is not threading.main_thread() or (
-        budget_ns is not None and budget_ns <= INLINE_TIME_NS)
+        budget_ns is not None and budget_ns <= INLINE_TIME_NS
+    )
     try:
         for depth in range(1, max_depth + 1):
             lines = []  # (code, score, pv codes, nodes) of each line done at this depth
@@ -425,11 +543,15 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
                     best = kernel(*depth_args)
                     interrupted |= searcher.stopping
                 else:
-                    best, stopped = _run_interruptible(kernel, depth_args, state, lambda: searcher.stopping)
+                    best, stopped = _run_interruptible(
+                        kernel, depth_args, state, lambda: searcher.stopping
+                    )
                     interrupted |= stopped
                 seconds = (_time.monotonic_ns() - start) / 1e9
                 pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
-                pv_codes = _pv_from_table(board, pv_codes, args[10], args[11], int(state[GENERATION]), depth)
+                pv_codes = _pv_from_table(
+                    board, pv_codes, args[10], args[11], int(state[GENERATION]), depth
+                )
                 best_index, done = k + int(state[ROOT_BEST]), int(state[ROOT_DONE])
                 if state[ABORTED]:
                     # One line: a move finished in the unfinished depth that beats the
@@ -438,19 +560,38 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
                     # searched to this depth in full). Several lines: the unfinished
                     # depth is dropped, so that every line reported is of one depth.
                     if n_lines == 1 and done > 0 and best_index > 0 and result is not None:
-                        line = (int(root_moves[best_index]), int(buf.root_info[0, best_index]), pv_codes,
-                                int(buf.root_info[2, best_index]))
-                        made = _build_result(board, [line], [], _all_nodes(state, helpers), seconds, depth,
-                                             previous=result())
+                        line = (
+                            int(root_moves[best_index]),
+                            int(buf.root_info[0, best_index]),
+                            pv_codes,
+                            int(buf.root_info[2, best_index]),
+                        )
+                        made = _build_result(
+                            board,
+                            [line],
+                            [],
+                            _all_nodes(state, helpers),
+                            seconds,
+                            depth,
+                            previous=result(),
+                        )
                         result = lambda made=made: made  # noqa: E731
                         if progress is not None:
                             progress(made)
                     break
                 root_nodes[k:] += buf.root_info[2, :count]
-                lines.append((int(root_moves[best_index]), int(best), pv_codes, int(root_nodes[best_index])))
+                lines.append(
+                    (int(root_moves[best_index]), int(best), pv_codes, int(root_nodes[best_index]))
+                )
                 # The line's move goes to place k, the others keep their order.
-                order = np.concatenate((np.arange(k), [best_index], np.arange(k, best_index),
-                                        np.arange(best_index + 1, n_root)))
+                order = np.concatenate(
+                    (
+                        np.arange(k),
+                        [best_index],
+                        np.arange(k, best_index),
+                        np.arange(best_index + 1, n_root),
+                    )
+                )
                 root_moves[:] = root_moves[order]
                 root_flips[:] = root_flips[order]
                 root_nodes[:] = root_nodes[order]
@@ -470,7 +611,9 @@ def _main_search(searcher, board, limits, progress, start, buf, root_moves, root
             others = list(zip(root_moves[n_lines:].tolist(), root_nodes[n_lines:].tolist()))
             # The result is built only when needed (progress, or the end): building one
             # costs a millisecond or so, a lot of a 0.01 s search with several depths.
-            result = _lazy_result(board, lines, others, _all_nodes(state, helpers), (now - start) / 1e9, depth)
+            result = _lazy_result(
+                board, lines, others, _all_nodes(state, helpers), (now - start) / 1e9, depth
+            )
             if progress is not None:
                 progress(result())
             if interrupted or searcher.stopping:
@@ -579,8 +722,16 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (GENERATION, TABLE_ON, HISTORY_LENGTH, EVALUATOR, DEADLINE, QUIESCENCE, QUIESCENCE_PLIES,
-                         SELECTIVE):
+            for slot in (
+                GENERATION,
+                TABLE_ON,
+                HISTORY_LENGTH,
+                EVALUATOR,
+                DEADLINE,
+                QUIESCENCE,
+                QUIESCENCE_PLIES,
+                SELECTIVE,
+            ):
                 hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root
@@ -610,8 +761,14 @@ class _LazySMP:
                 return
             best_index = int(state[ROOT_BEST])
             nodes[:] = hbuf.root_info[2, :n]
-            self.completed[h - 1] = (depth, int(best), moves.copy(), hbuf.root_info[:, :n].copy(), best_index,
-                                     hbuf.pv[0, : hbuf.pv_length[0]].copy())
+            self.completed[h - 1] = (
+                depth,
+                int(best),
+                moves.copy(),
+                hbuf.root_info[:, :n].copy(),
+                best_index,
+                hbuf.pv[0, : hbuf.pv_length[0]].copy(),
+            )
             plies = mate_plies(int(best))
             if plies is not None and abs(plies) <= depth:
                 return
@@ -642,7 +799,9 @@ class _LazySMP:
             pv = moves[best_index : best_index + 1]
         pv = _pv_from_table(board, pv, self.keys, self.data, self.generation, d)
         others = [(int(moves[i]), int(info[2, i])) for i in range(len(moves)) if i != best_index]
-        return _build_result(board, [(int(moves[best_index]), best, pv, int(info[2, best_index]))], others, 0, 0.0, d)
+        return _build_result(
+            board, [(int(moves[best_index]), best, pv, int(info[2, best_index]))], others, 0, 0.0, d
+        )
 
 
 def _build_result(board, lines, others, nodes, seconds, depth, previous=None) -> SearchResult:
@@ -653,11 +812,20 @@ def _build_result(board, lines, others, nodes, seconds, depth, previous=None) ->
     ``previous`` (the last completed depth's result, after an unfinished depth) its root
     moves stand in for ``others``, with their scores of that depth (``RootMove.depth``
     says which)."""
-    listed = [RootMove(move=board.move_from_code(code), score=score_of(score), visits=visits, depth=depth,
-                       pv=_legal_line(board, list(pv) if len(pv) and pv[0] == code else [code]))
-              for code, score, pv, visits in lines]
+    listed = [
+        RootMove(
+            move=board.move_from_code(code),
+            score=score_of(score),
+            visits=visits,
+            depth=depth,
+            pv=_legal_line(board, list(pv) if len(pv) and pv[0] == code else [code]),
+        )
+        for code, score, pv, visits in lines
+    ]
     if previous is None:
-        listed += [RootMove(move=board.move_from_code(code), visits=visits) for code, visits in others]
+        listed += [
+            RootMove(move=board.move_from_code(code), visits=visits) for code, visits in others
+        ]
     else:
         seen = {rm.move for rm in listed}
         listed += [rm for rm in previous.root_moves if rm.move not in seen]

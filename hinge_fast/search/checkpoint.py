@@ -54,10 +54,16 @@ class Checkpoint(NamedTuple):
 def save_checkpoint(path, position: str, table: ProofTable, nodes: int, seconds: float) -> None:
     """Write the table and counters of a run from ``position`` to ``path``, atomically.
     HingeError if it cannot be written (the previous checkpoint is then left as it was)."""
-    info = json.dumps({"format": FORMAT, "position": position, "nodes": int(nodes), "seconds": float(seconds)})
-    write_atomic(path, lambda f: np.savez(f, info=np.array(info), keys=table.keys, pn=table.pn, dn=table.dn,
-                                          meta=table.meta),
-                 name=f"the checkpoint {path}")
+    info = json.dumps(
+        {"format": FORMAT, "position": position, "nodes": int(nodes), "seconds": float(seconds)}
+    )
+    write_atomic(
+        path,
+        lambda f: np.savez(
+            f, info=np.array(info), keys=table.keys, pn=table.pn, dn=table.dn, meta=table.meta
+        ),
+        name=f"the checkpoint {path}",
+    )
 
 
 def load_checkpoint(path, position: str) -> Checkpoint:
@@ -72,22 +78,42 @@ def load_checkpoint(path, position: str) -> Checkpoint:
             arrays = [np.ascontiguousarray(data[name]) for name, _ in _ARRAYS]
     except FileNotFoundError:
         raise HingeError(f"no checkpoint at {path}") from None
-    except (OSError, ValueError, EOFError, KeyError, IndexError, zipfile.BadZipFile, json.JSONDecodeError,
-            RecursionError, MemoryError):
+    except (
+        OSError,
+        ValueError,
+        EOFError,
+        KeyError,
+        IndexError,
+        zipfile.BadZipFile,
+        json.JSONDecodeError,
+        RecursionError,
+        MemoryError,
+    ):
         raise HingeError(broken) from None
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise HingeError(f"{path} is not a prover checkpoint of this version (expected '{FORMAT}')")
     slots = len(arrays[0])
-    if (slots < 16 or slots & (slots - 1) or any(a.shape != (slots,) or a.dtype != dtype
-                                                 for a, (_, dtype) in zip(arrays, _ARRAYS))):
+    if (
+        slots < 16
+        or slots & (slots - 1)
+        or any(a.shape != (slots,) or a.dtype != dtype for a, (_, dtype) in zip(arrays, _ARRAYS))
+    ):
         raise HingeError(broken)
     saved, nodes, seconds = info.get("position"), info.get("nodes"), info.get("seconds")
-    if (not isinstance(saved, str) or len(saved) > MAX_POSITION or type(nodes) is not int or not 0 <= nodes < 1 << 63
-            or type(seconds) not in (int, float) or not 0 <= seconds < 1e12):
+    if (
+        not isinstance(saved, str)
+        or len(saved) > MAX_POSITION
+        or type(nodes) is not int
+        or not 0 <= nodes < 1 << 63
+        or type(seconds) not in (int, float)
+        or not 0 <= seconds < 1e12
+    ):
         raise HingeError(broken)
     if saved != position:
-        raise HingeError(f"the checkpoint {path} is of the position {saved} (side {_side(saved)}), "
-                         f"not of {position} (side {_side(position)})")
+        raise HingeError(
+            f"the checkpoint {path} is of the position {saved} (side {_side(saved)}), "
+            f"not of {position} (side {_side(position)})"
+        )
     return Checkpoint(saved, ProofTable(*arrays), nodes, seconds)
 
 
@@ -99,23 +125,34 @@ def _check_sizes(path) -> None:
     size = os.path.getsize(path)
     with zipfile.ZipFile(path) as archive:
         members = archive.infolist()
-        if sorted(m.filename for m in members) != sorted(f"{name}.npy" for name in ("info", *(n for n, _ in _ARRAYS))):
+        if sorted(m.filename for m in members) != sorted(
+            f"{name}.npy" for name in ("info", *(n for n, _ in _ARRAYS))
+        ):
             raise ValueError("members")
         for member in members:
-            if (member.compress_type != zipfile.ZIP_STORED or member.file_size != member.compress_size
-                    or member.header_offset + member.compress_size > size):
+            if (
+                member.compress_type != zipfile.ZIP_STORED
+                or member.file_size != member.compress_size
+                or member.header_offset + member.compress_size > size
+            ):
                 raise ValueError(member.filename)
             with archive.open(member) as f:
                 version = np.lib.format.read_magic(f)
-                read_header = {(1, 0): np.lib.format.read_array_header_1_0,
-                               (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+                read_header = {
+                    (1, 0): np.lib.format.read_array_header_1_0,
+                    (2, 0): np.lib.format.read_array_header_2_0,
+                }.get(version)
                 if read_header is None:
                     raise ValueError(member.filename)
                 shape, _, dtype = read_header(f)
                 count = 1
                 for extent in shape:
                     count *= extent
-                if dtype.hasobject or count > MAX_SLOTS or count * dtype.itemsize > member.file_size:
+                if (
+                    dtype.hasobject
+                    or count > MAX_SLOTS
+                    or count * dtype.itemsize > member.file_size
+                ):
                     raise ValueError(member.filename)
 
 

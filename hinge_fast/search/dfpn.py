@@ -51,15 +51,23 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from ..core.jit import njit
 
 from ..core.bits import lowest_bit_index64
 from ..core.codes import is_swipe
 from ..core.geometry import MAX_SIZE, MIN_SIZE
+from ..core.jit import njit
 from ..core.moves import list_moves, play_move
 from ..core.retro import symmetry_permutations
 from ..core.sets import s_andnot, s_any, s_count, s_lowest, s_lowest_index, s_row, to_shift_words
-from ..core.tables import BIT_OF_CELL, CELL_OF_BIT, GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS, SHIFT_WORDS_OF
+from ..core.tables import (
+    BIT_OF_CELL,
+    CELL_OF_BIT,
+    GROUP_SLOTS,
+    MAX_MOVES,
+    SCRATCH_ROWS,
+    SHIFT_WORDS,
+    SHIFT_WORDS_OF,
+)
 from .intrinsics import monotonic_ns
 
 U64 = np.uint64
@@ -154,8 +162,12 @@ class ProofTable(NamedTuple):
 def new_table(megabytes: float) -> ProofTable:
     """An empty table of about ``megabytes`` MB (a power of two of entries, at least 16)."""
     slots = 1 << max(4, int(megabytes * TABLE_SLOTS).bit_length() - 1)
-    return ProofTable(np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.int64),
-                      np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.int64))
+    return ProofTable(
+        np.zeros(slots, dtype=np.uint64),
+        np.zeros(slots, dtype=np.int64),
+        np.zeros(slots, dtype=np.int64),
+        np.zeros(slots, dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -183,7 +195,7 @@ def proof_key(size, own, enemy, attacker_to_move, symmetric):
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def table_find(table, key):
     """The slot of ``key`` in the table, or -1."""
     base = np.int64(key & U64(len(table.keys) - 1)) & ~np.int64(BUCKET - 1)
@@ -218,7 +230,7 @@ def table_put(table, key, pn, dn, distance, work):
     table.meta[victim] = (min(work, np.int64(1) << 46) << 16) | min(distance, 0xFFFF)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def out_of_budget(state):
     """Count a node; True when the node limit or the deadline has been reached (or
     ``DEADLINE`` was set to 0 to stop)."""
@@ -232,7 +244,7 @@ def out_of_budget(state):
     return state[STOPPED] != 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def capped(value):
     """A sum of numbers, kept at INFINITY once it reaches it."""
     return value if value < INFINITY else INFINITY
@@ -377,7 +389,9 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
             next_pn = capped(limit_pn - pn + child_pn[best])
         flipped = s_row(flips, best, own)
         their, ours = play_move(size, own, enemy, moves[best], flipped)
-        p, d, distance, loop = mid(size, their, ours, not attacker_to_move, next_pn, next_dn, ply + 1, buf, table)
+        p, d, distance, loop = mid(
+            size, their, ours, not attacker_to_move, next_pn, next_dn, ply + 1, buf, table
+        )
         child_pn[best] = p
         child_dn[best] = d
         child_distance[best] = distance
@@ -394,7 +408,9 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
         if winner_to_move:  # the shortest of the children won for the winner, repetition-free
             distance = INFINITY
             for i in range(n):
-                won = child_pn[i] == 0 if attacker_won else (child_dn[i] == 0 and child_loop[i] == 0)
+                won = (
+                    child_pn[i] == 0 if attacker_won else (child_dn[i] == 0 and child_loop[i] == 0)
+                )
                 if won and child_distance[i] < distance:
                     distance = child_distance[i]
             if distance == INFINITY:
@@ -420,7 +436,9 @@ def shift_sets(size, own_bits, enemy_bits, like):
 
 
 @njit(cache=True)
-def children_of(size, own, enemy, attacker_to_move, ply, buf, table, keys, status, distances, theirs, ours):
+def children_of(
+    size, own, enemy, attacker_to_move, ply, buf, table, keys, status, distances, theirs, ours
+):
     """The moves of ``(own, enemy)`` to ``buf.moves[ply]`` (their number returned) and,
     per move, the child's table key, its status for the attacker (1 proven, -1
     disproven, 0 neither: not in the table or not final) and distance, and the child

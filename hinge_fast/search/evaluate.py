@@ -51,14 +51,13 @@ enemy group now (an elimination in one).
 
 from __future__ import annotations
 
-
 import numpy as np
-from ..core.jit import njit
 
 from ..core.codes import is_swipe
+from ..core.jit import njit
 from ..core.moves import list_moves
 from ..core.sets import s_count, s_row, set_like, to_shift_words
-from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
+from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS
 from .terms import board_terms, position_terms
 from .weights import LEAF_FITTED_BY_SIZE
 
@@ -185,7 +184,9 @@ def leaf_evaluation(kind, size, own, enemy, moves, flips, work, group_of_bit, we
                 return np.int64(WINNING), np.int64(n), np.int64(0)
         return np.int64(MATERIAL * (s_count(own) - enemy_count)), np.int64(n), np.int64(0)
     terms, n_own, can_eliminate = position_terms(size, own, enemy)
-    score = tokens_terms_score(kind, size, s_count(own) + s_count(enemy), terms, n_own, can_eliminate, weights)
+    score = tokens_terms_score(
+        kind, size, s_count(own) + s_count(enemy), terms, n_own, can_eliminate, weights
+    )
     return score, np.int64(-1), np.int64(terms[1])
 
 
@@ -198,8 +199,17 @@ def evaluation_in(kind, size, own_bits, enemy_bits, weights, like):
     flips = np.empty((MAX_MOVES, words), dtype=np.uint64)
     work = np.empty((SCRATCH_ROWS, words), dtype=np.uint64)
     group_of_bit = np.empty(GROUP_SLOTS, dtype=np.int16)
-    return leaf_evaluation(kind, size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like),
-                           moves, flips, work, group_of_bit, weights)[0]
+    return leaf_evaluation(
+        kind,
+        size,
+        to_shift_words(size, own_bits, like),
+        to_shift_words(size, enemy_bits, like),
+        moves,
+        flips,
+        work,
+        group_of_bit,
+        weights,
+    )[0]
 
 
 class Evaluator:
@@ -231,7 +241,11 @@ class Evaluator:
         weights = self.weights_for(board.size)
         if len(weights) == 0:
             weights = np.zeros(1, dtype=np.float64)
-        return int(evaluation_in(self.kernel_id, board.size, board.own, board.enemy, weights, set_like(board.size)))
+        return int(
+            evaluation_in(
+                self.kernel_id, board.size, board.own, board.enemy, weights, set_like(board.size)
+            )
+        )
 
     def describe(self, board) -> dict:
         """``evaluate_board``'s dict for the classic evaluation; ``{'total', 'verdict'}``
@@ -239,7 +253,10 @@ class Evaluator:
         if self.kernel_id == 0:
             return evaluate_board(board)
         total = self(board)
-        return {"total": total, "verdict": "lost" if total == LOST else "eliminates" if total == WINNING else None}
+        return {
+            "total": total,
+            "verdict": "lost" if total == LOST else "eliminates" if total == WINNING else None,
+        }
 
     def __repr__(self) -> str:
         return f"<Evaluator {self.name}>"
@@ -248,13 +265,26 @@ class Evaluator:
 EVALUATOR_BY_NAME = {
     "classic": Evaluator("classic", 0, "the weighted terms above"),
     "material": Evaluator("material", 1, "token difference only"),
-    "fitted": Evaluator("fitted", 2, "the terms above plus tempo, weights fitted to self-play results and blended by "
-                        "phase", FITTED_OPENING + FITTED_END),
-    "leaf-fitted": Evaluator("leaf-fitted", 2, "the fitted evaluation's model fitted at the leaves of depth-1 "
-                             "searches; per-side weights from search/weights.py if any",
-                             LEAF_FITTED_OPENING + LEAF_FITTED_END, LEAF_FITTED_BY_SIZE),
-    "leaf-fitted-69": Evaluator("leaf-fitted-69", 2, "leaf-fitted's sides 6-9 fit on every side",
-                                LEAF_FITTED_OPENING + LEAF_FITTED_END),
+    "fitted": Evaluator(
+        "fitted",
+        2,
+        "the terms above plus tempo, weights fitted to self-play results and blended by phase",
+        FITTED_OPENING + FITTED_END,
+    ),
+    "leaf-fitted": Evaluator(
+        "leaf-fitted",
+        2,
+        "the fitted evaluation's model fitted at the leaves of depth-1 "
+        "searches; per-side weights from search/weights.py if any",
+        LEAF_FITTED_OPENING + LEAF_FITTED_END,
+        LEAF_FITTED_BY_SIZE,
+    ),
+    "leaf-fitted-69": Evaluator(
+        "leaf-fitted-69",
+        2,
+        "leaf-fitted's sides 6-9 fit on every side",
+        LEAF_FITTED_OPENING + LEAF_FITTED_END,
+    ),
 }
 
 
@@ -287,7 +317,11 @@ def evaluate_board(board) -> dict:
     for name, weight, value in zip(TERMS, WEIGHTS, terms):
         out[name] = int(value)
         out[name + "_score"] = int(weight * value)
-    total = int(tokens_terms_score(0, board.size, 0, terms, n_own, can_eliminate, np.zeros(1, dtype=np.float64)))
+    total = int(
+        tokens_terms_score(
+            0, board.size, 0, terms, n_own, can_eliminate, np.zeros(1, dtype=np.float64)
+        )
+    )
     out["verdict"] = "lost" if total == LOST else "eliminates" if total == WINNING else None
     out["total"] = total
     return out

@@ -19,14 +19,13 @@ numba does not reference-count, and memory written once before a timed search.
 
 from __future__ import annotations
 
-
 import numpy as np
 from llvmlite import ir
 from numba import carray, types
-
-from ..core.jit import njit
 from numba.core import cgutils
 from numba.core.extending import intrinsic
+
+from ..core.jit import njit
 
 
 @intrinsic
@@ -84,7 +83,7 @@ def void_pointer(typingctx, address):
     return sig, codegen
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def unowned(a):
     """A view of ``a`` that numba does not reference-count (no meminfo): passing it to a
     call costs no atomic increment and decrement. The caller keeps ``a`` alive."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..errors import HingeError
 from .timeman import Clock
 
+
 def physical_memory_mb() -> int:
     """Megabytes of memory of this machine (a large number where unknown)."""
     try:
@@ -52,16 +53,26 @@ class Limits:
         if self.clock is not None and not isinstance(self.clock, Clock):
             raise HingeError(f"clock must be a Clock, not {type(self.clock).__name__}")
         if self.time is not None:
-            if isinstance(self.time, bool) or not isinstance(self.time, (int, float)) or self.time != self.time:
+            if (
+                isinstance(self.time, bool)
+                or not isinstance(self.time, (int, float))
+                or self.time != self.time
+            ):
                 raise HingeError(f"time must be a number of seconds, not {self.time!r}")
             if not 0 < self.time <= MAX_TIME:
-                raise HingeError(f"time must be more than 0 and at most {MAX_TIME:.0f} seconds, not {self.time}")
+                raise HingeError(
+                    f"time must be more than 0 and at most {MAX_TIME:.0f} seconds, not {self.time}"
+                )
             object.__setattr__(self, "time", float(self.time))
         for name, high in (("nodes", MAX_NODES), ("depth", MAX_DEPTH)):
             value = getattr(self, name)
             if value is None:
                 continue
-            if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                and not hasattr(value, "__index__")
+            ):
                 raise HingeError(f"{name} must be a whole number, not {value!r}")
             if not 1 <= int(value) <= high:
                 raise HingeError(f"{name} must be from 1 to {high}, not {value}")
@@ -69,7 +80,9 @@ class Limits:
 
     @property
     def unlimited(self) -> bool:
-        return self.time is None and self.nodes is None and self.depth is None and self.clock is None
+        return (
+            self.time is None and self.nodes is None and self.depth is None and self.clock is None
+        )
 
 
 #: Seconds a search takes when it is given no limit.

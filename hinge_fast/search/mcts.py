@@ -81,25 +81,30 @@ from __future__ import annotations
 import math
 import os
 import time
-
 from typing import NamedTuple
 
 import numpy as np
-from ..core.jit import njit
 
-from ..core import kernels  # noqa: F401  (the compile notice, before our kernels)
 from ..board import Board
-from ..errors import HingeError
+from ..core import kernels  # noqa: F401  (the compile notice, before our kernels)
 from ..core.codes import is_swipe
+from ..core.jit import njit
 from ..core.moves import flipped_group, list_moves, play_move
-from ..core.sets import s_count, s_row, set_like, to_shift_words
 from ..core.playouts import new_work, policy_playout, rng_below, rng_next
+from ..core.sets import s_count, s_row, set_like, to_shift_words
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
+from ..errors import HingeError
 from .evaluate import LOST, WINNING, get_evaluator, leaf_evaluation
 from .limits import Limits
 from .registry import (  # noqa: F401
-    DEFAULT_EVAL_MIX, DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_FPU, DEFAULT_PRIOR_WEIGHT, DEFAULT_TREE_NODES,
-    FRESH_SEED, MAX_TREE_NODES,
+    DEFAULT_EVAL_MIX,
+    DEFAULT_EVAL_SCALE,
+    DEFAULT_EXPLORATION,
+    DEFAULT_FPU,
+    DEFAULT_PRIOR_WEIGHT,
+    DEFAULT_TREE_NODES,
+    FRESH_SEED,
+    MAX_TREE_NODES,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -124,7 +129,9 @@ PLAYOUT_PLIES = 3  # plies played in playouts
 TREE_FULL = 4  # 1 once an expansion did not fit
 N_STATS = 5
 
-NODE_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4  # parent, first, count, move, visits, wins, proof, plies, prior
+NODE_BYTES = (
+    4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4
+)  # parent, first, count, move, visits, wins, proof, plies, prior
 #: Room for the moves of a playout in the shift layout (``playouts.policy_playout``'s trace).
 MAX_TRACE = 4096
 
@@ -187,7 +194,16 @@ class Tree:
 
     def reset(self) -> None:
         """Make the tree a lone unvisited root (children are written when expanded)."""
-        for array in (self.count, self.visits, self.wins, self.proof, self.plies, self.first, self.move, self.prior):
+        for array in (
+            self.count,
+            self.visits,
+            self.wins,
+            self.proof,
+            self.plies,
+            self.first,
+            self.move,
+            self.prior,
+        ):
             array[0] = 0
         self.stats[:] = 0
         self.parent[0] = -1
@@ -238,7 +254,9 @@ def eval_win_rate(size, own, enemy, scale, weights, t):
     ``weights``) of the position as a probability that its side to move wins,
     ``1 / (1 + exp(-score / scale))``; its verdicts exactly: 1 when it can eliminate
     now, 0 with ``lost`` True when it has no legal move."""
-    score = leaf_evaluation(2, size, own, enemy, t.moves, t.flips, t.scratch, t.group_of_bit, weights)[0]
+    score = leaf_evaluation(
+        2, size, own, enemy, t.moves, t.flips, t.scratch, t.group_of_bit, weights
+    )[0]
     if score == LOST:
         return 0.0, True
     if score == WINNING:
@@ -274,15 +292,26 @@ def settle_proof(node, first, count, proof, plies):
 
 
 @njit(cache=True, nogil=True)  # nogil: one tree per thread runs in parallel (mcts_threads.py)
-def run_iterations(size, root_own_bits, root_enemy_bits, iterations, settings, t, rng, eval_weights, like):
+def run_iterations(
+    size, root_own_bits, root_enemy_bits, iterations, settings, t, rng, eval_weights, like
+):
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree
     ``t`` (``TreeArrays``) from the root given as bitboards (``Board``'s words), in the
     shift layout of ``like``'s words. Returns how many ran (fewer once the root is
     proven). ``settings``: ``Settings``; with ``eval_mix`` > 0 a leaf's result is
     ``(1 - eval_mix) * playout + eval_mix * eval_win_rate`` (1: no playout)."""
     playout_cap, exploration, fpu, prior_weight, eval_mix, eval_scale = settings
-    parent, first, count, move, visits, wins, proof, plies, prior = (t.parent, t.first, t.count, t.move, t.visits,
-                                                                      t.wins, t.proof, t.plies, t.prior)
+    parent, first, count, move, visits, wins, proof, plies, prior = (
+        t.parent,
+        t.first,
+        t.count,
+        t.move,
+        t.visits,
+        t.wins,
+        t.proof,
+        t.plies,
+        t.prior,
+    )
     stats, path, moves, flips, sizes = t.stats, t.path, t.moves, t.flips, t.sizes
     root_own = to_shift_words(size, root_own_bits, like)
     root_enemy = to_shift_words(size, root_enemy_bits, like)
@@ -374,8 +403,11 @@ def run_iterations(size, root_own_bits, root_enemy_bits, iterations, settings, t
                         break
                     value = fpu + prior_weight * prior[c]  # first-play urgency
                 else:
-                    value = (wins[c] / visits[c] + exploration * math.sqrt(log_n / visits[c])
-                             + prior_weight * prior[c] / (visits[c] + 1))
+                    value = (
+                        wins[c] / visits[c]
+                        + exploration * math.sqrt(log_n / visits[c])
+                        + prior_weight * prior[c] / (visits[c] + 1)
+                    )
                 if value > best_value:
                     best_value = value
                     best = c
@@ -437,20 +469,39 @@ def ensure_compiled(size: int = 4) -> None:
     if words not in _LOADED_WORDS:
         board = Board(size)
         settings = settings_of(8, DEFAULT_EXPLORATION, 0.5, 0.1, 0.5, DEFAULT_EVAL_SCALE)
-        _run(Tree(64), board, 1, settings, new_rng(0), get_evaluator("leaf-fitted").weights_for(size))
+        _run(
+            Tree(64), board, 1, settings, new_rng(0), get_evaluator("leaf-fitted").weights_for(size)
+        )
         len(board.legal_codes)  # the move list's kernel
         _LOADED_WORDS.add(words)
 
 
 def settings_of(playout_cap, exploration, fpu, prior_weight, eval_mix, eval_scale) -> Settings:
     """``Settings`` with the types the compiled kernel expects."""
-    return Settings(int(playout_cap), float(exploration), float(fpu), float(prior_weight), float(eval_mix),
-                    float(eval_scale))
+    return Settings(
+        int(playout_cap),
+        float(exploration),
+        float(fpu),
+        float(prior_weight),
+        float(eval_mix),
+        float(eval_scale),
+    )
 
 
 def _run(tree, board, iterations, settings, rng, weights):
-    return int(run_iterations(board.size, board.own, board.enemy, iterations, settings, tree.arrays, rng, weights,
-                              set_like(board.size)))
+    return int(
+        run_iterations(
+            board.size,
+            board.own,
+            board.enemy,
+            iterations,
+            settings,
+            tree.arrays,
+            rng,
+            weights,
+            set_like(board.size),
+        )
+    )
 
 
 def default_playout_plies(size: int) -> int:
@@ -482,9 +533,17 @@ class MCTSSearcher(Searcher):
 
     name = "mcts"
 
-    def __init__(self, tree_nodes=DEFAULT_TREE_NODES, exploration=DEFAULT_EXPLORATION, playout_plies=0,
-                 seed=FRESH_SEED, fpu=DEFAULT_FPU, prior_weight=DEFAULT_PRIOR_WEIGHT, eval_mix=DEFAULT_EVAL_MIX,
-                 eval_scale=DEFAULT_EVAL_SCALE):
+    def __init__(
+        self,
+        tree_nodes=DEFAULT_TREE_NODES,
+        exploration=DEFAULT_EXPLORATION,
+        playout_plies=0,
+        seed=FRESH_SEED,
+        fpu=DEFAULT_FPU,
+        prior_weight=DEFAULT_PRIOR_WEIGHT,
+        eval_mix=DEFAULT_EVAL_MIX,
+        eval_scale=DEFAULT_EVAL_SCALE,
+    ):
         super().__init__()
         self.eval_mix = eval_mix
         self.eval_scale = eval_scale
@@ -518,10 +577,18 @@ class MCTSSearcher(Searcher):
 
         n_root = len(board.legal_codes)
         if n_root == 0:
-            return SearchResult(None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", [])
+            return SearchResult(
+                None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", []
+            )
         tree = self._tree_for(n_root)
-        settings = settings_of(playout_plies, self.exploration, self.fpu, self.prior_weight, self.eval_mix,
-                               self.eval_scale)
+        settings = settings_of(
+            playout_plies,
+            self.exploration,
+            self.fpu,
+            self.prior_weight,
+            self.eval_mix,
+            self.eval_scale,
+        )
         eval_weights = get_evaluator("leaf-fitted").weights_for(board.size)
 
         deadline = None if time_limit is None else started + time_limit
@@ -532,7 +599,11 @@ class MCTSSearcher(Searcher):
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
             done += _run(tree, board, todo, settings, rng, eval_weights)
             now = time.perf_counter()
-            if tree.proof[0] != 0 or (node_limit is not None and done >= node_limit) or self.stopping:
+            if (
+                tree.proof[0] != 0
+                or (node_limit is not None and done >= node_limit)
+                or self.stopping
+            ):
                 break
             if deadline is not None:
                 left = deadline - now
@@ -549,7 +620,9 @@ class MCTSSearcher(Searcher):
         return _result(board, tree, time.perf_counter() - started)
 
 
-def search_mcts(board: Board, limits: Limits, seed: int | None = None, progress=None, **options) -> SearchResult:
+def search_mcts(
+    board: Board, limits: Limits, seed: int | None = None, progress=None, **options
+) -> SearchResult:
     """Search ``board`` with a new :class:`MCTSSearcher` of ``options`` and return a
     SearchResult (``search/result.py``). ``limits``: ``time`` (seconds) and/or
     ``nodes`` (playouts); no limit means ``DEFAULT_TIME``; a depth limit is refused
@@ -595,8 +668,13 @@ def ranked_children(tree, node) -> list[int]:
     independent of the children's shuffled order."""
 
     def key(c):
-        return rank_key(int(tree.proof[c]), int(tree.plies[c]), int(tree.visits[c]), float(tree.wins[c]),
-                        int(tree.move[c]))
+        return rank_key(
+            int(tree.proof[c]),
+            int(tree.plies[c]),
+            int(tree.visits[c]),
+            float(tree.wins[c]),
+            int(tree.move[c]),
+        )
 
     return sorted(tree.children(node), key=key)
 
@@ -631,8 +709,18 @@ def _result(board: Board, tree: Tree, seconds: float) -> SearchResult:
         mate = _mate(tree, c)
         if mate is not None:
             rate = 1.0 if mate > 0 else 0.0
-        score = Score.from_mate(mate) if mate is not None else None if rate is None else Score.rate(rate)
-        line = principal_variation(tree, c, decode) if i == 0 or score is not None and i < PV_LINES else []
+        score = (
+            Score.from_mate(mate)
+            if mate is not None
+            else None
+            if rate is None
+            else Score.rate(rate)
+        )
+        line = (
+            principal_variation(tree, c, decode)
+            if i == 0 or score is not None and i < PV_LINES
+            else []
+        )
         root_moves.append(RootMove(move=decode(tree.move[c]), score=score, visits=visits, pv=line))
     pv = root_moves[0].pv
     top = root_moves[0]

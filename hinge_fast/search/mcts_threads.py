@@ -45,7 +45,14 @@ import time
 
 from .limits import Limits
 from .mcts import (
-    MAX_DEPTH, PLAYOUTS, PV_LINES, MCTSSearcher, ensure_compiled, new_rng, principal_variation, rank_key,
+    MAX_DEPTH,
+    PLAYOUTS,
+    PV_LINES,
+    MCTSSearcher,
+    ensure_compiled,
+    new_rng,
+    principal_variation,
+    rank_key,
 )
 from .registry import DEFAULT_THREADS, DEFAULT_TREE_NODES, FRESH_SEED
 from .result import RootMove, SearchResult
@@ -78,12 +85,16 @@ class MCTSThreadsSearcher(Searcher):
 
     name = "mcts"
 
-    def __init__(self, threads=DEFAULT_THREADS, tree_nodes=DEFAULT_TREE_NODES, seed=FRESH_SEED, **options):
+    def __init__(
+        self, threads=DEFAULT_THREADS, tree_nodes=DEFAULT_TREE_NODES, seed=FRESH_SEED, **options
+    ):
         super().__init__()
         self.threads = int(threads)
         per_tree = max(1, tree_nodes // self.threads)
-        self.searchers = [MCTSSearcher(tree_nodes=per_tree, seed=thread_seed(seed, k), **options)
-                          for k in range(self.threads)]
+        self.searchers = [
+            MCTSSearcher(tree_nodes=per_tree, seed=thread_seed(seed, k), **options)
+            for k in range(self.threads)
+        ]
         for searcher in self.searchers:
             searcher.share_stop(self)  # one stop event: stop() reaches every thread at once
         self.seed = seed
@@ -118,8 +129,12 @@ class MCTSThreadsSearcher(Searcher):
         started = time.perf_counter()
         count = self.threads if limits.nodes is None else min(self.threads, limits.nodes)
         active = self.searchers[:count]
-        parts = [limits if limits.nodes is None else Limits(time=limits.time, nodes=share(limits.nodes, count, k))
-                 for k in range(count)]
+        parts = [
+            limits
+            if limits.nodes is None
+            else Limits(time=limits.time, nodes=share(limits.nodes, count, k))
+            for k in range(count)
+        ]
         results: list = [None] * count
         errors: list = []
 
@@ -133,14 +148,24 @@ class MCTSThreadsSearcher(Searcher):
                 self._stop.set()
 
         def on_progress(_interim):
-            progress(merged_result(board, [s.tree for s in active if s.tree is not None], time.perf_counter() - started))
+            progress(
+                merged_result(
+                    board,
+                    [s.tree for s in active if s.tree is not None],
+                    time.perf_counter() - started,
+                )
+            )
 
-        helpers = [threading.Thread(target=run, args=(k,), name=f"hinge-fast mcts {k}", daemon=True)
-                   for k in range(1, count)]
+        helpers = [
+            threading.Thread(target=run, args=(k,), name=f"hinge-fast mcts {k}", daemon=True)
+            for k in range(1, count)
+        ]
         for t in helpers:
             t.start()
         try:
-            results[0] = active[0]._go(board, parts[0], on_progress if progress is not None else None)
+            results[0] = active[0]._go(
+                board, parts[0], on_progress if progress is not None else None
+            )
             if limits.nodes is None and results[0].score.mate is not None:
                 self._stop.set()
         except BaseException:
@@ -185,8 +210,10 @@ def merged_result(board, trees, seconds: float) -> SearchResult:
 
     def line(code):
         # a move's principal variation: in the tree that visited it most
-        tree, node = max(((t, c) for t in trees for c in t.children(0) if int(t.move[c]) == code),
-                         key=lambda tc: int(tc[0].visits[tc[1]]))
+        tree, node = max(
+            ((t, c) for t in trees for c in t.children(0) if int(t.move[c]) == code),
+            key=lambda tc: int(tc[0].visits[tc[1]]),
+        )
         return principal_variation(tree, node, decode)
 
     ranked = sorted(order, key=key)

@@ -73,9 +73,9 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from ..core.jit import njit
 
 from ..core.codes import is_swipe
+from ..core.jit import njit
 from ..core.moves import child_key, list_moves, play_move
 from ..core.sets import s_count, s_row, to_shift_words
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS, ZOBRIST
@@ -83,8 +83,19 @@ from .evaluate import LOST, MATE_BOUND, WIN, WINNING, leaf_evaluation
 from .intrinsics import monotonic_ns, touched, unowned
 from .limits import MAX_DEPTH
 from .registry import MAX_QUIESCENCE_PLIES
-from .tt import (EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_score, prefetch_bucket,
-                 score_from_table, table_probe, table_store)
+from .tt import (
+    EXACT,
+    LOWER,
+    UPPER,
+    entry_bound,
+    entry_depth,
+    entry_move,
+    entry_score,
+    prefetch_bucket,
+    score_from_table,
+    table_probe,
+    table_store,
+)
 
 #: Scores lie strictly inside (-INFINITE, INFINITE).
 INFINITE = WIN + 1
@@ -141,11 +152,12 @@ FUTILITY_MARGIN = 1000
 QUIET_BELOW = np.int64(1) << 45
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def late_move_reduction(depth, index):
     """Plies a quiet move at ``index`` of a node ``depth`` deep is reduced by: growing
     with the logarithms of both."""
     return np.int64(0.5 + math.log(depth) * math.log(index + 1) / 2.5)
+
 
 U64 = np.uint64
 
@@ -231,17 +243,19 @@ def note_elimination(buf, ply, moves, flips, enemy_count, like):
         i += 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def history_malus(history, moves, flips, n, depth, like):
     """A quiet move cut off after the first ``n`` moves: each of those that is not a
     big flip (they were searched and did not cut off) loses ``depth**2`` of history."""
     for j in range(n):
         move = moves[j]
         if not (is_swipe(move) and s_count(s_row(flips, j, like)) >= 2):
-            history[move & 0x3FFFF] = max(history[move & 0x3FFFF] - depth * depth, -(np.int64(1) << 30))
+            history[move & 0x3FFFF] = max(
+                history[move & 0x3FFFF] - depth * depth, -(np.int64(1) << 30)
+            )
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def select_move(order, moves, flips, i, n, like):
     """One step of the selection sort of the move loop: the move of the highest key
     from ``i`` on (the first of equal ones) to place ``i`` (flipped groups: the words of
@@ -300,20 +314,42 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 if entry_depth(entry) == depth:
                     score = score_from_table(entry_score(entry), ply)
                     bound = entry_bound(entry)
-                    if bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha):
+                    if (
+                        bound == EXACT
+                        or (bound == LOWER and score >= beta)
+                        or (bound == UPPER and score <= alpha)
+                    ):
                         return score
 
         n = -1
         if depth <= 0:
-            score, n, largest_flip = leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.scratch,
-                                                     buf.group_of_bit, buf.weights)
+            score, n, largest_flip = leaf_evaluation(
+                state[EVALUATOR],
+                size,
+                own,
+                enemy,
+                moves,
+                flips,
+                buf.scratch,
+                buf.group_of_bit,
+                buf.weights,
+            )
             proven = True
             if score == LOST:
                 score = -(WIN - ply)
             elif score == WINNING:
                 score = WIN - ply - 1
                 if n < 0:  # the evaluation listed no move: list the eliminating swipes
-                    n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, s_count(enemy))
+                    n = list_moves(
+                        size,
+                        own,
+                        enemy,
+                        moves,
+                        flips,
+                        buf.scratch,
+                        buf.group_of_bit,
+                        s_count(enemy),
+                    )
                 note_elimination(buf, ply, moves, flips, s_count(enemy), own)
             else:
                 proven = False
@@ -326,7 +362,16 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 # the largest group it can flip).
                 if n < 0:
                     if largest_flip >= least_flip:
-                        n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, least_flip)
+                        n = list_moves(
+                            size,
+                            own,
+                            enemy,
+                            moves,
+                            flips,
+                            buf.scratch,
+                            buf.group_of_bit,
+                            least_flip,
+                        )
                     else:
                         n = 0
                 m = 0
@@ -351,15 +396,29 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
             stand_pat = score
         after_null = key ^ buf.line[state[HISTORY_LENGTH] + ply - 1] == ZOBRIST[size, 2, 0]
         null_move = depth >= NULL_MIN_DEPTH and not after_null
-        if (n < 0 and state[SELECTIVE] and beta - alpha == 1 and -MATE_BOUND < beta < MATE_BOUND
-                and (null_move or depth <= max(RFP_MAX_DEPTH, FUTILITY_MAX_DEPTH))):
+        if (
+            n < 0
+            and state[SELECTIVE]
+            and beta - alpha == 1
+            and -MATE_BOUND < beta < MATE_BOUND
+            and (null_move or depth <= max(RFP_MAX_DEPTH, FUTILITY_MAX_DEPTH))
+        ):
             # The static evaluation decides three prunings. Reverse futility: far
             # enough above beta, the node fails high. Futility: far enough below alpha,
             # its quiet moves are not searched. Null move: if the opponent, moving
             # twice, still cannot bring the score below beta in a shallower search, the
             # node fails high.
-            score, n, largest_flip = leaf_evaluation(state[EVALUATOR], size, own, enemy, moves, flips, buf.scratch,
-                                                     buf.group_of_bit, buf.weights)
+            score, n, largest_flip = leaf_evaluation(
+                state[EVALUATOR],
+                size,
+                own,
+                enemy,
+                moves,
+                flips,
+                buf.scratch,
+                buf.group_of_bit,
+                buf.weights,
+            )
             if score == LOST:
                 return -(WIN - ply)
             if score != WINNING:
@@ -370,8 +429,20 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 child = key ^ ZOBRIST[size, 2, 0]
                 buf.line[state[HISTORY_LENGTH] + ply + 1] = child
                 r = NULL_R + depth // NULL_R_DIVISOR
-                score = -negamax(size, 1 - colour, enemy, own, child, depth - 1 - r, ply + 1, -beta, -beta + 1, buf,
-                                 keys, data)
+                score = -negamax(
+                    size,
+                    1 - colour,
+                    enemy,
+                    own,
+                    child,
+                    depth - 1 - r,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    buf,
+                    keys,
+                    data,
+                )
                 if state[ABORTED]:
                     return np.int64(0)
                 if score >= beta:
@@ -396,7 +467,9 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                         buf.pv_length[ply] = ply + 1
                         return WIN - ply - 1
                     if flipped >= 2:
-                        order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
+                        order[i] = (
+                            (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
+                        )
                         continue
                 if move == killer1:
                     order[i] = np.int64(1) << 46
@@ -422,8 +495,15 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         # Selection sort, one step at a time: most nodes cut off after a move or two.
         if i == 0 or not ahead:
             select_move(order, moves, flips, i, n, own)
-        if (state[SELECTIVE] and not root and 0 < depth <= LMP_MAX_DEPTH and beta - alpha == 1
-                and i >= LMP_BASE + LMP_STEP * depth * depth and order[i] < QUIET_BELOW and best > -MATE_BOUND):
+        if (
+            state[SELECTIVE]
+            and not root
+            and 0 < depth <= LMP_MAX_DEPTH
+            and beta - alpha == 1
+            and i >= LMP_BASE + LMP_STEP * depth * depth
+            and order[i] < QUIET_BELOW
+            and best > -MATE_BOUND
+        ):
             break  # the rest are quiet moves too (the keys are sorted)
         if futile and order[i] < QUIET_BELOW and best > -MATE_BOUND:
             break  # futility pruning: the rest are quiet moves too
@@ -445,26 +525,80 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
         exact = True
         big_flip = is_swipe(move) and s_count(flipped) >= 2
         if i == 0:
-            score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys, data)
+            score = -negamax(
+                size,
+                1 - colour,
+                their,
+                ours,
+                child,
+                depth - 1,
+                ply + 1,
+                -beta,
+                -alpha,
+                buf,
+                keys,
+                data,
+            )
         else:
             reduction = 0
-            if (state[SELECTIVE] and not root and depth >= LMR_MIN_DEPTH and i >= LMR_FROM_MOVE
-                    and order[i] < QUIET_BELOW):
+            if (
+                state[SELECTIVE]
+                and not root
+                and depth >= LMR_MIN_DEPTH
+                and i >= LMR_FROM_MOVE
+                and order[i] < QUIET_BELOW
+            ):
                 reduction = late_move_reduction(depth, i)
                 if beta - alpha > 1 and reduction > 0:
                     reduction -= 1
                 reduction = min(reduction, depth - 2)
             score = alpha + 1
             if reduction > 0:
-                score = -negamax(size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1, -alpha - 1,
-                                 -alpha, buf, keys, data)
+                score = -negamax(
+                    size,
+                    1 - colour,
+                    their,
+                    ours,
+                    child,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    buf,
+                    keys,
+                    data,
+                )
             if score > alpha:
-                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, buf,
-                                 keys, data)
+                score = -negamax(
+                    size,
+                    1 - colour,
+                    their,
+                    ours,
+                    child,
+                    depth - 1,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    buf,
+                    keys,
+                    data,
+                )
             exact = False
             if alpha < score < beta:
-                score = -negamax(size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, buf, keys,
-                                 data)
+                score = -negamax(
+                    size,
+                    1 - colour,
+                    their,
+                    ours,
+                    child,
+                    depth - 1,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    buf,
+                    keys,
+                    data,
+                )
                 exact = True
         if state[ABORTED]:
             return np.int64(0)
@@ -502,13 +636,24 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def unowned_buffers(buf):
     """``buf`` with every array an ``unowned`` view."""
-    return SearchBuffers(unowned(buf.moves), unowned(buf.flips), unowned(buf.order), unowned(buf.scratch),
-                         unowned(buf.group_of_bit), unowned(buf.killers), unowned(buf.history), unowned(buf.pv),
-                         unowned(buf.pv_length), unowned(buf.line), unowned(buf.root_info), unowned(buf.state),
-                         unowned(buf.weights))
+    return SearchBuffers(
+        unowned(buf.moves),
+        unowned(buf.flips),
+        unowned(buf.order),
+        unowned(buf.scratch),
+        unowned(buf.group_of_bit),
+        unowned(buf.killers),
+        unowned(buf.history),
+        unowned(buf.pv),
+        unowned(buf.pv_length),
+        unowned(buf.line),
+        unowned(buf.root_info),
+        unowned(buf.state),
+        unowned(buf.weights),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -518,5 +663,17 @@ def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, ke
     and table that numba does not reference-count: every call of the recursion passed
     16 arrays, and their atomic reference-count updates took about a third of the
     kernel's time."""
-    return negamax(size, colour, to_shift_words(size, own, like), to_shift_words(size, enemy, like), key, depth, ply,
-                   alpha, beta, unowned_buffers(buf), unowned(keys), unowned(data))
+    return negamax(
+        size,
+        colour,
+        to_shift_words(size, own, like),
+        to_shift_words(size, enemy, like),
+        key,
+        depth,
+        ply,
+        alpha,
+        beta,
+        unowned_buffers(buf),
+        unowned(keys),
+        unowned(data),
+    )

@@ -42,24 +42,47 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..board import Board, Color, bitboard_cells
+from ..core.fen import format_fen
+from ..core.geometry import NWORDS
 from ..core.sets import set_like
 from ..core.tables import MAX_MOVES, SHIFT_WORDS_OF
 from ..errors import HingeError
 from .checkpoint import load_checkpoint, save_checkpoint
-from .dfpn import (DEADLINE, DEEPEST, INFINITY, NODE_LIMIT, NODES, PLIES, ROOT_DN, ROOT_PLY, ROOT_PN, STOPPED,
-                   TABLE_SLOTS, U64, bitboard_of, children_of, key_of, mid, new_buffers, new_table, shift_sets)
-from ..board import Board, Color, bitboard_cells
-from ..core.fen import format_fen
-from ..core.geometry import NWORDS
-
+from .dfpn import (
+    DEADLINE,
+    DEEPEST,
+    INFINITY,
+    NODE_LIMIT,
+    NODES,
+    PLIES,
+    ROOT_DN,
+    ROOT_PLY,
+    ROOT_PN,
+    STOPPED,
+    TABLE_SLOTS,
+    U64,
+    bitboard_of,
+    children_of,
+    key_of,
+    mid,
+    new_buffers,
+    new_table,
+    shift_sets,
+)
 
 
 def as_sets(size, own_bits, enemy_bits):
     """The bitboards of a Board (own, enemy) as shift-layout sets: tuples of np.uint64
     (numba types a tuple of Python ints as int64, so the words are wrapped)."""
-    own, enemy = shift_sets(size, np.array(own_bits, dtype=np.uint64), np.array(enemy_bits, dtype=np.uint64),
-                            set_like(size))
+    own, enemy = shift_sets(
+        size,
+        np.array(own_bits, dtype=np.uint64),
+        np.array(enemy_bits, dtype=np.uint64),
+        set_like(size),
+    )
     return tuple(U64(w) for w in own), tuple(U64(w) for w in enemy)
+
 
 #: The table's default size, MB.
 DEFAULT_TABLE_MB = 256
@@ -153,10 +176,20 @@ class Prover:
             buf.state[STOPPED] = 0
             buf.state[ROOT_PLY] = 0
             mid(size, own, enemy, True, INFINITY, INFINITY, 0, buf, self.table)
-            children_of(size, own, enemy, True, 0, buf, self.table, np.zeros(MAX_MOVES, dtype=np.uint64),
-                        np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
-                        np.zeros((MAX_MOVES, len(own)), dtype=np.uint64),
-                        np.zeros((MAX_MOVES, len(own)), dtype=np.uint64))
+            children_of(
+                size,
+                own,
+                enemy,
+                True,
+                0,
+                buf,
+                self.table,
+                np.zeros(MAX_MOVES, dtype=np.uint64),
+                np.zeros(MAX_MOVES, dtype=np.int64),
+                np.zeros(MAX_MOVES, dtype=np.int64),
+                np.zeros((MAX_MOVES, len(own)), dtype=np.uint64),
+                np.zeros((MAX_MOVES, len(own)), dtype=np.uint64),
+            )
             key_of(size, own, enemy, True, buf)
             bitboard_of(size, own, np.zeros(NWORDS, dtype=np.uint64))
         return self.buffers[size]
@@ -176,22 +209,66 @@ class Prover:
         if self.split is not None:
             self.split.stop()
 
-    def _run(self, size, own, enemy, attacker_to_move, ply, buf, deadline_ns, node_limit, progress, started,
-             interruptible, saver=None):
+    def _run(
+        self,
+        size,
+        own,
+        enemy,
+        attacker_to_move,
+        ply,
+        buf,
+        deadline_ns,
+        node_limit,
+        progress,
+        started,
+        interruptible,
+        saver=None,
+    ):
         """One df-pn run from ``(own, enemy)`` at ``ply`` (the line above it in
         ``buf.line``): ``(pn, dn, distance, loop)``. With a ``saver``, the search stops
         when a checkpoint is due, is saved and goes on."""
         while True:
-            result, paused = self._segment(size, own, enemy, attacker_to_move, ply, buf, deadline_ns, node_limit,
-                                           progress, started, interruptible, saver)
+            result, paused = self._segment(
+                size,
+                own,
+                enemy,
+                attacker_to_move,
+                ply,
+                buf,
+                deadline_ns,
+                node_limit,
+                progress,
+                started,
+                interruptible,
+                saver,
+            )
             pn, dn = result[0], result[1]
-            if not paused or pn == 0 or dn == 0 or self.stopping.is_set() or buf.state[NODES] >= node_limit \
-                    or _time.monotonic_ns() >= deadline_ns:
+            if (
+                not paused
+                or pn == 0
+                or dn == 0
+                or self.stopping.is_set()
+                or buf.state[NODES] >= node_limit
+                or _time.monotonic_ns() >= deadline_ns
+            ):
                 return result
             saver.save(buf)
 
-    def _segment(self, size, own, enemy, attacker_to_move, ply, buf, deadline_ns, node_limit, progress, started,
-                 interruptible, saver):
+    def _segment(
+        self,
+        size,
+        own,
+        enemy,
+        attacker_to_move,
+        ply,
+        buf,
+        deadline_ns,
+        node_limit,
+        progress,
+        started,
+        interruptible,
+        saver,
+    ):
         """``_run`` until it ends or a checkpoint is due: ``(result, paused)``."""
         state = buf.state
         state[STOPPED] = 0
@@ -219,10 +296,16 @@ class Prover:
         spent_nodes, spent_seconds = self.spent
         while thread.is_alive():
             try:
-                thread.join(1.0 if saver is None else min(1.0, max(0.01, saver.due - _time.monotonic())))
+                thread.join(
+                    1.0 if saver is None else min(1.0, max(0.01, saver.due - _time.monotonic()))
+                )
                 if progress is not None and thread.is_alive():
-                    progress(spent_nodes + int(state[NODES]), int(state[ROOT_PN]), int(state[ROOT_DN]),
-                             spent_seconds + _time.monotonic() - started)
+                    progress(
+                        spent_nodes + int(state[NODES]),
+                        int(state[ROOT_PN]),
+                        int(state[ROOT_DN]),
+                        spent_seconds + _time.monotonic() - started,
+                    )
                 if saver is not None and not paused and _time.monotonic() >= saver.due:
                     paused = True
                     state[DEADLINE] = 0
@@ -235,9 +318,16 @@ class Prover:
             raise KeyboardInterrupt
         return box["result"], paused
 
-    def prove(self, board, nodes: int | None = None, seconds: float | None = None, progress=None,
-              interruptible: bool = True, checkpoint: str | os.PathLike | None = None,
-              checkpoint_every: float = DEFAULT_CHECKPOINT_EVERY) -> ProofResult:
+    def prove(
+        self,
+        board,
+        nodes: int | None = None,
+        seconds: float | None = None,
+        progress=None,
+        interruptible: bool = True,
+        checkpoint: str | os.PathLike | None = None,
+        checkpoint_every: float = DEFAULT_CHECKPOINT_EVERY,
+    ) -> ProofResult:
         """Prove ``board``'s position won for one side, within ``nodes`` positions and
         ``seconds`` (None: no limit). ``progress(nodes, pn, dn, seconds)`` is called
         about once a second (interruptible runs only). ``interruptible``: run in a
@@ -269,9 +359,15 @@ class Prover:
         limit = (1 << 62) if nodes is None else int(nodes)
         buf.state[NODES] = 0
         buf.state[DEEPEST] = 0
-        saver = None if checkpoint is None else _Saver(self, checkpoint, board.fen(), started, checkpoint_every)
+        saver = (
+            None
+            if checkpoint is None
+            else _Saver(self, checkpoint, board.fen(), started, checkpoint_every)
+        )
         try:
-            result = self._prove(board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver)
+            result = self._prove(
+                board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver
+            )
         except KeyboardInterrupt:
             if saver is not None:
                 saver.save(buf)
@@ -280,11 +376,14 @@ class Prover:
             saver.save(buf)
         return result
 
-    def _prove(self, board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver):
+    def _prove(
+        self, board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver
+    ):
         size = board.size
         mover = board.turn
-        pn, dn, distance, loop = self._run(size, own, enemy, True, 0, buf, deadline, limit, progress, started,
-                                           interruptible, saver)
+        pn, dn, distance, loop = self._run(
+            size, own, enemy, True, 0, buf, deadline, limit, progress, started, interruptible, saver
+        )
         root_pn, root_dn = pn, dn
         root_moves = self._root_moves(board, buf)
         winner = None
@@ -297,18 +396,38 @@ class Prover:
             # Not a win for the side to move, by a line that repeats: does the other side win?
             left = limit - int(buf.state[NODES])
             if left > 0:
-                p2, d2, distance2, _ = self._run(size, own, enemy, False, 0, buf, deadline, limit, progress,
-                                                  started, interruptible, saver)
+                p2, d2, distance2, _ = self._run(
+                    size,
+                    own,
+                    enemy,
+                    False,
+                    0,
+                    buf,
+                    deadline,
+                    limit,
+                    progress,
+                    started,
+                    interruptible,
+                    saver,
+                )
                 if d2 == 0:
                     winner, distance = mover.other, distance2
                 elif p2 == INFINITY:
                     repetition = True
         complete = winner is not None or repetition
         spent_nodes, spent_seconds = self.spent
-        return ProofResult(position=board.fen(), winner=winner, distance=int(distance) if winner is not None else None,
-                           nodes=spent_nodes + int(buf.state[NODES]),
-                           seconds=spent_seconds + _time.monotonic() - started, complete=complete,
-                           pn=int(root_pn), dn=int(root_dn), root_moves=root_moves, repetition=repetition)
+        return ProofResult(
+            position=board.fen(),
+            winner=winner,
+            distance=int(distance) if winner is not None else None,
+            nodes=spent_nodes + int(buf.state[NODES]),
+            seconds=spent_seconds + _time.monotonic() - started,
+            complete=complete,
+            pn=int(root_pn),
+            dn=int(root_dn),
+            root_moves=root_moves,
+            repetition=repetition,
+        )
 
     def _root_moves(self, board, buf):
         """The root's moves and their numbers, as the last run left them (ply 0)."""
@@ -323,7 +442,13 @@ class Prover:
             # The child's numbers are for the attacker (the side to move at the root).
             k = first.setdefault(int(buf.child_key[0, i]), i)
             p, d = int(buf.child_pn[0, k]), int(buf.child_dn[0, k])
-            winner = board.turn if p == 0 else board.turn.other if d == 0 and not buf.child_loop[0, k] else None
+            winner = (
+                board.turn
+                if p == 0
+                else board.turn.other
+                if d == 0 and not buf.child_loop[0, k]
+                else None
+            )
             distance = int(buf.child_distance[0, k]) + 1 if winner is not None else None
             out.append(RootMove(board.move_from_code(int(moves[i])), winner, distance, p, d))
         return out
@@ -348,14 +473,33 @@ class Prover:
         buf = self._prepare(size)
         self.stopping.clear()
         words = int(SHIFT_WORDS_OF[size])
-        walk = _Walk(self, size, words, buf, Board(size), winner,
-                     (1 << 62) if nodes is None else int(nodes),
-                     (1 << 62) if seconds is None else _time.monotonic_ns() + int(seconds * 1e9))
+        walk = _Walk(
+            self,
+            size,
+            words,
+            buf,
+            Board(size),
+            winner,
+            (1 << 62) if nodes is None else int(nodes),
+            (1 << 62) if seconds is None else _time.monotonic_ns() + int(seconds * 1e9),
+        )
         own, enemy = as_sets(size, board.own, board.enemy)
         buf.state[NODES] = 0
         if board.turn != winner:
             # The winner must be the attacker of the run whose results are followed.
-            self._run(size, own, enemy, False, 0, buf, walk.deadline, walk.node_limit, None, _time.monotonic(), True)
+            self._run(
+                size,
+                own,
+                enemy,
+                False,
+                0,
+                buf,
+                walk.deadline,
+                walk.node_limit,
+                None,
+                _time.monotonic(),
+                True,
+            )
         distance = walk.visit(own, enemy, board.turn, 0)
         return Proof(board.fen(), winner, distance, walk.strategy)
 
@@ -373,8 +517,13 @@ class _Saver:
 
     def save(self, buf):
         spent_nodes, spent_seconds = self.prover.spent
-        save_checkpoint(self.path, self.position, self.prover.table, spent_nodes + int(buf.state[NODES]),
-                        spent_seconds + _time.monotonic() - self.started)
+        save_checkpoint(
+            self.path,
+            self.position,
+            self.prover.table,
+            spent_nodes + int(buf.state[NODES]),
+            spent_seconds + _time.monotonic() - self.started,
+        )
         self.due = _time.monotonic() + self.every
 
 
@@ -419,11 +568,25 @@ class _Walk:
         bitboard_of(self.size, own, a)
         bitboard_of(self.size, enemy, b)
         green, blue = (a, b) if turn == Color.GREEN else (b, a)
-        return format_fen(self.size, bitboard_cells(tuple(green)), bitboard_cells(tuple(blue)), int(turn))
+        return format_fen(
+            self.size, bitboard_cells(tuple(green)), bitboard_cells(tuple(blue)), int(turn)
+        )
 
     def children(self, own, enemy, attacker_to_move, ply):
-        return children_of(self.size, own, enemy, attacker_to_move, ply, self.buf, self.prover.table,
-                           self.keys[ply], self.status[ply], self.distances[ply], self.theirs[ply], self.ours[ply])
+        return children_of(
+            self.size,
+            own,
+            enemy,
+            attacker_to_move,
+            ply,
+            self.buf,
+            self.prover.table,
+            self.keys[ply],
+            self.status[ply],
+            self.distances[ply],
+            self.theirs[ply],
+            self.ours[ply],
+        )
 
     def child(self, ply, i):
         return tuple(U64(w) for w in self.theirs[ply, i]), tuple(U64(w) for w in self.ours[ply, i])
@@ -443,12 +606,25 @@ class _Walk:
         if winner_to_move:
             choice = self.winning_child(own, enemy, ply)
             if choice < 0:
-                self.buf.line[:ply + 1] = self.line
-                self.prover._run(self.size, own, enemy, True, ply, self.buf, self.deadline, self.node_limit, None,
-                                 _time.monotonic(), True)
+                self.buf.line[: ply + 1] = self.line
+                self.prover._run(
+                    self.size,
+                    own,
+                    enemy,
+                    True,
+                    ply,
+                    self.buf,
+                    self.deadline,
+                    self.node_limit,
+                    None,
+                    _time.monotonic(),
+                    True,
+                )
                 choice = self.winning_child(own, enemy, ply)
             if choice < 0:
-                raise HingeError("the proof could not be completed within the limits: no proof written")
+                raise HingeError(
+                    "the proof could not be completed within the limits: no proof written"
+                )
             move = self.decoder.move_from_code(int(self.buf.moves[ply, choice]))
             self.strategy[self.fen(own, enemy, turn)] = str(move)
             their, ours = self.child(ply, choice)

@@ -54,7 +54,6 @@ import sys
 import threading
 import time
 
-from ..board import Board
 from ..errors import HingeError
 from .dfpn import INFINITY
 
@@ -100,7 +99,9 @@ class Split:
         """The root searched as on one thread, beside the threads of the root's moves."""
         try:
             left = None if deadline is None else max(1e-3, deadline - time.monotonic())
-            self.root_result = self.root_prover.prove(self.board, nodes=nodes, seconds=left, interruptible=False)
+            self.root_result = self.root_prover.prove(
+                self.board, nodes=nodes, seconds=left, interruptible=False
+            )
             if self.root_result.complete:
                 self.stop()
         except BaseException as error:  # noqa: BLE001  (handed to the caller)
@@ -111,7 +112,7 @@ class Split:
         """Thread ``k``: its root moves (every T-th), in rounds of growing budgets."""
         worker = self.workers[k]
         mover = self.board.turn
-        mine = list(self.classes)[k::len(self.workers)]
+        mine = list(self.classes)[k :: len(self.workers)]
         spent = dict.fromkeys(mine, 0)
         budget = FIRST_BUDGET
         try:
@@ -139,15 +140,19 @@ class Split:
                     self.current[k] = None
                     if result.winner == mover:
                         self.stop()
-                mine = [i for i in mine if self.results[i] is None
-                        or not self.results[i].complete and (nodes is None or spent[i] < nodes)]
+                mine = [
+                    i
+                    for i in mine
+                    if self.results[i] is None
+                    or not self.results[i].complete
+                    and (nodes is None or spent[i] < nodes)
+                ]
                 budget *= BUDGET_GROWTH
         except BaseException as error:  # noqa: BLE001  (handed to the caller)
             self.error = error
             self.stop()
         finally:
             self.current[k] = None
-
 
 
 def move_classes(prover, boards):
@@ -192,7 +197,11 @@ def root_value(mover, moves, results):
     for move, r in zip(moves, results):
         pn, dn = move_numbers(mover, r)
         won = r is not None and r.winner is not None
-        root_moves.append(RootMove(move, r.winner if won else None, r.distance + 1 if won else None, int(pn), int(dn)))
+        root_moves.append(
+            RootMove(
+                move, r.winner if won else None, r.distance + 1 if won else None, int(pn), int(dn)
+            )
+        )
     wins = [m.distance for m in root_moves if m.winner == mover]
     if wins:
         return mover, min(wins), False, root_moves
@@ -225,8 +234,10 @@ def join_proofs(board, winner, moves, results, strategy_of):
     mover = board.turn
     strategy = {}
     if winner == mover:
-        best = min((i for i, r in enumerate(results) if r is not None and r.winner == mover),
-                   key=lambda i: results[i].distance)
+        best = min(
+            (i for i, r in enumerate(results) if r is not None and r.winner == mover),
+            key=lambda i: results[i].distance,
+        )
         strategy[board.fen()] = str(moves[best])
         chosen = [best]
     else:
@@ -247,10 +258,20 @@ def prove_split(prover, board, nodes, seconds, progress):
     deadline = None if seconds is None else started + seconds
     split = prover.split = Split(board, prover.threads - 1, prover.table_mb)
     prover.stopping.clear()
-    threads = [threading.Thread(target=split.work, args=(k, nodes, deadline), name=f"hinge-fast prover {k + 1}",
-                                daemon=True) for k in range(len(split.workers))]
-    threads.append(threading.Thread(target=split.work_root, args=(nodes, deadline), name="hinge-fast prover 0",
-                                    daemon=True))
+    threads = [
+        threading.Thread(
+            target=split.work,
+            args=(k, nodes, deadline),
+            name=f"hinge-fast prover {k + 1}",
+            daemon=True,
+        )
+        for k in range(len(split.workers))
+    ]
+    threads.append(
+        threading.Thread(
+            target=split.work_root, args=(nodes, deadline), name="hinge-fast prover 0", daemon=True
+        )
+    )
     for thread in threads:
         thread.start()
     interrupted = False
@@ -279,9 +300,18 @@ def prove_split(prover, board, nodes, seconds, progress):
         found.seconds = time.monotonic() - started
         return found
     pn, dn = _root(split)
-    return ProofResult(position=board.fen(), winner=winner, distance=distance, nodes=_nodes(split),
-                       seconds=time.monotonic() - started, complete=winner is not None or repetition,
-                       pn=int(pn), dn=int(dn), root_moves=root_moves, repetition=repetition)
+    return ProofResult(
+        position=board.fen(),
+        winner=winner,
+        distance=distance,
+        nodes=_nodes(split),
+        seconds=time.monotonic() - started,
+        complete=winner is not None or repetition,
+        pn=int(pn),
+        dn=int(dn),
+        root_moves=root_moves,
+        repetition=repetition,
+    )
 
 
 def _combined(split):
@@ -342,8 +372,10 @@ def strategy_distance(board, winner, strategy) -> int:
         if fen in known:
             return known[fen]
         if fen in line:
-            raise HingeError(f"the proofs of the root's moves do not join into one (a line repeats {fen}): "
-                             "prove this position on one thread")
+            raise HingeError(
+                f"the proofs of the root's moves do not join into one (a line repeats {fen}): "
+                "prove this position on one thread"
+            )
         outcome = board.outcome()
         if outcome is not None:
             if outcome.winner != winner:

@@ -118,14 +118,25 @@ class OptionSpec:
         if self.type == "enum":
             key = str(value).strip().lower()
             if key not in self.choices:
-                raise HingeError(f"option {self.name} must be one of {', '.join(self.choices)}, not {_shown(value)}")
+                raise HingeError(
+                    f"option {self.name} must be one of {', '.join(self.choices)}, not {_shown(value)}"
+                )
             return key
         if isinstance(value, str):
             value = self._number(value)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__index__") and not hasattr(value, "__float__"):
-            raise HingeError(f"option {self.name} must be a {'whole ' if self.type == 'int' else ''}number, not {value!r}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            and not hasattr(value, "__index__")
+            and not hasattr(value, "__float__")
+        ):
+            raise HingeError(
+                f"option {self.name} must be a {'whole ' if self.type == 'int' else ''}number, not {value!r}"
+            )
         if self.type == "int":
-            if isinstance(value, float) or (hasattr(value, "dtype") and getattr(value.dtype, "kind", "") == "f"):
+            if isinstance(value, float) or (
+                hasattr(value, "dtype") and getattr(value.dtype, "kind", "") == "f"
+            ):
                 if value != value or not float(value).is_integer():
                     raise HingeError(f"option {self.name} must be a whole number, not {value!r}")
             value = int(value)
@@ -134,7 +145,9 @@ class OptionSpec:
             if math.isnan(value):
                 raise HingeError(f"option {self.name} must be a number, not {value!r}")
         if not self.low <= value <= self.high:
-            raise HingeError(f"option {self.name} must be from {_num(self.low)} to {_num(self.high)}, not {_num(value)}")
+            raise HingeError(
+                f"option {self.name} must be from {_num(self.low)} to {_num(self.high)}, not {_num(value)}"
+            )
         return value
 
     def _number(self, text: str):
@@ -171,9 +184,15 @@ def _shown(value, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-THREADS = OptionSpec("threads", "int", DEFAULT_THREADS, 1, MAX_THREADS,
-                     "search threads (alpha-beta: Lazy SMP over one shared table; mcts: one tree per thread, "
-                     "root statistics merged); default: every core this process may use")
+THREADS = OptionSpec(
+    "threads",
+    "int",
+    DEFAULT_THREADS,
+    1,
+    MAX_THREADS,
+    "search threads (alpha-beta: Lazy SMP over one shared table; mcts: one tree per thread, "
+    "root statistics merged); default: every core this process may use",
+)
 
 
 def _check_tablebase(value):
@@ -190,14 +209,24 @@ def _default_tablebase() -> str:
 
 #: The side-4 tablebase (``search/tablebase.py``): the registry's engines answer from it
 #: on the side-4 positions it holds.
-TABLEBASE = OptionSpec("tablebase", "string", _default_tablebase(),
-                       help="side-4 tablebase: 'auto' (the file 'hinge-fast solve --size 4' writes, when it exists), "
-                       "'off', or a file; a side-4 position in it is answered from it: fastest win, longest loss",
-                       convert=_check_tablebase)
+TABLEBASE = OptionSpec(
+    "tablebase",
+    "string",
+    _default_tablebase(),
+    help="side-4 tablebase: 'auto' (the file 'hinge-fast solve --size 4' writes, when it exists), "
+    "'off', or a file; a side-4 position in it is answered from it: fastest win, longest loss",
+    convert=_check_tablebase,
+)
 
 
-SEED = OptionSpec("seed", "int", FRESH_SEED, FRESH_SEED, MAX_SEED,
-                  "random seed: the same seed and node limit give the same result; -1: a fresh one each search")
+SEED = OptionSpec(
+    "seed",
+    "int",
+    FRESH_SEED,
+    FRESH_SEED,
+    MAX_SEED,
+    "random seed: the same seed and node limit give the same result; -1: a fresh one each search",
+)
 
 
 @dataclass(frozen=True)
@@ -215,7 +244,9 @@ class EngineSpec:
         for o in self.options:
             if o.name == name:
                 return o
-        raise HingeError(f"unknown option {name!r} of engine {self.name}: choose {', '.join(self.option_names)}")
+        raise HingeError(
+            f"unknown option {name!r} of engine {self.name}: choose {', '.join(self.option_names)}"
+        )
 
     @property
     def option_names(self) -> tuple[str, ...]:
@@ -238,34 +269,115 @@ class EngineSpec:
 
 
 ALPHABETA_OPTIONS = (
-    OptionSpec("table_mb", "int", DEFAULT_TABLE_MB, MIN_TABLE_MB, MAX_TABLE_MB, "transposition table, MB (0: none)"),
-    OptionSpec("multipv", "int", 1, 1, MAX_MULTIPV,
-               "lines searched at each depth, each with an exact score and its line (MultiPV; 1: play)"),
-    OptionSpec("evaluator", "enum", DEFAULT_EVALUATOR, choices=EVALUATORS, help="leaf evaluation (search/evaluate.py)"),
-    OptionSpec("quiescence", "int", DEFAULT_QUIESCENCE, 0, MAX_QUIESCENCE,
-               "quiescence: past the depth, search the swipes that flip at least this many tokens (0: none)"),
-    OptionSpec("quiescence_plies", "int", DEFAULT_QUIESCENCE_PLIES, 0, MAX_QUIESCENCE_PLIES,
-               "most plies of quiescence past the depth"),
-    OptionSpec("selective", "int", 1, 0, 1,
-               "1: null move, futility pruning, late move reductions and pruning; 0: full width (fixed-depth scores are the minimax values)"),
+    OptionSpec(
+        "table_mb",
+        "int",
+        DEFAULT_TABLE_MB,
+        MIN_TABLE_MB,
+        MAX_TABLE_MB,
+        "transposition table, MB (0: none)",
+    ),
+    OptionSpec(
+        "multipv",
+        "int",
+        1,
+        1,
+        MAX_MULTIPV,
+        "lines searched at each depth, each with an exact score and its line (MultiPV; 1: play)",
+    ),
+    OptionSpec(
+        "evaluator",
+        "enum",
+        DEFAULT_EVALUATOR,
+        choices=EVALUATORS,
+        help="leaf evaluation (search/evaluate.py)",
+    ),
+    OptionSpec(
+        "quiescence",
+        "int",
+        DEFAULT_QUIESCENCE,
+        0,
+        MAX_QUIESCENCE,
+        "quiescence: past the depth, search the swipes that flip at least this many tokens (0: none)",
+    ),
+    OptionSpec(
+        "quiescence_plies",
+        "int",
+        DEFAULT_QUIESCENCE_PLIES,
+        0,
+        MAX_QUIESCENCE_PLIES,
+        "most plies of quiescence past the depth",
+    ),
+    OptionSpec(
+        "selective",
+        "int",
+        1,
+        0,
+        1,
+        "1: null move, futility pruning, late move reductions and pruning; 0: full width (fixed-depth scores are the minimax values)",
+    ),
     SEED,
     THREADS,
 )
 
 MCTS_OPTIONS = (
-    OptionSpec("tree_nodes", "int", DEFAULT_TREE_NODES, MIN_TREE_NODES, MAX_TREE_NODES,
-               "MCTS tree capacity, nodes (about 35 bytes each)"),
-    OptionSpec("exploration", "float", DEFAULT_EXPLORATION, 0.0, MAX_EXPLORATION, "UCT exploration constant c"),
-    OptionSpec("playout_plies", "int", 0, 0, MAX_PLAYOUT_PLIES, "playout length cap in plies; 0: one per interior cell"),
-    OptionSpec("fpu", "float", DEFAULT_FPU, MIN_FPU, MAX_FPU,
-               "first-play urgency: UCT value of an unvisited child; negative: every child once first, in prior order"),
-    OptionSpec("prior_weight", "float", DEFAULT_PRIOR_WEIGHT, 0.0, MAX_PRIOR_WEIGHT,
-               "progressive bias: weight of the flip-size prior, divided by visits + 1"),
-    OptionSpec("eval_mix", "float", DEFAULT_EVAL_MIX, 0.0, 1.0,
-               "share of the fitted evaluation (as a win rate) in each leaf's result, the rest a playout's "
-               "(1: no playout; 0: playouts alone)"),
-    OptionSpec("eval_scale", "float", DEFAULT_EVAL_SCALE, 1.0, MAX_EVAL_SCALE,
-               "the evaluation's centi-tokens per unit of log-odds, for eval_mix"),
+    OptionSpec(
+        "tree_nodes",
+        "int",
+        DEFAULT_TREE_NODES,
+        MIN_TREE_NODES,
+        MAX_TREE_NODES,
+        "MCTS tree capacity, nodes (about 35 bytes each)",
+    ),
+    OptionSpec(
+        "exploration",
+        "float",
+        DEFAULT_EXPLORATION,
+        0.0,
+        MAX_EXPLORATION,
+        "UCT exploration constant c",
+    ),
+    OptionSpec(
+        "playout_plies",
+        "int",
+        0,
+        0,
+        MAX_PLAYOUT_PLIES,
+        "playout length cap in plies; 0: one per interior cell",
+    ),
+    OptionSpec(
+        "fpu",
+        "float",
+        DEFAULT_FPU,
+        MIN_FPU,
+        MAX_FPU,
+        "first-play urgency: UCT value of an unvisited child; negative: every child once first, in prior order",
+    ),
+    OptionSpec(
+        "prior_weight",
+        "float",
+        DEFAULT_PRIOR_WEIGHT,
+        0.0,
+        MAX_PRIOR_WEIGHT,
+        "progressive bias: weight of the flip-size prior, divided by visits + 1",
+    ),
+    OptionSpec(
+        "eval_mix",
+        "float",
+        DEFAULT_EVAL_MIX,
+        0.0,
+        1.0,
+        "share of the fitted evaluation (as a win rate) in each leaf's result, the rest a playout's "
+        "(1: no playout; 0: playouts alone)",
+    ),
+    OptionSpec(
+        "eval_scale",
+        "float",
+        DEFAULT_EVAL_SCALE,
+        1.0,
+        MAX_EVAL_SCALE,
+        "the evaluation's centi-tokens per unit of log-odds, for eval_mix",
+    ),
     SEED,
     THREADS,
 )
@@ -363,7 +475,9 @@ def check_limits(name: str | None, limits) -> None:
     spec = engine_spec(name)
     if limits.depth is not None and not spec.honours_depth:
         honour = [s.name for s in _ENGINES if s.honours_depth]
-        raise HingeError(f"engine {spec.name} has no depth limit: use time or nodes, or the engine {' or '.join(honour)}")
+        raise HingeError(
+            f"engine {spec.name} has no depth limit: use time or nodes, or the engine {' or '.join(honour)}"
+        )
 
 
 def parse_engine_spec(text: str) -> tuple[str, dict]:

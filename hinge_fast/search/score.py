@@ -55,23 +55,23 @@ class Score:
 
     # ----- construction ----------------------------------------------------------------
     @classmethod
-    def centi(cls, centi_tokens) -> "Score":
+    def centi(cls, centi_tokens) -> Score:
         return cls(CENTI, int(centi_tokens))
 
     @classmethod
-    def rate(cls, win_rate) -> "Score":
+    def rate(cls, win_rate) -> Score:
         return cls(RATE, float(win_rate))
 
     @classmethod
-    def win(cls, plies) -> "Score":
+    def win(cls, plies) -> Score:
         return cls(WIN, int(plies))
 
     @classmethod
-    def loss(cls, plies) -> "Score":
+    def loss(cls, plies) -> Score:
         return cls(LOSS, int(plies))
 
     @classmethod
-    def from_mate(cls, plies: int) -> "Score":
+    def from_mate(cls, plies: int) -> Score:
         """``win(plies)`` for plies > 0, ``loss(-plies)`` for plies <= 0."""
         return cls.win(plies) if plies > 0 else cls.loss(-plies)
 
@@ -207,7 +207,11 @@ def green_view(score, turn, chance: bool = True) -> dict:
         mover_wins = score.mate > 0
         winner = turn if mover_wins else turn.other
         moves = abs(score.mate)
-        text = f"{str(winner).capitalize()} wins in {moves}" if moves else f"{str(winner).capitalize()} has won"
+        text = (
+            f"{str(winner).capitalize()} wins in {moves}"
+            if moves
+            else f"{str(winner).capitalize()} has won"
+        )
         return {"text": text, "winner": str(winner), "moves": moves, "green_share": share}
     if score.kind == RATE:
         text = f"Green {percent(share)} to win"

@@ -20,7 +20,7 @@ iteration).
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from ..board import Board
 from ..errors import HingeError
@@ -66,7 +66,9 @@ class Searcher:
         if not isinstance(limits, Limits):
             raise HingeError(f"limits must be a Limits, not {type(limits).__name__}")
         if not self._busy.acquire(blocking=False):
-            raise HingeError(f"this {self.name} searcher is already searching: use one searcher per thread")
+            raise HingeError(
+                f"this {self.name} searcher is already searching: use one searcher per thread"
+            )
         try:
             self._stop.clear()
             if board.size == tablebase.SIDE and self.tablebase != tablebase.OFF:
@@ -77,7 +79,9 @@ class Searcher:
                     return result
             board.load_kernels()
             self.prepare(board)
-            return self._go(board, self.default_limits(timeman.limits_for_move(limits, board)), on_progress)
+            return self._go(
+                board, self.default_limits(timeman.limits_for_move(limits, board)), on_progress
+            )
         finally:
             self._busy.release()
 
@@ -97,7 +101,11 @@ class Searcher:
         >>> Searcher().default_limits(Limits(nodes=50))
         Limits(time=None, nodes=50, depth=None)
         """
-        if limits.time is None and limits.nodes is None and (limits.depth is None or not self.honours_depth):
+        if (
+            limits.time is None
+            and limits.nodes is None
+            and (limits.depth is None or not self.honours_depth)
+        ):
             return Limits(time=DEFAULT_TIME, depth=limits.depth)
         return limits
 
@@ -109,7 +117,7 @@ class Searcher:
         """Ask the running ``go`` (if any) to return its best move so far. Thread-safe."""
         self._stop.set()
 
-    def share_stop(self, leader: "Searcher") -> None:
+    def share_stop(self, leader: Searcher) -> None:
         """Stop whenever ``leader`` is stopped: the two share one stop event (the
         threads of a multi-threaded search each run a searcher of their own)."""
         self._stop = leader._stop

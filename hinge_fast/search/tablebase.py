@@ -69,7 +69,9 @@ MAX_PATH = 4096
 def default_tablebase_path() -> Path:
     """Where ``solve`` writes and ``probe`` reads by default:
     ``$XDG_DATA_HOME/hinge-fast/side4.tb`` (``~/.local/share/hinge-fast/side4.tb``)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return Path(base) / "hinge-fast" / TABLEBASE_FILE
 
 
@@ -81,7 +83,9 @@ def retro_kernels():
 
 def side4_masks(board: Board) -> tuple[int, int]:
     if board.size != SIDE:
-        raise HingeError(f"the tablebase covers side-{SIDE} positions only; this position is of side {board.size}")
+        raise HingeError(
+            f"the tablebase covers side-{SIDE} positions only; this position is of side {board.size}"
+        )
     own, enemy = board.own, board.enemy
     return int(own[0]), int(enemy[0])
 
@@ -132,13 +136,19 @@ class Tablebase:
         with f:
             size = os.fstat(f.fileno()).st_size
             self._read_header(f, size)
-            if self.n_blocks * BLOCK_RECORD.size > size - f.tell():  # before reading a table the file cannot hold
-                raise HingeError(f"{self.path}: tablebase truncated (its header declares {self.n_blocks:,} blocks, "
-                                 f"a block table longer than the file)")
+            if (
+                self.n_blocks * BLOCK_RECORD.size > size - f.tell()
+            ):  # before reading a table the file cannot hold
+                raise HingeError(
+                    f"{self.path}: tablebase truncated (its header declares {self.n_blocks:,} blocks, "
+                    f"a block table longer than the file)"
+                )
             table = f.read(self.n_blocks * BLOCK_RECORD.size)
             if len(table) != self.n_blocks * BLOCK_RECORD.size:
                 raise HingeError(f"{self.path}: tablebase truncated (block table)")
-            self.records = [BLOCK_RECORD.unpack_from(table, i * BLOCK_RECORD.size) for i in range(self.n_blocks)]
+            self.records = [
+                BLOCK_RECORD.unpack_from(table, i * BLOCK_RECORD.size) for i in range(self.n_blocks)
+            ]
             self.payload_start = f.tell()
             self._check_records(size)
             if verify:
@@ -146,7 +156,9 @@ class Tablebase:
                 while chunk := f.read(1 << 24):
                     digest.update(chunk)
                 if digest.hexdigest() != self.header["payload_blake2b"]:
-                    raise HingeError(f"{self.path}: tablebase checksum mismatch (the file is corrupt)")
+                    raise HingeError(
+                        f"{self.path}: tablebase checksum mismatch (the file is corrupt)"
+                    )
         self._blocks: collections.OrderedDict[int, np.ndarray] = collections.OrderedDict()
         self._lock = threading.Lock()
 
@@ -156,7 +168,9 @@ class Tablebase:
             raise HingeError(f"{self.path} is not a hinge-fast tablebase (bad magic bytes)")
         (header_len,) = struct.unpack("<I", data[8:])
         if header_len > min(MAX_HEADER, size - 12):
-            raise HingeError(f"{self.path}: corrupt tablebase header (it claims {header_len} bytes)")
+            raise HingeError(
+                f"{self.path}: corrupt tablebase header (it claims {header_len} bytes)"
+            )
         try:
             header = json.loads(f.read(header_len))
             if not isinstance(header, dict):
@@ -164,11 +178,15 @@ class Tablebase:
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             raise HingeError(f"{self.path}: corrupt tablebase header") from None
         if header.get("format") != FORMAT_NAME or header.get("version") != FORMAT_VERSION:
-            raise HingeError(f"{self.path}: unsupported tablebase format {str(header.get('format'))[:40]!r} "
-                             f"version {str(header.get('version'))[:10]!r}")
+            raise HingeError(
+                f"{self.path}: unsupported tablebase format {str(header.get('format'))[:40]!r} "
+                f"version {str(header.get('version'))[:10]!r}"
+            )
         try:
             self.entries = _whole(header, "entries", ENTRIES, ENTRIES)
-            self.block_entries = _whole(header, "block_entries", MIN_BLOCK_ENTRIES, MAX_BLOCK_ENTRIES)
+            self.block_entries = _whole(
+                header, "block_entries", MIN_BLOCK_ENTRIES, MAX_BLOCK_ENTRIES
+            )
             blocks = -(-self.entries // self.block_entries)
             self.n_blocks = _whole(header, "blocks", blocks, blocks)
             expected = header.get("payload_blake2b")
@@ -188,7 +206,9 @@ class Tablebase:
                 raise HingeError(f"{self.path}: tablebase block table is corrupt (block {b})")
             offset += length
         if size != self.payload_start + offset:
-            raise HingeError(f"{self.path}: tablebase truncated or padded (size differs from its block table)")
+            raise HingeError(
+                f"{self.path}: tablebase truncated or padded (size differs from its block table)"
+            )
 
     def _block(self, b: int) -> np.ndarray:
         with self._lock:
@@ -201,18 +221,26 @@ class Tablebase:
             f.seek(self.payload_start + offset)
             data = f.read(length)
         if len(data) != length or zlib.crc32(data) != crc:
-            raise HingeError(f"{self.path}: tablebase block {b} fails its checksum (the file is corrupt)")
+            raise HingeError(
+                f"{self.path}: tablebase block {b} fails its checksum (the file is corrupt)"
+            )
         entries = min(self.block_entries, self.entries - b * self.block_entries)
         if length == 0:
             block = np.zeros(entries, dtype=np.uint8)
         else:
             inflate = zlib.decompressobj()
             try:
-                raw = inflate.decompress(data, entries + 1)  # at most one byte more than it may hold
+                raw = inflate.decompress(
+                    data, entries + 1
+                )  # at most one byte more than it may hold
             except zlib.error:
-                raise HingeError(f"{self.path}: tablebase block {b} does not decompress (the file is corrupt)") from None
+                raise HingeError(
+                    f"{self.path}: tablebase block {b} does not decompress (the file is corrupt)"
+                ) from None
             if len(raw) != entries or not inflate.eof:
-                raise HingeError(f"{self.path}: tablebase block {b} does not hold {entries} entries (the file is corrupt)")
+                raise HingeError(
+                    f"{self.path}: tablebase block {b} does not hold {entries} entries (the file is corrupt)"
+                )
             block = np.frombuffer(raw, dtype=np.uint8)
         with self._lock:
             self._blocks[b] = block
@@ -301,10 +329,18 @@ def probe(board: Board, tablebase: Tablebase | str | os.PathLike | None = None) 
     tb = tablebase if isinstance(tablebase, Tablebase) else open_tablebase(tablebase)
     answer = _probe(board, tb)
     if answer is None:
-        origin = tb.header.get("facts", {}).get("from") if isinstance(tb.header.get("facts"), dict) else None
+        origin = (
+            tb.header.get("facts", {}).get("from")
+            if isinstance(tb.header.get("facts"), dict)
+            else None
+        )
         if isinstance(origin, str):
-            raise HingeError(f"this position is not in this table (it covers the positions reachable from {origin[:80]})")
-        raise HingeError("this position is not in the tablebase (not reachable from the empty side-4 board)")
+            raise HingeError(
+                f"this position is not in this table (it covers the positions reachable from {origin[:80]})"
+            )
+        raise HingeError(
+            "this position is not in the tablebase (not reachable from the empty side-4 board)"
+        )
     return answer
 
 
@@ -320,9 +356,18 @@ def _probe(board: Board, tb: Tablebase) -> ProbeResult | None:
         c_value = tb.lookup(child)
         if c_value is None:
             # A child of a reachable position is reachable: the table is not whole.
-            raise HingeError(f"{tb.path}: the position after {move} is not in the tablebase (the file is incomplete)")
+            raise HingeError(
+                f"{tb.path}: the position after {move} is not in the tablebase (the file is incomplete)"
+            )
         moves.append(MoveValue(move, not c_value[0], c_value[1] + 1))
-    order = sorted(range(len(moves)), key=lambda i: (not moves[i].win, moves[i].distance if moves[i].win else -moves[i].distance, i))
+    order = sorted(
+        range(len(moves)),
+        key=lambda i: (
+            not moves[i].win,
+            moves[i].distance if moves[i].win else -moves[i].distance,
+            i,
+        ),
+    )
     return ProbeResult(value[0], value[1], [moves[i] for i in order])
 
 
@@ -355,7 +400,9 @@ def check_tablebase_option(value, open_file: bool = True) -> str:
     if text.lower() == AUTO:
         return AUTO
     if len(text) > MAX_PATH or any(ch in text for ch in ";\n\r\0"):
-        raise HingeError(f"option tablebase: {text[:40]!r} is not a usable file name (no ';', line breaks, or more than {MAX_PATH} characters)")
+        raise HingeError(
+            f"option tablebase: {text[:40]!r} is not a usable file name (no ';', line breaks, or more than {MAX_PATH} characters)"
+        )
     if open_file:
         open_tablebase(text)
     return text
@@ -373,7 +420,9 @@ def tablebase_for(option: str) -> Tablebase | None:
     return open_tablebase(option)
 
 
-def tablebase_result(board: Board, tb: Tablebase, engine: str = "", started: float | None = None) -> SearchResult | None:
+def tablebase_result(
+    board: Board, tb: Tablebase, engine: str = "", started: float | None = None
+) -> SearchResult | None:
     """The search result the table gives for ``board``: the best move (the fastest
     win, else the longest loss; among equals the first in ``board.legal_moves``), its
     exact Score, every legal move scored exactly (best first), and a principal
@@ -399,8 +448,10 @@ def tablebase_result(board: Board, tb: Tablebase, engine: str = "", started: flo
         pv.append(step.moves[0].move)
         line.push(step.moves[0].move)
     seconds = time.perf_counter() - started
-    root_moves = [RootMove(m.move, Score.win(m.distance) if m.win else Score.loss(m.distance), 0, len(pv))
-                  for m in answer.moves]
+    root_moves = [
+        RootMove(m.move, Score.win(m.distance) if m.win else Score.loss(m.distance), 0, len(pv))
+        for m in answer.moves
+    ]
     return SearchResult(
         move=answer.moves[0].move,
         score=answer.score,

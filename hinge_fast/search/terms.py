@@ -15,8 +15,8 @@ No move is listed: on positions in the shift layout of ``core/sets.py``
 """
 
 import numpy as np
-from ..core.jit import njit
 
+from ..core.jit import njit
 from ..core.sets import (
     adjacent,
     at,
@@ -29,9 +29,9 @@ from ..core.sets import (
     s_andnot,
     s_any,
     s_count,
+    s_interior,
     s_lowest,
     s_or,
-    s_interior,
     s_zero,
     set_like,
     to_shift_words,
@@ -42,7 +42,7 @@ U64 = np.uint64
 ONE = U64(1)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def direction_moves(j, w, movers, own, stop, landing, land2, land3):
     """The swipes of ``movers`` (the tokens the lift lets go) whose first step goes to
     ``N[j]`` and that end there or go on to ``C[j]``, from the swipe kernel's step
@@ -53,9 +53,14 @@ def direction_moves(j, w, movers, own, stop, landing, land2, land3):
     one, corner, goes_on, _ = direction_ends(j, w, own, stop, landing)
     one = s_and(one, movers)
     corner = s_and(corner, movers)
-    moves = (s_count(one) + s_count(s_and(one, at(land2, j, w))) + s_count(s_and(one, at(land3, j, w)))
-             + s_count(corner) + s_count(s_and(corner, at_corner(land2, j, w)))
-             + s_count(s_and(corner, at_corner(land3, j, w))))
+    moves = (
+        s_count(one)
+        + s_count(s_and(one, at(land2, j, w)))
+        + s_count(s_and(one, at(land3, j, w)))
+        + s_count(corner)
+        + s_count(s_and(corner, at_corner(land2, j, w)))
+        + s_count(s_and(corner, at_corner(land3, j, w)))
+    )
     # The end cells: N[j] = x + D[j] (``at`` of the opposite direction moves by +D[j]),
     # C[j] = x + D[j] + D[j + 1] (``at_corner`` of the opposite corner).
     ends = s_or(at(one, (j + 3) % 6, w), at_corner(corner, (j + 3) % 6, w))
@@ -118,7 +123,9 @@ def colour_stats(stones, ends, w):
 @njit(cache=True)
 def terms_in(size, own_bits, enemy_bits, like):
     """``position_terms`` of bitboards, in the shift layout of ``like``'s words."""
-    return position_terms(size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like))
+    return position_terms(
+        size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like)
+    )
 
 
 def board_terms(size, own_bits, enemy_bits):
@@ -127,7 +134,7 @@ def board_terms(size, own_bits, enemy_bits):
     return terms_in(size, own_bits, enemy_bits, set_like(size))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def eliminated(own, enemy):
     """Rule 6 on two-word sets: no token to move while the board holds two or more."""
     return not s_any(own) and s_count(enemy) >= 2
@@ -146,13 +153,21 @@ def position_terms(size, own, enemy):
     n_own = np.int64(0)
     our_ends = s_zero(own)
     if not eliminated(own, enemy):
-        n_own, our_ends = side_moves(size, w, inside, own, enemy, own_t1, own_t2, en_t1, en_t2, en_t3)
+        n_own, our_ends = side_moves(
+            size, w, inside, own, enemy, own_t1, own_t2, en_t1, en_t2, en_t3
+        )
     n_their = np.int64(0)
     their_ends = s_zero(own)
     if not eliminated(enemy, own):
-        n_their, their_ends = side_moves(size, w, inside, enemy, own, en_t1, en_t2, own_t1, own_t2, own_t3)
-    own_groups, own_singletons, own_largest, their_best, their_total = colour_stats(own, their_ends, w)
-    enemy_groups, enemy_singletons, enemy_largest, our_best, our_total = colour_stats(enemy, our_ends, w)
+        n_their, their_ends = side_moves(
+            size, w, inside, enemy, own, en_t1, en_t2, own_t1, own_t2, own_t3
+        )
+    own_groups, own_singletons, own_largest, their_best, their_total = colour_stats(
+        own, their_ends, w
+    )
+    enemy_groups, enemy_singletons, enemy_largest, our_best, our_total = colour_stats(
+        enemy, our_ends, w
+    )
     own_count = s_count(own)
     enemy_count = s_count(enemy)
     can_eliminate = n_own > 0 and our_best == enemy_count and enemy_count > 0
@@ -168,5 +183,6 @@ def position_terms(size, own, enemy):
         n_own - n_their,
     )
     return terms, n_own, can_eliminate
+
 
 __all__ = ["board_terms", "position_terms"]

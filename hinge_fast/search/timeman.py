@@ -93,15 +93,23 @@ class Clock:
 
     def __post_init__(self):
         for name in ("green_time", "blue_time", "green_inc", "blue_inc"):
-            object.__setattr__(self, name, _seconds(name, getattr(self, name), allow_negative=name.endswith("time")))
+            object.__setattr__(
+                self,
+                name,
+                _seconds(name, getattr(self, name), allow_negative=name.endswith("time")),
+            )
         if self.moves_to_go is not None:
             value = self.moves_to_go
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10_000:
-                raise HingeError(f"moves to go must be a whole number from 1 to 10000, not {value!r}")
+                raise HingeError(
+                    f"moves to go must be a whole number from 1 to 10000, not {value!r}"
+                )
 
     def side(self, turn: int) -> tuple[float, float]:
         """``(remaining, increment)`` of the side ``turn`` (0 Green, 1 Blue)."""
-        return (self.green_time, self.green_inc) if int(turn) == 0 else (self.blue_time, self.blue_inc)
+        return (
+            (self.green_time, self.green_inc) if int(turn) == 0 else (self.blue_time, self.blue_inc)
+        )
 
 
 def moves_left(size: int, tokens: int) -> int:
@@ -163,11 +171,13 @@ class TimeControl:
             raise HingeError(f"the base time must be more than 0 seconds, not {self.base:g}")
 
     @classmethod
-    def parse(cls, text) -> "TimeControl":
+    def parse(cls, text) -> TimeControl:
         """``'BASE+INC'`` or ``'BASE'`` in seconds; HingeError otherwise."""
         m = _TC.fullmatch(str(text))
         if m is None:
-            raise HingeError(f"a time control is BASE+INC in seconds, like 10+0.1, not {str(text)[:40]!r}")
+            raise HingeError(
+                f"a time control is BASE+INC in seconds, like 10+0.1, not {str(text)[:40]!r}"
+            )
         return cls(float(m.group(1)), float(m.group(2) or 0.0))
 
     def __str__(self) -> str:

@@ -24,10 +24,9 @@
 
 from __future__ import annotations
 
-
 import numpy as np
-from ..core.jit import njit
 
+from ..core.jit import njit
 from .evaluate import MATE_BOUND
 from .intrinsics import prefetch, touched
 
@@ -103,13 +102,13 @@ def score_from_table(score, ply):
     return score
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def bucket(keys, key):
     """The first slot of ``key``'s bucket of two."""
     return np.int64(key & U64(len(keys) - 1)) & ~np.int64(1)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def table_probe(keys, data, key, generation):
     """The entry stored for ``key`` by the search of ``generation`` (the first of its
     bucket's two slots to hold one), or 0 when there is none."""
@@ -141,7 +140,7 @@ def table_store(keys, data, key, move, bound, depth, generation, score, ply):
     keys[slot] = key ^ entry
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def prefetch_bucket(keys, data, key):
     """Prefetch the table bucket of ``key`` (its two slots share a cache line of
     ``keys`` and one of ``data``): a child's probe on entry otherwise waits for memory

@@ -95,7 +95,10 @@ def threats(board: Board) -> list[Threat]:
         attacker = b.turn
         found, _ = _attacks(b)
         found.sort(key=lambda item: (-len(item[0]), item[0]))
-        out.extend(Threat(str(attacker.other), str(attacker), group, moves, to_move) for group, moves in found)
+        out.extend(
+            Threat(str(attacker.other), str(attacker), group, moves, to_move)
+            for group, moves in found
+        )
     return out
 
 
@@ -192,7 +195,9 @@ class Analysis:
             "turn": str(board.turn),
             "tokens": {str(c): board.token_count(c) for c in Color},
             "groups": {str(c): len(board.groups(c)) for c in Color},
-            "outcome": None if self.outcome is None else {"winner": str(self.outcome.winner), "reason": self.outcome.reason},
+            "outcome": None
+            if self.outcome is None
+            else {"winner": str(self.outcome.winner), "reason": self.outcome.reason},
             "legal_moves": len(board.legal_codes),
             "evaluation": self.evaluation,
             "engine": self.engine if result is not None else None,
@@ -226,7 +231,10 @@ class Analysis:
         counts = {c: (board.token_count(c), len(board.groups(c))) for c in Color}
         lines.append(
             f"side {board.size}, {board.turn} to move; "
-            + ", ".join(f"{c} {_plural(n, 'token')} in {_plural(g, 'group')}" for c, (n, g) in counts.items())
+            + ", ".join(
+                f"{c} {_plural(n, 'token')} in {_plural(g, 'group')}"
+                for c, (n, g) in counts.items()
+            )
         )
         if self.outcome is not None:
             lines.append(f"game over: {self.outcome}")
@@ -238,31 +246,44 @@ class Analysis:
             elif verdict == "lost":
                 lines.append(f"static evaluation: {board.turn} has no legal move")
             else:
-                lines.append(f"static evaluation: {green_text(Score.centi(self.evaluation['total']), board.turn, chance=False)}")
+                lines.append(
+                    f"static evaluation: {green_text(Score.centi(self.evaluation['total']), board.turn, chance=False)}"
+                )
         result = self.result
         if result is not None and result.move is not None:
-            how = (f"from the side-4 tablebase, {result.nodes:,} positions looked up" if result.tablebase
-                   else f"depth {result.depth}, {result.nodes:,} nodes")
-            lines.append(f"best: {result.move}, {green_text(result.score, board.turn)} ({self.engine}, {how} in "
-                         f"{result.seconds:.2f} s)")
+            how = (
+                f"from the side-4 tablebase, {result.nodes:,} positions looked up"
+                if result.tablebase
+                else f"depth {result.depth}, {result.nodes:,} nodes"
+            )
+            lines.append(
+                f"best: {result.move}, {green_text(result.score, board.turn)} ({self.engine}, {how} in "
+                f"{result.seconds:.2f} s)"
+            )
             lines.append(f"top moves {_top_meaning(result)}:")
             shown = ranked_root_moves(result)[: self.top]
             width = max(len(str(rm.move)) for rm in shown) if shown else 0
             for i, rm in enumerate(shown, start=1):
-                lines.append(f"  {i}. {str(rm.move):<{width}}  {root_move_text(rm, result.depth, board.turn)}")
+                lines.append(
+                    f"  {i}. {str(rm.move):<{width}}  {root_move_text(rm, result.depth, board.turn)}"
+                )
             lines.append("principal variation: " + " ".join(str(m) for m in result.pv))
         now = [t for t in self.threats if t.to_move]
         later = [t for t in self.threats if not t.to_move]
         lines.append(f"threats by {board.turn} (groups it can flip now): {len(now) or 'none'}")
         lines.extend(_threat_line(t) for t in now)
-        lines.append(f"threats against {board.turn} (groups {board.turn.other} could flip next): {len(later) or 'none'}")
+        lines.append(
+            f"threats against {board.turn} (groups {board.turn.other} could flip next): {len(later) or 'none'}"
+        )
         lines.extend(_threat_line(t) for t in later)
         if self.eliminations:
             for to_move in (True, False):
                 found = [e for e in self.eliminations if e.to_move == to_move]
                 if found:
                     when = "now" if to_move else "if it were its turn"
-                    lines.append(f"elimination: {found[0].side} wins {when} with {', '.join(e.move for e in found)}")
+                    lines.append(
+                        f"elimination: {found[0].side} wins {when} with {', '.join(e.move for e in found)}"
+                    )
         else:
             lines.append("eliminations: none")
         return "\n".join(lines)
@@ -361,10 +382,13 @@ def analysis_svg(report: Analysis, **options) -> str:
     from .svg import board as board_svg
 
     outlines = [
-        (t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"]) for t in report.threats
+        (t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"])
+        for t in report.threats
     ]
     options.setdefault("lastmove", None)
     best_text = None
     if report.result is not None and report.result.move is not None:
         best_text = f"{report.result.score_text} ({report.engine})"
-    return board_svg(report.board, best=report.best, best_text=best_text, outlines=outlines, **options)
+    return board_svg(
+        report.board, best=report.best, best_text=best_text, outlines=outlines, **options
+    )

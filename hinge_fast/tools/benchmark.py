@@ -16,8 +16,6 @@ import statistics
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..board import Board
 from .positions import random_position
 
@@ -122,7 +120,12 @@ def make_unmake_rate(positions, rounds=2000, repeat=3) -> Figure:
         for s in sides:
             kernels.make_unmake_loop(*s, rounds, work)
 
-    return Figure("make/unmake", _median_rate(run, total * rounds, repeat), "moves/s", "every legal move, copy-make")
+    return Figure(
+        "make/unmake",
+        _median_rate(run, total * rounds, repeat),
+        "moves/s",
+        "every legal move, copy-make",
+    )
 
 
 def playout_rate(size=6, games=2000, repeat=3, seed=1, threads=1) -> Figure:
@@ -139,7 +142,14 @@ def playout_rate(size=6, games=2000, repeat=3, seed=1, threads=1) -> Figure:
         parallel.playouts(size, own, enemy, games, 10_000, seed, t)
 
     one, many = _alternated(run, games, repeat, threads)
-    return Figure("random playouts", one, "games/s", f"empty S={size}, {mean_plies:.1f} plies a game", many, threads)
+    return Figure(
+        "random playouts",
+        one,
+        "games/s",
+        f"empty S={size}, {mean_plies:.1f} plies a game",
+        many,
+        threads,
+    )
 
 
 def reference_perft_rate(positions, depth, repeat=1) -> Figure:
@@ -153,7 +163,12 @@ def reference_perft_rate(positions, depth, repeat=1) -> Figure:
         for p in poss:
             ref.perft(p, depth)
 
-    return Figure("reference perft", _median_rate(run, nodes, repeat), "nodes/s", f"depth {depth}, pure Python")
+    return Figure(
+        "reference perft",
+        _median_rate(run, nodes, repeat),
+        "nodes/s",
+        f"depth {depth}, pure Python",
+    )
 
 
 def machine() -> str:
@@ -220,13 +235,34 @@ def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | No
     searched = positions[:2] if quick else positions[:4]
     search_seconds = 0.2 if quick else 1.0
     steps = [
-        ("perft, leaves made", lambda: perft_rate(positions, 3 if quick else 4, bulk=False, repeat=repeat, threads=threads)),
-        ("perft, bulk", lambda: perft_rate(positions, 3 if quick else 5, bulk=True, repeat=repeat, threads=threads)),
-        ("make/unmake", lambda: make_unmake_rate(positions, rounds=200 if quick else 2000, repeat=repeat)),
-        ("random playouts", lambda: playout_rate(size, games=200 if quick else 2000, repeat=repeat, threads=threads)),
+        (
+            "perft, leaves made",
+            lambda: perft_rate(
+                positions, 3 if quick else 4, bulk=False, repeat=repeat, threads=threads
+            ),
+        ),
+        (
+            "perft, bulk",
+            lambda: perft_rate(
+                positions, 3 if quick else 5, bulk=True, repeat=repeat, threads=threads
+            ),
+        ),
+        (
+            "make/unmake",
+            lambda: make_unmake_rate(positions, rounds=200 if quick else 2000, repeat=repeat),
+        ),
+        (
+            "random playouts",
+            lambda: playout_rate(
+                size, games=200 if quick else 2000, repeat=repeat, threads=threads
+            ),
+        ),
         ("reference perft", lambda: reference_perft_rate(positions[:2] if quick else positions, 2)),
     ] + [
-        (f"{engine} search", lambda engine=engine: search_rate(engine, searched, search_seconds, threads))
+        (
+            f"{engine} search",
+            lambda engine=engine: search_rate(engine, searched, search_seconds, threads),
+        )
         for engine in ENGINES
     ]
     figures = []
@@ -269,7 +305,9 @@ def slower_threads_note(report: dict) -> str | None:
     ...                      "figures": [{"rate": 10.0, "rate_threads": 8.0}]})
     'note: 2 threads measured slower than 1 on some rows: --quick runs are too short to gain from threads (starting them costs more than they save)'
     """
-    slower = [f for f in report["figures"] if f.get("rate_threads") and f["rate_threads"] < f["rate"]]
+    slower = [
+        f for f in report["figures"] if f.get("rate_threads") and f["rate_threads"] < f["rate"]
+    ]
     if not slower:
         return None
     import os
@@ -278,12 +316,19 @@ def slower_threads_note(report: dict) -> str | None:
     load = report.get("system_load")
     why = []
     if load is not None and load >= 0.75 * cores:
-        why.append(f"the machine was busy ({load:g} processes wanting to run on {cores} cores): other work takes the threads' cores")
+        why.append(
+            f"the machine was busy ({load:g} processes wanting to run on {cores} cores): other work takes the threads' cores"
+        )
     if report.get("quick"):
-        why.append("--quick runs are too short to gain from threads (starting them costs more than they save)")
+        why.append(
+            "--quick runs are too short to gain from threads (starting them costs more than they save)"
+        )
     if not why:
         why.append("the work measured is too small to share well, or other programs ran meanwhile")
-    return f"note: {report.get('threads')} threads measured slower than 1 on some rows: " + "; ".join(why)
+    return (
+        f"note: {report.get('threads')} threads measured slower than 1 on some rows: "
+        + "; ".join(why)
+    )
 
 
 def _figure_dict(f: Figure) -> dict:
@@ -307,7 +352,9 @@ def format_table(report: dict) -> str:
     for f in report["figures"]:
         many = f.get("rate_threads")
         many_text = f"{many:>16,.0f} {many / f['rate']:>4.2f}x" if many else f"{'':>16} {'':>5}"
-        lines.append(f"{f['name']:<20} {f['rate']:>16,.0f} {many_text}  {f['unit']:<11} {f['detail']}")
+        lines.append(
+            f"{f['name']:<20} {f['rate']:>16,.0f} {many_text}  {f['unit']:<11} {f['detail']}"
+        )
     lines.append("")
     lines.append(f"fast / reference (perft, leaves made): {report['fast_over_reference']:,.0f}x")
     note = slower_threads_note(report)

@@ -118,7 +118,9 @@ def read_book(path, size: int | None = None, plies: int | None = None) -> Book:
         return parse_book(text, str(path), size, plies)
 
 
-def parse_book(text: str, name: str = "book", size: int | None = None, plies: int | None = None) -> Book:
+def parse_book(
+    text: str, name: str = "book", size: int | None = None, plies: int | None = None
+) -> Book:
     """The book in ``text`` (as :func:`read_book`; ``name`` names it in messages)."""
     body = [line.strip() for line in text.splitlines()]
     first = next((line for line in body if line and not line.startswith("#")), None)
@@ -128,7 +130,9 @@ def parse_book(text: str, name: str = "book", size: int | None = None, plies: in
         entries = _record_entries(text, name, plies)
     else:
         if plies is not None:
-            raise HingeError(f"book {name} holds position strings: a ply to cut at is for books of game records")
+            raise HingeError(
+                f"book {name} holds position strings: a ply to cut at is for books of game records"
+            )
         entries = []
         for number, line in enumerate(body, start=1):
             if not line or line.startswith("#"):
@@ -141,10 +145,16 @@ def parse_book(text: str, name: str = "book", size: int | None = None, plies: in
     for entry in entries:
         board = entry.board()
         if size is not None and board.size != size:
-            raise HingeError(f"book {name} {entry.where}: a side-{board.size} position, not of side {size}")
+            raise HingeError(
+                f"book {name} {entry.where}: a side-{board.size} position, not of side {size}"
+            )
         if board.is_game_over():
-            raise HingeError(f"book {name} {entry.where}: the game is over there ({board.outcome()})")
-    digest = hashlib.sha256("\n".join(f"{e.start};{' '.join(e.moves)}" for e in entries).encode()).hexdigest()[:12]
+            raise HingeError(
+                f"book {name} {entry.where}: the game is over there ({board.outcome()})"
+            )
+    digest = hashlib.sha256(
+        "\n".join(f"{e.start};{' '.join(e.moves)}" for e in entries).encode()
+    ).hexdigest()[:12]
     return Book(tuple(entries), os.path.basename(name), digest)
 
 
@@ -158,10 +168,14 @@ def _record_entries(text: str, name: str, plies: int | None) -> list:
     lines = _game_lines(text)
     entries = []
     for number, record in enumerate(records, start=1):
-        where = f"game {number}" + (f" (line {lines[number - 1]})" if number - 1 < len(lines) else "")
+        where = f"game {number}" + (
+            f" (line {lines[number - 1]})" if number - 1 < len(lines) else ""
+        )
         moves = record.moves if plies is None else record.moves[:plies]
         if plies is not None and len(record.moves) < plies:
-            raise HingeError(f"book {name} {where} has {len(record.moves)} moves, fewer than {plies}")
+            raise HingeError(
+                f"book {name} {where} has {len(record.moves)} moves, fewer than {plies}"
+            )
         start = record.start if record.start is not None else Board(record.size).fen()
         entries.append(BookEntry(start, tuple(moves), where))
     return entries
@@ -217,9 +231,19 @@ def is_balanced(board: Board, tablebase, max_winning_share: float = DEFAULT_WINN
     return value.win and winning <= max_winning_share * len(value.moves)
 
 
-def make_book(size: int, positions: int, plies: int = DEFAULT_BOOK_PLIES, seed: int = 1, *,
-              depth: int = DEFAULT_BOOK_DEPTH, margin: int = DEFAULT_MARGIN, tablebase=None,
-              candidates: int = 3, max_tries: int | None = None, progress=None) -> list:
+def make_book(
+    size: int,
+    positions: int,
+    plies: int = DEFAULT_BOOK_PLIES,
+    seed: int = 1,
+    *,
+    depth: int = DEFAULT_BOOK_DEPTH,
+    margin: int = DEFAULT_MARGIN,
+    tablebase=None,
+    candidates: int = 3,
+    max_tries: int | None = None,
+    progress=None,
+) -> list:
     """Position strings of up to ``positions`` balanced openings of side ``size``
     (module docstring), in the order drawn: after ``plies`` random plies drawn from
     ``seed``, no two symmetric.
@@ -240,14 +264,21 @@ def make_book(size: int, positions: int, plies: int = DEFAULT_BOOK_PLIES, seed: 
     from .positions import random_position
 
     size = check_size(size)
-    for name, value, low in (("plies", plies, 0), ("positions", positions, 1), ("depth", depth, 1),
-                             ("margin", margin, 0), ("candidates", candidates, 1)):
+    for name, value, low in (
+        ("plies", plies, 0),
+        ("positions", positions, 1),
+        ("depth", depth, 1),
+        ("margin", margin, 0),
+        ("candidates", candidates, 1),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise HingeError(f"{name} must be a whole number of at least {low}, not {value!r}")
     exact = tablebase is not None and size == 4
     wanted = positions if exact else candidates * positions
     tries = 50 * positions if max_tries is None else max_tries
-    searcher = None if exact else create_searcher("alphabeta", table_mb=16, threads=1, tablebase="off")
+    searcher = (
+        None if exact else create_searcher("alphabeta", table_mb=16, threads=1, tablebase="off")
+    )
     rng = _random.Random(seed)
     seen = set()
     found = []  # (fen, centi-tokens or None)
@@ -276,8 +307,10 @@ def make_book(size: int, positions: int, plies: int = DEFAULT_BOOK_PLIES, seed: 
         keep = sorted(i for i in closest[:positions] if abs(found[i][1] - middle) <= margin)
         found = [found[i] for i in keep]
     if not found:
-        raise HingeError(f"no balanced position of side {size} after {plies} plies in {tries} tries: "
-                         "allow a larger margin or fewer plies")
+        raise HingeError(
+            f"no balanced position of side {size} after {plies} plies in {tries} tries: "
+            "allow a larger margin or fewer plies"
+        )
     return [fen for fen, _ in found]
 
 

@@ -101,7 +101,9 @@ def playouts_job(job):
     plies = np.zeros(games, dtype=np.int64)
     winner = np.zeros(games, dtype=np.int8)
     ended = np.zeros(games, dtype=np.int8)
-    kernels.random_games(board.size, own, enemy, first, games, max_plies, seed, plies, winner, ended)
+    kernels.random_games(
+        board.size, own, enemy, first, games, max_plies, seed, plies, winner, ended
+    )
     return plies, winner, ended
 
 
@@ -151,8 +153,18 @@ def stats_jobs(size, games, player, time_limit, nodes, seed, max_plies, openings
     random_play = player.strip().lower() == "random"
     step = RANDOM_STATS_CHUNK if random_play else PLAYER_STATS_CHUNK
     return [
-        (size, player, time_limit, nodes, max_plies, seed, lo, min(step, games - lo), stats_chunk_seed(seed, lo // step) if random_play else None,
-         openings)
+        (
+            size,
+            player,
+            time_limit,
+            nodes,
+            max_plies,
+            seed,
+            lo,
+            min(step, games - lo),
+            stats_chunk_seed(seed, lo // step) if random_play else None,
+            openings,
+        )
         for lo in range(0, games, step)
     ]
 
@@ -170,7 +182,16 @@ def stats_job(job, on_game=None):
     else:
         chosen = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)
         try:
-            stats.play_board(size, games, max_plies, chosen, tally, None if seed is None else seed + first, on_game, openings)
+            stats.play_board(
+                size,
+                games,
+                max_plies,
+                chosen,
+                tally,
+                None if seed is None else seed + first,
+                on_game,
+                openings,
+            )
         finally:
             chosen.close()
     tally.stuck = [(game + first, ply, fen) for game, ply, fen in tally.stuck]
@@ -219,14 +240,23 @@ def prove_job(job):
     return result, strategy
 
 
-def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=False, progress=None):
+def prove_spread(
+    board, executor, nodes=None, seconds=None, table_mb=256, proof=False, progress=None
+):
     """Prove ``board`` with its moves' proofs as jobs on ``executor`` (the module
     docstring): ``(ProofResult, Proof or None)``, the proof when ``proof`` and a side
     is proven. ``nodes`` limits each job (a move's proof); ``seconds`` the whole run.
     ``progress(nodes, pn, dn, seconds)`` is called as jobs finish."""
-    from ..search.prover import Prover, ProofResult
-    from ..search.prover_split import (BUDGET_GROWTH, FIRST_BUDGET, Decided, join_proofs, move_classes, root_numbers,
-                                       root_value)
+    from ..search.prover import ProofResult, Prover
+    from ..search.prover_split import (
+        BUDGET_GROWTH,
+        FIRST_BUDGET,
+        Decided,
+        join_proofs,
+        move_classes,
+        root_numbers,
+        root_value,
+    )
 
     started = time.monotonic()
     deadline = None if seconds is None else time.time() + seconds
@@ -246,7 +276,11 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
             results[i] = Decided(mover, outcome.winner)
     # Moves to images of one position under the board's symmetries are proven once, unless
     # a proof is asked for: a job's proof is written for its own position only.
-    classes = {i: [i] for i in range(len(children))} if proof else move_classes(Prover(table_mb=1), children)
+    classes = (
+        {i: [i] for i in range(len(children))}
+        if proof
+        else move_classes(Prover(table_mb=1), children)
+    )
     spent = 0
     budget = FIRST_BUDGET
     while True:
@@ -256,7 +290,9 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
         if winner is not None or repetition or not undecided or out_of_time:
             break
         cap = budget if nodes is None else min(budget, nodes)
-        run = executor.run(prove_job, [(fens[i], cap, deadline, table_mb, proof) for i in undecided])
+        run = executor.run(
+            prove_job, [(fens[i], cap, deadline, table_mb, proof) for i in undecided]
+        )
         try:
             for index, (result, strategy) in run:
                 i = undecided[index]
@@ -275,9 +311,18 @@ def prove_spread(board, executor, nodes=None, seconds=None, table_mb=256, proof=
             break
         budget *= BUDGET_GROWTH
     pn, dn = root_numbers(mover, [results[first] for first in classes])
-    result = ProofResult(position=board.fen(), winner=winner, distance=distance, nodes=spent,
-                         seconds=time.monotonic() - started, complete=winner is not None or repetition,
-                         pn=int(pn), dn=int(dn), root_moves=root_moves, repetition=repetition)
+    result = ProofResult(
+        position=board.fen(),
+        winner=winner,
+        distance=distance,
+        nodes=spent,
+        seconds=time.monotonic() - started,
+        complete=winner is not None or repetition,
+        pn=int(pn),
+        dn=int(dn),
+        root_moves=root_moves,
+        repetition=repetition,
+    )
     if not proof or winner is None:
         return result, None
 

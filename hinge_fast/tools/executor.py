@@ -41,7 +41,8 @@ import os
 import select
 import signal
 import threading
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from ..errors import HingeError
 
@@ -77,8 +78,8 @@ def _loopback_only(on: bool):
 def load_kernels() -> None:
     """Import the kernels and the searchers (numba loads compiled code from its cache
     when a kernel is first called; importing is what a worker does once)."""
-    from ..core import kernels  # noqa: F401
     from .. import search  # noqa: F401
+    from ..core import kernels  # noqa: F401
     from . import players  # noqa: F401
 
 
@@ -134,7 +135,9 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
     rest = address.split("://", 1)[-1]
     host, _, port = rest.rpartition(":")
     if not host or not port.isdigit():
-        raise HingeError(f"--ray takes HOST:PORT (as 'ray start --head' prints it), 'auto' or nothing, not {address!r}")
+        raise HingeError(
+            f"--ray takes HOST:PORT (as 'ray start --head' prints it), 'auto' or nothing, not {address!r}"
+        )
     try:
         socket.create_connection((host, int(port)), timeout=timeout).close()
     except OSError as e:
@@ -162,8 +165,12 @@ class Executor:
     :data:`LOCAL`."""
 
     def __init__(self, concurrency: int | None = None, ray: str | None = None):
-        if concurrency is not None and (isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1):
-            raise HingeError(f"concurrency must be a whole number of at least 1, not {concurrency!r}")
+        if concurrency is not None and (
+            isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1
+        ):
+            raise HingeError(
+                f"concurrency must be a whole number of at least 1, not {concurrency!r}"
+            )
         self.concurrency = concurrency
         self.ray_address = ray
         self._pool = None
@@ -189,14 +196,17 @@ class Executor:
 
     def describe(self) -> str:
         if self.kind == "ray":
-            where = (f"a local Ray listening on {LOOPBACK} only" if self.ray_address == LOCAL
-                     else f"the Ray cluster at {self.ray_address}")
+            where = (
+                f"a local Ray listening on {LOOPBACK} only"
+                if self.ray_address == LOCAL
+                else f"the Ray cluster at {self.ray_address}"
+            )
             return f"{self.workers} Ray workers on {where}"
         if self.kind == "processes":
             return f"{self.workers} worker processes"
         return "1 process"
 
-    def start(self) -> "Executor":
+    def start(self) -> Executor:
         """Start Ray and its actors now rather than at the first ``run`` (the worker
         processes of a local pool start with the first jobs)."""
         if self.kind == "ray" and self._ray is None:
@@ -228,11 +238,22 @@ class Executor:
             # its server imports the kernels once for every worker forked from it
             if "forkserver" in methods:
                 context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(["hinge_fast.tools.executor", "hinge_fast.core.kernels", "hinge_fast.search", "hinge_fast.tools.match"])
+                context.set_forkserver_preload(
+                    [
+                        "hinge_fast.tools.executor",
+                        "hinge_fast.core.kernels",
+                        "hinge_fast.search",
+                        "hinge_fast.tools.match",
+                    ]
+                )
             else:
                 context = multiprocessing.get_context()
-            self._pool = cf.ProcessPoolExecutor(max_workers=self.concurrency, mp_context=context,
-                                                initializer=_worker_start, initargs=(os.getpid(),))
+            self._pool = cf.ProcessPoolExecutor(
+                max_workers=self.concurrency,
+                mp_context=context,
+                initializer=_worker_start,
+                initargs=(os.getpid(),),
+            )
         pending: dict = {}
         todo = iter(enumerate(jobs))
         limit = QUEUE_PER_WORKER * self.workers
@@ -252,7 +273,9 @@ class Executor:
                         result = future.result()
                     except BrokenProcessPool:
                         self._pool = None
-                        raise HingeError("a worker process died (out of memory?); the run stopped") from None
+                        raise HingeError(
+                            "a worker process died (out of memory?); the run stopped"
+                        ) from None
                     yield index, result
         except KeyboardInterrupt:
             # Ctrl-C: the games running are not waited for: the workers are stopped
@@ -282,21 +305,32 @@ class Executor:
             _check_reachable(self.ray_address)
         self._ray = ray
         if not ray.is_initialized():
-            options = dict(include_dashboard=False, log_to_driver=False, logging_level="error", configure_logging=True)
+            options = dict(
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level="error",
+                configure_logging=True,
+            )
             os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
             # a local Ray on the loopback address: its services (unauthenticated unless
             # Ray's token mode is on) are then out of the network's reach
             if self.ray_address == LOCAL and ray.util.get_node_ip_address() != LOOPBACK:
-                raise HingeError(f"cannot start a local Ray listening on {LOOPBACK} only: Ray was imported before "
-                                 f"{LOCAL_ONLY_SWITCH}=0 was set (set it before importing ray, or start a Ray "
-                                 f"yourself and use --ray ADDRESS)")
+                raise HingeError(
+                    f"cannot start a local Ray listening on {LOOPBACK} only: Ray was imported before "
+                    f"{LOCAL_ONLY_SWITCH}=0 was set (set it before importing ray, or start a Ray "
+                    f"yourself and use --ray ADDRESS)"
+                )
             try:
                 if self.ray_address == LOCAL:
-                    ray.init(address="local", num_cpus=cores(), _node_ip_address=LOOPBACK, **options)
+                    ray.init(
+                        address="local", num_cpus=cores(), _node_ip_address=LOOPBACK, **options
+                    )
                 else:
                     ray.init(address=self.ray_address, **options)
             except (ConnectionError, ValueError, RuntimeError) as e:
-                raise HingeError(f"cannot reach the Ray cluster at {self.ray_address}: {str(e).splitlines()[0] if str(e) else e}") from None
+                raise HingeError(
+                    f"cannot reach the Ray cluster at {self.ray_address}: {str(e).splitlines()[0] if str(e) else e}"
+                ) from None
             self._started_ray = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         count = max(1, min(cpus, self.concurrency) if self.concurrency else cpus)
@@ -349,9 +383,13 @@ class Executor:
                         self.actor_deaths += 1
                         attempts[index] = attempts.get(index, 0) + 1
                         if attempts[index] >= MAX_ATTEMPTS:
-                            raise HingeError(f"job {index} was running on {MAX_ATTEMPTS} Ray workers that died; the run stopped") from None
+                            raise HingeError(
+                                f"job {index} was running on {MAX_ATTEMPTS} Ray workers that died; the run stopped"
+                            ) from None
                         retry.append((index, job))
-                        if actor in self._actors:  # replace it once, whichever of its jobs noticed first
+                        if (
+                            actor in self._actors
+                        ):  # replace it once, whichever of its jobs noticed first
                             self._actors.remove(actor)
                             load.pop(id(actor), None)
                             fresh = self._new_actor()

@@ -22,13 +22,15 @@ def pyplot(what: str):
 def save_figure(fig, path) -> None:
     """Write ``fig`` to ``path`` (100 dpi) and close it; HingeError "cannot write PATH:
     ..." if it cannot be written."""
-    import matplotlib.pyplot as plt
-
     import os
+
+    import matplotlib.pyplot as plt
 
     from ..core.atomic import write_atomic
 
-    kind = os.path.splitext(os.fspath(path))[1][1:].lower() or None  # the picture's format, from its name
+    kind = (
+        os.path.splitext(os.fspath(path))[1][1:].lower() or None
+    )  # the picture's format, from its name
     try:
         write_atomic(path, lambda f: fig.savefig(f, dpi=100, format=kind))
     finally:

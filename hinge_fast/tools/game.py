@@ -28,8 +28,8 @@ the error's, its ``detail`` the error's message.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..board import Board, Color, Move, Termination
 from ..core.geometry import DEFAULT_SIZE
@@ -116,7 +116,15 @@ def play_game(
         increment = time_control.increment
 
     def finished(winner, termination, detail=None):
-        return GameResult(board, board.move_stack[first:], winner, termination, None if left is None else tuple(left), spent, detail)
+        return GameResult(
+            board,
+            board.move_stack[first:],
+            winner,
+            termination,
+            None if left is None else tuple(left),
+            spent,
+            detail,
+        )
 
     while True:
         outcome = board.outcome()
@@ -134,7 +142,9 @@ def play_game(
                 clock = Clock(left[0], left[1], increment, increment)
                 choose_timed = getattr(player, "choose_timed", None)
                 started = timer()
-                move = choose_timed(board, clock) if choose_timed is not None else player.choose(board)
+                move = (
+                    choose_timed(board, clock) if choose_timed is not None else player.choose(board)
+                )
         except EngineError as e:
             return finished(board.turn.other, e.termination, str(e))
         if left is not None:

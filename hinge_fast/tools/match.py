@@ -58,8 +58,13 @@ DEFAULT_OPENING_PLIES = 4
 #: The endings where a player lost by failing, not on the board: out of time, or an
 #: external engine that crashed, answered an illegal move, flooded its output or
 #: broke the protocol.
-FORFEITS = (Termination.TIME_FORFEIT, Termination.ENGINE_CRASH, Termination.ILLEGAL_MOVE, Termination.OUTPUT_FLOOD,
-            Termination.ENGINE_ERROR)
+FORFEITS = (
+    Termination.TIME_FORFEIT,
+    Termination.ENGINE_CRASH,
+    Termination.ILLEGAL_MOVE,
+    Termination.OUTPUT_FLOOD,
+    Termination.ENGINE_ERROR,
+)
 #: The SPRT decides nothing before this many pairs: the normal approximation of the
 #: LLR is poor on a handful (4 straight pair wins would already pass 200 Elo).
 MIN_SPRT_PAIRS = 5
@@ -74,7 +79,9 @@ def _mean_var(wins: float, unfinished: float, losses: float) -> tuple[float, flo
     return s, var
 
 
-def elo_interval(wins: int, losses: int, unfinished: int = 0, z: float = Z95) -> tuple[float, float, float]:
+def elo_interval(
+    wins: int, losses: int, unfinished: int = 0, z: float = Z95
+) -> tuple[float, float, float]:
     """``(elo, low, high)``: Elo difference and its interval (default 95%) from
     game results, trinomial method (module docstring).
 
@@ -88,7 +95,11 @@ def elo_interval(wins: int, losses: int, unfinished: int = 0, z: float = Z95) ->
     if var == 0:  # one kind of result only: pseudo-counts give the interval a width
         s_reg, var = _mean_var(wins + 0.5, unfinished + 0.5, losses + 0.5)
         half = z * math.sqrt(var / (n + 1.5))
-        return elo_from_score(s), elo_from_score(max(0.0, s_reg - half)), elo_from_score(min(1.0, s_reg + half))
+        return (
+            elo_from_score(s),
+            elo_from_score(max(0.0, s_reg - half)),
+            elo_from_score(min(1.0, s_reg + half)),
+        )
     half = z * math.sqrt(var / n)
     return elo_from_score(s), elo_from_score(max(0.0, s - half)), elo_from_score(min(1.0, s + half))
 
@@ -127,7 +138,7 @@ class Game:
             return 0.5
         return 1.0 if self.result == str(self.a_color) else 0.0
 
-    def record(self, date: str | None = None, settings: "MatchSettings | None" = None):
+    def record(self, date: str | None = None, settings: MatchSettings | None = None):
         """This game as a ``hinge_fast.tools.record.GameRecord``; with ``settings``,
         tagged with them so that an interrupted match can be resumed from its file."""
         from .record import GameRecord
@@ -155,8 +166,12 @@ class Game:
                 comments[ply] = f"{seconds:.3f} s"
             else:
                 last = comments.get(len(self.moves))
-                comments[len(self.moves)] = (f"{last}; " if last else "") + f"out of time after {seconds:.3f} s"
-        return GameRecord(size=self.size, moves=list(self.moves), tags=tags, start=self.start, comments=comments)
+                comments[len(self.moves)] = (
+                    f"{last}; " if last else ""
+                ) + f"out of time after {seconds:.3f} s"
+        return GameRecord(
+            size=self.size, moves=list(self.moves), tags=tags, start=self.start, comments=comments
+        )
 
 
 @dataclass
@@ -274,18 +289,40 @@ class MatchResult:
         p = self.pentanomial
         low, high = self.game_elo_interval
         return {
-            "player_a": self.player_a, "player_b": self.player_b, "size": self.size, "games": self.played,
-            "wins": self.wins, "losses": self.losses, "unfinished": self.unfinished, "score": self.score,
-            "pairs": p.pairs, "ptnml": list(p.ptnml), "elo": _finite(self.elo),
+            "player_a": self.player_a,
+            "player_b": self.player_b,
+            "size": self.size,
+            "games": self.played,
+            "wins": self.wins,
+            "losses": self.losses,
+            "unfinished": self.unfinished,
+            "score": self.score,
+            "pairs": p.pairs,
+            "ptnml": list(p.ptnml),
+            "elo": _finite(self.elo),
             "elo_interval": [_finite(self.elo_low), _finite(self.elo_high)],
-            "nelo": _finite(self.nelo), "nelo_interval": [_finite(x) for x in p.nelo_interval()] if p.pairs else None,
-            "los": self.los, "draw_ratio": p.draw_ratio, "pair_ratio": _finite(p.pair_ratio),
-            "game_elo": _finite(self.game_elo), "game_elo_interval": [_finite(low), _finite(high)],
+            "nelo": _finite(self.nelo),
+            "nelo_interval": [_finite(x) for x in p.nelo_interval()] if p.pairs else None,
+            "los": self.los,
+            "draw_ratio": p.draw_ratio,
+            "pair_ratio": _finite(p.pair_ratio),
+            "game_elo": _finite(self.game_elo),
+            "game_elo_interval": [_finite(low), _finite(high)],
             "time_losses": dict(zip(("a", "b"), self.time_losses)),
-            "endings": self.endings, "forfeits": self.forfeits, "distinct_games": self.distinct_games,
-            "sprt": None if self.sprt is None else {
-                "elo0": self.sprt.elo0, "elo1": self.sprt.elo1, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
-                "llr": self.llr or 0.0, "bounds": list(self.sprt.bounds), "decision": self.sprt_decision},
+            "endings": self.endings,
+            "forfeits": self.forfeits,
+            "distinct_games": self.distinct_games,
+            "sprt": None
+            if self.sprt is None
+            else {
+                "elo0": self.sprt.elo0,
+                "elo1": self.sprt.elo1,
+                "alpha": self.sprt.alpha,
+                "beta": self.sprt.beta,
+                "llr": self.llr or 0.0,
+                "bounds": list(self.sprt.bounds),
+                "decision": self.sprt_decision,
+            },
         }
 
     def records(self) -> list:
@@ -306,19 +343,25 @@ class MatchResult:
                 f"Ptnml(0-2): {list(p.ptnml)} over {p.pairs} pair{'s' if p.pairs != 1 else ''} "
                 f"(points of {a} per pair of games with the same opening)",
                 f"Elo of {a} over {b}: "
-                + (f"{elo_text(self.elo)} ({_interval_words(self.elo_low, self.elo_high, 'pairs')}), "
-                   f"nElo {elo_text(self.nelo)} ({elo_text(nlow)} to {elo_text(nhigh)})"
-                   if _has_interval(buckets=p.ptnml)
-                   else f"{elo_text(self.elo)}; {_too_few('pairs', p.pairs, p.ptnml)}"),
+                + (
+                    f"{elo_text(self.elo)} ({_interval_words(self.elo_low, self.elo_high, 'pairs')}), "
+                    f"nElo {elo_text(self.nelo)} ({elo_text(nlow)} to {elo_text(nhigh)})"
+                    if _has_interval(buckets=p.ptnml)
+                    else f"{elo_text(self.elo)}; {_too_few('pairs', p.pairs, p.ptnml)}"
+                ),
                 f"LOS {100 * self.los:.1f}%, draw ratio {100 * p.draw_ratio:.1f}%, pair ratio {_ratio_text(p.pair_ratio)}",
             ]
         low, high = self.game_elo_interval
         results = (self.losses, self.unfinished, self.wins)
         if _has_interval(buckets=results):
-            lines.append(f"per game: Elo {elo_text(self.game_elo)} ({_interval_words(low, high, 'games')}; "
-                         f"counts games as independent)")
+            lines.append(
+                f"per game: Elo {elo_text(self.game_elo)} ({_interval_words(low, high, 'games')}; "
+                f"counts games as independent)"
+            )
         else:
-            lines.append(f"per game: Elo {elo_text(self.game_elo)}; {_too_few('games', self.played, results)}")
+            lines.append(
+                f"per game: Elo {elo_text(self.game_elo)}; {_too_few('games', self.played, results)}"
+            )
         for color in (Color.GREEN, Color.BLUE):
             mine = [g for g in self.games if g.a_color == color]
             w = sum(g.a_score == 1 for g in mine)
@@ -327,9 +370,10 @@ class MatchResult:
         if self.sprt is not None:
             s = self.sprt
             lower, upper = s.bounds
-            verdict = {"H1": f"H1 accepted ({a} is at least {s.elo1:g} Elo stronger)", "H0": f"H0 accepted ({a} is not {s.elo1:g} Elo stronger)"}.get(
-                self.sprt_decision, "no decision yet"
-            )
+            verdict = {
+                "H1": f"H1 accepted ({a} is at least {s.elo1:g} Elo stronger)",
+                "H0": f"H0 accepted ({a} is not {s.elo1:g} Elo stronger)",
+            }.get(self.sprt_decision, "no decision yet")
             lines.append(
                 f"SPRT elo0={s.elo0:g} elo1={s.elo1:g} alpha={s.alpha:g} beta={s.beta:g}: "
                 f"LLR {self.llr if self.llr is not None else 0.0:.2f} (bounds {lower:.2f}, {upper:.2f}): {verdict}"
@@ -344,11 +388,15 @@ class MatchResult:
                 lines.append(f"lost on time: {a} {lost_a}, {b} {lost_b}")
             repeated = self.played - self.distinct_games
             if repeated:
-                lines.append(f"{repeated} of {self.played} games repeat an earlier game move for move: the intervals count "
-                             f"them as independent, which they are not (give more openings: a larger book or --openings)")
+                lines.append(
+                    f"{repeated} of {self.played} games repeat an earlier game move for move: the intervals count "
+                    f"them as independent, which they are not (give more openings: a larger book or --openings)"
+                )
             for who, lost in zip((a, b), self.forfeits.values()):
                 if set(lost) - {Termination.TIME_FORFEIT.value}:
-                    lines.append(f"{who} forfeited: " + ", ".join(f"{k} {v}" for k, v in lost.items()))
+                    lines.append(
+                        f"{who} forfeited: " + ", ".join(f"{k} {v}" for k, v in lost.items())
+                    )
         return "\n".join(lines)
 
 
@@ -408,7 +456,9 @@ def random_opening(size: int, plies: int, rng: _random.Random) -> list:
         board = random_position(size, plies, rng)
         if not board.is_game_over():
             return list(board.move_stack)
-    raise HingeError(f"no {plies}-ply opening on side {size} leaves the game going after {MAX_OPENING_ATTEMPTS} tries")
+    raise HingeError(
+        f"no {plies}-ply opening on side {size} leaves the game going after {MAX_OPENING_ATTEMPTS} tries"
+    )
 
 
 @dataclass(frozen=True)
@@ -434,7 +484,9 @@ class GameJob:
     timer: object = None
 
 
-def game_plan(seed: int, games: int, size: int, openings: int, book=None, book_order: str = "random"):
+def game_plan(
+    seed: int, games: int, size: int, openings: int, book=None, book_order: str = "random"
+):
     """``(index, start, opening, green_seed, blue_seed)`` for games ``0 .. games-1`` of
     a match with this seed: pair ``i`` shares opening ``i`` (``start``: a position
     string or None for the empty board; ``opening``: moves from it), from ``book`` (a
@@ -477,7 +529,10 @@ def play_job(job: GameJob) -> Game:
     for move in job.opening:
         start.push(move)
     played = None
-    for color, player, seed in ((Color.GREEN, green, job.green_seed), (Color.BLUE, blue, job.blue_seed)):
+    for color, player, seed in (
+        (Color.GREEN, green, job.green_seed),
+        (Color.BLUE, blue, job.blue_seed),
+    ):
         try:  # an engine that cannot start again, or fails its warm-up, loses the game
             player.reset(seed)
             if job.time_control is not None:
@@ -487,7 +542,14 @@ def play_job(job: GameJob) -> Game:
         except EngineError as e:
             played = played or GameResult(start, [], color.other, e.termination, detail=str(e))
     if played is None:
-        played = play_game(green, blue, start, max_plies=job.max_plies, time_control=job.time_control, timer=job.timer)
+        played = play_game(
+            green,
+            blue,
+            start,
+            max_plies=job.max_plies,
+            time_control=job.time_control,
+            timer=job.timer,
+        )
     return Game(
         round=job.index + 1,
         green=player_label(job.player_a if a_green else job.player_b),
@@ -555,11 +617,17 @@ def play_match(
     from ..core.geometry import check_size
 
     size = check_size(size)
-    for name, value, low in (("games", games, 1), ("openings", openings, 0), ("max_plies", max_plies, 1)):
+    for name, value, low in (
+        ("games", games, 1),
+        ("openings", openings, 0),
+        ("max_plies", max_plies, 1),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise HingeError(f"{name} must be a whole number of at least {low}, not {value!r}")
     if book is None and openings >= max_plies:
-        raise HingeError(f"the opening ({openings} plies) must be shorter than max plies ({max_plies})")
+        raise HingeError(
+            f"the opening ({openings} plies) must be shorter than max plies ({max_plies})"
+        )
     if book is not None:
         from .book import check_order
 
@@ -570,7 +638,9 @@ def play_match(
             raise HingeError(f"the book holds positions of another side than {size}")
     done = dict(done or {})
     if any(not 0 <= i < games for i in done):
-        raise HingeError(f"the games already played go up to game {max(done) + 1}, past the {games} of this match")
+        raise HingeError(
+            f"the games already played go up to game {max(done) + 1}, past the {games} of this match"
+        )
     if executor is not None and executor.kind != "serial":
         _check_sendable(player_a)
         _check_sendable(player_b)
@@ -588,10 +658,23 @@ def play_match(
         return result.played >= games
 
     def jobs():
-        for index, start, opening, green_seed, blue_seed in game_plan(seed, games, size, openings, book, book_order):
+        for index, start, opening, green_seed, blue_seed in game_plan(
+            seed, games, size, openings, book, book_order
+        ):
             if index not in done:
-                yield GameJob(index, player_a, player_b, size, opening, green_seed, blue_seed, max_plies, start,
-                              time_control, timer)
+                yield GameJob(
+                    index,
+                    player_a,
+                    player_b,
+                    size,
+                    opening,
+                    green_seed,
+                    blue_seed,
+                    max_plies,
+                    start,
+                    time_control,
+                    timer,
+                )
 
     if apply():
         return result
@@ -630,7 +713,9 @@ def _check_sendable(player) -> None:
     try:
         pickle.dumps(player)
     except Exception:  # noqa: BLE001  (whatever pickling raises)
-        raise HingeError(f"player {player_label(player)} cannot be sent to other processes: give a PlayerSpec") from None
+        raise HingeError(
+            f"player {player_label(player)} cannot be sent to other processes: give a PlayerSpec"
+        ) from None
 
 
 # ----- match files: saved game by game, resumed --------------------------------------------
@@ -656,7 +741,13 @@ class MatchSettings:
     tournament: str | None = None
 
     def tags(self) -> dict:
-        tags = {"PlayerA": self.player_a, "PlayerB": self.player_b, "Limit": self.limit, "MaxPlies": str(self.max_plies), "Seed": str(self.seed)}
+        tags = {
+            "PlayerA": self.player_a,
+            "PlayerB": self.player_b,
+            "Limit": self.limit,
+            "MaxPlies": str(self.max_plies),
+            "Seed": str(self.seed),
+        }
         if self.book is not None:
             tags["Book"] = self.book
         if self.tournament is not None:
@@ -671,7 +762,10 @@ class MatchSettings:
             "PlayerB": (record.tags.get("PlayerB"), self.player_b),
             "Size": (str(record.size), str(self.size)),
             "Book": (record.tags.get("Book", "none"), self.book or "none"),
-            "Opening": (record.tags.get("Opening"), str(self.openings) if self.book is None else record.tags.get("Opening")),
+            "Opening": (
+                record.tags.get("Opening"),
+                str(self.openings) if self.book is None else record.tags.get("Opening"),
+            ),
             "Limit": (record.tags.get("Limit"), self.limit),
             "MaxPlies": (record.tags.get("MaxPlies"), str(self.max_plies)),
             "Seed": (record.tags.get("Seed"), str(self.seed)),
@@ -679,9 +773,13 @@ class MatchSettings:
         }
         for tag, (theirs, ours) in found.items():
             if theirs is None:
-                raise HingeError(f"{where} has no {tag} tag: it is not a file written by match --out or --resume")
+                raise HingeError(
+                    f"{where} has no {tag} tag: it is not a file written by match --out or --resume"
+                )
             if theirs != ours:
-                raise HingeError(f"{where} was played with {tag} {theirs!r}, not {ours!r}: resume with the same settings")
+                raise HingeError(
+                    f"{where} was played with {tag} {theirs!r}, not {ours!r}: resume with the same settings"
+                )
 
 
 #: A whole game ends with its result token, alone after the moves (not in a tag line:
@@ -764,7 +862,9 @@ def _termination(record) -> Termination:
     try:
         return Termination(record.termination or "max plies")
     except ValueError:
-        raise HingeError(f"game {record.tags.get('Round', '?')} ended by {record.termination!r}, not by a match's endings") from None
+        raise HingeError(
+            f"game {record.tags.get('Round', '?')} ended by {record.termination!r}, not by a match's endings"
+        ) from None
 
 
 def read_match(path, settings) -> tuple[dict, int]:
@@ -777,7 +877,9 @@ def read_match(path, settings) -> tuple[dict, int]:
     for number, record in enumerate(records, start=1):
         where = f"{path} (game {number})"
         if record.tags.get("Round") is None:
-            raise HingeError(f"{where} has no Round tag: it is not a file written by match --out or --resume")
+            raise HingeError(
+                f"{where} has no Round tag: it is not a file written by match --out or --resume"
+            )
         number_tag = tag_number(record, "Round", where)
         if number_tag < 1:
             raise HingeError(f"{where} has Round 0, not a game number")

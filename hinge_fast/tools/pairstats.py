@@ -84,7 +84,7 @@ class Pentanomial:
     def pairs(self) -> int:
         return sum(self.ptnml)
 
-    def add(self, pair_score: float) -> "Pentanomial":
+    def add(self, pair_score: float) -> Pentanomial:
         """These counts with one more pair that scored ``pair_score`` (0 to 2, halves)."""
         k = round(2 * pair_score)
         if not 0 <= k <= 4 or abs(2 * pair_score - k) > 1e-9:
@@ -170,7 +170,7 @@ class Sprt:
                 raise HingeError(f"SPRT {name} must be between 0 and 0.5, not {value}")
 
     @classmethod
-    def parse(cls, text: str) -> "Sprt":
+    def parse(cls, text: str) -> Sprt:
         """``'0,50'`` or ``'0,50,0.05,0.05'`` (elo0, elo1[, alpha, beta])."""
         parts = [p.strip() for p in str(text).split(",")]
         if len(parts) not in (2, 4):
@@ -178,7 +178,9 @@ class Sprt:
         try:
             values = [float(p) for p in parts]
         except ValueError:
-            raise HingeError(f"--sprt takes numbers: elo0,elo1[,alpha,beta], not {text!r}") from None
+            raise HingeError(
+                f"--sprt takes numbers: elo0,elo1[,alpha,beta], not {text!r}"
+            ) from None
         if not all(math.isfinite(v) for v in values):
             raise HingeError(f"--sprt takes finite numbers, not {text!r}")
         return cls(*values)
@@ -210,4 +212,12 @@ class Sprt:
         return None
 
 
-__all__ = ["Pentanomial", "Sprt", "elo_from_score", "score_from_elo", "normal_cdf", "Z95", "NELO_PER_SIGMA"]
+__all__ = [
+    "Pentanomial",
+    "Sprt",
+    "elo_from_score",
+    "score_from_elo",
+    "normal_cdf",
+    "Z95",
+    "NELO_PER_SIGMA",
+]

@@ -25,8 +25,9 @@ modules add kinds of players.
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..board import Board, Move
 from ..errors import HingeError
@@ -106,7 +107,9 @@ class GreedyPlayer(_SeededPlayer):
         sizes = [sum(int(w).bit_count() for w in flips[i]) for i in range(len(codes))]
         largest = max(sizes)
         # Sorted so that the choice depends on the seed only, not on generation order.
-        candidates = sorted((str(board.move_from_code(codes[i])), i) for i, s in enumerate(sizes) if s == largest)
+        candidates = sorted(
+            (str(board.move_from_code(codes[i])), i) for i, s in enumerate(sizes) if s == largest
+        )
         return board.move_from_code(codes[self._rng.choice(candidates)[1]])
 
 
@@ -116,7 +119,15 @@ class SearchPlayer(Player):
     is allocated once. Seeded: each move gets the next seed of a generator started
     from ``seed``, so a game replays exactly under a node or depth limit."""
 
-    def __init__(self, engine: str, time: float | None = None, nodes: int | None = None, seed: int | None = None, name: str | None = None, **options):
+    def __init__(
+        self,
+        engine: str,
+        time: float | None = None,
+        nodes: int | None = None,
+        seed: int | None = None,
+        name: str | None = None,
+        **options,
+    ):
         from ..search import Limits
         from ..search.registry import create_searcher, engine_spec
 
@@ -157,7 +168,9 @@ class SearchPlayer(Player):
         (``hinge_fast.search.timeman``); a node limit, if the player has one, still holds."""
         from ..search import Limits
 
-        return self._search(board, Limits(time=self.limits.time, nodes=self.limits.nodes, clock=clock))
+        return self._search(
+            board, Limits(time=self.limits.time, nodes=self.limits.nodes, clock=clock)
+        )
 
     def ready(self, board: Board) -> None:
         if not self._warm:
@@ -186,7 +199,9 @@ def _search_factory(engine):
 def _simple_factory(cls):
     def make(*, time=None, nodes=None, seed=None, size=None, name=None, **options):
         if options:
-            raise HingeError(f"player {cls.__name__} takes no options, not {', '.join(sorted(options))}")
+            raise HingeError(
+                f"player {cls.__name__} takes no options, not {', '.join(sorted(options))}"
+            )
         return cls(seed=seed, name=name)
 
     return make
@@ -217,8 +232,15 @@ class EnginePlayer(Player):
     again if it failed in the last game, and sends ``seed``; ``close()`` ends the process.
     """
 
-    def __init__(self, cmd: list[str] | str, limit: Limits | None = None, name: str | None = None, options: dict | None = None,
-                 timeout: float | None = None, margin: float | None = None):
+    def __init__(
+        self,
+        cmd: list[str] | str,
+        limit: Limits | None = None,
+        name: str | None = None,
+        options: dict | None = None,
+        timeout: float | None = None,
+        margin: float | None = None,
+    ):
         from ..protocol.client import DEFAULT_TIMEOUT, SEARCH_MARGIN
         from ..search.limits import DEFAULT_TIME, Limits
 
@@ -226,7 +248,9 @@ class EnginePlayer(Player):
         self.limit = limit if self._limit_given else Limits(time=DEFAULT_TIME)
         self.cmd = cmd
         self.margin = SEARCH_MARGIN if margin is None else margin
-        self.timeout = (DEFAULT_TIMEOUT if margin is None else margin) if timeout is None else timeout
+        self.timeout = (
+            (DEFAULT_TIMEOUT if margin is None else margin) if timeout is None else timeout
+        )
         self._options = dict(options or {})
         self.restarts = 0
         self.engine = self._start()
@@ -254,7 +278,9 @@ class EnginePlayer(Player):
         from ..search.limits import Limits
 
         limit = self.limit if self._limit_given else Limits()
-        return self._play(board, Limits(time=limit.time, nodes=limit.nodes, depth=limit.depth, clock=clock))
+        return self._play(
+            board, Limits(time=limit.time, nodes=limit.nodes, depth=limit.depth, clock=clock)
+        )
 
     def ready(self, board: Board) -> None:
         if not self._warm:
@@ -297,7 +323,9 @@ class EnginePlayer(Player):
         return f"EnginePlayer({self.engine.command_name!r}, {self.limit!r})"
 
 
-def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size=None, margin=None) -> EnginePlayer:
+def engine_player_from_spec(
+    rest: str, *, time=None, nodes=None, seed=None, size=None, margin=None
+) -> EnginePlayer:
     """The player of a ``cmd:<command line>`` spec (:data:`SPEC_PREFIXES`):
     ``rest`` is the command line; ``time``/``nodes`` limit each move (neither: the search
     default); ``seed`` (if given) is sent as the engine's ``seed`` option; ``size`` is
@@ -317,7 +345,9 @@ def engine_player_from_spec(rest: str, *, time=None, nodes=None, seed=None, size
 
 def _external_engine(rest, *, time=None, nodes=None, seed=None, size=None, margin=None):
     """``cmd:<command line>``: a program speaking the engine protocol (hinge_fast.protocol.client)."""
-    return engine_player_from_spec(rest, time=time, nodes=nodes, seed=seed, size=size, margin=margin)
+    return engine_player_from_spec(
+        rest, time=time, nodes=nodes, seed=seed, size=size, margin=margin
+    )
 
 
 #: Spec prefixes handled by a function of the rest of the spec:
@@ -358,8 +388,16 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name.strip().lower(), options
 
 
-def get_player(spec: str, *, time: float | None = None, nodes: int | None = None, seed: int | None = None, size: int | None = None,
-               options: dict | None = None, margin: float | None = None) -> Player:
+def get_player(
+    spec: str,
+    *,
+    time: float | None = None,
+    nodes: int | None = None,
+    seed: int | None = None,
+    size: int | None = None,
+    options: dict | None = None,
+    margin: float | None = None,
+) -> Player:
     """The player named by ``spec``: ``random``, ``greedy``, ``alphabeta`` or ``mcts``,
     optionally with search options (``mcts:exploration=0.7``). ``time`` (seconds) and
     ``nodes`` limit each search move (neither: the search default); ``seed`` makes
@@ -375,13 +413,24 @@ def get_player(spec: str, *, time: float | None = None, nodes: int | None = None
         for prefix, handler in SPEC_PREFIXES.items():
             if spec.strip().lower().startswith(prefix):
                 if extra:
-                    raise HingeError(f"options {', '.join(sorted(extra))} are for this program's engines, not for {spec.strip()!r}")
+                    raise HingeError(
+                        f"options {', '.join(sorted(extra))} are for this program's engines, not for {spec.strip()!r}"
+                    )
                 more = {} if margin is None else {"margin": margin}
-                return handler(spec.strip()[len(prefix) :], time=time, nodes=nodes, seed=seed, size=size, **more)
+                return handler(
+                    spec.strip()[len(prefix) :],
+                    time=time,
+                    nodes=nodes,
+                    seed=seed,
+                    size=size,
+                    **more,
+                )
     name, options = parse_spec(spec)
     factory = PLAYER_FACTORIES.get(name)
     if factory is None:
-        raise HingeError(f"unknown player {name!r}: choose {', '.join(PLAYER_FACTORIES)} (or cmd:PROGRAM)")
+        raise HingeError(
+            f"unknown player {name!r}: choose {', '.join(PLAYER_FACTORIES)} (or cmd:PROGRAM)"
+        )
     label = spec.strip() if options else None
     if extra:
         from ..search.registry import REGISTRY
@@ -415,11 +464,15 @@ class PlayerSpec:
 
     def make(self, slot: str | None = None) -> Player:
         if slot is None:
-            return get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size, margin=self.margin)
+            return get_player(
+                self.spec, time=self.time, nodes=self.nodes, size=self.size, margin=self.margin
+            )
         key = (slot, self.spec, self.time, self.nodes, self.size, self.margin)
         player = _MADE.get(key)
         if player is None:
-            player = _MADE[key] = get_player(self.spec, time=self.time, nodes=self.nodes, size=self.size, margin=self.margin)
+            player = _MADE[key] = get_player(
+                self.spec, time=self.time, nodes=self.nodes, size=self.size, margin=self.margin
+            )
         return player
 
     @property

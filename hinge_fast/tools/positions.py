@@ -1,8 +1,8 @@
 """Positions for tests, benchmarks and scripts: seeded random play and random fillings.
 
-    >>> from hinge_fast.tools.positions import random_position
-    >>> random_position(4, plies=6, seed=1).fen() == random_position(4, plies=6, seed=1).fen()
-    True
+>>> from hinge_fast.tools.positions import random_position
+>>> random_position(4, plies=6, seed=1).fen() == random_position(4, plies=6, seed=1).fen()
+True
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ def _rng(seed) -> _random.Random:
     return seed if isinstance(seed, _random.Random) else _random.Random(seed)
 
 
-def random_position(start: Board | int = DEFAULT_SIZE, plies: int = 0, seed: int | _random.Random | None = None) -> Board:
+def random_position(
+    start: Board | int = DEFAULT_SIZE, plies: int = 0, seed: int | _random.Random | None = None
+) -> Board:
     """The board after ``plies`` uniformly random legal moves (fewer if the game ends
     first) from ``start``: a side for its empty board, or a Board (copied, history
     kept). ``seed``: an int, or a ``random.Random`` to draw from (so that successive
@@ -60,7 +62,9 @@ def random_filling(size: int, seed: int | _random.Random | None = None) -> Board
     return Board.from_fen(format_fen(size, sorted(green), sorted(blue), turn))
 
 
-def game_positions(size: int, games: int, seed: int | _random.Random | None = None, final: bool = False) -> list[Board]:
+def game_positions(
+    size: int, games: int, seed: int | _random.Random | None = None, final: bool = False
+) -> list[Board]:
     """Every position of ``games`` uniformly random games on side ``size``, in order
     (copies), each game from its empty board to its last move; with ``final`` its
     finished position too (one whose side to move has lost).

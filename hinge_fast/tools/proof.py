@@ -61,7 +61,9 @@ def write_proof_text(position: str, winner: str, distance: int, strategy: dict) 
     return "\n".join(lines) + "\n"
 
 
-def write_proof(path: str | os.PathLike, position: str, winner: str, distance: int, strategy: dict) -> int:
+def write_proof(
+    path: str | os.PathLike, position: str, winner: str, distance: int, strategy: dict
+) -> int:
     """Write a proof file; returns its size in bytes. HingeError if it cannot be written."""
     text = write_proof_text(position, winner, distance, strategy)
     return write_atomic(path, text.encode("ascii"), name=f"the proof to {path}")
@@ -72,7 +74,7 @@ def _read_header(lines, name):
     line = next(lines, None)
     if line is None or not line.startswith(name + " "):
         raise HingeError(f"not a proof file: expected a line '{name} ...' in the header")
-    return line[len(name) + 1:].strip()
+    return line[len(name) + 1 :].strip()
 
 
 def _parse(text: str):
@@ -85,8 +87,10 @@ def _parse(text: str):
         raise HingeError(f"not a proof file: the winner must be green or blue, not {winner!r}")
     claimed = _read_header(lines, "distance")
     if not (claimed.isascii() and claimed.isdigit() and len(claimed) <= 9):
-        raise HingeError(f"not a proof file: the distance must be a whole number of at most 9 digits, "
-                         f"not {claimed[:20]!r}")
+        raise HingeError(
+            f"not a proof file: the distance must be a whole number of at most 9 digits, "
+            f"not {claimed[:20]!r}"
+        )
     strategy = {}
     for number, line in enumerate(lines, start=5):
         line = line.strip()
@@ -94,13 +98,19 @@ def _parse(text: str):
             continue
         parts = line.split(" ")
         if len(parts) != 3:
-            raise HingeError(f"line {number}: expected a position string and a move, not {line[:60]!r}")
+            raise HingeError(
+                f"line {number}: expected a position string and a move, not {line[:60]!r}"
+            )
         pos = ref.parse_position(f"{parts[0]} {parts[1]}")
         if pos.size != root.size:
-            raise HingeError(f"line {number}: a position of side {pos.size} in a proof of side {root.size}")
+            raise HingeError(
+                f"line {number}: a position of side {pos.size} in a proof of side {root.size}"
+            )
         if pos.to_move != winner[0]:
-            raise HingeError(f"line {number}: the position has {'blue' if winner == 'green' else 'green'} to move, "
-                             "not the winner")
+            raise HingeError(
+                f"line {number}: the position has {'blue' if winner == 'green' else 'green'} to move, "
+                "not the winner"
+            )
         strategy[ref.format_position(pos)] = parts[2]
     return root, winner, int(claimed), strategy
 
@@ -176,7 +186,9 @@ def check_proof_text(text: str, cache: MoveCache | None = None) -> CheckedProof:
             fen = cache.fen(pos)
             text_move = strategy.get(fen)
             if text_move is None:
-                raise HingeError(f"the proof has no move for the winner in {fen}, a position the loser can reach")
+                raise HingeError(
+                    f"the proof has no move for the winner in {fen}, a position the loser can reach"
+                )
             child = legal.get(text_move)  # as the prover writes it; any other spelling parsed below
             if child is None:
                 try:
@@ -200,8 +212,14 @@ def check_proof_text(text: str, cache: MoveCache | None = None) -> CheckedProof:
         sys.setrecursionlimit(limit)
     if distance != claimed:
         raise HingeError(f"the proof claims {claimed} plies but its longest line has {distance}")
-    return CheckedProof(position=cache.fen(root), winner=winner, distance=distance,
-                        positions=len(distance_of), winner_positions=len(used), unused=len(strategy) - len(used))
+    return CheckedProof(
+        position=cache.fen(root),
+        winner=winner,
+        distance=distance,
+        positions=len(distance_of),
+        winner_positions=len(used),
+        unused=len(strategy) - len(used),
+    )
 
 
 def check_proof(path: str | os.PathLike) -> CheckedProof:

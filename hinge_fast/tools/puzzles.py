@@ -27,9 +27,9 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, fields
 from importlib import resources
-from typing import Callable, Iterator
 
 from ..board import Board
 from ..errors import HingeError
@@ -96,20 +96,35 @@ def parse_puzzles(text: str, name: str = "puzzles") -> list[Puzzle]:
         raise HingeError(f"{name} is not JSON") from None
     except RecursionError:
         raise HingeError(f"{name} is not a puzzle file: its JSON is nested too deeply") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-        raise HingeError(f"{name} is not a puzzle file: expected JSON with \"format\": \"{FORMAT}\" and a list \"puzzles\"")
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != FORMAT
+        or not isinstance(data.get("puzzles"), list)
+    ):
+        raise HingeError(
+            f'{name} is not a puzzle file: expected JSON with "format": "{FORMAT}" and a list "puzzles"'
+        )
     names = {f.name for f in fields(Puzzle)}
     out = []
     for i, item in enumerate(data["puzzles"], 1):
-        if not isinstance(item, dict) or not {"position", "winner", "moves", "distance"} <= set(item):
+        if not isinstance(item, dict) or not {"position", "winner", "moves", "distance"} <= set(
+            item
+        ):
             raise HingeError(f"{name}: puzzle {i} needs position, winner, moves and distance")
         try:
             puzzle = Puzzle(**{k: v for k, v in item.items() if k in names})
-            if not (isinstance(puzzle.position, str) and isinstance(puzzle.winner, str)
-                    and isinstance(puzzle.moves, list) and all(isinstance(m, str) for m in puzzle.moves)
-                    and type(puzzle.distance) is int and 0 <= puzzle.distance <= MAX_PLIES):
-                raise HingeError("position and winner must be strings, moves a list of strings, "
-                                 f"distance a whole number of plies from 0 to {MAX_PLIES}")
+            if not (
+                isinstance(puzzle.position, str)
+                and isinstance(puzzle.winner, str)
+                and isinstance(puzzle.moves, list)
+                and all(isinstance(m, str) for m in puzzle.moves)
+                and type(puzzle.distance) is int
+                and 0 <= puzzle.distance <= MAX_PLIES
+            ):
+                raise HingeError(
+                    "position and winner must be strings, moves a list of strings, "
+                    f"distance a whole number of plies from 0 to {MAX_PLIES}"
+                )
             board = Board.from_fen(puzzle.position)
             if str(board.turn) != puzzle.winner:
                 raise HingeError(f"the side to move is not the winner {puzzle.winner!r}")
@@ -131,7 +146,11 @@ def shipped_files() -> list:
 def load_puzzles(path: str | os.PathLike | None = None) -> list[Puzzle]:
     """The puzzles of the file ``path`` (None: the shipped set, side by side)."""
     if path is None:
-        return [p for f in shipped_files() for p in parse_puzzles(f.read_text(encoding="utf-8"), f"the shipped {f.name}")]
+        return [
+            p
+            for f in shipped_files()
+            for p in parse_puzzles(f.read_text(encoding="utf-8"), f"the shipped {f.name}")
+        ]
     text = read_text_file(path, "puzzle file", MAX_FILE_BYTES)
     with reading(f"puzzle file {path}"):
         return parse_puzzles(text, f"puzzle file {path}")
@@ -185,7 +204,9 @@ def game_players(index: int, seed: int, play_nodes: int):
     from .players import SearchPlayer
 
     ab = SearchPlayer("alphabeta", nodes=play_nodes, threads=1, table_mb=8)
-    mcts = SearchPlayer("mcts", nodes=max(1, play_nodes // 10), seed=seed * 1_000_003 + index, threads=1)
+    mcts = SearchPlayer(
+        "mcts", nodes=max(1, play_nodes // 10), seed=seed * 1_000_003 + index, threads=1
+    )
     return (ab, mcts) if index % 2 == 0 else (mcts, ab)
 
 
@@ -199,7 +220,9 @@ def play_engine_game(size: int, index: int, seed: int, play_nodes: int) -> list[
     board = book.entry(index, seed).board()
     green, blue = game_players(index, seed, play_nodes)
     positions = [board.fen()]
-    play_game(green, blue, board, max_plies=MAX_PLIES, on_move=lambda b, m: positions.append(b.fen()))
+    play_game(
+        green, blue, board, max_plies=MAX_PLIES, on_move=lambda b, m: positions.append(b.fen())
+    )
     return positions
 
 
@@ -211,11 +234,19 @@ def check_puzzle_proof(board: Board, nodes: int):
 
     prover = Prover(table_mb=TABLE_MB)
     proof = prover.proof(board, nodes=nodes)
-    return check_proof_text(write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy))
+    return check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
 
 
-def puzzle_of(board: Board, nodes: int, engine_time: float = ENGINE_TIME, source: str = "", check: bool = True,
-              result=None):
+def puzzle_of(
+    board: Board,
+    nodes: int,
+    engine_time: float = ENGINE_TIME,
+    source: str = "",
+    check: bool = True,
+    result=None,
+):
     """The puzzle of ``board`` (None if it is not one): its side to move proven to win
     within ``nodes``, the engine's move at ``engine_time`` s not proven to win.
     ``result``: the prover's result for ``board`` when it is known."""
@@ -228,14 +259,29 @@ def puzzle_of(board: Board, nodes: int, engine_time: float = ENGINE_TIME, source
         return None
     if check:
         check_puzzle_proof(board, nodes)
-    return Puzzle(board.fen(), str(board.turn), moves, int(result.distance), int(result.nodes), str(chosen),
-                  engine_time, source)
+    return Puzzle(
+        board.fen(),
+        str(board.turn),
+        moves,
+        int(result.distance),
+        int(result.nodes),
+        str(chosen),
+        engine_time,
+        source,
+    )
 
 
-def find_puzzles(size: int, games: int, seed: int = 1, nodes: int = DEFAULT_NODES,
-                 play_nodes: int = DEFAULT_PLAY_NODES, engine_time: float = ENGINE_TIME,
-                 on_game: Callable[[int, int], None] | None = None, check: bool = True,
-                 replies: bool = False) -> Iterator[Puzzle]:
+def find_puzzles(
+    size: int,
+    games: int,
+    seed: int = 1,
+    nodes: int = DEFAULT_NODES,
+    play_nodes: int = DEFAULT_PLAY_NODES,
+    engine_time: float = ENGINE_TIME,
+    on_game: Callable[[int, int], None] | None = None,
+    check: bool = True,
+    replies: bool = False,
+) -> Iterator[Puzzle]:
     """The puzzles of ``games`` seeded engine games on side ``size``, as found (module
     docstring); ``on_game(index, puzzles so far)`` after each game. ``replies``: also
     the positions after each other reply of the losing side at a game position proven
@@ -283,7 +329,9 @@ def solves(puzzle: Puzzle, move) -> bool:
     return str(move) in puzzle.moves
 
 
-def engine_solve_counts(puzzles, engines=("alphabeta", "mcts"), nodes: int = 20_000, seed: int = 1) -> dict:
+def engine_solve_counts(
+    puzzles, engines=("alphabeta", "mcts"), nodes: int = 20_000, seed: int = 1
+) -> dict:
     """For each engine, how many of ``puzzles`` it solves (its move is a listed winning
     move) at ``nodes`` nodes, one thread, seeded: ``{engine: (solved, moves)}`` with
     ``moves`` the engine's move per puzzle."""
@@ -299,5 +347,16 @@ def engine_solve_counts(puzzles, engines=("alphabeta", "mcts"), nodes: int = 20_
     return out
 
 
-__all__ = ["Puzzle", "load_puzzles", "parse_puzzles", "puzzles_json", "find_puzzles", "puzzle_of", "proven_moves", "wins_by_force",
-           "engine_move", "engine_solve_counts", "solves"]
+__all__ = [
+    "Puzzle",
+    "load_puzzles",
+    "parse_puzzles",
+    "puzzles_json",
+    "find_puzzles",
+    "puzzle_of",
+    "proven_moves",
+    "wins_by_force",
+    "engine_move",
+    "engine_solve_counts",
+    "solves",
+]

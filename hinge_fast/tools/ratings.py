@@ -45,8 +45,14 @@ class Rating:
     score: float
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "elo": self.elo, "interval": [self.elo - self.margin, self.elo + self.margin],
-                "margin": self.margin, "games": self.games, "score": self.score}
+        return {
+            "name": self.name,
+            "elo": self.elo,
+            "interval": [self.elo - self.margin, self.elo + self.margin],
+            "margin": self.margin,
+            "games": self.games,
+            "score": self.score,
+        }
 
 
 def fit_ratings(names, games, prior_draws: float = PRIOR_DRAWS) -> list:
@@ -82,24 +88,41 @@ def fit_ratings(names, games, prior_draws: float = PRIOR_DRAWS) -> list:
         grad_r = _K * (games_ij * expected(r) - points_ij).sum(axis=1)
         return value, grad_r[:-1] - grad_r[-1]
 
-    result = minimize(negative_log_likelihood, np.zeros(n - 1), jac=True, method="BFGS",
-                      options={"gtol": 1e-9, "maxiter": 10_000})
+    result = minimize(
+        negative_log_likelihood,
+        np.zeros(n - 1),
+        jac=True,
+        method="BFGS",
+        options={"gtol": 1e-9, "maxiter": 10_000},
+    )
     r = np.append(result.x, -result.x.sum())
     p = expected(r)
     weight = _K**2 * games_ij * p * (1 - p)
     hessian = np.diag(weight.sum(axis=1)) - weight
     covariance = np.linalg.pinv(hessian)
     margins = Z95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
-    table = [Rating(str(names[i]), float(r[i]), float(margins[i]), int(counts[i]),
-                    float(scores[i] / counts[i]) if counts[i] else 0.0) for i in range(n)]
+    table = [
+        Rating(
+            str(names[i]),
+            float(r[i]),
+            float(margins[i]),
+            int(counts[i]),
+            float(scores[i] / counts[i]) if counts[i] else 0.0,
+        )
+        for i in range(n)
+    ]
     return sorted(table, key=lambda t: (-t.elo, t.name))
 
 
 def ratings_table(ratings) -> str:
     """The list as text: rank, name, Elo +- interval, games, score."""
     width = max(len("player"), *(len(r.name) for r in ratings))
-    lines = [f"{'rank':>4}  {'player':<{width}}  {'Elo':>7}  {'95%':>6}  {'games':>5}  {'score':>6}"]
+    lines = [
+        f"{'rank':>4}  {'player':<{width}}  {'Elo':>7}  {'95%':>6}  {'games':>5}  {'score':>6}"
+    ]
     for rank, r in enumerate(ratings, start=1):
         margin = "inf" if not math.isfinite(r.margin) else f"{r.margin:.1f}"
-        lines.append(f"{rank:>4}  {r.name:<{width}}  {round(r.elo, 1) + 0.0:>+7.1f}  {'+-' + margin:>6}  {r.games:>5}  {100 * r.score:>5.1f}%")
+        lines.append(
+            f"{rank:>4}  {r.name:<{width}}  {round(r.elo, 1) + 0.0:>+7.1f}  {'+-' + margin:>6}  {r.games:>5}  {100 * r.score:>5.1f}%"
+        )
     return "\n".join(lines)

@@ -55,8 +55,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..board import Termination
-from ..errors import HingeError
 from ..core.geometry import DEFAULT_SIZE, check_size
+from ..errors import HingeError
 from .files import read_text_file, reading, write_atomic
 
 RESULTS = ("green", "blue", "unfinished")
@@ -64,7 +64,18 @@ RESULTS = ("green", "blue", "unfinished")
 POSITION_TERMINATIONS = (Termination.ELIMINATION.value, Termination.NO_LEGAL_MOVE.value)
 MAX_PLIES_TERMINATION = Termination.MAX_PLIES.value
 #: Tags written first, in this order; any others follow in their own order.
-TAG_ORDER = ("Event", "Site", "Date", "Round", "Green", "Blue", "Size", "Start", "Result", "Termination")
+TAG_ORDER = (
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "Green",
+    "Blue",
+    "Size",
+    "Start",
+    "Result",
+    "Termination",
+)
 LINE_WIDTH = 79
 
 _TAG_LINE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
@@ -108,13 +119,17 @@ class GameRecord:
 
             start_size = parse_fen(self.start).size
             if self.size != start_size and self.size != DEFAULT_SIZE:
-                raise HingeError(f"size {self.size} disagrees with the start position, of side {start_size}")
+                raise HingeError(
+                    f"size {self.size} disagrees with the start position, of side {start_size}"
+                )
             self.size = start_size
         if size_tag is not None and _int_or_none(size_tag) != self.size:
             raise HingeError(f"Size tag {size_tag!r} disagrees with the board side {self.size}")
         self.size = check_size(self.size)
         if "Result" in self.tags and self.tags["Result"] not in RESULTS:
-            raise HingeError(f"Result must be green, blue or unfinished, not {self.tags['Result']!r}")
+            raise HingeError(
+                f"Result must be green, blue or unfinished, not {self.tags['Result']!r}"
+            )
 
     # ----- replay ------------------------------------------------------------------------
     def start_board(self):
@@ -129,7 +144,9 @@ class GameRecord:
         if ply is None:
             ply = len(self.moves)
         if not isinstance(ply, int) or not 0 <= ply <= len(self.moves):
-            raise HingeError(f"ply must be from 0 to {len(self.moves)} (the game has {len(self.moves)} moves), not {ply}")
+            raise HingeError(
+                f"ply must be from 0 to {len(self.moves)} (the game has {len(self.moves)} moves), not {ply}"
+            )
         board = self.start_board()
         for i in range(ply):
             self._push(board, i)
@@ -148,7 +165,9 @@ class GameRecord:
         try:
             board.push(board.parse_move(self.moves[i]))
         except HingeError as e:
-            raise HingeError(f"ply {i + 1} ({move_label(board.turn, i, self.moves[i], self.starts_with_blue())}): {e}") from None
+            raise HingeError(
+                f"ply {i + 1} ({move_label(board.turn, i, self.moves[i], self.starts_with_blue())}): {e}"
+            ) from None
 
     def starts_with_blue(self) -> bool:
         return self.start is not None and self.start.split()[-1] == "b"
@@ -174,7 +193,7 @@ class GameRecord:
         outcome = self.final_outcome()
         return None if outcome is None else outcome.reason
 
-    def validate(self) -> "GameRecord":
+    def validate(self) -> GameRecord:
         """Replay the game, put the moves in canonical notation and check the result
         and termination against the final position (rules in the module docstring).
         Returns self; HingeError names the problem."""
@@ -184,7 +203,9 @@ class GameRecord:
             try:
                 move = board.parse_move(text)
             except HingeError as e:
-                raise HingeError(f"ply {i + 1} ({move_label(board.turn, i, text, self.starts_with_blue())}): {e}") from None
+                raise HingeError(
+                    f"ply {i + 1} ({move_label(board.turn, i, text, self.starts_with_blue())}): {e}"
+                ) from None
             board.push(move)
             canonical.append(str(move))
         self.moves = canonical
@@ -195,11 +216,17 @@ class GameRecord:
             if result is not None and result != str(outcome.winner):
                 raise HingeError(f"result {result} disagrees with the final position: {outcome}")
             if termination is not None and termination != outcome.reason:
-                raise HingeError(f"termination {termination!r} disagrees with the final position: {outcome}")
+                raise HingeError(
+                    f"termination {termination!r} disagrees with the final position: {outcome}"
+                )
         else:
             if termination in POSITION_TERMINATIONS:
-                raise HingeError(f"termination {termination!r} but the game goes on in the final position")
-            if result in ("green", "blue") and (termination is None or termination == MAX_PLIES_TERMINATION):
+                raise HingeError(
+                    f"termination {termination!r} but the game goes on in the final position"
+                )
+            if result in ("green", "blue") and (
+                termination is None or termination == MAX_PLIES_TERMINATION
+            ):
                 raise HingeError(
                     f"result {result} but the game goes on in the final position "
                     "(a decided result there needs a Termination tag such as resignation)"
@@ -207,7 +234,7 @@ class GameRecord:
         return self
 
     @classmethod
-    def from_board(cls, board, **tags) -> "GameRecord":
+    def from_board(cls, board, **tags) -> GameRecord:
         """The record of the moves on ``board.move_stack``, from the position before
         them. ``GameRecord.from_board(board, Green="me", Blue="alphabeta")``."""
         start = board.copy()
@@ -216,7 +243,12 @@ class GameRecord:
         from ..board import Board
 
         empty = start.fen() == Board(board.size).fen()
-        return cls(board.size, [str(m) for m in board.move_stack], dict(tags), None if empty else start.fen())
+        return cls(
+            board.size,
+            [str(m) for m in board.move_stack],
+            dict(tags),
+            None if empty else start.fen(),
+        )
 
 
 def move_label(turn, index, move, first_blue=False) -> str:
@@ -257,7 +289,9 @@ def format_record(record: GameRecord) -> str:
         tags.setdefault("Result", "unfinished" if outcome is None else str(outcome.winner))
         if outcome is not None:
             tags.setdefault("Termination", outcome.reason)
-    ordered = [name for name in TAG_ORDER if name in tags] + [name for name in tags if name not in TAG_ORDER]
+    ordered = [name for name in TAG_ORDER if name in tags] + [
+        name for name in tags if name not in TAG_ORDER
+    ]
     lines = [f'[{name} "{_escape(tags[name])}"]' for name in ordered]
     lines.append("")
 
@@ -336,7 +370,9 @@ def _text_of(source) -> str:
     """The record text of a path, an open text file, or the text itself."""
     if hasattr(source, "read"):
         return source.read()
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "[" not in source):
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and "[" not in source
+    ):
         return read_text_file(source, "game record file", MAX_RECORD_BYTES)
     if isinstance(source, str):
         return source
@@ -383,10 +419,14 @@ def parse_record(text: str, game: int = 1, max_moves: int | None = None) -> tupl
     if not games:
         raise HingeError("the record holds no game")
     if not 1 <= game <= len(games):
-        raise HingeError(f"there is no game {game}: the record holds {len(games)} game{'s' if len(games) > 1 else ''}")
+        raise HingeError(
+            f"there is no game {game}: the record holds {len(games)} game{'s' if len(games) > 1 else ''}"
+        )
     moves = len(games[game - 1].moves)
     if max_moves is not None and moves > max_moves:
-        raise HingeError(f"game {game} holds {moves:,} moves; a game may hold at most {max_moves:,} moves")
+        raise HingeError(
+            f"game {game} holds {moves:,} moves; a game may hold at most {max_moves:,} moves"
+        )
     return _build_numbered(games[game - 1], game), len(games)
 
 
@@ -440,7 +480,7 @@ def _scan(text: str) -> list:
             end = n if end < 0 else end
             m = _TAG_LINE.fullmatch(text, pos, end)
             if not m:
-                fail(f"cannot read tag line {_shorten(text[pos:end])}: write [Name \"value\"]")
+                fail(f'cannot read tag line {_shorten(text[pos:end])}: write [Name "value"]')
             g = current()
             if g.in_moves:  # tags after moves without a result token: a new game
                 game = _Game(line)
@@ -487,8 +527,12 @@ def _scan(text: str) -> list:
         if token.lower() in RESULTS:
             g.result_token = token.lower()
             continue
-        if not re.fullmatch(r"[A-Za-z][0-9]{1,2}(-[A-Za-z][0-9]{1,2}([xX][A-Za-z][0-9]{1,2})?)?", token):
-            fail(f"cannot read {_shorten(token)}: expected a move like F6 or E5-F6xG7, a move number or a result")
+        if not re.fullmatch(
+            r"[A-Za-z][0-9]{1,2}(-[A-Za-z][0-9]{1,2}([xX][A-Za-z][0-9]{1,2})?)?", token
+        ):
+            fail(
+                f"cannot read {_shorten(token)}: expected a move like F6 or E5-F6xG7, a move number or a result"
+            )
         g.moves.append(token)
 
     return [g for g in games if not g.empty]
@@ -506,9 +550,13 @@ def _build(g: _Game) -> GameRecord:
     if "Result" in tags:
         tags["Result"] = tags["Result"].strip().lower()
         if tags["Result"] not in RESULTS:
-            raise HingeError(f"Result tag must be green, blue or unfinished, not {g.tags['Result']!r}")
+            raise HingeError(
+                f"Result tag must be green, blue or unfinished, not {g.tags['Result']!r}"
+            )
         if g.result_token is not None and g.result_token != tags["Result"]:
-            raise HingeError(f"Result tag {tags['Result']} disagrees with the result token {g.result_token}")
+            raise HingeError(
+                f"Result tag {tags['Result']} disagrees with the result token {g.result_token}"
+            )
     elif g.result_token is not None:
         tags["Result"] = g.result_token
     comments = {ply: " ".join(parts) for ply, parts in g.comments.items()}
@@ -518,7 +566,9 @@ def _build(g: _Game) -> GameRecord:
         ply = index + (1 if first_blue else 0)
         expected = f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"
         if token != expected:
-            raise HingeError(f"line {line}: move number {token} before ply {index + 1}, expected {expected}")
+            raise HingeError(
+                f"line {line}: move number {token} before ply {index + 1}, expected {expected}"
+            )
     record.validate()
     return record
 

@@ -35,12 +35,20 @@ import math
 import random
 import time
 
-from ..board import (CELL_BITS, CELL_MASK, Color, Termination, bitboard_cells, flips_as_bitboards, group_cells,
-                     play_bitboards)
+from ..board import (
+    CELL_BITS,
+    CELL_MASK,
+    Color,
+    Termination,
+    bitboard_cells,
+    flips_as_bitboards,
+    group_cells,
+    play_bitboards,
+)
 from ..core.fen import format_fen
-from ..errors import HingeError
-from ..core.tables import NO_CELL
 from ..core.geometry import geometry
+from ..core.tables import NO_CELL
+from ..errors import HingeError
 from .game import play_game
 from .players import Player, get_player
 
@@ -52,7 +60,12 @@ DEFAULT_MAX_PLIES = 1000
 BUCKET_PLIES = 10
 MAX_STUCK_SHOWN = 10
 MOVE_KINDS = ("placement", "one_step", "onward", "reversing")
-SWIPE_DETAILS = ("over_friendly", "onward_over_friendly", "reversing_over_friendly", "reversing_via_edge")
+SWIPE_DETAILS = (
+    "over_friendly",
+    "onward_over_friendly",
+    "reversing_over_friendly",
+    "reversing_via_edge",
+)
 
 
 # ----- move kinds ----------------------------------------------------------------------------
@@ -62,7 +75,9 @@ class MoveKinds:
     def __init__(self, size):
         geo = geometry(size)
         self.geo = geo
-        self.neighbours = [set(int(j) for j in geo.neighbours[i] if j >= 0) for i in range(geo.n_cells)]
+        self.neighbours = [
+            set(int(j) for j in geo.neighbours[i] if j >= 0) for i in range(geo.n_cells)
+        ]
         self.n_interior = geo.n_interior
 
     def classify(self, frm, to, is_swipe, has, group_of):
@@ -74,7 +89,9 @@ class MoveKinds:
         if frm == to:
             details = []
             friendly = [p for p in self.neighbours[frm] if has(p)]
-            if any(q in self.neighbours[p] and has(q) for p in friendly for q in friendly if q != p):
+            if any(
+                q in self.neighbours[p] and has(q) for p in friendly for q in friendly if q != p
+            ):
                 details += ["over_friendly", "reversing_over_friendly"]
             # step 1 around a friendly pivot p lands on a cell next to both x and p; from
             # an edge cell, step 2 is forbidden when that cell touches another friendly
@@ -82,7 +99,8 @@ class MoveKinds:
             group = group_of(frm)
             for p in friendly:
                 if any(
-                    q >= self.n_interior and not any(has(t) and t not in group for t in self.neighbours[q])
+                    q >= self.n_interior
+                    and not any(has(t) and t not in group for t in self.neighbours[q])
                     for q in self.neighbours[p] & self.neighbours[frm]
                 ):
                     details.append("reversing_via_edge")
@@ -102,7 +120,9 @@ class Tally:
         self.lengths = []
         self.winners = []  # 'green', 'blue' or None
         # the endings of self-play (no clock, no external engine to forfeit)
-        self.endings = dict.fromkeys((Termination.ELIMINATION, Termination.NO_LEGAL_MOVE, Termination.MAX_PLIES), 0)
+        self.endings = dict.fromkeys(
+            (Termination.ELIMINATION, Termination.NO_LEGAL_MOVE, Termination.MAX_PLIES), 0
+        )
         self.branch_sum = []  # by ply index
         self.branch_count = []
         self.kinds = dict.fromkeys(MOVE_KINDS, 0)
@@ -156,16 +176,35 @@ def play_random(size, games, max_plies, seed, tally, on_game=None):
                 else:
                     tally.endings[Termination.NO_LEGAL_MOVE] += 1
                     green, blue = (own, enemy) if mover == Color.GREEN else (enemy, own)
-                    tally.stuck.append((game + 1, ply, format_fen(size, bitboard_cells(green), bitboard_cells(blue), mover)))
+                    tally.stuck.append(
+                        (
+                            game + 1,
+                            ply,
+                            format_fen(size, bitboard_cells(green), bitboard_cells(blue), mover),
+                        )
+                    )
                 break
             tally.legal(ply, int(n))
             i = rng.randrange(n)
             code = int(moves[i])
-            frm, to, target = code & CELL_MASK, (code >> CELL_BITS) & CELL_MASK, (code >> 2 * CELL_BITS) & CELL_MASK
+            frm, to, target = (
+                code & CELL_MASK,
+                (code >> CELL_BITS) & CELL_MASK,
+                (code >> 2 * CELL_BITS) & CELL_MASK,
+            )
             mine = set(bitboard_cells(own))
-            tally.move(*kinds.classify(frm, to, target != NO_CELL, mine.__contains__,
-                                       lambda cell: group_cells(size, own, cell)))
-            own, enemy = play_bitboards(own, enemy, code, flips_as_bitboards(size, moves[i:i + 1], flips[i:i + 1])[0])
+            tally.move(
+                *kinds.classify(
+                    frm,
+                    to,
+                    target != NO_CELL,
+                    mine.__contains__,
+                    lambda cell: group_cells(size, own, cell),  # noqa: B023 (called at once)
+                )
+            )
+            own, enemy = play_bitboards(
+                own, enemy, code, flips_as_bitboards(size, moves[i : i + 1], flips[i : i + 1])[0]
+            )
             ply += 1
         tally.lengths.append(ply)
         tally.winners.append(None if winner is None else str(winner))
@@ -189,7 +228,11 @@ class _Observed(Player):
         own = set().union(*groups)
         frm = geo.parse_cell(move.frm) if move.frm else None
         group_of = lambda cell: next(g for g in groups if cell in g)  # noqa: E731
-        self.tally.move(*self.kinds.classify(frm, geo.parse_cell(move.to), move.is_swipe, own.__contains__, group_of))
+        self.tally.move(
+            *self.kinds.classify(
+                frm, geo.parse_cell(move.to), move.is_swipe, own.__contains__, group_of
+            )
+        )
         return move
 
 
@@ -261,7 +304,13 @@ def summarize(tally: Tally, size, player, games, seed, seconds, openings: int = 
         s = sum(tally.branch_sum[start : start + BUCKET_PLIES])
         c = sum(tally.branch_count[start : start + BUCKET_PLIES])
         if c:  # (a bucket of opening plies only counts nothing)
-            buckets.append({"plies": [start + 1, min(start + BUCKET_PLIES, len(tally.branch_sum))], "positions": c, "mean_legal_moves": round(s / c, 2)})
+            buckets.append(
+                {
+                    "plies": [start + 1, min(start + BUCKET_PLIES, len(tally.branch_sum))],
+                    "positions": c,
+                    "mean_legal_moves": round(s / c, 2),
+                }
+            )
     swipes = tally.kinds["one_step"] + tally.kinds["onward"] + tally.kinds["reversing"]
     total_moves = swipes + tally.kinds["placement"]
     all_sum, all_count = sum(tally.branch_sum), sum(tally.branch_count)
@@ -288,9 +337,13 @@ def summarize(tally: Tally, size, player, games, seed, seconds, openings: int = 
         "lengths": tally.lengths,
         "endings": {str(t): n for t, n in tally.endings.items()},
         "no_legal_move": tally.endings[Termination.NO_LEGAL_MOVE],
-        "no_legal_move_positions": [{"game": g, "ply": p, "position": fen} for g, p, fen in tally.stuck[:MAX_STUCK_SHOWN]],
+        "no_legal_move_positions": [
+            {"game": g, "ply": p, "position": fen} for g, p, fen in tally.stuck[:MAX_STUCK_SHOWN]
+        ],
         "mean_legal_moves": None if all_count == 0 else round(all_sum / all_count, 2),
-        "legal_moves_by_ply": [round(s / c, 2) if c else None for s, c in zip(tally.branch_sum, tally.branch_count)],
+        "legal_moves_by_ply": [
+            round(s / c, 2) if c else None for s, c in zip(tally.branch_sum, tally.branch_count)
+        ],
         "positions_by_ply": list(tally.branch_count),
         "legal_moves_by_bucket": buckets,
         "moves": total_moves,
@@ -305,12 +358,18 @@ def _share(n, total):
     if not total:
         return str(n)
     percent = 100 * n / total
-    return f"{n} ({percent:.2f}%)" if 0 < percent < 1 or 99 < percent < 100 else f"{n} ({percent:.1f}%)"
+    return (
+        f"{n} ({percent:.2f}%)"
+        if 0 < percent < 1 or 99 < percent < 100
+        else f"{n} ({percent:.1f}%)"
+    )
 
 
 def format_text(s: dict) -> str:
     """The summary of :func:`summarize` for a person, several lines."""
-    lines = [f"{s['games']} games of {s['player']} self-play on the side-{s['size']} board ({s['seconds']:.1f} s, seed {s['seed']})"]
+    lines = [
+        f"{s['games']} games of {s['player']} self-play on the side-{s['size']} board ({s['seconds']:.1f} s, seed {s['seed']})"
+    ]
     decided = s["green_wins"] + s["blue_wins"]
     if decided:
         low, high = s["green_win_rate_95"]
@@ -325,8 +384,10 @@ def format_text(s: dict) -> str:
     if distinct is not None:
         opened = f" (each opened by {s['openings']} random plies)" if s.get("openings") else ""
         if distinct < n:
-            lines.append(f"distinct games: {distinct} of {n}{opened}: {n - distinct} repeat an earlier game, so the interval, "
-                         f"which counts every game as independent, is too narrow; give --openings more plies")
+            lines.append(
+                f"distinct games: {distinct} of {n}{opened}: {n - distinct} repeat an earlier game, so the interval, "
+                f"which counts every game as independent, is too narrow; give --openings more plies"
+            )
         else:
             lines.append(f"distinct games: {distinct} of {n}{opened}")
     stuck = s["no_legal_move"]
@@ -349,10 +410,14 @@ def format_text(s: dict) -> str:
     lines.append(f"legal moves (branching factor): mean {s['mean_legal_moves']} over all positions")
     lines.append("  plies      positions  mean legal moves")
     for b in s["legal_moves_by_bucket"]:
-        lines.append(f"  {b['plies'][0]:>4}-{b['plies'][1]:<4}  {b['positions']:>9}  {b['mean_legal_moves']:>16.1f}")
+        lines.append(
+            f"  {b['plies'][0]:>4}-{b['plies'][1]:<4}  {b['positions']:>9}  {b['mean_legal_moves']:>16.1f}"
+        )
     k, d, total = s["move_kinds"], s["swipe_details"], s["moves"]
     swipes = total - k["placement"]
-    lines.append(f"moves played: {total}: placements {_share(k['placement'], total)}, swipes {_share(swipes, total)}")
+    lines.append(
+        f"moves played: {total}: placements {_share(k['placement'], total)}, swipes {_share(swipes, total)}"
+    )
     lines.append(
         f"  swipes: one-step {_share(k['one_step'], swipes)}, onward two-step {_share(k['onward'], swipes)}, "
         f"reversing two-step {_share(k['reversing'], swipes)}"
@@ -381,7 +446,13 @@ def write_plot(path, s: dict) -> None:
     left.set_ylabel("games")
     # plies reached by few games only make a noisy tail: leave them out
     enough = max(5, s["games"] // 100)
-    shown = [(ply, mean) for ply, (mean, n) in enumerate(zip(s["legal_moves_by_ply"], s["positions_by_ply"]), start=1) if n >= enough]
+    shown = [
+        (ply, mean)
+        for ply, (mean, n) in enumerate(
+            zip(s["legal_moves_by_ply"], s["positions_by_ply"]), start=1
+        )
+        if n >= enough
+    ]
     right.plot([p for p, _ in shown], [m for _, m in shown], color="#2358d6")
     right.set_title(f"mean legal moves by ply (plies reached by {enough}+ games)")
     right.set_xlabel("ply")
@@ -423,13 +494,17 @@ def self_play(
     started = time.perf_counter()
     kind = player.strip().lower()
     if kind != "random":
-        made = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)  # a bad spec fails here, once
+        made = get_player(
+            player, time=time_limit, nodes=nodes, seed=seed, size=size
+        )  # a bad spec fails here, once
         made.close()
         if openings is None:
             openings = 0 if kind == "greedy" else DEFAULT_ENGINE_OPENINGS
     openings = 0 if kind == "random" or openings is None else openings
     if isinstance(openings, bool) or not isinstance(openings, int) or not 0 <= openings < max_plies:
-        raise HingeError(f"openings must be a whole number from 0 to max plies - 1 ({max_plies - 1}), not {openings!r}")
+        raise HingeError(
+            f"openings must be a whole number from 0 to max plies - 1 ({max_plies - 1}), not {openings!r}"
+        )
     tally = Tally(max_plies)
     jobs = stats_jobs(size, games, player, time_limit, nodes, seed, max_plies, openings)
     mine = executor is None
@@ -437,6 +512,7 @@ def self_play(
     done = 0
     try:
         if executor.kind == "serial":  # here: a step a game
+
             def finished_game():
                 count[0] += 1
                 if progress is not None:

@@ -68,7 +68,12 @@ def cell_center(size: int, c: float, r: float, radius: float = RADIUS) -> tuple[
     scaling to ``size`` pixels): the picture's natural width is :func:`natural_size`."""
     margin = 1.6 * radius
     top = 2 * size - 2
-    x = _SQRT3 * radius * (c - r / 2.0) + _SQRT3 * radius * (size - 1) / 2.0 + margin + _SQRT3 * radius / 2
+    x = (
+        _SQRT3 * radius * (c - r / 2.0)
+        + _SQRT3 * radius * (size - 1) / 2.0
+        + margin
+        + _SQRT3 * radius / 2
+    )
     y = 1.5 * radius * (top - r) + margin + radius
     return x, y
 
@@ -89,7 +94,9 @@ def _corner(x, y, radius, angle_degrees):
 
 
 def _hexagon_points(x, y, radius):
-    return " ".join(f"{px:.2f},{py:.2f}" for px, py in (_corner(x, y, radius, 30 + 60 * k) for k in range(6)))
+    return " ".join(
+        f"{px:.2f},{py:.2f}" for px, py in (_corner(x, y, radius, 30 + 60 * k) for k in range(6))
+    )
 
 
 def _cells_of(board, items, what):
@@ -160,8 +167,12 @@ def last_flipped(board) -> list[str]:
 
     before = board.copy()
     before.pop()
-    was = {c: Color.GREEN for c in before.tokens(Color.GREEN)} | {c: Color.BLUE for c in before.tokens(Color.BLUE)}
-    now = {c: Color.GREEN for c in board.tokens(Color.GREEN)} | {c: Color.BLUE for c in board.tokens(Color.BLUE)}
+    was = {c: Color.GREEN for c in before.tokens(Color.GREEN)} | {
+        c: Color.BLUE for c in before.tokens(Color.BLUE)
+    }
+    now = {c: Color.GREEN for c in board.tokens(Color.GREEN)} | {
+        c: Color.BLUE for c in board.tokens(Color.BLUE)
+    }
     return [c for c, color in now.items() if c in was and was[c] != color]
 
 
@@ -221,7 +232,10 @@ def _outline_path(board, cells):
             if int(geo.neighbours[cell, k]) in cells:
                 continue
             angle = _DIRECTION_ANGLES[k]
-            (x1, y1), (x2, y2) = _corner(x, y, RADIUS, angle - 30), _corner(x, y, RADIUS, angle + 30)
+            (x1, y1), (x2, y2) = (
+                _corner(x, y, RADIUS, angle - 30),
+                _corner(x, y, RADIUS, angle + 30),
+            )
             path.append(f"M{x1:.2f},{y1:.2f}L{x2:.2f},{y2:.2f}")
     return "".join(path)
 
@@ -280,9 +294,15 @@ def board(
     lastmove = _as_move(lastmove)
     last_cells = set()
     if lastmove is not None:
-        last_cells = set(_cells_of(board, [c for c in (lastmove.frm, lastmove.to) if c], "last move"))
+        last_cells = set(
+            _cells_of(board, [c for c in (lastmove.frm, lastmove.to) if c], "last move")
+        )
     if flipped is AUTO or (isinstance(flipped, str) and flipped == AUTO):
-        flipped = last_flipped(board) if auto_last or (board.move_stack and lastmove == board.move_stack[-1]) else []
+        flipped = (
+            last_flipped(board)
+            if auto_last or (board.move_stack and lastmove == board.move_stack[-1])
+            else []
+        )
     flipped_cells = set(_cells_of(board, flipped, "flipped"))
     highlight_cells = set(_cells_of(board, highlight, "highlight"))
     green = set(_cells_of(board, board.tokens(Color.GREEN), "token"))
@@ -291,7 +311,11 @@ def board(
     outline_specs = []
     for group in outlines:
         color, label = COLORS["outline"], None
-        if isinstance(group, tuple) and len(group) in (2, 3) and isinstance(group[0], (list, tuple, set, frozenset)):
+        if (
+            isinstance(group, tuple)
+            and len(group) in (2, 3)
+            and isinstance(group[0], (list, tuple, set, frozenset))
+        ):
             group, color, *rest = group
             label = rest[0] if rest else None
         outline_specs.append((set(_cells_of(board, group, "outline")), color, label))
@@ -306,16 +330,30 @@ def board(
     if caption:
         outcome = board.outcome()
         text = str(outcome) if outcome else f"{board.turn} to move"
-        color = COLORS["green"] if (outcome.winner if outcome else board.turn) == Color.GREEN else COLORS["blue"]
+        color = (
+            COLORS["green"]
+            if (outcome.winner if outcome else board.turn) == Color.GREEN
+            else COLORS["blue"]
+        )
         if result is not None:
             winner, text = result
             color = COLORS["green"] if Color.parse(str(winner)) == Color.GREEN else COLORS["blue"]
         text_lines.append(("caption", color, text, None))
         if best is not None:
-            text_lines.append(("best", COLORS["arrow"], f"best move: {best}" + (f"  {best_text}" if best_text else ""),
-                               _best_mark(best)))
+            text_lines.append(
+                (
+                    "best",
+                    COLORS["arrow"],
+                    f"best move: {best}" + (f"  {best_text}" if best_text else ""),
+                    _best_mark(best),
+                )
+            )
     if legend is AUTO or (isinstance(legend, str) and legend == AUTO):
-        legend = _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, best) if caption else []
+        legend = (
+            _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, best)
+            if caption
+            else []
+        )
     for entry in legend or ():
         color, text, *mark = entry
         text_lines.append(("legend", color, text, mark[0] if mark else None))
@@ -413,7 +451,9 @@ def board(
             cs = [c for c, rr in geo.coords if rr == r]
             for c in (min(cs) - 0.85, max(cs) + 0.85):
                 x, y = cell_center(side, c, r)
-                out.append(f'<text class="coordinate" x="{x:.2f}" y="{y + font * 0.35:.2f}" {style}>{r + 1}</text>')
+                out.append(
+                    f'<text class="coordinate" x="{x:.2f}" y="{y + font * 0.35:.2f}" {style}>{r + 1}</text>'
+                )
         for c in range(top + 1):
             rs = [r for cc, r in geo.coords if cc == c]
             # on the slanted sides a column's end is also a row's end: the letter
@@ -505,7 +545,12 @@ def _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, bes
     if lastmove is not None:
         entries.append((COLORS["lastmove"], f"tinted: the last move, {lastmove}"))
         if lastmove.is_swipe and lastmove.frm == lastmove.to:
-            entries.append((COLORS["reverse"], f"loop: {lastmove.frm} was swiped out and back onto its own cell"))
+            entries.append(
+                (
+                    COLORS["reverse"],
+                    f"loop: {lastmove.frm} was swiped out and back onto its own cell",
+                )
+            )
     if flipped_cells:
         entries.append((COLORS["flipped"], "ringed: tokens the last move flipped"))
     if arrow_specs and best is None:
@@ -515,9 +560,17 @@ def _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, bes
         if shape == "ring":
             entries.append((COLORS["arrow"], "ring: the best move, a placement", shape))
         elif shape == "loop":
-            entries.append((COLORS["arrow"], "loop: the best move, a reversing swipe (the group it flips crossed out)", shape))
+            entries.append(
+                (
+                    COLORS["arrow"],
+                    "loop: the best move, a reversing swipe (the group it flips crossed out)",
+                    shape,
+                )
+            )
         else:
-            entries.append((COLORS["arrow"], "arrow: the best move (the group it flips crossed out)", shape))
+            entries.append(
+                (COLORS["arrow"], "arrow: the best move (the group it flips crossed out)", shape)
+            )
     return entries
 
 
@@ -532,5 +585,3 @@ def to_png(svg: str, path=None, width: float | None = None) -> bytes:
     if path is not None:
         write_atomic(path, data)
     return data
-
-

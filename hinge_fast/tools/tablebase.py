@@ -28,8 +28,6 @@ import numpy as np
 
 from ..board import Board
 from ..errors import HingeError
-from .files import write_atomic
-
 from ..search.tablebase import (  # noqa: F401  (the reader lives in the search layer; re-exported here)
     BLOCK_ENTRIES,
     BLOCK_RECORD,
@@ -41,14 +39,14 @@ from ..search.tablebase import (  # noqa: F401  (the reader lives in the search 
     MoveValue,
     ProbeResult,
     Tablebase,
-    side4_masks,
-    retro_kernels,
     default_tablebase_path,
     describe,
     open_tablebase,
     probe,
+    retro_kernels,
+    side4_masks,
 )
-
+from .files import write_atomic
 
 # ----- solving ----------------------------------------------------------------------------------
 
@@ -80,13 +78,6 @@ class SolveResult:
         return int(self.values[retro.canonical_index(own, enemy)])
 
 
-def side4_masks(board: Board) -> tuple[int, int]:
-    if board.size != SIDE:
-        raise HingeError(f"the tablebase covers side-{SIDE} positions only; this position is of side {board.size}")
-    own, enemy = board.own, board.enemy
-    return int(own[0]), int(enemy[0])
-
-
 def _layer_capacity(tokens: int) -> int:
     """Entries (index, side) a layer of ``tokens`` tokens can hold: at most two per
     position. The arrays are allocated without touching them, so only the part used
@@ -103,7 +94,11 @@ def solve(start: str | Board | None = None, progress: bool = True) -> SolveResul
     ``progress`` shows tqdm progress bars on stderr.
     """
     retro = retro_kernels()
-    board = Board(SIDE) if start is None else (Board.from_fen(start) if isinstance(start, str) else start)
+    board = (
+        Board(SIDE)
+        if start is None
+        else (Board.from_fen(start) if isinstance(start, str) else start)
+    )
     own, enemy = side4_masks(board)
     side = int(board.turn)
     began = time.perf_counter()
@@ -119,7 +114,9 @@ def solve(start: str | Board | None = None, progress: bool = True) -> SolveResul
     stats: list[dict] = []
     bar = _bar(progress, total=retro.N_CELLS + 1 - tokens0, desc="reachable layers")
     for tokens in range(tokens0, retro.N_CELLS + 1):
-        following = np.empty(_layer_capacity(tokens + 1) if tokens < retro.N_CELLS else 1, dtype=np.uint32)
+        following = np.empty(
+            _layer_capacity(tokens + 1) if tokens < retro.N_CELLS else 1, dtype=np.uint32
+        )
         queue_len, following_len = retro.expand_layer(reach, queue, queue_len, following, 0)
         layers[tokens] = retro.distinct_classes(reach, queue[:queue_len])
         stats.append({"tokens": tokens, "classes": len(layers[tokens])})
@@ -188,7 +185,9 @@ def _solve_layer(retro, values, classes, bar) -> int:
         )
         rounds += 1
         if overflow:
-            raise HingeError(f"a distance exceeds {retro.MAX_DISTANCE} plies: the one-byte value code cannot hold it")
+            raise HingeError(
+                f"a distance exceeds {retro.MAX_DISTANCE} plies: the one-byte value code cannot hold it"
+            )
         remaining -= int(solved)
         bar.update(int(solved))
         if not remaining:
@@ -226,14 +225,22 @@ def _bar(progress: bool, total: int, desc: str):
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit=" pos" if "solving" in desc else "", unit_scale=True, dynamic_ncols=True)
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=" pos" if "solving" in desc else "",
+        unit_scale=True,
+        dynamic_ncols=True,
+    )
 
 
 def count_inconsistent(result: SolveResult) -> int:
     """How many solved positions break the minimax rule against their children's
     values (0 for a correct table; see ``retro.count_inconsistent``)."""
     retro = retro_kernels()
-    return sum(int(retro.count_inconsistent(result.values, c)) for c in result.classes_by_layer.values())
+    return sum(
+        int(retro.count_inconsistent(result.values, c)) for c in result.classes_by_layer.values()
+    )
 
 
 def first_move_values(result: SolveResult) -> list[tuple[str, bool, int]]:
@@ -256,7 +263,9 @@ def first_move_values(result: SolveResult) -> list[tuple[str, bool, int]]:
 # ----- the file -------------------------------------------------------------------------------------
 
 
-def write_tablebase(result: SolveResult, path: str | os.PathLike, facts: dict | None = None, level: int = 6) -> int:
+def write_tablebase(
+    result: SolveResult, path: str | os.PathLike, facts: dict | None = None, level: int = 6
+) -> int:
     """Write ``result``'s value table to ``path`` (format in docs/solve.md); returns
     the file's size in bytes. Written whole or not at all (``core/atomic.py``): a crash,
     Ctrl-C or a full disk never leaves a half-written file under the real name (nor
@@ -324,7 +333,9 @@ def solve_from_and_write(start: str, out: str | os.PathLike, progress: bool = Tr
     result = solve(board, progress=progress)
     code = int(result.values[result.start_index])
     value = describe(bool(retro.code_win(code)), int(retro.code_distance(code)))
-    size = write_tablebase(result, out, {"from": board.fen(), "positions": result.positions, "start": value})
+    size = write_tablebase(
+        result, out, {"from": board.fen(), "positions": result.positions, "start": value}
+    )
     yield f"reachable (board, side to move) pairs from {board.fen()}: {result.positions:,} ({result.classes:,} classes)"
     yield f"wins for the side to move: {result.wins:,}   losses: {result.losses:,}   without a forced result: {result.unsolved:,}"
     yield f"the position, {board.turn} to move: {value}"
@@ -343,7 +354,9 @@ KNOWN_FACTS = {
 }
 
 
-def solve_and_write(out: str | os.PathLike | None = None, progress: bool = True, check: bool = False):
+def solve_and_write(
+    out: str | os.PathLike | None = None, progress: bool = True, check: bool = False
+):
     """Solve the side-4 board, write the tablebase (default location when ``out`` is
     None) and yield the lines of the report (``hinge-fast solve``). ``check``: also
     check every position against its children (``count_inconsistent``)."""
@@ -359,7 +372,9 @@ def solve_and_write(out: str | os.PathLike | None = None, progress: bool = True,
         "losses": result.losses,
         "unsolved": result.unsolved,
         "classes": result.classes,
-        "empty_board": describe(bool(retro.code_win(start_code)), int(retro.code_distance(start_code))),
+        "empty_board": describe(
+            bool(retro.code_win(start_code)), int(retro.code_distance(start_code))
+        ),
         "first_moves": {cell: describe(win, distance) for cell, win, distance in firsts},
         "solve_seconds": round(result.seconds, 1),
     }

@@ -83,10 +83,18 @@ class TournamentResult:
         """Every figure of the summary, for tools (``tournament --json``)."""
         table = self.crosstable()
         return {
-            "size": self.size, "games": len(self.games), "players": list(self.names),
+            "size": self.size,
+            "games": len(self.games),
+            "players": list(self.names),
             "ratings": [r.to_dict() for r in self.ratings()],
-            "pairings": [{"players": [self.names[i], self.names[j]], "games": table[i][j][1], "points": table[i][j][0]}
-                         for i, j in self.pairings],
+            "pairings": [
+                {
+                    "players": [self.names[i], self.names[j]],
+                    "games": table[i][j][1],
+                    "points": table[i][j][0],
+                }
+                for i, j in self.pairings
+            ],
             "time_losses": sum(str(g.termination) == "time forfeit" for g in self.games.values()),
             "forfeits": self.forfeits(),
         }
@@ -104,23 +112,43 @@ class TournamentResult:
         return lost
 
     def summary(self) -> str:
-        lines = [f"tournament of {len(self.names)} players on side {self.size}: {len(self.games)} games"]
+        lines = [
+            f"tournament of {len(self.names)} players on side {self.size}: {len(self.games)} games"
+        ]
         if self.games:
             lines.append(ratings_table(self.ratings()))
             table = self.crosstable()
             for i, j in self.pairings:
                 points, games = table[i][j]
                 if games:
-                    lines.append(f"{self.names[i]} vs {self.names[j]}: {points:g} - {games - points:g} in {games} games")
+                    lines.append(
+                        f"{self.names[i]} vs {self.names[j]}: {points:g} - {games - points:g} in {games} games"
+                    )
             for name, lost in self.forfeits().items():
-                lines.append(f"{name} forfeited: " + ", ".join(f"{k} {v}" for k, v in sorted(lost.items())))
+                lines.append(
+                    f"{name} forfeited: " + ", ".join(f"{k} {v}" for k, v in sorted(lost.items()))
+                )
         return "\n".join(lines)
 
 
-def play_tournament(players, rounds: int, size: int = 6, openings: int = DEFAULT_OPENING_PLIES,
-                    max_plies: int = DEFAULT_MAX_PLIES, seed: int | None = None, *, gauntlet: bool = False,
-                    book=None, book_order: str = "random", time_control=None, timer=None, executor=None,
-                    done=None, on_game=None, progress=None) -> TournamentResult:
+def play_tournament(
+    players,
+    rounds: int,
+    size: int = 6,
+    openings: int = DEFAULT_OPENING_PLIES,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    seed: int | None = None,
+    *,
+    gauntlet: bool = False,
+    book=None,
+    book_order: str = "random",
+    time_control=None,
+    timer=None,
+    executor=None,
+    done=None,
+    on_game=None,
+    progress=None,
+) -> TournamentResult:
     """Play a tournament of ``players`` (Players or PlayerSpecs, at least two, their
     names distinct): ``rounds`` rounds of a pair of games per pairing (module
     docstring). The other arguments are :func:`~hinge_fast.tools.match.play_match`'s;
@@ -138,21 +166,38 @@ def play_tournament(players, rounds: int, size: int = 6, openings: int = DEFAULT
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise HingeError(f"rounds must be a whole number of at least 1, not {rounds!r}")
     if book is None and openings >= max_plies:
-        raise HingeError(f"the opening ({openings} plies) must be shorter than max plies ({max_plies})")
+        raise HingeError(
+            f"the opening ({openings} plies) must be shorter than max plies ({max_plies})"
+        )
     pairs = pairings(len(players), gauntlet)
     total = 2 * rounds * len(pairs)
     result = TournamentResult(names, size, pairs)
     done = dict(done or {})
     if any(not 0 <= i < total for i in done):
-        raise HingeError(f"the games already played go up to game {max(done) + 1}, past the {total} of this tournament")
+        raise HingeError(
+            f"the games already played go up to game {max(done) + 1}, past the {total} of this tournament"
+        )
     result.games.update(done)
 
     def jobs():
-        for index, start, opening, green_seed, blue_seed in game_plan(seed, total, size, openings, book, book_order):
+        for index, start, opening, green_seed, blue_seed in game_plan(
+            seed, total, size, openings, book, book_order
+        ):
             if index not in done:
                 i, j = result.pairing_of(index)
-                yield GameJob(index, players[i], players[j], size, opening, green_seed, blue_seed, max_plies, start,
-                              time_control, timer)
+                yield GameJob(
+                    index,
+                    players[i],
+                    players[j],
+                    size,
+                    opening,
+                    green_seed,
+                    blue_seed,
+                    max_plies,
+                    start,
+                    time_control,
+                    timer,
+                )
 
     def take(game) -> bool:
         result.games[game.round - 1] = game

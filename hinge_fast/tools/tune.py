@@ -83,14 +83,22 @@ def parse_param(engine: str, text: str, r_end: float = DEFAULT_R_END) -> Param:
     parts = [p.strip() for p in rest.split(",")]
     if len(parts) not in (3, 4):
         raise HingeError(f"parameter {name} needs START,LOW,HIGH[,STEP], not {rest!r}")
-    start, low, high = (_number(p, f"{name}'s {w}") for p, w in zip(parts, ("start", "low", "high")))
+    start, low, high = (
+        _number(p, f"{name}'s {w}") for p, w in zip(parts, ("start", "low", "high"))
+    )
     if not low < high:
         raise HingeError(f"parameter {name}: low ({low:g}) must be below high ({high:g})")
     if low < option.low or high > option.high:
-        raise HingeError(f"parameter {name}: the range {low:g} to {high:g} leaves the option's bounds {option.low:g} to {option.high:g}")
+        raise HingeError(
+            f"parameter {name}: the range {low:g} to {high:g} leaves the option's bounds {option.low:g} to {option.high:g}"
+        )
     if not low <= start <= high:
         raise HingeError(f"parameter {name}: start {start:g} is outside {low:g} to {high:g}")
-    c_end = _number(parts[3], f"{name}'s step") if len(parts) == 4 else DEFAULT_C_FRACTION * (high - low)
+    c_end = (
+        _number(parts[3], f"{name}'s step")
+        if len(parts) == 4
+        else DEFAULT_C_FRACTION * (high - low)
+    )
     if c_end <= 0:
         raise HingeError(f"parameter {name}: the step must be more than 0, not {c_end:g}")
     if not (r_end > 0 and math.isfinite(r_end)):
@@ -121,8 +129,10 @@ class Step:
         """
         nudged = ", ".join(f"{k} {'up' if d > 0 else 'down'}" for k, d in self.delta.items())
         shown = " ".join(f"{k}={_fmt(v)}" for k, v in self.values.items())
-        return (f"iter {self.iteration}/{iterations}: the side with {nudged} won {self.wins}, lost {self.losses}, "
-                f"unfinished {self.unfinished}; now {shown}")
+        return (
+            f"iter {self.iteration}/{iterations}: the side with {nudged} won {self.wins}, lost {self.losses}, "
+            f"unfinished {self.unfinished}; now {shown}"
+        )
 
 
 @dataclass
@@ -142,9 +152,22 @@ def _fmt(v) -> str:
     return str(v) if isinstance(v, int) else f"{v:.4g}"
 
 
-def spsa(engine: str, params: list, iterations: int, games_per_iteration: int = 2, *, time: float | None = None,
-         nodes: int | None = None, size: int = 6, openings: int = 4, max_plies: int = 400, seed: int | None = None,
-         options: dict | None = None, progress=None, executor=None) -> TuneResult:
+def spsa(
+    engine: str,
+    params: list,
+    iterations: int,
+    games_per_iteration: int = 2,
+    *,
+    time: float | None = None,
+    nodes: int | None = None,
+    size: int = 6,
+    openings: int = 4,
+    max_plies: int = 400,
+    seed: int | None = None,
+    options: dict | None = None,
+    progress=None,
+    executor=None,
+) -> TuneResult:
     """Tune ``params`` (from :func:`parse_param`) of ``engine`` by SPSA for ``iterations``
     iterations of ``games_per_iteration`` games each, searches limited by ``time``
     or ``nodes`` per move; ``options``: fixed options of both sides; ``progress(step)``
@@ -160,7 +183,10 @@ def spsa(engine: str, params: list, iterations: int, games_per_iteration: int = 
     names = [p.name for p in params]
     if len(set(names)) != len(names):
         raise HingeError(f"a parameter is named twice: {', '.join(names)}")
-    for label, value, low in (("iterations", iterations, 1), ("games per iteration", games_per_iteration, 1)):
+    for label, value, low in (
+        ("iterations", iterations, 1),
+        ("games per iteration", games_per_iteration, 1),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise HingeError(f"{label} must be a whole number of at least {low}, not {value!r}")
     fixed = dict(options or {})
@@ -183,15 +209,41 @@ def spsa(engine: str, params: list, iterations: int, games_per_iteration: int = 
         c_k = {name: c0[name] / k**GAMMA for name in names}
         plus = {p.name: p.value(theta[p.name] + c_k[p.name] * delta[p.name]) for p in params}
         minus = {p.name: p.value(theta[p.name] - c_k[p.name] * delta[p.name]) for p in params}
-        player_plus = SearchPlayer(spec.name, time=time, nodes=nodes, seed=rng.getrandbits(32), name="plus", **fixed, **plus)
-        player_minus = SearchPlayer(spec.name, time=time, nodes=nodes, seed=rng.getrandbits(32), name="minus", **fixed, **minus)
-        match = play_match(player_plus, player_minus, games_per_iteration, size, openings, max_plies, rng.getrandbits(32),
-                           executor=executor)
+        player_plus = SearchPlayer(
+            spec.name,
+            time=time,
+            nodes=nodes,
+            seed=rng.getrandbits(32),
+            name="plus",
+            **fixed,
+            **plus,
+        )
+        player_minus = SearchPlayer(
+            spec.name,
+            time=time,
+            nodes=nodes,
+            seed=rng.getrandbits(32),
+            name="minus",
+            **fixed,
+            **minus,
+        )
+        match = play_match(
+            player_plus,
+            player_minus,
+            games_per_iteration,
+            size,
+            openings,
+            max_plies,
+            rng.getrandbits(32),
+            executor=executor,
+        )
         outcome = match.wins - match.losses
         for p in params:
             a_k = a0[p.name] / (big_a + k) ** ALPHA
             r_k = a_k / c_k[p.name] ** 2
-            theta[p.name] = min(p.high, max(p.low, theta[p.name] + r_k * c_k[p.name] * outcome * delta[p.name]))
+            theta[p.name] = min(
+                p.high, max(p.low, theta[p.name] + r_k * c_k[p.name] * outcome * delta[p.name])
+            )
         values = {p.name: p.value(theta[p.name]) for p in params}
         step = Step(k, delta, plus, minus, match.wins, match.losses, match.unfinished, values)
         result.steps.append(step)

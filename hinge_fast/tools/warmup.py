@@ -51,8 +51,18 @@ def _warm_moves(size: int) -> None:
             kernels.perft_kernel(size, b.own, b.enemy, 2, bulk, work)
             parallel.perft(size, b.own, b.enemy, 3, bulk, 2)
         kernels.make_unmake_loop(size, b.own, b.enemy, 1, work)
-        kernels.random_games(size, b.own, b.enemy, 0, 1, 8, 1, np.zeros(1, dtype=np.int64),
-                             np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8))
+        kernels.random_games(
+            size,
+            b.own,
+            b.enemy,
+            0,
+            1,
+            8,
+            1,
+            np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.int8),
+            np.zeros(1, dtype=np.int8),
+        )
         parallel.playouts(size, b.own, b.enemy, 2, 8, 1, 2)
 
 
@@ -84,19 +94,29 @@ def _warm_solver(size: int) -> None:
     from ..tools import tablebase
 
     board = Board(4)
-    while board.token_count(board.turn) + board.token_count(board.turn.other) < 15 and board.legal_moves:
+    while (
+        board.token_count(board.turn) + board.token_count(board.turn.other) < 15
+        and board.legal_moves
+    ):
         board.push(board.legal_moves[-1])  # the last move: a placement while there is one
     tablebase.solve(board, progress=False)
     # A full board: its layers have swipes only, which the solver handles by other kernels.
     tablebase.solve("4/1ggb1/1bgbg1/1gbgbg1/1bgbg1/1gbg1/4 g", progress=False)
     from ..core import retro
 
-    code = int(retro.canonical_index(0, 1)) & 0xFF  # what a probe runs: an index, then a value code read
+    code = (
+        int(retro.canonical_index(0, 1)) & 0xFF
+    )  # what a probe runs: an index, then a value code read
     retro.code_win(code), retro.code_distance(code)
 
 
-_WARMERS = {"moves": _warm_moves, "alphabeta": lambda s: _warm_engine("alphabeta", s),
-            "mcts": lambda s: _warm_engine("mcts", s), "prover": _warm_prover, "solver": _warm_solver}
+_WARMERS = {
+    "moves": _warm_moves,
+    "alphabeta": lambda s: _warm_engine("alphabeta", s),
+    "mcts": lambda s: _warm_engine("mcts", s),
+    "prover": _warm_prover,
+    "solver": _warm_solver,
+}
 
 
 def warm_job(component: str, words: int) -> tuple[str, int, int, float]:
@@ -115,8 +135,12 @@ def warm_job(component: str, words: int) -> tuple[str, int, int, float]:
 def jobs() -> list[tuple[str, int]]:
     """Every (component, layout) job, the move generator's first, the largest layouts
     first within a component (their kernels take longest)."""
-    return [(c, w) for c in COMPONENTS for w in sorted(LAYOUTS, reverse=True)
-            if c != "solver" or MIN_SIZE in LAYOUTS[w]]
+    return [
+        (c, w)
+        for c in COMPONENTS
+        for w in sorted(LAYOUTS, reverse=True)
+        if c != "solver" or MIN_SIZE in LAYOUTS[w]
+    ]
 
 
 def warm_up(processes: int | None = None, progress: bool = False) -> int:
@@ -128,7 +152,9 @@ def warm_up(processes: int | None = None, progress: bool = False) -> int:
     processes = processes or os.cpu_count() or 1
     compiled = 0
     # "spawn": a worker starts clean, not a fork of a process whose numba holds locks.
-    with ProcessPoolExecutor(max_workers=min(processes, len(todo)), mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(processes, len(todo)), mp_context=get_context("spawn")
+    ) as pool:
         futures = [pool.submit(warm_job, c, w) for c, w in todo]
         bar = None
         if progress:

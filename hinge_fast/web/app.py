@@ -14,25 +14,36 @@ import json
 import threading
 import time
 from importlib import resources
-from typing import Literal, Optional
+from typing import Literal
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from .. import __version__
-from ..board import Color
 from ..errors import HingeError
 from ..search.score import green_view
 from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
-from ..tools.svg import COLORS, board as board_svg
-from .engine import (DEFAULT_PROVE_NODES, ENGINE_NAMES, MAX_PROVE_NODES, MAX_SECONDS, MIN_SECONDS, PoolFull, SearchPool,
-                     SearchRequest, check_prove_nodes, new_prover, prove_json)
+from ..tools.svg import COLORS
+from ..tools.svg import board as board_svg
+from .engine import (
+    DEFAULT_PROVE_NODES,
+    ENGINE_NAMES,
+    MAX_PROVE_NODES,
+    MAX_SECONDS,
+    MIN_SECONDS,
+    PoolFull,
+    SearchPool,
+    SearchRequest,
+    check_prove_nodes,
+    new_prover,
+    prove_json,
+)
 from .games import MAX_NAME, MAX_TEXT, Game, GameStore
 from .guard import GUARD_ERRORS, LocalGuard
 
@@ -61,19 +72,34 @@ class Body(BaseModel):
 
 class NewGame(Body):
     size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
-    position: Optional[str] = Field(None, description="a position string to start from instead of the empty board",
-                                    json_schema_extra=TEXT)
-    record: Optional[str] = Field(None, description="a game record (docs/usage.md) to start from instead: its first "
-                                  "game, at its last move", json_schema_extra=TEXT)
+    position: str | None = Field(
+        None,
+        description="a position string to start from instead of the empty board",
+        json_schema_extra=TEXT,
+    )
+    record: str | None = Field(
+        None,
+        description="a game record (docs/usage.md) to start from instead: its first "
+        "game, at its last move",
+        json_schema_extra=TEXT,
+    )
 
 
 class MoveRequest(Body):
-    move: str = Field(..., description="a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)", examples=["F6"],
-                      json_schema_extra=NAME)
+    move: str = Field(
+        ...,
+        description="a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)",
+        examples=["F6"],
+        json_schema_extra=NAME,
+    )
 
 
 class GotoRequest(Body):
-    ply: int = Field(..., description="moves from the start of the game (0: the start)", json_schema_extra={"minimum": 0})
+    ply: int = Field(
+        ...,
+        description="moves from the start of the game (0: the start)",
+        json_schema_extra={"minimum": 0},
+    )
 
 
 class SizeRequest(Body):
@@ -81,47 +107,83 @@ class SizeRequest(Body):
 
 
 class PositionRequest(Body):
-    position: str = Field(..., description="a position string", examples=["6/7/8/9/10/11/10/9/8/7/6 g"],
-                          json_schema_extra=TEXT)
+    position: str = Field(
+        ...,
+        description="a position string",
+        examples=["6/7/8/9/10/11/10/9/8/7/6 g"],
+        json_schema_extra=TEXT,
+    )
 
 
 class RecordRequest(Body):
-    record: str = Field(..., description="a game record (docs/usage.md); the first game is loaded, at its last move",
-                        json_schema_extra=TEXT)
+    record: str = Field(
+        ...,
+        description="a game record (docs/usage.md); the first game is loaded, at its last move",
+        json_schema_extra=TEXT,
+    )
 
 
 class ResignRequest(Body):
-    side: Optional[Literal["green", "blue"]] = Field(None, description="the side that resigns (default: the side to move)")
+    side: Literal["green", "blue"] | None = Field(
+        None, description="the side that resigns (default: the side to move)"
+    )
 
 
 class EditRequest(Body):
-    cell: Optional[str] = Field(None, description="the cell to change, e.g. F6 (null: change only the side to move)",
-                                json_schema_extra=NAME)
-    piece: Optional[Literal["green", "blue"]] = Field(None, description="the token to put there; null: empty it")
-    turn: Optional[Literal["green", "blue"]] = Field(None, description="the side to move afterwards (default: unchanged)")
+    cell: str | None = Field(
+        None,
+        description="the cell to change, e.g. F6 (null: change only the side to move)",
+        json_schema_extra=NAME,
+    )
+    piece: Literal["green", "blue"] | None = Field(
+        None, description="the token to put there; null: empty it"
+    )
+    turn: Literal["green", "blue"] | None = Field(
+        None, description="the side to move afterwards (default: unchanged)"
+    )
 
 
 class SearchBody(Body):
-    engine: str = Field(ENGINE_NAMES[0], description=f"one of {', '.join(ENGINE_NAMES)}",
-                        json_schema_extra={"enum": list(ENGINE_NAMES)})
-    time: float = Field(1.0, description=f"seconds, from {MIN_SECONDS:g} to the server's max_seconds (GET /api/engines; "
-                                         f"{MAX_SECONDS:g} unless the server was started with less)",
-                        json_schema_extra={"minimum": MIN_SECONDS, "maximum": MAX_SECONDS})
-    top: int = Field(DEFAULT_TOP, description="root moves to list (analysis)", json_schema_extra={"minimum": 1, "maximum": 50})
-    prove: int = Field(0, description="analysis: also run the prover for at most this many nodes, its result the "
-                       "'proof' event (0: no proof; at most the server's max_prove_nodes, GET /api/engines)",
-                       json_schema_extra={"minimum": 0, "maximum": MAX_PROVE_NODES})
+    engine: str = Field(
+        ENGINE_NAMES[0],
+        description=f"one of {', '.join(ENGINE_NAMES)}",
+        json_schema_extra={"enum": list(ENGINE_NAMES)},
+    )
+    time: float = Field(
+        1.0,
+        description=f"seconds, from {MIN_SECONDS:g} to the server's max_seconds (GET /api/engines; "
+        f"{MAX_SECONDS:g} unless the server was started with less)",
+        json_schema_extra={"minimum": MIN_SECONDS, "maximum": MAX_SECONDS},
+    )
+    top: int = Field(
+        DEFAULT_TOP,
+        description="root moves to list (analysis)",
+        json_schema_extra={"minimum": 1, "maximum": 50},
+    )
+    prove: int = Field(
+        0,
+        description="analysis: also run the prover for at most this many nodes, its result the "
+        "'proof' event (0: no proof; at most the server's max_prove_nodes, GET /api/engines)",
+        json_schema_extra={"minimum": 0, "maximum": MAX_PROVE_NODES},
+    )
 
 
 class ProveBody(Body):
-    nodes: int = Field(DEFAULT_PROVE_NODES, description="the most positions the prover searches (at most the "
-                       "server's max_prove_nodes, GET /api/engines)",
-                       json_schema_extra={"minimum": 1, "maximum": MAX_PROVE_NODES})
+    nodes: int = Field(
+        DEFAULT_PROVE_NODES,
+        description="the most positions the prover searches (at most the "
+        "server's max_prove_nodes, GET /api/engines)",
+        json_schema_extra={"minimum": 1, "maximum": MAX_PROVE_NODES},
+    )
 
 
 class ProofAnswer(BaseModel):
-    winner: Optional[str] = Field(..., description="the side proven to win ('green' or 'blue'); null: not proven")
-    distance: Optional[int] = Field(..., description="moves (one side's turn each) of the proof's longest line")
+    winner: str | None = Field(
+        ..., description="the side proven to win ('green' or 'blue'); null: not proven"
+    )
+    distance: int | None = Field(
+        ..., description="moves (one side's turn each) of the proof's longest line"
+    )
     text: str = Field(..., description="the result in words: 'Green wins, proven within 11 moves'")
     moves: list[str] = Field(..., description="the side to move's moves proven to win")
     nodes: int
@@ -133,15 +195,21 @@ class PuzzleInfo(BaseModel):
     size: int
     position: str = Field(..., description="the position string; its side to move wins by force")
     winner: str
-    distance: int = Field(..., description="moves (one side's turn each) of the proof's longest line")
+    distance: int = Field(
+        ..., description="moves (one side's turn each) of the proof's longest line"
+    )
     moves: list[str] = Field(..., description="the winning moves the prover proved")
-    engine_move: str = Field(..., description="the default engine's move at engine_time seconds, which misses the win")
+    engine_move: str = Field(
+        ..., description="the default engine's move at engine_time seconds, which misses the win"
+    )
     engine_time: float
 
 
 class LegalMove(BaseModel):
     move: str
-    from_: Optional[str] = Field(None, alias="from", description="the cell a swiped token comes from (null: a placement)")
+    from_: str | None = Field(
+        None, alias="from", description="the cell a swiped token comes from (null: a placement)"
+    )
     to: str
     flips: list[str] = Field(..., description="the enemy tokens the move flips")
 
@@ -160,7 +228,7 @@ class GameState(BaseModel):
     moves: list[str] = Field(..., description="the moves played, in order")
     redo: list[str] = Field(..., description="moves taken back, the next one first")
     start: str = Field(..., description="the position string of the start")
-    outcome: Optional[Outcome]
+    outcome: Outcome | None
     legal: list[LegalMove]
     last_flipped: list[str] = Field(..., description="tokens the last move flipped")
     searching: bool
@@ -171,14 +239,24 @@ class Error(BaseModel):
     error: str
 
 
-ERRORS = {400: {"model": Error, "description": "a malformed position, an illegal move, a bad option: the project's error "
-                                               "text (or a Host header that names another machine)"},
-          404: {"model": Error, "description": "no such game"},
-          422: {"model": Error, "description": "a request that does not fit its model (a field missing or of the wrong "
-                                               "type): the field and the problem"},
-          **{code: {"model": Error, "description": text} for code, text in GUARD_ERRORS.items()}}
+ERRORS = {
+    400: {
+        "model": Error,
+        "description": "a malformed position, an illegal move, a bad option: the project's error "
+        "text (or a Host header that names another machine)",
+    },
+    404: {"model": Error, "description": "no such game"},
+    422: {
+        "model": Error,
+        "description": "a request that does not fit its model (a field missing or of the wrong "
+        "type): the field and the problem",
+    },
+    **{code: {"model": Error, "description": text} for code, text in GUARD_ERRORS.items()},
+}
 #: The same, for a route whose own answer is not JSON: the errors still are.
-JSON_ERRORS = {code: {**answer, "content": {"application/json": {}}} for code, answer in ERRORS.items()}
+JSON_ERRORS = {
+    code: {**answer, "content": {"application/json": {}}} for code, answer in ERRORS.items()
+}
 
 
 def add_game_links(schema: dict) -> dict:
@@ -187,23 +265,34 @@ def add_game_links(schema: dict) -> dict:
     of its legal moves. Clients and schemathesis's stateful tests follow them from one
     request to the next."""
     paths = schema["paths"]
-    targets = [(method, path, operation["operationId"]) for path, operations in paths.items()
-               for method, operation in operations.items() if "{game_id}" in path]
+    targets = [
+        (method, path, operation["operationId"])
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        if "{game_id}" in path
+    ]
 
     def links(game_id: str, legal_move: str | None) -> dict:
         out = {}
         for method, path, operation_id in targets:
-            name = f"{method}_{path.split('{game_id}', 1)[1].strip('/') or 'game'}".replace("-", "_")
+            name = f"{method}_{path.split('{game_id}', 1)[1].strip('/') or 'game'}".replace(
+                "-", "_"
+            )
             out[name] = {"operationId": operation_id, "parameters": {"game_id": game_id}}
             if name == "post_moves" and legal_move is not None:
-                out["post_a_legal_move"] = {"operationId": operation_id, "parameters": {"game_id": game_id},
-                                            "requestBody": {"move": legal_move}}
+                out["post_a_legal_move"] = {
+                    "operationId": operation_id,
+                    "parameters": {"game_id": game_id},
+                    "requestBody": {"move": legal_move},
+                }
         return out
 
     for path, operations in paths.items():
         for method, operation in operations.items():
             answer = operation.get("responses", {}).get("200")
-            if answer is None or not (path == "/api/games" and method == "post" or "{game_id}" in path and method == "get"):
+            if answer is None or not (
+                path == "/api/games" and method == "post" or "{game_id}" in path and method == "get"
+            ):
                 continue
             model = answer.get("content", {}).get("application/json", {}).get("schema", {})
             if model.get("$ref", "").endswith("/GameState"):
@@ -235,8 +324,11 @@ def _state(game: Game) -> dict:
         "legal": game.legal_moves(),
         "last_flipped": last_flipped(board),
         "searching": game.search is not None,
-        "svg": board_svg(board, labels=True, result=None if game.resigned is None else
-                         (str(game.resigned.other), game.over_text())),
+        "svg": board_svg(
+            board,
+            labels=True,
+            result=None if game.resigned is None else (str(game.resigned.other), game.over_text()),
+        ),
     }
 
 
@@ -276,9 +368,15 @@ def _result_json(board, result, top: int, outlines, final: bool) -> dict:
     }
 
 
-def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None = None, *,
-               hosts=(), token: str | None = None, max_seconds: float = MAX_SECONDS,
-               max_prove_nodes: int = MAX_PROVE_NODES) -> FastAPI:
+def create_app(
+    max_searches: int = DEFAULT_MAX_SEARCHES,
+    max_games: int | None = None,
+    *,
+    hosts=(),
+    token: str | None = None,
+    max_seconds: float = MAX_SECONDS,
+    max_prove_nodes: int = MAX_PROVE_NODES,
+) -> FastAPI:
     """The application: ``uvicorn.run(create_app(), host="127.0.0.1", port=8000)``.
     ``max_searches``: searches at once across every tab (more get a 503 answer);
     ``max_games``: games kept (the least recently used is dropped); ``hosts``: host
@@ -286,8 +384,14 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
     every page and API request must carry (``guard.py``; None: none asked);
     ``max_seconds``: the longest search asked for (longer ones get 400);
     ``max_prove_nodes``: the most nodes a proof may be asked for (more get 400)."""
-    if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) or not MIN_SECONDS <= max_seconds <= MAX_SECONDS:
-        raise HingeError(f"the longest search must be from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds, not {max_seconds!r}")
+    if (
+        isinstance(max_seconds, bool)
+        or not isinstance(max_seconds, (int, float))
+        or not MIN_SECONDS <= max_seconds <= MAX_SECONDS
+    ):
+        raise HingeError(
+            f"the longest search must be from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds, not {max_seconds!r}"
+        )
     check_prove_nodes(max_prove_nodes)
     app = FastAPI(
         title="hinge-fast",
@@ -322,7 +426,9 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
 
     @app.exception_handler(KeyError)
     async def no_game(request, exc: KeyError):
-        return JSONResponse({"error": f"no game {exc.args[0]!r}: start one with POST /api/games"}, status_code=404)
+        return JSONResponse(
+            {"error": f"no game {exc.args[0]!r}: start one with POST /api/games"}, status_code=404
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, exc: StarletteHTTPException):
@@ -338,14 +444,19 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                     allowed |= getattr(route, "methods", None) or set()
             if allowed:
                 headers["Allow"] = ", ".join(sorted(allowed))
-        return JSONResponse({"error": text[:200].splitlines()[0] if text else "malformed request"},
-                            status_code=exc.status_code, headers=headers or None)
+        return JSONResponse(
+            {"error": text[:200].splitlines()[0] if text else "malformed request"},
+            status_code=exc.status_code,
+            headers=headers or None,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request, exc: RequestValidationError):
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
-        return JSONResponse({"error": f"{where}: {first.get('msg', 'malformed request')}"}, status_code=422)
+        return JSONResponse(
+            {"error": f"{where}: {first.get('msg', 'malformed request')}"}, status_code=422
+        )
 
     def game_of(game_id: str) -> Game:
         return store.get(game_id)
@@ -362,7 +473,7 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         return (static / "index.html").read_text(encoding="utf-8")
 
     @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
-    def rules(game: Optional[str] = None):
+    def rules(game: str | None = None):
         from .rules_page import rules_html
 
         return rules_html(game)
@@ -375,58 +486,119 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         game = store.create(size=body.size, position=body.position, record=body.record)
         return _state(game)
 
-    @app.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS, summary="The game as it stands")
+    @app.get(
+        "/api/games/{game_id}",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="The game as it stands",
+    )
     def get_game(game_id: str):
-        return change(game_id, lambda g: None)  # read under the game's lock, as every change is made
+        return change(
+            game_id, lambda g: None
+        )  # read under the game's lock, as every change is made
 
-    @app.get("/api/games/{game_id}/legal", response_model=list[LegalMove], responses=ERRORS, summary="The legal moves")
+    @app.get(
+        "/api/games/{game_id}/legal",
+        response_model=list[LegalMove],
+        responses=ERRORS,
+        summary="The legal moves",
+    )
     def legal(game_id: str):
         game = game_of(game_id)
         with game.lock:
             return game.legal_moves()
 
-    @app.post("/api/games/{game_id}/moves", response_model=GameState, responses=ERRORS, summary="Play a move")
+    @app.post(
+        "/api/games/{game_id}/moves",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Play a move",
+    )
     def play(game_id: str, body: MoveRequest):
         return change(game_id, lambda g: g.play(body.move))
 
-    @app.post("/api/games/{game_id}/undo", response_model=GameState, responses=ERRORS, summary="Take back the last move")
+    @app.post(
+        "/api/games/{game_id}/undo",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Take back the last move",
+    )
     def undo(game_id: str):
         return change(game_id, lambda g: g.undo())
 
-    @app.post("/api/games/{game_id}/redo", response_model=GameState, responses=ERRORS, summary="Play the move taken back again")
+    @app.post(
+        "/api/games/{game_id}/redo",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Play the move taken back again",
+    )
     def redo(game_id: str):
         return change(game_id, lambda g: g.redo_move())
 
-    @app.post("/api/games/{game_id}/resign", response_model=GameState, responses=ERRORS,
-              summary="A side resigns (undo takes it back)")
+    @app.post(
+        "/api/games/{game_id}/resign",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="A side resigns (undo takes it back)",
+    )
     def resign(game_id: str, body: ResignRequest):
         return change(game_id, lambda g: g.resign(body.side))
 
-    @app.post("/api/games/{game_id}/goto", response_model=GameState, responses=ERRORS, summary="Go to a ply of the game")
+    @app.post(
+        "/api/games/{game_id}/goto",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Go to a ply of the game",
+    )
     def goto(game_id: str, body: GotoRequest):
         return change(game_id, lambda g: g.goto(body.ply))
 
-    @app.post("/api/games/{game_id}/new", response_model=GameState, responses=ERRORS, summary="A new game on the empty board")
+    @app.post(
+        "/api/games/{game_id}/new",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="A new game on the empty board",
+    )
     def new(game_id: str, body: SizeRequest):
         return change(game_id, lambda g: g.new(body.size))
 
-    @app.post("/api/games/{game_id}/position", response_model=GameState, responses=ERRORS, summary="Load a position string")
+    @app.post(
+        "/api/games/{game_id}/position",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Load a position string",
+    )
     def load_position(game_id: str, body: PositionRequest):
         return change(game_id, lambda g: g.load_position(body.position))
 
-    @app.post("/api/games/{game_id}/record", response_model=GameState, responses=ERRORS, summary="Load a game record")
+    @app.post(
+        "/api/games/{game_id}/record",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Load a game record",
+    )
     def load_record(game_id: str, body: RecordRequest):
         return change(game_id, lambda g: g.load_record(body.record))
 
-    @app.get("/api/games/{game_id}/record", response_class=PlainTextResponse, responses=JSON_ERRORS,
-             summary="The game as a record (docs/usage.md)")
+    @app.get(
+        "/api/games/{game_id}/record",
+        response_class=PlainTextResponse,
+        responses=JSON_ERRORS,
+        summary="The game as a record (docs/usage.md)",
+    )
     def get_record(game_id: str):
         game = game_of(game_id)
         with game.lock:
-            return PlainTextResponse(game.record_text(), headers={"Content-Disposition": 'inline; filename="game.hgn"'})
+            return PlainTextResponse(
+                game.record_text(), headers={"Content-Disposition": 'inline; filename="game.hgn"'}
+            )
 
-    @app.post("/api/games/{game_id}/edit", response_model=GameState, responses=ERRORS,
-              summary="Position editor: set or empty one cell, or change the side to move")
+    @app.post(
+        "/api/games/{game_id}/edit",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Position editor: set or empty one cell, or change the side to move",
+    )
     def edit(game_id: str, body: EditRequest):
         return change(game_id, lambda g: g.edit(body.cell, body.piece, body.turn))
 
@@ -454,7 +626,9 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         which alone gives its slot back, however the stream goes (read or not)."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
-        outlines = [(t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"]) for t in found]
+        outlines = [
+            (t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"]) for t in found
+        ]
 
         def put(item):
             try:
@@ -473,7 +647,9 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             try:
                 if proving:
                     run_proof()
-                result = run.run(board, lambda r: put(("progress", r)), lambda stage: put(("stage", stage)))
+                result = run.run(
+                    board, lambda r: put(("progress", r)), lambda stage: put(("stage", stage))
+                )
                 state = None
                 if play_it and result.move is not None:
                     with game.lock:
@@ -495,7 +671,9 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                 return
             try:
                 prover = new_prover()
-                prover.position_key(board)  # made ready for the side first: the long part, which no stop cuts short
+                prover.position_key(
+                    board
+                )  # made ready for the side first: the long part, which no stop cuts short
                 run.also_stop(prover)
                 if run.stopped:
                     return
@@ -510,13 +688,16 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         async def events():
             nonlocal proving
             try:
-                yield _sse("start", {
-                    "position": board.fen(),
-                    "engine": body.engine,
-                    "time": body.time,
-                    "threats": [t.to_dict() for t in found],
-                    "eliminations": [e.to_dict() for e in ends],
-                })
+                yield _sse(
+                    "start",
+                    {
+                        "position": board.fen(),
+                        "engine": body.engine,
+                        "time": body.time,
+                        "threats": [t.to_dict() for t in found],
+                        "eliminations": [e.to_dict() for e in ends],
+                    },
+                )
                 last_sent = 0.0
                 held = None  # the "done" event, held until the proof is sent
                 while True:
@@ -534,31 +715,46 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                             continue  # a newer one is waiting, or the page had one just now
                         last_sent = time.monotonic()
                         # the board picture is drawn off the event loop
-                        data = await run_in_threadpool(_result_json, board, payload, body.top, outlines, False)
+                        data = await run_in_threadpool(
+                            _result_json, board, payload, body.top, outlines, False
+                        )
                         yield _sse("progress", data)
                     elif kind == "done":
                         result, state = payload
-                        data = await run_in_threadpool(_result_json, board, result, body.top, outlines, True)
+                        data = await run_in_threadpool(
+                            _result_json, board, result, body.top, outlines, True
+                        )
                         data["stopped"] = run.stopped
                         data["played"] = None if state is None else str(result.move)
                         data["state"] = state
-                        data["server_stopping"] = pool.closed  # stopped because the server is stopping
+                        data["server_stopping"] = (
+                            pool.closed
+                        )  # stopped because the server is stopping
                         held = _sse("done", data)
-                        if not proving or run.stopped:  # a stopped analysis ends at once, its proof dropped
+                        if (
+                            not proving or run.stopped
+                        ):  # a stopped analysis ends at once, its proof dropped
                             yield held
                             return
                     else:
                         yield _sse("error", {"error": payload})
                         return
-            except Exception as e:  # a bug while streaming: stop the search (its thread frees the slot), say so
+            except (
+                Exception
+            ) as e:  # a bug while streaming: stop the search (its thread frees the slot), say so
                 run.stop()
-                yield _sse("error", {"error": f"search failed: {type(e).__name__}: {e}".splitlines()[0]})
+                yield _sse(
+                    "error", {"error": f"search failed: {type(e).__name__}: {e}".splitlines()[0]}
+                )
             finally:
                 if not play_it:
                     run.stop()  # the page left or the stream ended: an analysis has no one to tell
 
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            events(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
 
     def free(game: Game, run) -> None:
         """Give a search's slot back and leave its game free to search again."""
@@ -581,23 +777,40 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
             free(game, run)
             raise
 
-    stream_doc = {200: {"content": {"text/event-stream": {}},
-                        "description": "server-sent events: start, stage (preparing, then searching), "
-                                       "progress (repeated), then done or error"},
-                  **ERRORS, 503: {"model": Error, "description": "every search slot is taken"}}
+    stream_doc = {
+        200: {
+            "content": {"text/event-stream": {}},
+            "description": "server-sent events: start, stage (preparing, then searching), "
+            "progress (repeated), then done or error",
+        },
+        **ERRORS,
+        503: {"model": Error, "description": "every search slot is taken"},
+    }
 
-    @app.post("/api/games/{game_id}/analysis", responses=stream_doc, response_class=StreamingResponse,
-              summary="Analyse the position, streamed (stop it with /stop)")
+    @app.post(
+        "/api/games/{game_id}/analysis",
+        responses=stream_doc,
+        response_class=StreamingResponse,
+        summary="Analyse the position, streamed (stop it with /stop)",
+    )
     async def analysis(game_id: str, body: SearchBody):
         return await search(game_id, body, analysis=True)
 
-    @app.post("/api/games/{game_id}/engine-move", responses=stream_doc, response_class=StreamingResponse,
-              summary="The engine thinks and plays, streamed (/stop makes it play its best move so far)")
+    @app.post(
+        "/api/games/{game_id}/engine-move",
+        responses=stream_doc,
+        response_class=StreamingResponse,
+        summary="The engine thinks and plays, streamed (/stop makes it play its best move so far)",
+    )
     async def engine_move(game_id: str, body: SearchBody):
         return await search(game_id, body, analysis=False)
 
-    @app.post("/api/games/{game_id}/stop", response_model=GameState, responses=ERRORS,
-              summary="Stop this game's search (an engine move then plays its best so far)")
+    @app.post(
+        "/api/games/{game_id}/stop",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Stop this game's search (an engine move then plays its best so far)",
+    )
     def stop(game_id: str):
         game = game_of(game_id)
         with game.lock:
@@ -608,9 +821,18 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
                     game.search = None
             return _state(game)
 
-    @app.post("/api/games/{game_id}/prove", response_model=ProofAnswer, responses={
-        **ERRORS, 503: {"model": Error, "description": "every search slot is taken (a proof counts as a search)"}},
-        summary="Prove which side wins the position, within a node budget (df-pn)")
+    @app.post(
+        "/api/games/{game_id}/prove",
+        response_model=ProofAnswer,
+        responses={
+            **ERRORS,
+            503: {
+                "model": Error,
+                "description": "every search slot is taken (a proof counts as a search)",
+            },
+        },
+        summary="Prove which side wins the position, within a node budget (df-pn)",
+    )
     def prove(game_id: str, body: ProveBody):
         nodes = check_prove_nodes(body.nodes, max_prove_nodes)
         game = game_of(game_id)
@@ -626,21 +848,37 @@ def create_app(max_searches: int = DEFAULT_MAX_SEARCHES, max_games: int | None =
         finally:
             pool.release(run)
 
-    @app.get("/api/puzzles", response_model=list[PuzzleInfo], responses={403: {"model": Error, "description": GUARD_ERRORS[403]}},
-             summary="The shipped puzzles: positions whose side to move wins by force")
+    @app.get(
+        "/api/puzzles",
+        response_model=list[PuzzleInfo],
+        responses={403: {"model": Error, "description": GUARD_ERRORS[403]}},
+        summary="The shipped puzzles: positions whose side to move wins by force",
+    )
     def puzzles():
         from ..tools.puzzles import load_puzzles
 
-        return [{"number": i, "size": p.size, **{k: v for k, v in p.to_dict().items() if k in PuzzleInfo.model_fields}}
-                for i, p in enumerate(load_puzzles(), 1)]
+        return [
+            {
+                "number": i,
+                "size": p.size,
+                **{k: v for k, v in p.to_dict().items() if k in PuzzleInfo.model_fields},
+            }
+            for i, p in enumerate(load_puzzles(), 1)
+        ]
 
-    @app.get("/api/engines", summary="The engines and the limits of this server",
-             responses={403: {"model": Error, "description": GUARD_ERRORS[403]}})
+    @app.get(
+        "/api/engines",
+        summary="The engines and the limits of this server",
+        responses={403: {"model": Error, "description": GUARD_ERRORS[403]}},
+    )
     def engines():
         from ..search import engine_spec
 
         return {
-            "engines": [{"name": name, "description": engine_spec(name).description} for name in ENGINE_NAMES],
+            "engines": [
+                {"name": name, "description": engine_spec(name).description}
+                for name in ENGINE_NAMES
+            ],
             "max_seconds": max_seconds,
             "max_prove_nodes": max_prove_nodes,
             "max_searches": pool.limit,

@@ -42,11 +42,21 @@ class SearchRequest:
 
     def __post_init__(self):
         if not isinstance(self.engine, str) or self.engine not in ENGINE_NAMES:
-            shown = repr(self.engine) if len(repr(self.engine)) <= 40 else repr(self.engine)[:40] + "..."
+            shown = (
+                repr(self.engine)
+                if len(repr(self.engine)) <= 40
+                else repr(self.engine)[:40] + "..."
+            )
             raise HingeError(f"unknown engine {shown}: choose {' or '.join(ENGINE_NAMES)}")
         seconds = self.seconds
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not MIN_SECONDS <= seconds <= self.max_seconds:
-            raise HingeError(f"time must be from {MIN_SECONDS:g} to {self.max_seconds:g} seconds, not {seconds!r}")
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not MIN_SECONDS <= seconds <= self.max_seconds
+        ):
+            raise HingeError(
+                f"time must be from {MIN_SECONDS:g} to {self.max_seconds:g} seconds, not {seconds!r}"
+            )
 
 
 class RunningSearch:
@@ -100,7 +110,12 @@ def _search(run: RunningSearch, board: Board, on_progress, on_stage):
     request = run.request
     # the app's caps and wishes, given to each engine that has such an option: one
     # thread a search, so that --searches N uses N cores
-    wanted = {"table_mb": TABLE_MB, "tree_nodes": TREE_NODES, "multipv": request.lines, "threads": 1}
+    wanted = {
+        "table_mb": TABLE_MB,
+        "tree_nodes": TREE_NODES,
+        "multipv": request.lines,
+        "threads": 1,
+    }
     names = engine_spec(request.engine).option_names
     options = {name: value for name, value in wanted.items() if name in names}
     on_stage("preparing")
@@ -215,7 +230,11 @@ def prove_json(board: Board, nodes: int, prover=None) -> dict:
     winner = None if result.winner is None else str(result.winner)
     # moves counted as everywhere on the page: one side's turn each; the proof's longest
     # line bounds the win's length
-    text = result.text() if winner is None else f"{winner.capitalize()} wins, proven within {result.distance} moves"
+    text = (
+        result.text()
+        if winner is None
+        else f"{winner.capitalize()} wins, proven within {result.distance} moves"
+    )
     return {
         "winner": winner,
         "distance": result.distance,

@@ -53,7 +53,9 @@ class Game:
         if self.resigned is not None:
             return {"winner": str(self.resigned.other), "reason": "resignation"}
         outcome = self.board.outcome()
-        return None if outcome is None else {"winner": str(outcome.winner), "reason": outcome.reason}
+        return (
+            None if outcome is None else {"winner": str(outcome.winner), "reason": outcome.reason}
+        )
 
     def over_text(self) -> str | None:
         outcome = self.outcome()
@@ -77,12 +79,14 @@ class Game:
         out = []
         for code, flip in zip(board.legal_codes, board.legal_flips):
             move = board.move_from_code(code)
-            out.append({
-                "move": str(move),
-                "from": move.frm,
-                "to": move.to,
-                "flips": [names[c] for c in bitboard_cells(flip)],
-            })
+            out.append(
+                {
+                    "move": str(move),
+                    "from": move.frm,
+                    "to": move.to,
+                    "flips": [names[c] for c in bitboard_cells(flip)],
+                }
+            )
         out.sort(key=lambda m: (m["from"] or "", m["to"], m["move"]))
         return out
 
@@ -105,7 +109,7 @@ class Game:
         if self.search is not None:
             self.search.stop()
 
-    def play(self, text: str) -> "Game":
+    def play(self, text: str) -> Game:
         _check_text(text, "move", MAX_NAME)
         if self.outcome() is not None:
             raise HingeError(f"illegal move {text}: the game is over ({self.over_text()})")
@@ -119,7 +123,7 @@ class Game:
         self._changed()
         return self
 
-    def resign(self, side: str | None = None) -> "Game":
+    def resign(self, side: str | None = None) -> Game:
         """``side`` (default: the side to move) gives up; any later change (undo, a
         new position) takes the resignation back with it."""
         if self.outcome() is not None:
@@ -129,14 +133,14 @@ class Game:
         self.resigned = color
         return self
 
-    def undo(self) -> "Game":
+    def undo(self) -> Game:
         if not self.board.move_stack:
             raise HingeError("no move to take back")
         self.redo.append(str(self.board.pop()))
         self._changed()
         return self
 
-    def redo_move(self) -> "Game":
+    def redo_move(self) -> Game:
         if not self.redo:
             raise HingeError("no move to play again")
         self.board.push(self.board.parse_move(self.redo[-1]))
@@ -144,12 +148,14 @@ class Game:
         self._changed()
         return self
 
-    def goto(self, ply: int) -> "Game":
+    def goto(self, ply: int) -> Game:
         """Move along the game to ``ply`` moves from the start (0: the start); the moves
         after it stay in the redo list."""
         total = len(self.board.move_stack) + len(self.redo)
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= total:
-            raise HingeError(f"ply must be from 0 to {total} (the game has {total} moves), not {ply!r}")
+            raise HingeError(
+                f"ply must be from 0 to {total} (the game has {total} moves), not {ply!r}"
+            )
         while len(self.board.move_stack) > ply:
             self.redo.append(str(self.board.pop()))
         while len(self.board.move_stack) < ply:
@@ -157,22 +163,24 @@ class Game:
         self._changed()
         return self
 
-    def load_position(self, text: str) -> "Game":
+    def load_position(self, text: str) -> Game:
         _check_text(text, "position string")
         board = Board.from_fen(text.strip())
         return self._replace(board, {})
 
-    def load_record(self, text: str) -> "Game":
+    def load_record(self, text: str) -> Game:
         _check_text(text, "record")
-        record, _ = parse_record(text, 1, max_moves=MAX_MOVES)  # refused before a long game is replayed
+        record, _ = parse_record(
+            text, 1, max_moves=MAX_MOVES
+        )  # refused before a long game is replayed
         board = record.board_at()
         tags = {k: v for k, v in record.tags.items() if k not in ("Result", "Termination")}
         return self._replace(board, tags)
 
-    def new(self, size: int, tags: dict | None = None) -> "Game":
+    def new(self, size: int, tags: dict | None = None) -> Game:
         return self._replace(Board(size), tags or {})
 
-    def edit(self, cell: str | None, piece: str | None, turn: str | None = None) -> "Game":
+    def edit(self, cell: str | None, piece: str | None, turn: str | None = None) -> Game:
         """The position with ``cell`` set to ``piece`` (``'green'``, ``'blue'`` or None
         for empty) and ``turn`` to move; the history is dropped (a new start)."""
         if cell is not None:
@@ -187,12 +195,16 @@ class Game:
         if piece is not None:
             color = Color.parse(piece)
             if not geo.is_interior(index):
-                raise HingeError(f"{geo.names[index]} is an edge cell; tokens stand on interior cells only")
+                raise HingeError(
+                    f"{geo.names[index]} is an edge cell; tokens stand on interior cells only"
+                )
             (green if color == Color.GREEN else blue).add(index)
         side = board.turn if turn is None else Color.parse(turn)
-        return self._replace(Board.from_fen(format_fen(board.size, green, blue, int(side))), self.tags)
+        return self._replace(
+            Board.from_fen(format_fen(board.size, green, blue, int(side))), self.tags
+        )
 
-    def _replace(self, board: Board, tags: dict) -> "Game":
+    def _replace(self, board: Board, tags: dict) -> Game:
         self.board = board
         self.redo = []
         self.tags = dict(tags)
@@ -204,12 +216,16 @@ def _check_text(text, what, most: int = MAX_TEXT):
     if not isinstance(text, str):
         raise HingeError(f"a {what} is text, not {type(text).__name__}")
     if len(text) > most:
-        raise HingeError(f"the {what} is {len(text):,} characters long; the most accepted is {most:,}")
+        raise HingeError(
+            f"the {what} is {len(text):,} characters long; the most accepted is {most:,}"
+        )
 
 
 def _check_length(moves: int):
     if moves > MAX_MOVES:
-        raise HingeError(f"a game may hold at most {MAX_MOVES:,} moves; start a new game from this position")
+        raise HingeError(
+            f"a game may hold at most {MAX_MOVES:,} moves; start a new game from this position"
+        )
 
 
 class GameStore:

@@ -48,7 +48,10 @@ GUARD_ERRORS = {
     415: "a request body that is not application/json",
 }
 SECURITY_HEADERS = (
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+    ),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 )
@@ -95,12 +98,19 @@ class LocalGuard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         send = _with_security_headers(send)
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
+        }
         method = scope.get("method", "GET").upper()
         path = scope.get("path", "/")
         refusal = self._refusal(headers, method, path, scope)
         if refusal is not None:
-            if refusal[0] == 403 and method == "GET" and path == "/" and "text/html" in headers.get("accept", ""):
+            if (
+                refusal[0] == 403
+                and method == "GET"
+                and path == "/"
+                and "text/html" in headers.get("accept", "")
+            ):
                 return await _answer_page(send, 403, NO_TOKEN_PAGE)
             return await _answer(send, *refusal)
         set_cookie = self.token is not None and self._query_token(scope) == self.token
@@ -115,16 +125,33 @@ class LocalGuard:
 
     def _refusal(self, headers, method, path, scope):
         if host_name(headers.get("host", "")) not in self.hosts:
-            return 400, "this server answers only requests addressed to this machine (the Host header names another)"
+            return (
+                400,
+                "this server answers only requests addressed to this machine (the Host header names another)",
+            )
         origin = headers.get("origin")
-        if method not in SAFE_METHODS and origin is not None and not _same_origin(origin, headers, scope):
+        if (
+            method not in SAFE_METHODS
+            and origin is not None
+            and not _same_origin(origin, headers, scope)
+        ):
             return 403, f"requests from other sites are refused (Origin {origin[:80]!r})"
-        if self.token is not None and not path.startswith(OPEN_PREFIXES) and not self._has_token(headers, scope):
-            return 403, "no access token: open the address that 'hinge-fast serve' printed (it ends in ?token=...)"
+        if (
+            self.token is not None
+            and not path.startswith(OPEN_PREFIXES)
+            and not self._has_token(headers, scope)
+        ):
+            return (
+                403,
+                "no access token: open the address that 'hinge-fast serve' printed (it ends in ?token=...)",
+            )
         if method not in SAFE_METHODS and _declared_length(headers) != 0:
             media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if media != "application/json":
-                return 415, f"send the request body as application/json, not {media or 'no content type'}"
+                return (
+                    415,
+                    f"send the request body as application/json, not {media or 'no content type'}",
+                )
         return None
 
     def _query_token(self, scope) -> str | None:
@@ -143,7 +170,10 @@ class LocalGuard:
             pass
         if COOKIE in cookie:
             offered.append(cookie[COOKIE].value)
-        return any(value is not None and hmac.compare_digest(value.encode(), self.token.encode()) for value in offered)
+        return any(
+            value is not None and hmac.compare_digest(value.encode(), self.token.encode())
+            for value in offered
+        )
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -158,7 +188,11 @@ def _origin_tuple(scheme: str, netloc: str):
         return None
     if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
         return None
-    return parts.scheme, parts.hostname.lower(), port if port is not None else DEFAULT_PORTS[parts.scheme]
+    return (
+        parts.scheme,
+        parts.hostname.lower(),
+        port if port is not None else DEFAULT_PORTS[parts.scheme],
+    )
 
 
 def _same_origin(origin: str, headers, scope) -> bool:
@@ -221,7 +255,10 @@ def _with_cookie(send, token: str):
     async def sending(message):
         if message["type"] == "http.response.start":
             cookie = f"{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"
-            message = dict(message, headers=list(message.get("headers", [])) + [(b"set-cookie", cookie.encode())])
+            message = dict(
+                message,
+                headers=list(message.get("headers", [])) + [(b"set-cookie", cookie.encode())],
+            )
         await send(message)
 
     return sending
@@ -240,16 +277,32 @@ def _with_security_headers(send):
 
 async def _answer_page(send, status: int, html: str) -> None:
     body = html.encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode()),
-                            (b"cache-control", b"no-store")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/html; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 async def _answer(send, status: int, text: str) -> None:
     body = json.dumps({"error": text}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

@@ -30,7 +30,9 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 def _body() -> str:
     from markdown_it import MarkdownIt
 
-    text = (resources.files("hinge_fast.web") / "static" / "rules" / "rules.md").read_text(encoding="utf-8")
+    text = (resources.files("hinge_fast.web") / "static" / "rules" / "rules.md").read_text(
+        encoding="utf-8"
+    )
     # a developer's command in parentheses, e.g. how the pictures are made: not for players
     text = re.sub(r" \(`python -m [^`]*`\)", "", text)
     body = MarkdownIt("commonmark").enable("table").render(text)
