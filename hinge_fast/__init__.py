@@ -14,7 +14,7 @@ from .board import Board, Color, Move, Outcome, Termination
 from .errors import HingeError
 from .search import Limits, SearchResult
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Board",
