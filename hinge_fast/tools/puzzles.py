@@ -193,7 +193,7 @@ def wins_by_force(board: Board, move, nodes: int) -> bool:
 
 def engine_move(board: Board, seconds: float = ENGINE_TIME):
     """The default engine's move: alpha-beta, one thread, ``seconds``."""
-    from ..search import search
+    from ..search import search_position as search
 
     return search(board, engine="alphabeta", time=seconds, threads=1).move
 
@@ -335,7 +335,7 @@ def engine_solve_counts(
     """For each engine, how many of ``puzzles`` it solves (its move is a listed winning
     move) at ``nodes`` nodes, one thread, seeded: ``{engine: (solved, moves)}`` with
     ``moves`` the engine's move per puzzle."""
-    from ..search import search
+    from ..search import search_position as search
 
     out = {}
     for engine in engines:

@@ -67,7 +67,7 @@ class RunningSearch:
         self.request = request
         self._stopped = threading.Event()
         self._searcher = None
-        self._also = []  # more things to stop with it (the analysis's prover)
+        self._also: list = []  # more things to stop with it (the analysis's prover)
 
     @property
     def stopped(self) -> bool:
@@ -108,6 +108,7 @@ def _search(run: RunningSearch, board: Board, on_progress, on_stage):
     from ..search import Limits, create_searcher, engine_spec
 
     request = run.request
+    assert request is not None  # a search runs with its request
     # the app's caps and wishes, given to each engine that has such an option: one
     # thread a search, so that --searches N uses N cores
     wanted = {
