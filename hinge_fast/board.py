@@ -181,8 +181,6 @@ def _move_of_code(names, code) -> Move:
     return move
 
 
-
-
 def _normal_cell(name):
     return None if name is None else name[0] + str(int(name[1:]))
 
