@@ -6,7 +6,7 @@
     >>> print(board.fen())
     6/7/8/9/10/5g5/10/9/8/7/6 b
 
-The rules implemented are rules.md (shipped beside the project); see README.md.
+The rules implemented are docs/rules.md; see README.md.
 """
 
 from . import search  # a callable module: hinge_fast.search(board, ...)

@@ -1,7 +1,7 @@
 """Slow, obviously-correct reference implementation of Hinge.
 
 This module is the oracle the fast engine is differentially tested against. It is
-meant to be read side by side with ``rules.md`` (``../shared/rules.md`` beside the project) ("rules.md" below):
+meant to be read side by side with the rules, ``docs/rules.md`` ("rules.md" below):
 every rule of sections 1-8 lives in a function whose docstring quotes the rule it
 implements. It uses plain Python only (tuples, sets, dicts), recomputes everything
 from scratch, and takes no shortcuts: group splits are decided by literally

@@ -114,12 +114,16 @@ def test_analyze_with_mcts_reports_search_and_schema():
 
 
 def test_finished_game_reports_outcome_without_search(capsys):
-    assert main(["analyze", FINISHED, "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
-    assert d["outcome"] == {"winner": "green", "reason": "elimination"}
-    assert d["best"] is None and d["engine"] is None and d["top"] == [] and d["nodes"] is None
-    assert main(["analyze", FINISHED]) == 0
-    assert "game over: green wins by elimination" in capsys.readouterr().out
+    report = analyze(Board.from_fen(FINISHED), engine="alphabeta").to_dict()
+    assert report["outcome"] == {"winner": "green", "reason": "elimination"}
+    assert report["best"] is None and report["engine"] is None and report["top"] == []
+    assert report["nodes"] is None
+    # The command, as every command that searches: an error naming the winner.
+    for flags in ([], ["--json"]):
+        assert main(["analyze", FINISHED, *flags]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == "error: the game is over: green wins by elimination\n"
 
 
 def test_cli_text_json_and_svg(capsys, tmp_path):

@@ -123,3 +123,55 @@ def test_bench_explains_threads_slower_than_one():
     }
     assert "the machine was busy" in slower_threads_note(busy)
     assert slower_threads_note({**busy, "figures": [{"rate": 10.0, "rate_threads": 19.0}]}) is None
+
+
+def test_python_dash_m_hinge_fast_is_the_command():
+    import subprocess
+    import sys
+
+    from hinge_fast import __version__
+
+    done = subprocess.run(
+        [sys.executable, "-m", "hinge_fast", "--version"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stdout == f"hinge-fast {__version__}\n"
+    done = subprocess.run([sys.executable, "-m", "hinge_fast", "nonsense"], capture_output=True)
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+
+
+def _tracked_files():
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    names = subprocess.run(
+        ["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    return [
+        (name, (root / name).read_text(errors="replace"))
+        for name in names
+        if (root / name).is_file() and not name.endswith((".png", ".svg", ".tb"))
+    ]
+
+
+def test_install_hints_name_what_pip_can_install():
+    """No package index has hinge-fast: every hint installs from the source folder or
+    the wheel."""
+    from hinge_fast.core.text import install_hint
+
+    hint = install_hint("web")
+    assert "pip install '.[web]'" in hint and "whl[web]" in hint
+    no_index_name = "hinge-fast" + "["
+    assert [name for name, text in _tracked_files() if no_index_name in text] == []
+
+
+def test_no_file_names_a_path_outside_the_repository():
+    pattern = ("../shared", "/work/", "/tmp/")
+    found = [
+        name
+        for name, text in _tracked_files()
+        if name != "tests/test_docs_reference.py"  # its pattern of history finds /tmp/
+        and name != "tests/test_cli_messages.py"  # this test's pattern
+        and any(p in text for p in pattern)
+    ]
+    assert found == []

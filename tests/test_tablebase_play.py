@@ -318,7 +318,7 @@ def test_play_falls_back_off_the_table(small_tb, cli, monkeypatch):
         "1",
         "--tablebase",
         small_tb,
-        "--color",
+        "--side",
         "blue",
     )
     assert (
@@ -440,7 +440,7 @@ def test_perfect_play_from_the_empty_board(cli, monkeypatch):
             ply += 1
         assert ply == 13 and board.outcome().winner == Color.GREEN
     monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
-    run = cli("play", "--size", "4", "--color", "blue", "--tablebase", "auto")
+    run = cli("play", "--size", "4", "--side", "blue", "--tablebase", "auto")
     assert (
         "engine plays B3 (tablebase: win in 13)" in run.out
         and "hint: " in run.out

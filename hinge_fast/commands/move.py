@@ -10,6 +10,7 @@ from . import (
     board_from_args,
     engine_options,
     positive_int,
+    require_game_on,
     seconds,
 )
 
@@ -67,7 +68,6 @@ def progress_line(result, turn) -> str:
 
 
 def run_move(args) -> int:
-    from ..errors import HingeError
     from ..search import Limits
     from ..search.registry import check_limits, choose_engine, create_searcher
 
@@ -76,9 +76,7 @@ def run_move(args) -> int:
     engine = choose_engine(args.engine, limits)
     check_limits(engine, limits)
     searcher = create_searcher(engine, **engine_options(engine, args))
-    outcome = board.outcome()
-    if outcome is not None:
-        raise HingeError(f"the game is over: {outcome}")
+    require_game_on(board)
     last = []
 
     def progress(result):

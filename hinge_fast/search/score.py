@@ -234,3 +234,17 @@ def green_text(score, turn, chance: bool = True) -> str:
 
 def _is_green(turn) -> bool:
     return str(turn) == "green"
+
+
+def proof_text(winner, distance: int) -> str:
+    """A proof's result in words: the winner, and its distance (the longest line of the
+    proof) as the bound it is; a win in one ply is the one distance a proof makes exact.
+
+    >>> from hinge_fast.board import Color
+    >>> proof_text(Color.GREEN, 15), proof_text(Color.BLUE, 1)
+    ('Green wins in at most 15 plies (proven)', 'Blue wins in 1 ply (proven)')
+    """
+    side = str(winner).capitalize()
+    if distance == 1:
+        return f"{side} wins in 1 ply (proven)"
+    return f"{side} wins in at most {distance} plies (proven)"
