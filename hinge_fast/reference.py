@@ -30,6 +30,7 @@ import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from hinge_fast.core.text import count
 from hinge_fast.errors import HingeError
 
 Cell = tuple[int, int]  # (c, r) axial coordinates
@@ -305,7 +306,7 @@ def parse_position(text: str) -> RefPosition:
     nrows = len(rows)
     if nrows % 2 == 0 or not (2 * MIN_SIZE - 1 <= nrows <= 2 * MAX_SIZE - 1):
         raise HingeError(
-            f"position string has {nrows} rows; a board of side S has 2S-1 rows "
+            f"position string has {count(nrows, 'row')}; a board of side S has 2S-1 rows "
             f"({2 * MIN_SIZE - 1} to {2 * MAX_SIZE - 1})"
         )
     size = (nrows + 1) // 2

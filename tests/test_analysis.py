@@ -146,7 +146,7 @@ def test_analyze_with_alphabeta(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["engine"] == "alphabeta" and d["best"]["mate"] is not None and d["best"]["mate"] > 0
     assert d["best"]["move"] in {e["move"] for e in d["eliminations"]}
-    assert d["top"][0]["score_text"].startswith("win in")
+    assert d["top"][0]["score_text"].startswith("Green wins in ")
 
 
 @pytest.mark.parametrize(
@@ -260,8 +260,8 @@ def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
     assert "  2. G5-G4xF3  Green +3.78 tokens, 55% to win (depth 4)\n" in text
     top = report.to_dict()["top"]
     assert [(m["move"], m["depth"], m["score_text"]) for m in top[:2]] == [
-        ("J6-I6xG6", 5, "+1.44"),
-        ("G5-G4xF3", 4, "+3.78 (depth 4)"),
+        ("J6-I6xG6", 5, "Green +1.44 tokens"),
+        ("G5-G4xF3", 4, "Green +3.78 tokens (depth 4)"),
     ]
 
 

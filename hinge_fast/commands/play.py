@@ -226,9 +226,14 @@ class TerminalGame:
         self.say(f"hint: {move}{self.exact()}")
 
     def exact(self) -> str:
-        """`` (tablebase: win in 13)`` after a move the engine took from the tablebase."""
+        """`` (tablebase: Green wins in 13)`` after a move the engine took from the
+        tablebase (plies of both sides)."""
+        from ..search.score import green_text
+
         result = getattr(self.player, "last_result", None)
-        return f" (tablebase: {result.score})" if result is not None and result.tablebase else ""
+        if result is None or not result.tablebase:
+            return ""
+        return f" (tablebase: {green_text(result.score, result.turn)})"
 
     def save(self, path):
         from ..errors import HingeError

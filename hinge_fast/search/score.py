@@ -232,6 +232,31 @@ def green_text(score, turn, chance: bool = True) -> str:
     return green_view(score, turn, chance)["text"]
 
 
+def mover_text(score, turn=None) -> str:
+    """A score from the side to move's point of view in words, naming that side
+    (``turn``, a ``board.Color``; None: "the side to move") and the unit.
+
+    >>> from hinge_fast.board import Color
+    >>> mover_text(Score.centi(-3301), Color.BLUE), mover_text(Score.rate(0.625), Color.GREEN)
+    ('Blue -33.01 tokens', 'Green 62.5% to win')
+    >>> mover_text(Score.loss(4), Color.BLUE), mover_text(Score.centi(125))
+    ('Blue loses in 4', '+1.25 tokens for the side to move')
+    """
+    if score is None:
+        return "not fully searched"
+    if score.kind == WIN:
+        words = f"wins in {int(score.value)}" if score.value else "has won"
+    elif score.kind == LOSS:
+        words = f"loses in {int(score.value)}" if score.value else "has lost"
+    elif score.kind == RATE:
+        words = f"{100 * score.value:.1f}% to win"
+    else:
+        words = f"{score.value / 100:+.2f} tokens"
+    if turn is None:
+        return f"the side to move {words}" if score.is_mate else f"{words} for the side to move"
+    return f"{str(turn).capitalize()} {words}"
+
+
 def _is_green(turn) -> bool:
     return str(turn) == "green"
 
