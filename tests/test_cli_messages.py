@@ -356,10 +356,10 @@ def test_the_python_docs_say_what_the_default_engine_is():
     import inspect
     from pathlib import Path
 
-    import hinge_fast
+    from hinge_fast.search import search
     from hinge_fast.search.registry import DEFAULT_ENGINE
 
-    assert inspect.signature(hinge_fast.search).parameters["engine"].default is None
+    assert inspect.signature(search).parameters["engine"].default is None
     text = " ".join((Path(__file__).parent.parent / "docs" / "python.md").read_text().split())
     assert "engine=None" in text and f'`DEFAULT_ENGINE` (`"{DEFAULT_ENGINE}"`)' in text
     assert 'engine="alphabeta", **options)' not in text

@@ -253,7 +253,7 @@ def test_ctrl_c_stops_playouts(tmp_path):
 
 def test_ctrl_c_stops_prove(tmp_path):
     argv = ["prove", "--size", "6", "--table-mb", "16"]
-    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path)
     assert_stopped(status, took, said)
     assert "wins" not in said and "not proven" not in said
 
@@ -264,7 +264,7 @@ def test_ctrl_c_saves_the_prove_checkpoint(tmp_path):
 
     path = tmp_path / "run.npz"
     argv = ["prove", "--size", "6", "--table-mb", "16", "--checkpoint", str(path)]
-    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path)
     assert_stopped(status, took, said)
     assert f"checkpoint written to {path}" in said
     assert load_checkpoint(path, Board(6).fen()).nodes > 0
@@ -272,6 +272,6 @@ def test_ctrl_c_saves_the_prove_checkpoint(tmp_path):
 
 def test_ctrl_c_stops_prove_on_threads(tmp_path):
     argv = ["prove", "--size", "6", "--table-mb", "16", "--threads", "2"]
-    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path)
     assert_stopped(status, took, said)
     assert "wins" not in said and "not proven" not in said

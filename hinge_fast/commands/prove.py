@@ -134,7 +134,7 @@ def run_prove(args) -> int:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr, flush=True)
         raise
     if not args.quiet:
-        print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+        print(f"{result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr)
         if args.checkpoint is not None:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
     proof = None
@@ -160,7 +160,7 @@ def run_prove_spread(args, board) -> int:
             progress=progress_printer(args),
         )
     if not args.quiet:
-        print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+        print(f"{result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr)
     return print_result(args, result, proof)
 
 
@@ -172,7 +172,7 @@ def progress_printer(args):
         if not args.quiet and elapsed - shown[0] >= 5:
             shown[0] = elapsed
             print(
-                f"info nodes {nodes} pn {pn} dn {dn} time {elapsed:.0f}",
+                f"{nodes:,} nodes in {elapsed:.0f} s, pn {pn:,}, dn {dn:,}",
                 file=sys.stderr,
                 flush=True,
             )
