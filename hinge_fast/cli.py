@@ -42,14 +42,19 @@ class _Parser(argparse.ArgumentParser):
     def parse_args(self, args=None, namespace=None):
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
-            command = self._commands.get(getattr(parsed, "command", None), self)
+            command = self.commands.get(getattr(parsed, "command", None), self)
             raise HingeError(
                 f"unrecognized arguments: {' '.join(extras)}{_extras_hint(command, parsed, extras)} "
                 f"(see '{command.prog} --help')"
             )
         return parsed
 
-    _commands: dict = {}
+    #: The commands' parsers by name (the top-level parser's; set by build_parser).
+    commands: dict = {}
+
+    def long_options(self) -> list[str]:
+        """The parser's ``--name`` options."""
+        return [o for o in self._option_string_actions if o.startswith("--")]
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '(?P<given>.*?)' \(choose from (?P<choices>.*)\)$")
@@ -74,7 +79,7 @@ def _choice_hint(message: str) -> str:
 def _extras_hint(parser, parsed, extras) -> str:
     """What the arguments a command did not take were probably meant to be: an option
     of its own spelt wrongly, or the side letter of an unquoted position string."""
-    options = [o for o in parser._option_string_actions if o.startswith("--")]
+    options = parser.long_options()
     for extra in extras:
         if extra.startswith("-"):
             close = _close(extra.split("=", 1)[0], options)
@@ -105,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in command_modules():
         importlib.import_module(f"hinge_fast.commands.{name}").register(subparsers)
-    parser._commands = dict(subparsers.choices)
+    parser.commands = dict(subparsers.choices)
     return parser
 
 

@@ -90,7 +90,8 @@ class Searcher:
             result = self._go(
                 board, self.default_limits(timeman.limits_for_move(limits, board)), progress
             )
-            result.turn = turn
+            if result is not None:
+                result.turn = turn
             return result
         finally:
             self._busy.release()
