@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import importlib
 import os
 import pkgutil
+import re
 import signal
 import sys
 import threading
@@ -31,10 +33,70 @@ def command_modules() -> list[str]:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage mistake as a HingeError (one line, status 2)."""
+    """argparse that reports a usage mistake as a HingeError (one line, status 2), with
+    a suggestion for a mistyped choice or option and the help of the command concerned."""
 
     def error(self, message):
-        raise HingeError(f"{message} (see '{self.prog} --help')")
+        raise HingeError(f"{message}{_choice_hint(message)} (see '{self.prog} --help')")
+
+    def parse_args(self, args=None, namespace=None):
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = self.commands.get(getattr(parsed, "command", None), self)
+            raise HingeError(
+                f"unrecognized arguments: {' '.join(extras)}{_extras_hint(command, parsed, extras)} "
+                f"(see '{command.prog} --help')"
+            )
+        return parsed
+
+    #: The commands' parsers by name (the top-level parser's; set by build_parser).
+    commands: dict = {}
+
+    def long_options(self) -> list[str]:
+        """The parser's ``--name`` options."""
+        return [o for o in self._option_string_actions if o.startswith("--")]
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '(?P<given>.*?)' \(choose from (?P<choices>.*)\)$")
+
+
+def _close(given: str, choices) -> str | None:
+    """The choice closest to ``given`` (difflib's measure), if one is close enough."""
+    found = difflib.get_close_matches(given, list(choices), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _choice_hint(message: str) -> str:
+    """``; did you mean 'move'?`` for argparse's ``invalid choice: 'mvoe' (choose from ...)``."""
+    match = _INVALID_CHOICE.search(message)
+    if match is None:
+        return ""
+    choices = [c.strip().strip("'") for c in match["choices"].split(",")]
+    close = _close(match["given"], choices)
+    return f"; did you mean '{close}'?" if close else ""
+
+
+def _extras_hint(parser, parsed, extras) -> str:
+    """What the arguments a command did not take were probably meant to be: an option
+    of its own spelt wrongly, or the side letter of an unquoted position string."""
+    options = parser.long_options()
+    for extra in extras:
+        if extra.startswith("-"):
+            close = _close(extra.split("=", 1)[0], options)
+            if close:
+                return f"; did you mean {close}?"
+    position = getattr(parsed, "position", None)
+    if (
+        isinstance(position, str)
+        and "/" in position
+        and " " not in position.strip()
+        and extras[0].lower() in ("g", "b")
+    ):
+        return (
+            f"; a position string holds a space: quote it, as in "
+            f"{parser.prog} '{position} {extras[0]}'"
+        )
+    return ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in command_modules():
         importlib.import_module(f"hinge_fast.commands.{name}").register(subparsers)
+    parser.commands = dict(subparsers.choices)
     return parser
 
 

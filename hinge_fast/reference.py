@@ -1,7 +1,7 @@
 """Slow, obviously-correct reference implementation of Hinge.
 
 This module is the oracle the fast engine is differentially tested against. It is
-meant to be read side by side with ``rules.md`` (``../shared/rules.md`` beside the project) ("rules.md" below):
+meant to be read side by side with the rules, ``docs/rules.md`` ("rules.md" below):
 every rule of sections 1-8 lives in a function whose docstring quotes the rule it
 implements. It uses plain Python only (tuples, sets, dicts), recomputes everything
 from scratch, and takes no shortcuts: group splits are decided by literally
@@ -30,6 +30,7 @@ import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from hinge_fast.core.text import count
 from hinge_fast.errors import HingeError
 
 Cell = tuple[int, int]  # (c, r) axial coordinates
@@ -305,7 +306,7 @@ def parse_position(text: str) -> RefPosition:
     nrows = len(rows)
     if nrows % 2 == 0 or not (2 * MIN_SIZE - 1 <= nrows <= 2 * MAX_SIZE - 1):
         raise HingeError(
-            f"position string has {nrows} rows; a board of side S has 2S-1 rows "
+            f"position string has {count(nrows, 'row')}; a board of side S has 2S-1 rows "
             f"({2 * MIN_SIZE - 1} to {2 * MAX_SIZE - 1})"
         )
     size = (nrows + 1) // 2

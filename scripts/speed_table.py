@@ -1,14 +1,15 @@
 """The speed tables of README.md and docs/performance.md, measured in one run.
 
 Usage: python -m scripts.speed_table [--rounds R] [--size S] [--yardstick DIR]
-Example: python -m scripts.speed_table --rounds 3
+Example: HINGE_YARDSTICK=PATH/yardstick python -m scripts.speed_table --rounds 3
 
 Runs ``hinge-fast bench --json`` (one thread and every core, side by side) and then,
 straight after, ``side_by_side.py`` of the compiled C yardstick on one thread
 (``scripts/hinge-fast-1thread``), and prints both as Markdown tables,
 headed by the machine, the time and the load average before and after. The yardstick
-lives outside the project (``../shared/yardstick`` by default); without it the second
-table says so and the first is printed alone.
+is not part of the project: its folder (holding ``side_by_side.py``) is ``--yardstick
+DIR``, else the environment variable ``HINGE_YARDSTICK``; without either, or without
+``side_by_side.py`` in it, the second table says so and the first is printed alone.
 """
 
 from __future__ import annotations
@@ -68,6 +69,18 @@ def ratio_table(rows: list[tuple[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def yardstick_folder(given: Path | None, environ) -> Path | None:
+    """The yardstick's folder: ``--yardstick``, else ``HINGE_YARDSTICK``, else None.
+
+    >>> yardstick_folder(None, {"HINGE_YARDSTICK": "ys"}), yardstick_folder(None, {})
+    (PosixPath('ys'), None)
+    """
+    if given is not None:
+        return Path(given)
+    folder = environ.get("HINGE_YARDSTICK")
+    return Path(folder) if folder else None
+
+
 def load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -85,8 +98,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--yardstick",
         type=Path,
-        default=ROOT.parent / "shared" / "yardstick",
-        help="folder of hinge-yardstick and side_by_side.py (default ../shared/yardstick)",
+        default=None,
+        help="folder of hinge-yardstick and side_by_side.py (default: the environment "
+        "variable HINGE_YARDSTICK)",
     )
     args = parser.parse_args(argv)
     started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -98,8 +112,9 @@ def main(argv=None) -> int:
         text=True,
     )
     report = json.loads(bench.stdout)
-    script = args.yardstick / "side_by_side.py"
-    if script.exists():
+    yardstick = yardstick_folder(args.yardstick, os.environ)
+    script = None if yardstick is None else yardstick / "side_by_side.py"
+    if script is not None and script.exists():
         side = subprocess.run(
             [sys.executable, str(script), str(ONE_THREAD), str(args.rounds)],
             check=True,
@@ -107,8 +122,10 @@ def main(argv=None) -> int:
             text=True,
         )
         ratios = ratio_table(parse_side_by_side(side.stdout))
+    elif yardstick is None:
+        ratios = "(no yardstick: give its folder with --yardstick DIR or HINGE_YARDSTICK)"
     else:
-        ratios = f"(no yardstick at {args.yardstick})"
+        ratios = f"(no yardstick at {yardstick})"
     print(
         f"Measured {started} on {report['machine']}; load average {before} before, {load()} after."
     )

@@ -114,12 +114,16 @@ def test_analyze_with_mcts_reports_search_and_schema():
 
 
 def test_finished_game_reports_outcome_without_search(capsys):
-    assert main(["analyze", FINISHED, "--json"]) == 0
-    d = json.loads(capsys.readouterr().out)
-    assert d["outcome"] == {"winner": "green", "reason": "elimination"}
-    assert d["best"] is None and d["engine"] is None and d["top"] == [] and d["nodes"] is None
-    assert main(["analyze", FINISHED]) == 0
-    assert "game over: green wins by elimination" in capsys.readouterr().out
+    report = analyze(Board.from_fen(FINISHED), engine="alphabeta").to_dict()
+    assert report["outcome"] == {"winner": "green", "reason": "elimination"}
+    assert report["best"] is None and report["engine"] is None and report["top"] == []
+    assert report["nodes"] is None
+    # The command, as every command that searches: an error naming the winner.
+    for flags in ([], ["--json"]):
+        assert main(["analyze", FINISHED, *flags]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == "error: the game is over: green wins by elimination\n"
 
 
 def test_cli_text_json_and_svg(capsys, tmp_path):
@@ -142,7 +146,7 @@ def test_analyze_with_alphabeta(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["engine"] == "alphabeta" and d["best"]["mate"] is not None and d["best"]["mate"] > 0
     assert d["best"]["move"] in {e["move"] for e in d["eliminations"]}
-    assert d["top"][0]["score_text"].startswith("win in")
+    assert d["top"][0]["score_text"].startswith("Green wins in ")
 
 
 @pytest.mark.parametrize(
@@ -256,8 +260,8 @@ def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
     assert "  2. G5-G4xF3  Green +3.78 tokens, 55% to win (depth 4)\n" in text
     top = report.to_dict()["top"]
     assert [(m["move"], m["depth"], m["score_text"]) for m in top[:2]] == [
-        ("J6-I6xG6", 5, "+1.44"),
-        ("G5-G4xF3", 4, "+3.78 (depth 4)"),
+        ("J6-I6xG6", 5, "Green +1.44 tokens"),
+        ("G5-G4xF3", 4, "Green +3.78 tokens (depth 4)"),
     ]
 
 

@@ -252,7 +252,8 @@ def test_zobrist_hash_tells_positions_apart():
 
 def test_moves_on_a_finished_game_says_who_won(cli):
     run = cli("moves", "6/7/8/9/10/4gg5/10/9/8/7/6 b")
-    assert (run.status, run.out, run.err) == (1, "game over: green wins by elimination\n", "")
+    assert (run.status, run.out) == (2, "")
+    assert run.err == "error: the game is over: green wins by elimination\n"
 
 
 @pytest.mark.parametrize("flags", [[], ["--reference"]])

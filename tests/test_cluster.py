@@ -7,7 +7,7 @@ than skip. One local Ray (2 CPUs) serves the whole session."""
 from __future__ import annotations
 
 import pytest
-import ray  # pip install 'hinge-fast[test]' installs it
+import ray  # pip install '.[test]' installs it
 
 from hinge_fast.cli import main
 from hinge_fast.tools.executor import Executor
@@ -236,8 +236,8 @@ def test_prove_command_on_ray(local_ray, capsys, tmp_path):
     assert main(["prove", "--size", "4", "--table-mb", "16", "--ray", "auto", "--moves"]) == 0
     run = capsys.readouterr()
     assert "Ray workers" in run.err
-    assert run.out.startswith("Green wins, proven in ")
-    assert any("Green wins, proven in" in line for line in run.out.splitlines()[1:])
+    assert run.out.startswith("Green wins in at most ")
+    assert any("Green wins in at most" in line for line in run.out.splitlines()[1:])
     out = tmp_path / "lost.proof"
     assert (
         main(
@@ -254,7 +254,7 @@ def test_prove_command_on_ray(local_ray, capsys, tmp_path):
         )
         == 0
     )
-    assert capsys.readouterr().out.startswith("Green wins, proven in 2 plies")
+    assert capsys.readouterr().out.startswith("Green wins in at most 2 plies (proven)")
     assert check_proof(out).winner == "green"
 
 

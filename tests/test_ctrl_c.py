@@ -192,11 +192,9 @@ def test_ctrl_c_makes_move_print_its_best_move_so_far(tmp_path):
     from hinge_fast import Board
     from tests.conftest import MID_GAME
 
-    status, took, said = interrupt(
-        ["move", MID_GAME, "--time", "600"], r"info depth [2-9]", tmp_path
-    )
+    status, took, said = interrupt(["move", MID_GAME, "--time", "600"], r"depth [2-9]:", tmp_path)
     assert status == 0 and took < PROMPT and "Traceback" not in said, said
-    seconds = float(re.search(r"bestmove \S+ .* time ([\d.]+)", said).group(1))
+    seconds = float(re.search(r"best move \S+: .* in ([\d.]+) s\)", said).group(1))
     assert seconds < 300, said
     assert Board.from_fen(MID_GAME).parse_move(said.split()[-1])  # the move, printed last
 
@@ -255,7 +253,7 @@ def test_ctrl_c_stops_playouts(tmp_path):
 
 def test_ctrl_c_stops_prove(tmp_path):
     argv = ["prove", "--size", "6", "--table-mb", "16"]
-    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path)
     assert_stopped(status, took, said)
     assert "wins" not in said and "not proven" not in said
 
@@ -266,7 +264,7 @@ def test_ctrl_c_saves_the_prove_checkpoint(tmp_path):
 
     path = tmp_path / "run.npz"
     argv = ["prove", "--size", "6", "--table-mb", "16", "--checkpoint", str(path)]
-    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path)
     assert_stopped(status, took, said)
     assert f"checkpoint written to {path}" in said
     assert load_checkpoint(path, Board(6).fen()).nodes > 0
@@ -274,6 +272,6 @@ def test_ctrl_c_saves_the_prove_checkpoint(tmp_path):
 
 def test_ctrl_c_stops_prove_on_threads(tmp_path):
     argv = ["prove", "--size", "6", "--table-mb", "16", "--threads", "2"]
-    status, took, said = interrupt(argv, r"info nodes \d+", tmp_path)
+    status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path)
     assert_stopped(status, took, said)
     assert "wins" not in said and "not proven" not in said

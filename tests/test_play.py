@@ -70,7 +70,7 @@ def test_moves_illegal_undo_hint_save_quit(monkeypatch, capsys, tmp_path):
 
 
 def test_engine_moves_first_when_you_play_blue(monkeypatch, capsys):
-    status, out = play(monkeypatch, capsys, [], "--color", "blue")
+    status, out = play(monkeypatch, capsys, [], "--side", "blue")
     assert status == 0
     lines = out.out.splitlines()
     assert "You play blue" in lines[0]
@@ -102,7 +102,7 @@ def test_game_over_is_announced_and_moves_refused():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--color", "purple"], "colour must be green or blue"),
+        (["--side", "purple"], "--side must be green or blue"),
         (["--engine", "nobody"], "nobody"),
         (["--size", "12"], "S must be from 4 to 9"),
         (["--time", "0"], "time must be more than 0"),

@@ -146,7 +146,9 @@ def test_command_output_matches_the_yardstick_script(capsys):
     assert re.search(r"wins: green (\d+), blue (\d+), unfinished 0", out)
     green, blue = map(int, re.search(r"wins: green (\d+), blue (\d+)", out).groups())
     assert green + blue == 200
-    assert re.search(r"ended by elimination \d+, by no legal move \d+, by ply cap \(10000\) 0", out)
+    assert re.search(
+        r"ended by elimination \d+, by no legal move \d+, by ply cap \(10,000\) 0", out
+    )
     assert re.search(r"mean length [0-9.]+ plies", out)
     assert main(["playouts", "200", "start", "--size", "5", "--seed", "4", "--threads", "2"]) == 0
     out2, _ = capsys.readouterr()

@@ -118,9 +118,9 @@ def test_every_proof_passes_the_checker(prover):
 
 def test_known_wins(prover):
     green = prover.prove(Board.from_fen(GREEN_WINS_IN_3), interruptible=False)
-    assert (green.text(), green.complete) == ("Green wins, proven in 3 plies", True)
+    assert (green.text(), green.complete) == ("Green wins in at most 3 plies (proven)", True)
     blue = prover.prove(Board.from_fen(BLUE_WINS_IN_3), interruptible=False)
-    assert blue.text() == "Blue wins, proven in 3 plies"
+    assert blue.text() == "Blue wins in at most 3 plies (proven)"
     # The root moves: the one winning move of Blue is proven, and some losing ones are.
     won = [str(m.move) for m in blue.root_moves if m.winner == blue.winner]
     assert won == ["D6-D6xE6"]
@@ -232,7 +232,7 @@ def test_prove_and_check_proof_commands(cli, tmp_path):
     out = tmp_path / "proof.txt"
     run = cli("prove", GREEN_WINS_IN_3, "--out", out, "--table-mb", "4")
     assert run.status == 0, run.err
-    assert run.out.splitlines()[0] == "Green wins, proven in 3 plies"
+    assert run.out.splitlines()[0] == "Green wins in at most 3 plies (proven)"
     assert "proof written to" in run.out
     run = cli("check-proof", out)
     assert run.status == 0, run.err
@@ -241,7 +241,7 @@ def test_prove_and_check_proof_commands(cli, tmp_path):
         == f"proof accepted: Green wins {GREEN_WINS_IN_3} in at most 3 plies"
     )
     run = cli("prove", BLUE_WINS_IN_3, "--quiet", "--table-mb", "4")
-    assert (run.status, run.out, run.err) == (0, "Blue wins, proven in 3 plies\n", "")
+    assert (run.status, run.out, run.err) == (0, "Blue wins in at most 3 plies (proven)\n", "")
 
 
 def test_prove_unproven_is_status_1(cli):
@@ -309,7 +309,7 @@ def test_proof_of_a_loss_for_the_side_to_move_within_a_node_limit(cli, tmp_path)
     out = tmp_path / "loss.txt"
     run = cli("prove", board.fen(), "--nodes", "1000", "--out", out, "--quiet", "--table-mb", "4")
     assert run.status == 0, run.err
-    assert run.out.startswith("Blue wins, proven in 2 plies\n")
+    assert run.out.startswith("Blue wins in at most 2 plies (proven)\n")
     assert cli("check-proof", out).status == 0
 
 
@@ -318,7 +318,9 @@ def test_analyze_shows_a_proven_result(cli):
 
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30")
     assert run.status == 0, run.err
-    assert run.out.splitlines()[-1].startswith("proof: Green wins, proven in 3 plies (15 nodes in ")
+    assert run.out.splitlines()[-1].startswith(
+        "proof: Green wins in at most 3 plies (proven), 15 nodes in "
+    )
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30", "--json")
     proof = json.loads(run.out)["proof"]
     assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 15)

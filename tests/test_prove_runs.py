@@ -117,7 +117,7 @@ def test_cli_checkpoint_then_resume(cli, tmp_path):
     assert other.status == 2 and "(side 4)" in other.err and "Traceback" not in other.err
     done = cli("prove", "--size", "4", "--checkpoint", path)
     assert done.status == 0 and "resuming the run saved in" in done.err
-    assert done.out.startswith("Green wins, proven in ")
+    assert done.out.startswith("Green wins in at most ")
     assert load_checkpoint(path, EMPTY4).nodes > 20_000
     both = cli("prove", "--size", "4", "--checkpoint", tmp_path / "other.npz", "--threads", "2")
     assert both.status == 2 and "one thread" in both.err
@@ -191,9 +191,9 @@ def test_the_root_moves_of_a_symmetric_lost_root_are_proven_once_and_each_has_a_
 
 def test_two_threads_prove_the_empty_side4_board(cli):
     run = cli("prove", "--size", "4", "--threads", "2", "--table-mb", "16", "--moves")
-    assert run.status == 0 and run.out.startswith("Green wins, proven in ")
+    assert run.status == 0 and run.out.startswith("Green wins in at most ")
     # a root move proven for Green, listed with --moves
-    assert any("Green wins, proven in" in line for line in run.out.splitlines()[1:])
+    assert any("Green wins in at most" in line for line in run.out.splitlines()[1:])
 
 
 @pytest.mark.slow
@@ -201,7 +201,7 @@ def test_two_threads_write_a_proof_of_the_empty_side4_board(tmp_path, cli):
     # the reference checker takes tens of seconds over this proof's 14,000 positions
     out = tmp_path / "side4.proof"
     run = cli("prove", "--size", "4", "--threads", "2", "--table-mb", "16", "--out", out)
-    assert run.status == 0 and run.out.startswith("Green wins, proven in ")
+    assert run.status == 0 and run.out.startswith("Green wins in at most ")
     assert check_proof(out).winner == "green"
 
 
@@ -275,7 +275,7 @@ def test_cli_prove_on_worker_processes(cli, tmp_path):
     run = cli(
         "prove", GREEN_WINS_IN_3, "--concurrency", "2", "--table-mb", "4", "--out", out, "--moves"
     )
-    assert run.status == 0 and run.out.startswith("Green wins, proven in "), run.err
+    assert run.status == 0 and run.out.startswith("Green wins in at most "), run.err
     assert "2 worker processes" in run.err
     assert check_proof(out).winner == "green"
     refused = cli("prove", GREEN_WINS_IN_3, "--concurrency", "2", "--threads", "2")

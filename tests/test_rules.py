@@ -1,4 +1,4 @@
-"""One test per numbered rule of rules.md (../shared/rules.md) (sections 3-8), on tiny
+"""One test per numbered rule of docs/rules.md (sections 3-8), on tiny
 hand-built positions, asserting exact move sets by their notation.
 
 Every rule test goes through the ``impl`` fixture, so the same tests run against the

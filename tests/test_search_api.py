@@ -63,8 +63,8 @@ def test_move_command_prints_the_move_last(capsys):
     move = out.strip().splitlines()[-1]
     assert Board.from_fen(MID_GAME).parse_move(move)
     lines = stderr_lines(err)
-    assert [line.split()[2] for line in lines if line.startswith("info")] == ["1", "2", "3"]
-    assert lines[-1].startswith(f"bestmove {move} score ")
+    assert [line.split()[1] for line in lines if line.startswith("depth")] == ["1:", "2:", "3:"]
+    assert lines[-1].startswith(f"best move {move}: Green ")
 
 
 def test_move_command_quiet_and_node_limit(capsys):
@@ -78,7 +78,7 @@ def test_move_command_finds_the_elimination(capsys):
     assert main(["move", BLUE_ELIMINATED, "--time", "0.5"]) == 0
     out, err = capsys.readouterr()
     assert out.strip() == "D2-D3xB4"
-    assert "score Green wins in 1" in err
+    assert "best move D2-D3xB4: Green wins in 1 (" in err
 
 
 @pytest.mark.parametrize(

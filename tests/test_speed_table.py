@@ -39,3 +39,11 @@ def test_bench_table_puts_one_thread_and_every_core_side_by_side():
     assert lines[2] == "| perft, bulk | 1,000 | 1,900 | 1.90x | nodes/s |"
     assert lines[3] == "| make/unmake | 5,000 |  |  | moves/s |"
     assert lines[4].startswith("| fast / reference (perft, leaves made) | 2,439x")
+
+
+def test_the_yardstick_folder_is_given_never_assumed(tmp_path):
+    from scripts.speed_table import yardstick_folder
+
+    assert yardstick_folder(None, {}) is None
+    assert yardstick_folder(None, {"HINGE_YARDSTICK": str(tmp_path)}) == tmp_path
+    assert yardstick_folder(tmp_path / "x", {"HINGE_YARDSTICK": str(tmp_path)}) == tmp_path / "x"

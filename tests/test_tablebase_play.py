@@ -224,7 +224,9 @@ def test_a_replaced_file_is_opened_again(small_tb, tmp_path):
 def test_move_command(small_tb, cli):
     run = cli("move", WIN_START, "--tablebase", small_tb)
     assert run.status == 0 and run.out == "D6-D6xE6\n"
-    assert "score Blue wins in 3" in run.err and run.err.rstrip().endswith("(tablebase)")
+    assert run.err.rstrip().endswith(
+        "best move D6-D6xE6: Blue wins in 3 (from the side-4 tablebase)"
+    )
     run = cli("move", TWO_WINS, "--tablebase", small_tb, "--engine", "alphabeta", "--quiet")
     tb = Tablebase(small_tb)
     answer = probe(Board.from_fen(TWO_WINS), tb)
@@ -232,7 +234,7 @@ def test_move_command(small_tb, cli):
         Board.from_fen(TWO_WINS).parse_move(run.out.strip())
     }
     run = cli("move", LOSS_START, "--tablebase", small_tb, "-o", "threads=1")
-    assert "score Blue wins in 4" in run.err
+    assert "best move E5: Blue wins in 4 (from the side-4 tablebase)" in run.err
 
 
 def test_analyze_command(small_tb, cli):
@@ -263,10 +265,12 @@ def test_analyze_command(small_tb, cli):
     report = json.loads(run.out)
     assert (
         report["tablebase"] is True
-        and report["best"]["score_text"] == "loss in 4"
+        and report["best"]["score_text"] == f"{report['turn'].capitalize()} loses in 4"
         and report["best"]["mate"] == -4
     )
-    assert all(t["score_text"].startswith(("loss in", "win in")) for t in report["top"])
+    assert all(
+        " loses in " in t["score_text"] or " wins in " in t["score_text"] for t in report["top"]
+    )
     # not in the table: a search, as before
     report = json.loads(
         cli("analyze", "--size", "4", "--tablebase", small_tb, "--depth", "2", "--json").out
@@ -318,7 +322,7 @@ def test_play_falls_back_off_the_table(small_tb, cli, monkeypatch):
         "1",
         "--tablebase",
         small_tb,
-        "--color",
+        "--side",
         "blue",
     )
     assert (
@@ -439,9 +443,9 @@ def test_perfect_play_from_the_empty_board(cli, monkeypatch, side4_table):
             ply += 1
         assert ply == 13 and board.outcome().winner == Color.GREEN
     monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
-    run = cli("play", "--size", "4", "--color", "blue", "--tablebase", "auto")
+    run = cli("play", "--size", "4", "--side", "blue", "--tablebase", "auto")
     assert (
-        "engine plays B3 (tablebase: win in 13)" in run.out
+        "engine plays B3 (tablebase: Green wins in 13)" in run.out
         and "hint: " in run.out
-        and "(tablebase: loss in 12)" in run.out
+        and "(tablebase: Green wins in 12)" in run.out
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..board import Board
+from ..core.text import install_hint, seconds_text
 from ..errors import HingeError
 
 
@@ -28,6 +29,26 @@ def add_position_arguments(parser, required_side=False, default_size=6):
     parser.set_defaults(default_size=default_size)
 
 
+def add_color_argument(parser):
+    """``--color`` / ``--no-color``: the board drawn with ANSI colours or not (default:
+    when stdout is a terminal); read by :func:`ansi_colors`. The one meaning of
+    ``--color`` in every command."""
+    parser.add_argument(
+        "--color",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw the tokens in ANSI colours (default: when the output is a terminal)",
+    )
+
+
+def ansi_colors(args) -> bool:
+    """Whether to draw in ANSI colours: ``--color`` / ``--no-color``, else whether
+    stdout is a terminal."""
+    import sys
+
+    return sys.stdout.isatty() if args.color is None else args.color
+
+
 def board_from_args(args) -> Board:
     """The Board named by POSITION and --size."""
     text = args.position.strip()
@@ -39,6 +60,14 @@ def board_from_args(args) -> Board:
             f"--size {args.size} disagrees with the position string, which is of side {board.size}"
         )
     return board
+
+
+def require_game_on(board: Board) -> None:
+    """HingeError ``the game is over: <outcome>`` (exit status 2) for a finished game:
+    the one answer of every command that needs a move to search or list."""
+    outcome = board.outcome()
+    if outcome is not None:
+        raise HingeError(f"the game is over: {outcome}")
 
 
 def positive_int(name, low, high):
@@ -71,7 +100,7 @@ def seconds(name="time", high=24 * 3600.0):
             ) from None
         if not 0 < value <= high:  # also rejects nan
             raise argparse.ArgumentTypeError(
-                f"{name} must be more than 0 and at most {high:g} seconds, not {text}"
+                f"{name} must be more than 0 and at most {seconds_text(high)} seconds, not {text}"
             )
         return value
 
@@ -104,7 +133,7 @@ def add_executor_arguments(
         help="run on a Ray cluster (ADDRESS as 'ray start --head' prints it; 'auto': the one started on this machine); "
         "without ADDRESS, a Ray started here with one worker per core"
         + ("; with --concurrency C, at most C workers" if concurrency else "")
-        + " (needs pip install 'hinge-fast[cluster]')",
+        + f" (needs Ray: {install_hint('cluster')})",
     )
 
 
@@ -273,8 +302,9 @@ def add_game_arguments(parser, what: str, default_time: float):
         "--tc",
         type=time_control,
         default=None,
-        metavar="BASE+INC",
-        help="a clock for each side: BASE seconds, INC more after each move (10+0.1); the engines "
+        metavar="BASE[+INC]",
+        help="a clock for each side: BASE seconds, INC more after each move (10+0.1; BASE alone, "
+        "60: no increment); the engines "
         "decide the time of each move, and a side whose clock runs out loses on time",
     )
     parser.add_argument(
@@ -414,7 +444,7 @@ def write_json(path: str, data) -> None:
 
 
 def time_control(text: str):
-    """An argparse type: ``--tc BASE+INC`` (seconds)."""
+    """An argparse type: ``--tc BASE[+INC]`` (seconds; no INC: none)."""
     from ..search.timeman import TimeControl
 
     try:

@@ -10,6 +10,7 @@ from . import (
     board_from_args,
     engine_options,
     positive_int,
+    require_game_on,
     seconds,
 )
 
@@ -24,7 +25,7 @@ def register(subparsers):
         description="Analyse a position: side to move, tokens and groups of each side, the engine's top "
         "moves with scores (alpha-beta: centi-tokens shown as tokens, or win/loss in N plies; MCTS: win rate "
         "and visits), the principal variation, every group either side could flip with one move, and any "
-        "elimination available. A finished game reports its outcome without searching. "
+        "elimination available. A finished game is an error (exit status 2) naming the winner. "
         "--time is the search's own time, as for 'move': loading the engine and the threat scan come before it.",
         epilog="Example: hinge-fast analyze '6/1gg1b2/5b2/2g2gg2/1b1g1g2b1/1b1gg3b2/4g1bbg1/3bb1bg1/1b2bgg1/1b3g1/6 g' "
         "--time 1 --top 3 --svg board.svg",
@@ -81,7 +82,7 @@ def register(subparsers):
         default=None,
         metavar="S",
         help="then run the prover ('hinge-fast prove') for up to S seconds and add its result: a line "
-        "'proof: Green wins, proven in N plies' (JSON: key 'proof')",
+        "'proof: Green wins in at most N plies (proven)' (JSON: key 'proof')",
     )
     p.set_defaults(run=run_analyze)
 
@@ -94,6 +95,7 @@ def run_analyze(args) -> int:
     from ..tools.analysis import analyze
 
     board = board_from_args(args)
+    require_game_on(board)
     budget = args.time
     if budget is None and args.nodes is None and args.depth is None:
         budget = 1.0
@@ -124,7 +126,7 @@ def run_analyze(args) -> int:
 
         write_text_file(args.svg, analysis_svg(report))
     proof = None
-    if args.prove is not None and board.outcome() is None:
+    if args.prove is not None:
         from ..search.prover import Prover
 
         proof = Prover(table_mb=PROVE_TABLE_MB).prove(board, seconds=args.prove)
@@ -142,7 +144,7 @@ def run_analyze(args) -> int:
     else:
         print(report.to_text())
         if proof is not None:
-            print(f"proof: {proof.text()} ({proof.nodes:,} nodes in {proof.seconds:.2f} s)")
+            print(f"proof: {proof.text()}, {proof.nodes:,} nodes in {proof.seconds:.2f} s")
     if args.svg:
         sys.stdout.flush()
         print(f"wrote {args.svg}", file=sys.stderr)

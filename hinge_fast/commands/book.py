@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..core.text import count
 from ..errors import HingeError
 from . import positive_int
 
@@ -134,7 +135,10 @@ def run_book(args) -> int:
         sys.stdout.write(text)
     else:
         write_text_file(args.out, text)
-        print(f"{len(fens)} positions written to {args.out}")
+        print(f"{count(len(fens), 'position')} written to {args.out}")
     if len(fens) < args.positions:
-        print(f"found {len(fens)} of the {args.positions} positions asked for", file=sys.stderr)
+        print(
+            f"found {len(fens):,} of the {count(args.positions, 'position')} asked for",
+            file=sys.stderr,
+        )
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..core.text import count
 from ..errors import HingeError
 from . import (
     add_executor_arguments,
@@ -198,13 +199,13 @@ def run_match(args) -> int:
 
         executor.start()  # Ray first, to say how many workers it has
         print(
-            f"match {player_a.name} vs {player_b.name}: {args.games} games on side {args.size}, {limit}, "
+            f"match {player_a.name} vs {player_b.name}: {count(args.games, 'game')} on side {args.size}, {limit}, "
             f"{_openings_text(book, openings, args.book_order)}, max {args.max_plies} plies, seed {seed}"
             + ("" if executor.kind == "serial" else f", {executor.describe()}"),
             flush=True,
         )
         if done:
-            print(f"resuming: {len(done)} games already in {path}", flush=True)
+            print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
         line = _Progress(args.games)
         result = play_match(
             players[0],
@@ -243,7 +244,7 @@ def run_match(args) -> int:
         close_made_players()
     print(result.summary())
     if path is not None:
-        print(f"{written[0]} games written to {path}")
+        print(f"{count(written[0], 'game')} written to {path}")
     if args.json is not None:
         write_json(args.json, result.figures())
     return 0
@@ -275,11 +276,11 @@ def _limit_texts(limit_a, limit_b) -> tuple[str, str]:
     >>> _limit_texts((0.2, None), (0.2, None))
     ('0.2 s per move', 'time 0.2')
     >>> _limit_texts((0.2, None), (None, 5000))
-    ('0.2 s per move for A, 5000 nodes for B', 'time 0.2; B nodes 5000')
+    ('0.2 s per move for A, 5,000 nodes for B', 'time 0.2; B nodes 5000')
     """
 
     def words(limit):
-        return f"{limit[0]:g} s" if limit[1] is None else f"{limit[1]} nodes"
+        return f"{limit[0]:g} s" if limit[1] is None else count(limit[1], "node")
 
     def tag(limit):
         return f"time {limit[0]:g}" if limit[1] is None else f"nodes {limit[1]}"

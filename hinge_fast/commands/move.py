@@ -10,6 +10,7 @@ from . import (
     board_from_args,
     engine_options,
     positive_int,
+    require_game_on,
     seconds,
 )
 
@@ -22,7 +23,7 @@ def register(subparsers):
         "stdout. Progress lines (depth, score, nodes, nodes per second, principal variation) go "
         "to stderr. Limits: whichever of --time, --nodes, --depth comes first; with none, 1 "
         "second. A finished game is an error (exit status 2) naming the winner. Ctrl-C stops "
-        "the search and prints the best move found so far.",
+        "the search and prints the best move found so far (exit status 0).",
         epilog="Example: hinge-fast move '6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g' --time 0.5; "
         "with the side-4 tablebase: hinge-fast move --size 4 --tablebase ~/.local/share/hinge-fast/side4.tb",
     )
@@ -55,19 +56,7 @@ def register(subparsers):
     p.set_defaults(run=run_move)
 
 
-def progress_line(result, turn) -> str:
-    """One stderr line per search iteration (the score from Green's side, with its unit)."""
-    from ..search.score import green_text
-
-    pv = " ".join(str(m) for m in result.pv)
-    return (
-        f"info depth {result.depth} score {green_text(result.score, turn)} nodes {result.nodes} "
-        f"nps {result.nps:.0f} time {result.seconds:.3f} pv {pv}"
-    )
-
-
 def run_move(args) -> int:
-    from ..errors import HingeError
     from ..search import Limits
     from ..search.registry import check_limits, choose_engine, create_searcher
 
@@ -76,15 +65,13 @@ def run_move(args) -> int:
     engine = choose_engine(args.engine, limits)
     check_limits(engine, limits)
     searcher = create_searcher(engine, **engine_options(engine, args))
-    outcome = board.outcome()
-    if outcome is not None:
-        raise HingeError(f"the game is over: {outcome}")
+    require_game_on(board)
     last = []
 
     def progress(result):
         last.append(result)
         if not args.quiet:
-            print(progress_line(result, board.turn), file=sys.stderr, flush=True)
+            print(result.progress_text(), file=sys.stderr, flush=True)
 
     try:
         result = searcher.go(board, limits, progress)
@@ -96,10 +83,13 @@ def run_move(args) -> int:
     if not args.quiet:
         from ..search.score import green_text
 
+        how = (
+            "from the side-4 tablebase"
+            if result.tablebase
+            else f"depth {result.depth}, {result.nodes:,} nodes in {result.seconds:.3f} s"
+        )
         print(
-            f"bestmove {result.move} score {green_text(result.score, board.turn)} depth {result.depth} "
-            f"nodes {result.nodes} time {result.seconds:.3f}"
-            + (" (tablebase)" if result.tablebase else ""),
+            f"best move {result.move}: {green_text(result.score, board.turn)} ({how})",
             file=sys.stderr,
         )
     print(result.move)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import add_position_arguments, board_from_args
+from . import add_position_arguments, board_from_args, require_game_on
 
 
 def register(subparsers):
@@ -10,8 +10,7 @@ def register(subparsers):
         "moves",
         help="list the legal moves of a position",
         description="Print the legal moves, one per line, sorted by cells in (column, row) order. "
-        "On a finished game print who won and why instead (game over: blue wins by elimination) "
-        "and exit with status 1.",
+        "A finished game is an error (exit status 2) naming the winner.",
         epilog="Example: hinge-fast moves --size 4",
     )
     add_position_arguments(p)
@@ -20,10 +19,7 @@ def register(subparsers):
 
 def run_moves(args) -> int:
     board = board_from_args(args)
-    outcome = board.outcome()
-    if outcome is not None:
-        print(f"game over: {outcome}")
-        return 1
+    require_game_on(board)
     for move in board.legal_moves:
         print(move)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
+from ..core.text import count, rate
 from . import (
     ProgressBar,
     add_executor_arguments,
@@ -65,8 +66,8 @@ def run_perft(args) -> int:
 
         threads = args.threads or available_threads()
         counts, total, seconds = _perft_fast(board, args.depth, args.divide, args.bulk, threads)
-    for move, count in counts:
-        print(f"{move}: {count}")
+    for move, leaves in counts:
+        print(f"{move}: {leaves}")
     print(total)
     print(_speed_line(args.depth, total, seconds), file=sys.stderr)
     return 0
@@ -76,10 +77,10 @@ def _speed_line(depth, total, seconds) -> str:
     """The stderr line: nodes and time, and nodes/s when there was a count to time
     (depth 0 is the position itself, counted without a search)."""
     if depth == 0:
-        return f"perft 0: {total} node (the position itself; nothing searched)"
+        return f"perft 0: {count(total, 'node')} (the position itself; nothing searched)"
     if seconds <= 0:
-        return f"perft {depth}: {total} nodes in under a microsecond"
-    return f"perft {depth}: {total} nodes in {seconds:.3f} s, {total / seconds:,.0f} nodes/s"
+        return f"perft {depth}: {count(total, 'node')} in under a microsecond"
+    return f"perft {depth}: {count(total, 'node')} in {seconds:.3f} s, {rate(total / seconds, 'nodes')}"
 
 
 def _perft_fast(board, depth, divide, bulk, threads):

@@ -6,7 +6,7 @@ import sys
 
 from ..board import Color
 from ..search.registry import DEFAULT_ENGINE, ENGINES
-from . import add_tablebase_argument, positive_int, seconds
+from . import add_color_argument, add_tablebase_argument, ansi_colors, positive_int, seconds
 
 HELP_TEXT = """\
 commands:
@@ -51,10 +51,11 @@ def register(subparsers):
         help="engine node limit per move instead of time",
     )
     p.add_argument(
-        "--color",
-        default="green",
+        "--side",
+        type=_side,
+        default=Color.GREEN,
         metavar="green|blue",
-        help="your colour (default green, who moves first)",
+        help="the side you play (default green, who moves first)",
     )
     p.add_argument(
         "--size",
@@ -65,13 +66,20 @@ def register(subparsers):
     )
     p.add_argument("--seed", type=int, default=None, help="engine random seed")
     add_tablebase_argument(p)
-    p.add_argument(
-        "--no-color",
-        dest="ansi",
-        action="store_false",
-        help="no ANSI colours (also off when output is not a terminal)",
-    )
+    add_color_argument(p)
     p.set_defaults(run=run_play)
+
+
+def _side(text):
+    """An argparse type: ``--side green|blue``."""
+    import argparse
+
+    from ..errors import HingeError
+
+    try:
+        return Color.parse(text)
+    except HingeError:
+        raise argparse.ArgumentTypeError(f"--side must be green or blue, not {text!r}") from None
 
 
 class _Leave(Exception):
@@ -218,9 +226,14 @@ class TerminalGame:
         self.say(f"hint: {move}{self.exact()}")
 
     def exact(self) -> str:
-        """`` (tablebase: win in 13)`` after a move the engine took from the tablebase."""
+        """`` (tablebase: Green wins in 13)`` after a move the engine took from the
+        tablebase (plies of both sides)."""
+        from ..search.score import green_text
+
         result = getattr(self.player, "last_result", None)
-        return f" (tablebase: {result.score})" if result is not None and result.tablebase else ""
+        if result is None or not result.tablebase:
+            return ""
+        return f" (tablebase: {green_text(result.score, result.turn)})"
 
     def save(self, path):
         from ..errors import HingeError
@@ -244,7 +257,7 @@ def run_play(args) -> int:
     from ..board import Board
     from ..tools.players import get_player
 
-    human = Color.parse(args.color)
+    human = args.side
     board = Board(args.size)
     time = None if args.nodes is not None else args.time
     engine = args.engine or DEFAULT_ENGINE
@@ -256,5 +269,5 @@ def run_play(args) -> int:
         size=args.size,
         options=None if args.tablebase is None else {"tablebase": args.tablebase},
     )
-    ansi = args.ansi and sys.stdout.isatty()
+    ansi = ansi_colors(args)
     return TerminalGame(board, human, player, engine, sys.stdin, sys.stdout, ansi).run()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 import time
 
+from ..core.text import count
+from ..core.text import rate as per_second
 from . import (
     ProgressBar,
     add_executor_arguments,
@@ -80,19 +82,20 @@ def run_playouts(args) -> int:
         where = f"{threads} thread{'s' if threads > 1 else ''}"
     mover = board.turn
     wins = {mover: tally.wins(0), mover.other: tally.wins(1)}
-    print(f"games {tally.games}, seed {args.seed}, {where}")
+    print(f"games {tally.games:,}, seed {args.seed}, {where}")
     print(
-        f"wins: green {wins[Color.GREEN]}, blue {wins[Color.BLUE]}, unfinished {tally.count(PLY_CAP)}"
+        f"wins: green {wins[Color.GREEN]:,}, blue {wins[Color.BLUE]:,}, unfinished {tally.count(PLY_CAP):,}"
     )
     print(
-        f"ended by elimination {tally.count(ELIMINATION)}, by no legal move {tally.count(NO_LEGAL_MOVE)}, "
-        f"by ply cap ({args.max_plies}) {tally.count(PLY_CAP)}"
+        f"ended by elimination {tally.count(ELIMINATION):,}, by no legal move {tally.count(NO_LEGAL_MOVE):,}, "
+        f"by ply cap ({args.max_plies:,}) {tally.count(PLY_CAP):,}"
     )
     print(f"mean length {tally.mean_plies:.2f} plies")
     rate = tally.games / seconds if seconds > 0 else float("inf")
     plies_rate = int(tally.plies.sum()) / seconds if seconds > 0 else float("inf")
     print(
-        f"playouts: {tally.games} games in {seconds:.3f} s, {rate:,.1f} games/s, {plies_rate:,.0f} plies/s",
+        f"playouts: {count(tally.games, 'game')} in {seconds:.3f} s, {per_second(rate, 'games')}, "
+        f"{per_second(plies_rate, 'plies')}",
         file=sys.stderr,
     )
     return 0

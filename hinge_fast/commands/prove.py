@@ -10,6 +10,7 @@ from . import (
     board_from_args,
     executor_from_args,
     positive_int,
+    require_game_on,
     seconds,
 )
 
@@ -19,8 +20,9 @@ def register(subparsers):
         "prove",
         help="prove which side wins a position, by proof-number search",
         description="Search the position with depth-first proof-number search (df-pn) until one side is proven "
-        "to win whatever the other plays, or a limit is reached, and print the result: 'Green wins, proven in N "
-        "plies' (N: the longest line of the proof), or 'not proven within the limits' (exit status 1). The "
+        "to win whatever the other plays, or a limit is reached, and print the result: 'Green wins in at most N "
+        "plies (proven)' (N: the longest line of the proof, a bound: the shortest win may be shorter), or "
+        "'not proven within the limits' (exit status 1). The "
         "search's node count and time go to stderr, with progress lines every few seconds. With --out, the "
         "winner's strategy is written to FILE as a proof file that 'hinge-fast check-proof' verifies "
         "(docs/solve.md). With --checkpoint, the search's table and counters are saved to FILE every few minutes, "
@@ -97,9 +99,7 @@ def run_prove(args) -> int:
     from ..search.prover import Prover
 
     board = board_from_args(args)
-    outcome = board.outcome()
-    if outcome is not None:
-        raise HingeError(f"the game is over: {outcome}")
+    require_game_on(board)
     import os
 
     resuming = args.checkpoint is not None and os.path.exists(args.checkpoint)
@@ -134,7 +134,7 @@ def run_prove(args) -> int:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr, flush=True)
         raise
     if not args.quiet:
-        print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+        print(f"{result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr)
         if args.checkpoint is not None:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
     proof = None
@@ -160,7 +160,7 @@ def run_prove_spread(args, board) -> int:
             progress=progress_printer(args),
         )
     if not args.quiet:
-        print(f"nodes {result.nodes} time {result.seconds:.3f}", file=sys.stderr)
+        print(f"{result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr)
     return print_result(args, result, proof)
 
 
@@ -172,7 +172,7 @@ def progress_printer(args):
         if not args.quiet and elapsed - shown[0] >= 5:
             shown[0] = elapsed
             print(
-                f"info nodes {nodes} pn {pn} dn {dn} time {elapsed:.0f}",
+                f"{nodes:,} nodes in {elapsed:.0f} s, pn {pn:,}, dn {dn:,}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -183,6 +183,7 @@ def progress_printer(args):
 def print_result(args, result, proof) -> int:
     """Print the result, with the root's moves when asked, and write ``proof`` (None
     when there is none or no ``--out``) to ``--out``; the exit status."""
+    from ..search.score import proof_text
     from ..tools.proof import write_proof
 
     if proof is None:
@@ -192,8 +193,7 @@ def print_result(args, result, proof) -> int:
                 print(line)
         return 1 if result.winner is None else 0
     size = write_proof(args.out, proof.position, str(proof.winner), proof.distance, proof.strategy)
-    plies = "ply" if proof.distance == 1 else "plies"
-    print(f"{str(proof.winner).capitalize()} wins, proven in {proof.distance} {plies}")
+    print(proof_text(proof.winner, proof.distance))
     if args.moves:
         for line in root_move_lines(result):
             print(line)
@@ -206,12 +206,13 @@ def print_result(args, result, proof) -> int:
 
 def root_move_lines(result) -> list[str]:
     """One line per root move: who it is proven for, or its numbers while open."""
+    from ..search.score import proof_text
+
     width = max((len(str(m.move)) for m in result.root_moves), default=0)
     lines = []
     for m in result.root_moves:
         if m.winner is not None:
-            plies = "ply" if m.distance == 1 else "plies"
-            state = f"{str(m.winner).capitalize()} wins, proven in {m.distance} {plies}"
+            state = proof_text(m.winner, m.distance)
         else:
             state = f"open: pn {m.pn} dn {m.dn}"
         lines.append(f"  {str(m.move):<{width}}  {state}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..core.text import count
 from . import ProgressBar, positive_int, seconds
 
 
@@ -136,12 +137,12 @@ def run_puzzles(args) -> int:
             if bar.bar is not None:
                 bar.bar.close()
                 bar.bar = None
-            print(f"side {size}: {per_side} puzzles", file=sys.stderr)
+            print(f"side {size}: {count(per_side, 'puzzle')}", file=sys.stderr)
     header["seconds"] = round(time.monotonic() - started)
     if args.out is not None:
         write_text_file(args.out, puzzles_json(found, header))
     print(
-        f"{len(found)} puzzles in {time.monotonic() - started:.0f} s"
+        f"{count(len(found), 'puzzle')} in {time.monotonic() - started:.0f} s"
         + ("" if args.out is None else f", written to {args.out}"),
         file=sys.stderr,
     )

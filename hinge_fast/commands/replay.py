@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import positive_int
+from . import add_color_argument, ansi_colors, positive_int
 
 
 def register(subparsers):
@@ -36,7 +36,7 @@ def register(subparsers):
         default=None,
         help="also write the picture of that position to FILE",
     )
-    p.add_argument("--color", action="store_true", help="colour the tokens with ANSI codes")
+    add_color_argument(p)
     p.set_defaults(run=run_replay)
 
 
@@ -70,7 +70,7 @@ def run_replay(args) -> int:
         print(
             f"position after ply {ply} of {total} ({move_label(board.turn.other, ply - 1, record.moves[ply - 1], first_blue)}):"
         )
-    print(draw(board, color=args.color))
+    print(draw(board, color=ansi_colors(args)))
     print(board.fen())
     outcome = board.outcome()
     if outcome is not None:

@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 
+from ..core.text import install_hint
 from . import positive_int
 
 LOCALHOST = "127.0.0.1"
@@ -19,7 +20,7 @@ def register(subparsers):
         "position strings and records in and out, a position editor and the rules (docs/web.md). "
         "Each browser tab is its own game. Listens on 127.0.0.1 only unless --host says otherwise; "
         "the address it prints carries a new access token each run, which the page and the API ask for. "
-        "Needs the web extra: pip install 'hinge-fast[web]'.",
+        "Needs the web extra: " + install_hint("web") + ".",
         epilog="Example: hinge-fast serve --port 8000 --open",
     )
     p.add_argument(
@@ -60,7 +61,7 @@ def run_serve(args) -> int:
         from ..web import create_app
     except ImportError as e:
         raise HingeError(
-            f"serve needs the web extra ({e.name} is missing): pip install 'hinge-fast[web]'"
+            f"serve needs the web extra ({e.name} is missing): {install_hint('web')}"
         ) from None
     import secrets
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import add_position_arguments, board_from_args
+from . import add_color_argument, add_position_arguments, ansi_colors, board_from_args
 
 
 def register(subparsers):
@@ -13,7 +13,7 @@ def register(subparsers):
         epilog="Example: hinge-fast show '4/5/2g3/7/6/5/4 b'",
     )
     add_position_arguments(p)
-    p.add_argument("--color", action="store_true", help="colour the tokens with ANSI codes")
+    add_color_argument(p)
     p.set_defaults(run=run_show)
 
 
@@ -21,7 +21,7 @@ def run_show(args) -> int:
     from ..board import draw
 
     board = board_from_args(args)
-    print(draw(board, color=args.color))
+    print(draw(board, color=ansi_colors(args)))
     print(board.fen())
     outcome = board.outcome() if board.is_eliminated() else None
     if outcome:

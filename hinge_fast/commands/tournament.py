@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..core.text import count
 from ..errors import HingeError
 from . import (
     add_executor_arguments,
@@ -147,23 +148,23 @@ def run_tournament(args) -> int:
         opened = (
             f"{openings}-ply random openings"
             if book is None
-            else f"book {book.name} ({len(book)} entries, {args.book_order} order)"
+            else f"book {book.name} ({count(len(book), 'entry', 'entries')}, {args.book_order} order)"
         )
         clock = (
             f"{args.tc} clock"
             if args.tc is not None
-            else f"{args.nodes} nodes per move"
+            else f"{count(args.nodes, 'node')} per move"
             if args.nodes is not None
             else f"{time:g} s per move"
         )
         print(
-            f"tournament ({kind}): {total} games on side {args.size}, {args.rounds} rounds, {clock}, {opened}, "
+            f"tournament ({kind}): {count(total, 'game')} on side {args.size}, {count(args.rounds, 'round')}, {clock}, {opened}, "
             f"max {args.max_plies} plies, seed {seed}"
             + ("" if executor.kind == "serial" else f", {executor.describe()}"),
             flush=True,
         )
         if done:
-            print(f"resuming: {len(done)} games already in {path}", flush=True)
+            print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
         from tqdm import tqdm
 
         line = tqdm(total=total, initial=len(done), unit="game", file=sys.stderr, disable=None)
@@ -202,7 +203,7 @@ def run_tournament(args) -> int:
         close_made_players()
     print(result.summary())
     if path is not None:
-        print(f"{written[0]} games written to {path}")
+        print(f"{count(written[0], 'game')} written to {path}")
     if args.json is not None:
         write_json(args.json, result.figures())
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..core.text import count
 from . import ProgressBar, add_executor_arguments, executor_from_args, positive_int, seconds
 
 
@@ -124,10 +125,12 @@ def run_tune(args) -> int:
         )
     nodes = args.nodes if args.nodes is not None or args.time is not None else 500
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
-    limit = f"{args.time:g} s per move" if args.time is not None else f"{nodes} nodes per move"
+    limit = (
+        f"{args.time:g} s per move" if args.time is not None else f"{count(nodes, 'node')} per move"
+    )
     start = " ".join(f"{p.name}={p.start:g}" for p in params)
     print(
-        f"tune {spec.name}: {args.iterations} iterations of {args.games} games on side {args.size}, {limit}, seed {seed}; start {start}",
+        f"tune {spec.name}: {count(args.iterations, 'iteration')} of {count(args.games, 'game')} on side {args.size}, {limit}, seed {seed}; start {start}",
         flush=True,
     )
     executor = executor_from_args(args)

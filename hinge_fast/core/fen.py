@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from ..errors import HingeError
 from .geometry import MAX_SIZE, MIN_SIZE, geometry
+from .text import count
 
 GREEN = 0
 BLUE = 1
@@ -62,7 +63,7 @@ def parse_fen(text) -> ParsedPosition:
     rows = board_text.split("/")
     if len(rows) % 2 == 0 or not MIN_SIZE <= (len(rows) + 1) // 2 <= MAX_SIZE:
         raise HingeError(
-            f"position string has {len(rows)} rows; a board of side S has 2S-1 rows "
+            f"position string has {count(len(rows), 'row')}; a board of side S has 2S-1 rows "
             f"({2 * MIN_SIZE - 1} to {2 * MAX_SIZE - 1})"
         )
     size = (len(rows) + 1) // 2

@@ -3,7 +3,7 @@
     >>> from hinge_fast import Board
     >>> result = Prover(table_mb=1).prove(Board.from_fen("4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g"))
     >>> result.text()
-    'Green wins, proven in 3 plies'
+    'Green wins in at most 3 plies (proven)'
 
 ``Prover.prove`` runs the df-pn kernels of ``dfpn.py`` (the method is described there)
 from the position: first with the side to move as the attacker; when that run ends in
@@ -130,11 +130,12 @@ class ProofResult:
 
         >>> from hinge_fast.board import Color
         >>> ProofResult("", Color.GREEN, 13, 5, 0.1, True, 0, 1 << 40).text()
-        'Green wins, proven in 13 plies'
+        'Green wins in at most 13 plies (proven)'
         """
         if self.winner is not None:
-            plies = "ply" if self.distance == 1 else "plies"
-            return f"{str(self.winner).capitalize()} wins, proven in {self.distance} {plies}"
+            from .score import proof_text
+
+            return proof_text(self.winner, self.distance)
         if self.complete:
             return "no forced win for either side: each can make the game repeat"
         return "not proven within the limits"

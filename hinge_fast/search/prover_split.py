@@ -5,7 +5,7 @@ root's moves proven at once; one table per thread.
     >>> from hinge_fast.search.prover import Prover
     >>> prover = Prover(table_mb=1, threads=2)
     >>> prover.prove(Board.from_fen("4/1bgg1/2bb2/2bgg2/1ggb2/2gb1/4 b")).text()
-    'Blue wins, proven in 3 plies'
+    'Blue wins in at most 3 plies (proven)'
 
 How it works
 ------------

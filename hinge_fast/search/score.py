@@ -232,5 +232,44 @@ def green_text(score, turn, chance: bool = True) -> str:
     return green_view(score, turn, chance)["text"]
 
 
+def mover_text(score, turn=None) -> str:
+    """A score from the side to move's point of view in words, naming that side
+    (``turn``, a ``board.Color``; None: "the side to move") and the unit.
+
+    >>> from hinge_fast.board import Color
+    >>> mover_text(Score.centi(-3301), Color.BLUE), mover_text(Score.rate(0.625), Color.GREEN)
+    ('Blue -33.01 tokens', 'Green 62.5% to win')
+    >>> mover_text(Score.loss(4), Color.BLUE), mover_text(Score.centi(125))
+    ('Blue loses in 4', '+1.25 tokens for the side to move')
+    """
+    if score is None:
+        return "not fully searched"
+    if score.kind == WIN:
+        words = f"wins in {int(score.value)}" if score.value else "has won"
+    elif score.kind == LOSS:
+        words = f"loses in {int(score.value)}" if score.value else "has lost"
+    elif score.kind == RATE:
+        words = f"{100 * score.value:.1f}% to win"
+    else:
+        words = f"{score.value / 100:+.2f} tokens"
+    if turn is None:
+        return f"the side to move {words}" if score.is_mate else f"{words} for the side to move"
+    return f"{str(turn).capitalize()} {words}"
+
+
 def _is_green(turn) -> bool:
     return str(turn) == "green"
+
+
+def proof_text(winner, distance: int) -> str:
+    """A proof's result in words: the winner, and its distance (the longest line of the
+    proof) as the bound it is; a win in one ply is the one distance a proof makes exact.
+
+    >>> from hinge_fast.board import Color
+    >>> proof_text(Color.GREEN, 15), proof_text(Color.BLUE, 1)
+    ('Green wins in at most 15 plies (proven)', 'Blue wins in 1 ply (proven)')
+    """
+    side = str(winner).capitalize()
+    if distance == 1:
+        return f"{side} wins in 1 ply (proven)"
+    return f"{side} wins in at most {distance} plies (proven)"

@@ -69,19 +69,30 @@ class Searcher:
             raise HingeError(
                 f"this {self.name} searcher is already searching: use one searcher per thread"
             )
+        turn = board.turn
+
+        def tell(result):
+            result.turn = turn  # whom the score is for
+            on_progress(result)
+
+        progress = None if on_progress is None else tell
         try:
             self._stop.clear()
             if board.size == tablebase.SIDE and self.tablebase != tablebase.OFF:
                 result = self._from_tablebase(board)
                 if result is not None:
-                    if on_progress is not None:
-                        on_progress(result)
+                    if progress is not None:
+                        progress(result)
+                    result.turn = turn
                     return result
             board.load_kernels()
             self.prepare(board)
-            return self._go(
-                board, self.default_limits(timeman.limits_for_move(limits, board)), on_progress
+            result = self._go(
+                board, self.default_limits(timeman.limits_for_move(limits, board)), progress
             )
+            if result is not None:
+                result.turn = turn
+            return result
         finally:
             self._busy.release()
 

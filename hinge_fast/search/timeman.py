@@ -176,7 +176,7 @@ class TimeControl:
         m = _TC.fullmatch(str(text))
         if m is None:
             raise HingeError(
-                f"a time control is BASE+INC in seconds, like 10+0.1, not {str(text)[:40]!r}"
+                f"a time control is BASE[+INC] in seconds, like 10+0.1 or 60, not {str(text)[:40]!r}"
             )
         return cls(float(m.group(1)), float(m.group(2) or 0.0))
 

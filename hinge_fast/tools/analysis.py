@@ -112,21 +112,26 @@ def eliminations(board: Board) -> list[Elimination]:
     return out
 
 
-def root_move_text(root_move, depth: int | None = None, turn=None) -> str:
-    """A root move's score as a person reads it: ``+1.25``, ``win in 3``, ``62.5% (1234
-    visits)`` for a win rate; ``(depth 4)`` after a score from another depth than the
-    result's ``depth`` (an unfinished iteration leaves some moves one depth short).
-    With ``turn`` (the side to move), from Green's side with its unit, as
-    ``search.score.green_text`` words it: ``Green +1.25 tokens, 52% to win``, ``Blue wins
-    in 3``, ``Green 62% to win (1234 visits)``."""
-    from ..search.score import green_text
+def root_move_text(root_move, depth: int | None = None, turn=None, green: bool = True) -> str:
+    """A root move's score as a person reads it. Without ``turn``: ``+1.25``, ``win in
+    3``, ``62.5% (1,234 visits)`` for the side to move. With ``turn`` (the side to move),
+    naming a side and the unit: from Green's side as ``search.score.green_text`` words it
+    (``Green +1.25 tokens, 52% to win``, ``Blue wins in 3``, ``Green 62% to win (1,234
+    visits)``), or with ``green=False`` from the side to move's, as
+    ``search.score.mover_text`` words it (``Blue -1.25 tokens``, ``Blue loses in 3``).
+    ``(depth 4)`` follows a score from another depth than the result's ``depth`` (an
+    unfinished iteration leaves some moves one depth short)."""
+    from ..search.score import green_text, mover_text
 
     score = root_move.score
     if score is None:
         return "not fully searched"
-    text = str(score) if turn is None else green_text(score, turn)
+    if turn is None:
+        text = str(score)
+    else:
+        text = green_text(score, turn) if green else mover_text(score, turn)
     if score.kind == "rate":
-        text += f" ({root_move.visits} visits)"
+        text += f" ({root_move.visits:,} visit{'' if root_move.visits == 1 else 's'})"
     if depth is not None and root_move.depth and root_move.depth != depth:
         text += f" (depth {root_move.depth})"
     return text
@@ -174,7 +179,9 @@ class Analysis:
         return {
             "move": str(root_move.move),
             "score": _score_number(root_move.score),
-            "score_text": root_move_text(root_move, self.result.depth),
+            "score_text": root_move_text(
+                root_move, self.result.depth, self.board.turn, green=False
+            ),
             "mate": root_move.mate,
             "win_rate": root_move.win_rate,
             "visits": root_move.visits,
@@ -185,7 +192,7 @@ class Analysis:
         }
 
     def to_dict(self) -> dict:
-        from ..search.score import green_text
+        from ..search.score import green_text, mover_text
 
         board = self.board
         result = self.result
@@ -215,7 +222,7 @@ class Analysis:
             out["best"] = {
                 "move": str(result.move),
                 "score": _score_number(result.score),
-                "score_text": str(result.score),
+                "score_text": mover_text(result.score, board.turn),
                 "mate": result.mate,
                 "win_chance": _chance(result.score),
                 "green_text": green_text(result.score, board.turn),
@@ -388,7 +395,9 @@ def analysis_svg(report: Analysis, **options) -> str:
     options.setdefault("lastmove", None)
     best_text = None
     if report.result is not None and report.result.move is not None:
-        best_text = f"{report.result.score_text} ({report.engine})"
+        from ..search.score import green_text
+
+        best_text = f"{green_text(report.result.score, report.board.turn)} ({report.engine})"
     return board_svg(
         report.board, best=report.best, best_text=best_text, outlines=outlines, **options
     )

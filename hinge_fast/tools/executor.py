@@ -300,7 +300,9 @@ class Executor:
             import ray
             import ray.util
         except ImportError:
-            raise HingeError("--ray needs Ray: pip install 'hinge-fast[cluster]'") from None
+            from hinge_fast.core.text import install_hint
+
+            raise HingeError(f"--ray needs Ray: {install_hint('cluster')}") from None
         if self.ray_address not in (LOCAL, "auto"):
             _check_reachable(self.ray_address)
         self._ray = ray

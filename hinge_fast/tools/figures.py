@@ -15,7 +15,9 @@ def pyplot(what: str):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise HingeError(f"{what} needs matplotlib: pip install 'hinge-fast[plot]'") from None
+        from hinge_fast.core.text import install_hint
+
+        raise HingeError(f"{what} needs matplotlib: {install_hint('plot')}") from None
     return plt
 
 

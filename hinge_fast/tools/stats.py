@@ -359,22 +359,24 @@ def _share(n, total):
         return str(n)
     percent = 100 * n / total
     return (
-        f"{n} ({percent:.2f}%)"
+        f"{n:,} ({percent:.2f}%)"
         if 0 < percent < 1 or 99 < percent < 100
-        else f"{n} ({percent:.1f}%)"
+        else f"{n:,} ({percent:.1f}%)"
     )
 
 
 def format_text(s: dict) -> str:
     """The summary of :func:`summarize` for a person, several lines."""
+    from hinge_fast.core.text import count
+
     lines = [
-        f"{s['games']} games of {s['player']} self-play on the side-{s['size']} board ({s['seconds']:.1f} s, seed {s['seed']})"
+        f"{count(s['games'], 'game')} of {s['player']} self-play on the side-{s['size']} board ({s['seconds']:.1f} s, seed {s['seed']})"
     ]
     decided = s["green_wins"] + s["blue_wins"]
     if decided:
         low, high = s["green_win_rate_95"]
         lines.append(
-            f"first player (green) wins: {s['green_wins']} of {decided} finished games = "
+            f"first player (green) wins: {s['green_wins']:,} of {count(decided, 'finished game')} = "
             f"{100 * s['green_win_rate']:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%)"
         )
     else:
@@ -385,14 +387,14 @@ def format_text(s: dict) -> str:
         opened = f" (each opened by {s['openings']} random plies)" if s.get("openings") else ""
         if distinct < n:
             lines.append(
-                f"distinct games: {distinct} of {n}{opened}: {n - distinct} repeat an earlier game, so the interval, "
+                f"distinct games: {distinct:,} of {n:,}{opened}: {n - distinct:,} repeat an earlier game, so the interval, "
                 f"which counts every game as independent, is too narrow; give --openings more plies"
             )
         else:
-            lines.append(f"distinct games: {distinct} of {n}{opened}")
+            lines.append(f"distinct games: {distinct:,} of {n:,}{opened}")
     stuck = s["no_legal_move"]
     lines.append(
-        f"NO LEGAL MOVE: {stuck} of {n} games ended with a player unable to move"
+        f"NO LEGAL MOVE: {stuck:,} of {count(n, 'game')} ended with a player unable to move"
         + (" (the side to move lost)" if stuck else " (the rules' claim held in every game)")
     )
     for item in s["no_legal_move_positions"]:
@@ -400,7 +402,7 @@ def format_text(s: dict) -> str:
     e = s["endings"]
     lines.append(
         f"endings: elimination {_share(e['elimination'], n)}, no legal move {_share(e['no legal move'], n)}, "
-        f"ply cap {s['max_plies']} {_share(e['max plies'], n)}"
+        f"ply cap {s['max_plies']:,} {_share(e['max plies'], n)}"
     )
     length = s["length"]
     lines.append(
@@ -411,12 +413,12 @@ def format_text(s: dict) -> str:
     lines.append("  plies      positions  mean legal moves")
     for b in s["legal_moves_by_bucket"]:
         lines.append(
-            f"  {b['plies'][0]:>4}-{b['plies'][1]:<4}  {b['positions']:>9}  {b['mean_legal_moves']:>16.1f}"
+            f"  {b['plies'][0]:>4}-{b['plies'][1]:<4}  {b['positions']:>9,}  {b['mean_legal_moves']:>16.1f}"
         )
     k, d, total = s["move_kinds"], s["swipe_details"], s["moves"]
     swipes = total - k["placement"]
     lines.append(
-        f"moves played: {total}: placements {_share(k['placement'], total)}, swipes {_share(swipes, total)}"
+        f"moves played: {total:,}: placements {_share(k['placement'], total)}, swipes {_share(swipes, total)}"
     )
     lines.append(
         f"  swipes: one-step {_share(k['one_step'], swipes)}, onward two-step {_share(k['onward'], swipes)}, "
@@ -424,8 +426,8 @@ def format_text(s: dict) -> str:
     )
     lines.append(
         f"  passing over a friendly token: {_share(d['over_friendly'], swipes)} of swipes "
-        f"(onward {d['onward_over_friendly']}, reversing {d['reversing_over_friendly']}); "
-        f"reversing off the edge: {d['reversing_via_edge']}"
+        f"(onward {d['onward_over_friendly']:,}, reversing {d['reversing_over_friendly']:,}); "
+        f"reversing off the edge: {d['reversing_via_edge']:,}"
     )
     return "\n".join(lines)
 

@@ -19,7 +19,7 @@ from ..search import DEFAULT_ENGINE, ENGINES
 
 #: Engines a person can pick in the app: the registry's, the default (the stronger) first.
 ENGINE_NAMES = (DEFAULT_ENGINE,) + tuple(e for e in ENGINES if e != DEFAULT_ENGINE)
-#: Memory caps of one search: alpha-beta table (MB) and MCTS tree (nodes, ~31 bytes each).
+#: Memory caps of one search: alpha-beta table (MB) and MCTS tree (nodes, ``mcts.NODE_BYTES`` each).
 TABLE_MB = 16
 TREE_NODES = 1_000_000
 #: The longest search the app runs, seconds (analysis without a limit stops there).
