@@ -16,8 +16,8 @@ Steps (each must succeed; the first failure is one line on stderr, exit status 2
 
 ``--keep DIR`` builds into DIR and leaves it there (the default folder is removed).
 
-Example: ``python -m scripts.check_build --keep /tmp/release`` (the files to publish are
-then in /tmp/release/dist).
+Example: ``python -m scripts.check_build --keep release`` (the files to publish are then
+in release/dist).
 """
 
 from __future__ import annotations

@@ -356,7 +356,7 @@ def test_the_python_docs_say_what_the_default_engine_is():
     import inspect
     from pathlib import Path
 
-    from hinge_fast.search import search
+    from hinge_fast.search import search_position as search
     from hinge_fast.search.registry import DEFAULT_ENGINE
 
     assert inspect.signature(search).parameters["engine"].default is None
