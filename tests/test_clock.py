@@ -10,13 +10,13 @@ from hinge_fast.board import Color, Termination
 from hinge_fast.protocol.server import EngineSession
 from hinge_fast.protocol.wire import parse_bestmove_limits
 from hinge_fast.search import Limits, create_searcher
+from hinge_fast.search.limits import limits_for_move
 from hinge_fast.search.timeman import (
     MIN_MOVES_LEFT,
     MOVE_OVERHEAD,
     RESERVE,
     Clock,
     TimeControl,
-    limits_for_move,
     move_time,
     moves_left,
 )

@@ -17,13 +17,8 @@ from hinge_fast.protocol.options import default_options, searcher_options
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.mcts import MCTSSearcher
 from hinge_fast.search.mcts_threads import merged_result, share, thread_seed
-from hinge_fast.search.registry import (
-    DEFAULT_THREADS,
-    MAX_THREADS,
-    default_threads,
-    engine_spec,
-    parse_engine_spec,
-)
+from hinge_fast.search.options import DEFAULT_THREADS, MAX_THREADS, default_threads
+from hinge_fast.search.registry import engine_spec, parse_engine_spec
 from hinge_fast.search.tt import pack_entry, table_store
 from hinge_fast.tools.players import get_player
 

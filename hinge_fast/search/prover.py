@@ -19,8 +19,8 @@ where the table has lost a result (replaced), it searches that position again. T
 checker of ``tools/proof.py`` replays such a strategy with the reference
 implementation.
 
-The kernels run in a worker thread that Ctrl-C (KeyboardInterrupt in the main thread)
-or ``stop()`` ends within ``dfpn.CLOCK_EVERY`` nodes.
+The kernels run on a worker thread (``core/workers.py``) that Ctrl-C (KeyboardInterrupt
+in the main thread) or ``stop()`` ends within ``dfpn.CLOCK_EVERY`` nodes.
 
 With ``checkpoint=FILE`` the table and counters go to FILE (``checkpoint.py``) every
 ``checkpoint_every`` seconds, when the run ends and when it is interrupted; a run
@@ -38,11 +38,11 @@ from __future__ import annotations
 import os
 import threading
 import time as _time
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..board import Board, Color, bitboard_cells
+from ..core import workers
 from ..core.fen import format_fen
 from ..core.geometry import NWORDS
 from ..core.sets import set_like
@@ -70,6 +70,8 @@ from .dfpn import (
     new_table,
     shift_sets,
 )
+from .proofs import Proof, ProofResult, RootMove
+from .prover_split import prove_split, split_proof
 
 
 def as_sets(size, own_bits, enemy_bits):
@@ -88,56 +90,6 @@ def as_sets(size, own_bits, enemy_bits):
 DEFAULT_TABLE_MB = 256
 #: Seconds between two checkpoints of a run.
 DEFAULT_CHECKPOINT_EVERY = 600.0
-
-
-@dataclass
-class RootMove:
-    """A move of the root and what the search knows of it: ``winner`` (a Color, None
-    while open), its distance in plies from the root, and its numbers for the side to
-    move at the root (``pn``: that it wins after this move; ``dn``: that it loses)."""
-
-    move: object
-    winner: object
-    distance: int | None
-    pn: int
-    dn: int
-
-
-@dataclass
-class ProofResult:
-    """What ``Prover.prove`` found.
-
-    ``winner``: the Color that wins by force, or None (not proven within the limits,
-    or neither side can force a win without letting the game repeat); ``distance``:
-    plies to the end of the game along the proof; ``nodes``: positions searched
-    (expanded) in all; ``complete``: the search ended by itself rather than at a
-    limit; ``root_moves``: each root move's state at the end; ``pn``, ``dn``: the root's
-    numbers for the side to move at the end (0 and INFINITY once won)."""
-
-    position: str
-    winner: object
-    distance: int | None
-    nodes: int
-    seconds: float
-    complete: bool
-    pn: int
-    dn: int
-    root_moves: list = field(default_factory=list)
-    repetition: bool = False
-
-    def text(self) -> str:
-        """The result in words, naming the side.
-
-        >>> from hinge_fast.board import Color
-        >>> ProofResult("", Color.GREEN, 13, 5, 0.1, True, 0, 1 << 40).text()
-        'Green wins, proven in 13 plies'
-        """
-        if self.winner is not None:
-            plies = "ply" if self.distance == 1 else "plies"
-            return f"{str(self.winner).capitalize()} wins, proven in {self.distance} {plies}"
-        if self.complete:
-            return "no forced win for either side: each can make the game repeat"
-        return "not proven within the limits"
 
 
 class Prover:
@@ -282,41 +234,29 @@ class Prover:
         args = (size, own, enemy, attacker_to_move, INFINITY, INFINITY, ply, buf, self.table)
         if not interruptible:
             return mid(*args), False
-        box = {}
-
-        def work():
-            try:
-                box["result"] = mid(*args)
-            except BaseException as error:  # noqa: BLE001  (handed to the caller)
-                box["error"] = error
-
-        thread = threading.Thread(target=work, name="hinge-fast prover", daemon=True)
-        thread.start()
-        interrupted = paused = False
         spent_nodes, spent_seconds = self.spent
-        while thread.is_alive():
-            try:
-                thread.join(
-                    1.0 if saver is None else min(1.0, max(0.01, saver.due - _time.monotonic()))
+        paused = [False]
+
+        def halt():
+            state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
+
+        def tick():
+            if progress is not None:
+                progress(
+                    spent_nodes + int(state[NODES]),
+                    int(state[ROOT_PN]),
+                    int(state[ROOT_DN]),
+                    spent_seconds + _time.monotonic() - started,
                 )
-                if progress is not None and thread.is_alive():
-                    progress(
-                        spent_nodes + int(state[NODES]),
-                        int(state[ROOT_PN]),
-                        int(state[ROOT_DN]),
-                        spent_seconds + _time.monotonic() - started,
-                    )
-                if saver is not None and not paused and _time.monotonic() >= saver.due:
-                    paused = True
-                    state[DEADLINE] = 0
-            except KeyboardInterrupt:
-                interrupted = True
-                state[DEADLINE] = 0
-        if "error" in box:
-            raise box["error"]
-        if interrupted:
+            if saver is not None and not paused[0] and _time.monotonic() >= saver.due:
+                paused[0] = True
+                halt()
+
+        poll = 1.0 if saver is None else min(1.0, max(0.01, saver.due - _time.monotonic()))
+        work = workers.run([lambda: mid(*args)], halt, poll, tick=tick)
+        if work.interrupted:
             raise KeyboardInterrupt
-        return box["result"], paused
+        return work.results[0], paused[0]
 
     def prove(
         self,
@@ -341,8 +281,6 @@ class Prover:
         if self.threads > 1:
             if checkpoint is not None:
                 raise HingeError("a checkpoint is kept by a run on one thread only")
-            from .prover_split import prove_split
-
             return prove_split(self, board, nodes, seconds, progress)
         size = board.size
         self.spent = (0, 0.0)
@@ -462,8 +400,6 @@ class Prover:
         None). HingeError when no side is proven within the limits. With threads: as
         ``prover_split.split_proof`` writes it."""
         if self.threads > 1:
-            from .prover_split import split_proof
-
             return split_proof(self, board, winner, nodes, seconds)
         if winner is None:
             winner = self.prove(board, nodes=nodes, seconds=seconds).winner
@@ -525,19 +461,6 @@ class _Saver:
             spent_seconds + _time.monotonic() - self.started,
         )
         self.due = _time.monotonic() + self.every
-
-
-@dataclass
-class Proof:
-    """A proof that ``winner`` wins from ``position``: ``strategy`` maps every
-    position of the proof with the winner to move (position strings) to the winner's
-    move there (notation); the loser's moves are all the legal ones. ``distance``: the
-    plies of its longest line."""
-
-    position: str
-    winner: object
-    distance: int
-    strategy: dict
 
 
 class _Walk:
