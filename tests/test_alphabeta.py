@@ -336,7 +336,7 @@ def test_the_searcher_class_plays_the_engine_defaults():
     assert (defaults["evaluator"], defaults["quiescence"]) == ("leaf-fitted", 2)
     plain, engine = AlphaBetaSearcher(), create_searcher("alphabeta", tablebase="off")
     for name in ("table_mb", "multipv", "quiescence", "quiescence_plies", "threads"):
-        assert getattr(plain, name) == getattr(engine, name) == defaults[name], name
+        assert getattr(plain.config, name) == getattr(engine.config, name) == defaults[name], name
     assert plain.evaluator is engine.evaluator
     for board in midgame_positions(6, 2, seed=32) + midgame_positions(8, 1, seed=33):
         a = AlphaBetaSearcher(threads=1).go(board, Limits(nodes=3000))
@@ -350,7 +350,7 @@ def test_the_searcher_class_plays_the_engine_defaults():
         )
     with pytest.raises(HingeError, match="quiescence"):
         create_searcher("alphabeta", quiescence=-1)
-    for removed in ("lmr", "null_move", "flip_extension", "shift_search", "full_time"):
+    for removed in ("lmr", "null_move", "flip_extension", "shift_search", "full_time", "seed"):
         with pytest.raises(HingeError, match=f"unknown option '{removed}'"):
             create_searcher("alphabeta", **{removed: 1})
 
@@ -486,20 +486,18 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
     called on the arrays themselves."""
     from hinge_fast.core.sets import to_shift_words
 
-    def plain(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
+    def plain(colour, own, enemy, key, depth, ctx, like):
+        size = ctx.config.size
         return negamax.negamax(
-            size,
             colour,
             to_shift_words(size, own, like),
             to_shift_words(size, enemy, like),
             key,
             depth,
-            ply,
-            alpha,
-            beta,
-            buf,
-            keys,
-            data,
+            0,
+            -negamax.INFINITE,
+            negamax.INFINITE,
+            ctx,
         )
 
     boards = midgame_positions(size, 4, seed=40 + size)

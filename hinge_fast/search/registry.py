@@ -106,7 +106,7 @@ def engine_spec(name: str | None = None) -> EngineSpec:
 
 
 def all_options() -> dict[str, OptionSpec]:
-    """Every option of every engine by name (an option shared by engines, like ``seed``,
+    """Every option of every engine by name (an option shared by engines, like ``threads``,
     once)."""
     out: dict[str, OptionSpec] = {}
     for spec in _ENGINES:
