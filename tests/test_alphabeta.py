@@ -398,8 +398,9 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
     """``leaf-fitted`` is the fitted kernel with LEAF_FITTED_* weights: each term times
     its phase-blended weight, plus tempo (recomputed here from the raw terms); it scores
     positions differently from ``fitted``, and the default searcher uses it."""
-    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, get_evaluator
+    from hinge_fast.search.evaluate import get_evaluator
     from hinge_fast.search.terms import board_terms
+    from hinge_fast.search.weights import LEAF_FITTED_END, LEAF_FITTED_OPENING
 
     leaf, fitted = get_evaluator("leaf-fitted"), get_evaluator("fitted")
     assert leaf.kernel_id == fitted.kernel_id == 2 and leaf is get_evaluator("LEAF-FITTED")

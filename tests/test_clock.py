@@ -118,7 +118,7 @@ def test_the_clock_becomes_a_time_for_the_side_to_move():
 @pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
 def test_both_engines_search_under_a_clock(engine):
     board = Board(5)
-    result = create_searcher(engine, seed=1, tablebase="off").go(
+    result = create_searcher(engine, tablebase="off").go(
         board, Limits(nodes=50, clock=Clock(5.0, 5.0, 0.1, 0.1))
     )
     assert result.move in board.legal_moves

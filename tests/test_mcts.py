@@ -202,7 +202,7 @@ def test_search_entry_point_dispatches_to_mcts():
         {"table_mb": 16},
         {"eval_mix": 0.5},
         {"eval_scale": 0.5},
-        {"seed": -2},
+        {"prior_weight": -1.0},
         {"playout_connect": 1.0},
         {"playout_greed": 1.0},
         {"rave": 100.0},
@@ -330,7 +330,7 @@ def test_the_searcher_classes_play_the_engine_defaults():
     assert threads.threads == defaults["threads"]
     for name, value in defaults.items():
         if name not in ("threads", "seed", "tablebase", "tree_nodes"):
-            assert getattr(plain, name) == value, name
+            assert getattr(plain.config, name) == value, name
     assert plain.tree_nodes == defaults["tree_nodes"]
     for board in (Board(4), Board(6), Board(7)):
         board.push(board.legal_moves[len(board.legal_moves) // 3])

@@ -47,7 +47,8 @@ def test_registry_lists_every_engine_once_with_its_options():
         ("mcts", {"tree_nodes": 0}, "option tree_nodes must be from 1"),
         ("alphabeta", {"table_mb": 1.5}, "option table_mb must be a whole number"),
         ("alphabeta", {"evaluator": "neural"}, "option evaluator must be one of classic, material"),
-        ("alphabeta", {"seed": -2}, "option seed must be from -1"),
+        ("alphabeta", {"seed": 1}, "unknown option 'seed' of engine alphabeta"),
+        ("mcts", {"seed": -2}, "option seed must be from -1"),
     ],
 )
 def test_create_searcher_checks_name_options_and_values(name, options, message):

@@ -682,7 +682,14 @@ class _LazySMP:
             hs[NODE_LIMIT] = _node_share(limits.nodes, searcher.threads, h)
             shift = h * n_root // searcher.threads
             moves, flips = np.roll(root.moves, -shift), np.roll(root.flips, -shift, axis=0)
-            hcall = call._replace(ctx=ctx._replace(buf=hbuf))
+            hcall = RootCall(
+                call.colour,
+                call.own,
+                call.enemy,
+                call.key,
+                SearchContext(hbuf, ctx.keys, ctx.data, ctx.config),
+                call.like,
+            )
             jobs.append(
                 lambda h=h, hcall=hcall, moves=moves, flips=flips: self._run(
                     h, hcall, moves, flips, max_depth

@@ -38,6 +38,7 @@ from __future__ import annotations
 import os
 import threading
 import time as _time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -90,6 +91,22 @@ def as_sets(size, own_bits, enemy_bits):
 DEFAULT_TABLE_MB = 256
 #: Seconds between two checkpoints of a run.
 DEFAULT_CHECKPOINT_EVERY = 600.0
+
+
+class ProveRun(NamedTuple):
+    """What one df-pn run is given, fixed while it runs: the side and its buffers, the
+    deadline (monotonic ns) and node limit, ``progress(nodes, pn, dn, seconds)`` (or
+    None), its start (monotonic seconds), whether it runs on a worker thread that
+    Ctrl-C stops, and the checkpoint saver (or None)."""
+
+    size: int
+    buf: object
+    deadline_ns: int
+    node_limit: int
+    progress: object = None
+    started: float = 0.0
+    interruptible: bool = True
+    saver: object = None
 
 
 class Prover:
@@ -161,67 +178,28 @@ class Prover:
         if self.split is not None:
             self.split.stop()
 
-    def _run(
-        self,
-        size,
-        own,
-        enemy,
-        attacker_to_move,
-        ply,
-        buf,
-        deadline_ns,
-        node_limit,
-        progress,
-        started,
-        interruptible,
-        saver=None,
-    ):
-        """One df-pn run from ``(own, enemy)`` at ``ply`` (the line above it in
-        ``buf.line``): ``(pn, dn, distance, loop)``. With a ``saver``, the search stops
-        when a checkpoint is due, is saved and goes on."""
+    def _run(self, run, own, enemy, attacker_to_move, ply):
+        """One df-pn run (``run``: a ``ProveRun``) from ``(own, enemy)`` at ``ply`` (the
+        line above it in ``run.buf.line``): ``(pn, dn, distance, loop)``. With a saver,
+        the search stops when a checkpoint is due, is saved and goes on."""
+        buf = run.buf
         while True:
-            result, paused = self._segment(
-                size,
-                own,
-                enemy,
-                attacker_to_move,
-                ply,
-                buf,
-                deadline_ns,
-                node_limit,
-                progress,
-                started,
-                interruptible,
-                saver,
-            )
+            result, paused = self._segment(run, own, enemy, attacker_to_move, ply)
             pn, dn = result[0], result[1]
             if (
                 not paused
                 or pn == 0
                 or dn == 0
                 or self.stopping.is_set()
-                or buf.state[NODES] >= node_limit
-                or _time.monotonic_ns() >= deadline_ns
+                or buf.state[NODES] >= run.node_limit
+                or _time.monotonic_ns() >= run.deadline_ns
             ):
                 return result
-            saver.save(buf)
+            run.saver.save(buf)
 
-    def _segment(
-        self,
-        size,
-        own,
-        enemy,
-        attacker_to_move,
-        ply,
-        buf,
-        deadline_ns,
-        node_limit,
-        progress,
-        started,
-        interruptible,
-        saver,
-    ):
+    def _segment(self, run, own, enemy, attacker_to_move, ply):
         """``_run`` until it ends or a checkpoint is due: ``(result, paused)``."""
+        size, buf, deadline_ns, node_limit, progress, started, interruptible, saver = run
         state = buf.state
         state[STOPPED] = 0
         state[NODE_LIMIT] = node_limit
@@ -302,10 +280,9 @@ class Prover:
             if checkpoint is None
             else _Saver(self, checkpoint, board.fen(), started, checkpoint_every)
         )
+        run = ProveRun(size, buf, deadline, limit, progress, started, interruptible, saver)
         try:
-            result = self._prove(
-                board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver
-            )
+            result = self._prove(board, run, own, enemy)
         except KeyboardInterrupt:
             if saver is not None:
                 saver.save(buf)
@@ -314,14 +291,10 @@ class Prover:
             saver.save(buf)
         return result
 
-    def _prove(
-        self, board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver
-    ):
-        size = board.size
+    def _prove(self, board, run, own, enemy):
+        buf, started = run.buf, run.started
         mover = board.turn
-        pn, dn, distance, loop = self._run(
-            size, own, enemy, True, 0, buf, deadline, limit, progress, started, interruptible, saver
-        )
+        pn, dn, distance, loop = self._run(run, own, enemy, True, 0)
         root_pn, root_dn = pn, dn
         root_moves = self._root_moves(board, buf)
         winner = None
@@ -332,22 +305,9 @@ class Prover:
             winner = mover.other
         elif dn == 0:
             # Not a win for the side to move, by a line that repeats: does the other side win?
-            left = limit - int(buf.state[NODES])
+            left = run.node_limit - int(buf.state[NODES])
             if left > 0:
-                p2, d2, distance2, _ = self._run(
-                    size,
-                    own,
-                    enemy,
-                    False,
-                    0,
-                    buf,
-                    deadline,
-                    limit,
-                    progress,
-                    started,
-                    interruptible,
-                    saver,
-                )
+                p2, d2, distance2, _ = self._run(run, own, enemy, False, 0)
                 if d2 == 0:
                     winner, distance = mover.other, distance2
                 elif p2 == INFINITY:
@@ -423,19 +383,7 @@ class Prover:
         buf.state[NODES] = 0
         if board.turn != winner:
             # The winner must be the attacker of the run whose results are followed.
-            self._run(
-                size,
-                own,
-                enemy,
-                False,
-                0,
-                buf,
-                walk.deadline,
-                walk.node_limit,
-                None,
-                _time.monotonic(),
-                True,
-            )
+            self._run(walk.run(), own, enemy, False, 0)
         distance = walk.visit(own, enemy, board.turn, 0)
         return Proof(board.fen(), winner, distance, walk.strategy)
 
@@ -485,6 +433,12 @@ class _Walk:
         self.theirs = np.zeros((PLIES, MAX_MOVES, words), dtype=np.uint64)
         self.ours = np.zeros((PLIES, MAX_MOVES, words), dtype=np.uint64)
 
+    def run(self):
+        """A ``ProveRun`` of the walk's limits, interruptible, from now."""
+        return ProveRun(
+            self.size, self.buf, self.deadline, self.node_limit, None, _time.monotonic(), True
+        )
+
     def fen(self, own, enemy, turn):
         a = np.zeros(NWORDS, dtype=np.uint64)
         b = np.zeros(NWORDS, dtype=np.uint64)
@@ -530,19 +484,7 @@ class _Walk:
             choice = self.winning_child(own, enemy, ply)
             if choice < 0:
                 self.buf.line[: ply + 1] = self.line
-                self.prover._run(
-                    self.size,
-                    own,
-                    enemy,
-                    True,
-                    ply,
-                    self.buf,
-                    self.deadline,
-                    self.node_limit,
-                    None,
-                    _time.monotonic(),
-                    True,
-                )
+                self.prover._run(self.run(), own, enemy, True, ply)
                 choice = self.winning_child(own, enemy, ply)
             if choice < 0:
                 raise HingeError(
