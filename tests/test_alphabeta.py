@@ -487,18 +487,20 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
     called on the arrays themselves."""
     from hinge_fast.core.sets import to_shift_words
 
-    def plain(colour, own, enemy, key, depth, ctx, like):
-        size = ctx.config.size
+    def plain(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
         return negamax.negamax(
+            size,
             colour,
             to_shift_words(size, own, like),
             to_shift_words(size, enemy, like),
             key,
             depth,
-            0,
-            -negamax.INFINITE,
-            negamax.INFINITE,
-            ctx,
+            ply,
+            alpha,
+            beta,
+            buf,
+            keys,
+            data,
         )
 
     boards = midgame_positions(size, 4, seed=40 + size)

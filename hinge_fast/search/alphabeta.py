@@ -82,16 +82,21 @@ from .negamax import (  # noqa: F401  (re-exported: negamax, repeated, search_de
     ABORTED,
     CAN_ABORT,
     DEADLINE,
+    EVALUATOR,
+    GENERATION,
+    HISTORY_LENGTH,
     HISTORY_ROOM,
     INFINITE,
     NODE_LIMIT,
     NODES,
+    QUIESCENCE,
+    QUIESCENCE_PLIES,
     ROOT_BEST,
     ROOT_COUNT,
     ROOT_DONE,
-    KernelConfig,
+    SELECTIVE,
+    TABLE_ON,
     SearchBuffers,
-    SearchContext,
     negamax,
     new_buffers,
     repeated,
@@ -217,26 +222,43 @@ def _history_hashes(board) -> list[int]:
 
 class RootCall(NamedTuple):
     """The arguments of ``negamax.search_depth`` that stay the same for every depth of
-    one search and thread: the root position and the thread's ``SearchContext``."""
+    one search and thread: the root position, the thread's buffers and the table."""
 
+    size: int
     colour: int
     own: np.ndarray
     enemy: np.ndarray
     key: np.uint64
-    ctx: SearchContext
+    buf: SearchBuffers
+    keys: np.ndarray
+    data: np.ndarray
     like: tuple
 
 
 def search_root(call: RootCall, depth: int):
     """The root of ``call`` searched ``depth`` plies deep with a full window."""
-    return search_depth(call.colour, call.own, call.enemy, call.key, depth, call.ctx, call.like)
+    return search_depth(
+        call.size,
+        call.colour,
+        call.own,
+        call.enemy,
+        call.key,
+        depth,
+        0,
+        -INFINITE,
+        INFINITE,
+        call.buf,
+        call.keys,
+        call.data,
+        call.like,
+    )
 
 
 def _search_interruptible(call, depth, should_stop):
     """``search_root(call, depth)`` on a worker thread (``core/workers.py``); Ctrl-C in
     the calling thread, or ``should_stop()`` turning true (polled every 5 ms), stops it
     through the buffers' deadline. Returns ``(score, interrupted)``."""
-    state = call.ctx.buf.state
+    state = call.buf.state
 
     def halt():
         state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
@@ -322,14 +344,19 @@ class AlphaBetaSearcher(Searcher):
             buf = self.buffers
             buf.state[:] = 0
             keys, data = (self.table.keys, self.table.data) if self.table is not None else NO_TABLE
-            config = KernelConfig(board.size, 1, 0, 0, self.evaluator.kernel_id, 0, 0, 0)
             search_depth(
+                board.size,
                 0,
                 board.own,
                 board.enemy,
                 np.uint64(0),
                 1,
-                SearchContext(buf, keys, data, config),
+                0,
+                -INFINITE,
+                INFINITE,
+                buf,
+                keys,
+                data,
                 set_like(board.size),
             )
             root = self.root_list
@@ -400,29 +427,19 @@ def _search(searcher, board, limits, progress, start):
     buf.killers.fill(0)
     state = buf.state
     state[:] = 0
+    state[GENERATION] = generation
+    state[TABLE_ON] = 1 if searcher.table is not None else 0
+    state[HISTORY_LENGTH] = len(history)
+    state[EVALUATOR] = searcher.evaluator.kernel_id
     config = searcher.config
-    kernel_config = KernelConfig(
-        size=int(board.size),
-        generation=int(generation),
-        table_on=1 if searcher.table is not None else 0,
-        history_length=len(history),
-        evaluator=int(searcher.evaluator.kernel_id),
-        quiescence=int(config.quiescence),
-        quiescence_plies=int(config.quiescence_plies),
-        selective=1 if config.selective else 0,
-    )
+    state[QUIESCENCE] = config.quiescence
+    state[QUIESCENCE_PLIES] = config.quiescence_plies
+    state[SELECTIVE] = 1 if config.selective else 0
     weights = searcher.evaluator.weights_for(board.size)  # side 4 has its own (search/weights.py)
     buf.weights[: len(weights)] = weights
 
     root = RootOrder(codes.copy(), flips.copy(), np.zeros(n_root, dtype=np.int64))
-    call = RootCall(
-        colour,
-        own,
-        enemy,
-        root_key,
-        SearchContext(buf, keys, data, kernel_config),
-        set_like(board.size),
-    )
+    call = RootCall(board.size, colour, own, enemy, root_key, buf, keys, data, set_like(board.size))
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
     threads = searcher.threads
@@ -469,7 +486,7 @@ def _main_search(searcher, board, progress, call, root, plan, helpers):
     """The main thread's iterative deepening (the only thread with ``threads=1``): at
     each depth, ``multipv`` lines, each a search of the root moves not yet taken by an
     earlier line (module docstring, "MultiPV")."""
-    buf = call.ctx.buf
+    buf = call.buf
     state = buf.state
     root_moves, root_flips, root_nodes = root
     start, max_depth, budget_ns = plan
@@ -502,12 +519,7 @@ def _main_search(searcher, board, progress, call, root, plan, helpers):
                 seconds = (_time.monotonic_ns() - start) / 1e9
                 pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
                 pv_codes = _pv_from_table(
-                    board,
-                    pv_codes,
-                    call.ctx.keys,
-                    call.ctx.data,
-                    call.ctx.config.generation,
-                    depth,
+                    board, pv_codes, call.keys, call.data, int(state[GENERATION]), depth
                 )
                 best_index, done = k + int(state[ROOT_BEST]), int(state[ROOT_DONE])
                 if state[ABORTED]:
@@ -660,22 +672,31 @@ class _LazySMP:
     them (deadline 0: within ``CLOCK_EVERY`` nodes) and joins them."""
 
     def __init__(self, searcher, call, root, limits, max_depth):
-        ctx = call.ctx
-        buf = ctx.buf
+        buf = call.buf
         self.done = threading.Event()
-        self.keys, self.data, self.generation = ctx.keys, ctx.data, ctx.config.generation
+        self.keys, self.data, self.generation = call.keys, call.data, int(buf.state[GENERATION])
         self.buffers = searcher.helper_buffers[: searcher.threads - 1]
         self.completed = [None] * len(self.buffers)  # per helper: its deepest completed iteration
         n_root = len(root.moves)
-        length = ctx.config.history_length + 1
+        length = int(buf.state[HISTORY_LENGTH]) + 1
         jobs = []
         for h, hbuf in enumerate(self.buffers, start=1):
             hbuf.line[:length] = buf.line[:length]
-            _clear_history(hbuf.history, ctx.config.size)
+            _clear_history(hbuf.history, call.size)
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            hs[DEADLINE] = buf.state[DEADLINE]
+            for slot in (
+                GENERATION,
+                TABLE_ON,
+                HISTORY_LENGTH,
+                EVALUATOR,
+                DEADLINE,
+                QUIESCENCE,
+                QUIESCENCE_PLIES,
+                SELECTIVE,
+            ):
+                hs[slot] = buf.state[slot]
             hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root
             hs[CAN_ABORT] = 1
@@ -683,11 +704,14 @@ class _LazySMP:
             shift = h * n_root // searcher.threads
             moves, flips = np.roll(root.moves, -shift), np.roll(root.flips, -shift, axis=0)
             hcall = RootCall(
+                call.size,
                 call.colour,
                 call.own,
                 call.enemy,
                 call.key,
-                SearchContext(hbuf, ctx.keys, ctx.data, ctx.config),
+                hbuf,
+                call.keys,
+                call.data,
                 call.like,
             )
             jobs.append(
@@ -698,7 +722,7 @@ class _LazySMP:
         self.work = workers.start(jobs, self.stop)
 
     def _run(self, h, call, moves, flips, max_depth):
-        hbuf = call.ctx.buf
+        hbuf = call.buf
         state = hbuf.state
         n = len(moves)
         nodes = np.zeros(n, dtype=np.int64)

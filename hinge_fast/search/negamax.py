@@ -4,7 +4,7 @@ time (iterative deepening, threads, limits) and builds the result.
 
 * **Negamax with principal variation search** (a null window after the first move,
   re-searched when it fails high).
-* **Selective search** (``KernelConfig.selective``, on by default), at nodes searched with a
+* **Selective search** (``state[SELECTIVE]``, on by default), at nodes searched with a
   null window only:
   - *null move*: from depth ``NULL_MIN_DEPTH`` on, when the static evaluation is at
     least beta, the opponent moves twice in a search ``NULL_R + depth // NULL_R_DIVISOR``
@@ -24,15 +24,15 @@ time (iterative deepening, threads, limits) and builds the result.
     alpha - ``FUTILITY_MARGIN`` per ply of depth, the quiet moves are not searched
     once a move that is not lost has been.
   Each was measured alone in matches against the same engine without it
-  (docs/search-alphabeta.md). With ``selective`` 0 nothing prunes or reduces by
+  (docs/search-alphabeta.md). With ``state[SELECTIVE] = 0`` nothing prunes or reduces by
   move order, so the score of a fixed-depth search is exactly the depth-limited minimax
   value with or without the table (``tt.py``): a stored score cuts the search off only
   when it was searched to exactly the depth needed (in Hinge a position cannot recur at
   two different depths of one tree except through swipes that undo each other, so
   ``>=`` would buy almost nothing).
-* **Quiescence** (``KernelConfig.quiescence`` = k > 0): at depth 0 the evaluation is a
+* **Quiescence** (``state[QUIESCENCE]`` = k > 0): at depth 0 the evaluation is a
   stand-pat score and, below beta, the swipes that flip k tokens or more (listed only
-  when the evaluation says such a flip exists) are searched on, largest flip first, at most ``quiescence_plies`` plies
+  when the evaluation says such a flip exists) are searched on, largest flip first, at most ``state[QUIESCENCE_PLIES]`` plies
   past the depth. Below depth 0 nothing is stored in the table and no killer or history
   is updated; depth-0 results are stored with their true bound, so fixed-depth scores
   stay the same with and without the table.
@@ -65,14 +65,6 @@ time (iterative deepening, threads, limits) and builds the result.
 * **No reference counting in the recursion**: ``search_depth`` hands ``negamax`` views
   of the buffers and the table that numba does not reference-count
   (``intrinsics.unowned``).
-* **State by lifetime**: a node's arguments are its position, depth, ply and window,
-  and one ``SearchContext`` shared by every node of a search and thread: the thread's
-  buffers (``SearchBuffers``, allocated once per searcher), the table, and the
-  ``KernelConfig`` fixed for the search (side, table generation, evaluator, quiescence,
-  selectivity), read from that immutable argument rather than from memory the search
-  writes. The ``state`` array holds only what changes: the counters and limits
-  (``NODES``, ``NODE_LIMIT``, ``DEADLINE``, ``ABORTED``) and the root's bookkeeping
-  (``CAN_ABORT``, ``ROOT_COUNT``, ``ROOT_BEST``, ``ROOT_DONE``).
 """
 
 from __future__ import annotations
@@ -117,17 +109,23 @@ HISTORY_ROOM = 256
 #: Nodes between two clock readings.
 CLOCK_EVERY = 256
 
-# Slots of the ``state`` array: the counters and the root's bookkeeping, written by the
-# kernels and by the driver between depths.
+# Slots of the ``state`` array shared by Python and the kernels.
 NODES = 0  # positions searched so far
 NODE_LIMIT = 1  # stop when NODES reaches this
 DEADLINE = 2  # stop when the monotonic clock (ns) reaches this; 0 = stop now (Ctrl-C)
 ABORTED = 3  # set by the kernel when it stopped before finishing the depth
-CAN_ABORT = 4  # 0 during depth 1, which always completes
-ROOT_COUNT = 5  # root moves in buf.moves[0]
-ROOT_BEST = 6  # index of the best root move finished
-ROOT_DONE = 7  # root moves finished in this depth
-STATE_SLOTS = 8
+GENERATION = 4  # this search's table generation (1..255)
+TABLE_ON = 5  # 1 when the transposition table is in use
+HISTORY_LENGTH = 6  # game positions before the root in ``line``
+CAN_ABORT = 7  # 0 during depth 1, which always completes
+ROOT_COUNT = 8  # root moves in buf.moves[0]
+ROOT_BEST = 9  # index of the best root move finished
+ROOT_DONE = 10  # root moves finished in this depth
+EVALUATOR = 11  # kernel_id of the leaf evaluation (search/evaluate.py)
+QUIESCENCE = 12  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
+QUIESCENCE_PLIES = 13  # most plies of quiescence
+SELECTIVE = 14  # 1: null move, futility pruning, late move reductions and pruning; 0: full width
+STATE_SLOTS = 15
 
 #: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth // NULL_R_DIVISOR.
 NULL_MIN_DEPTH = 3
@@ -205,30 +203,6 @@ def _new_buffers() -> SearchBuffers:
     )
 
 
-class KernelConfig(NamedTuple):
-    """What a search fixes before its first node, the same for every node and thread
-    (built by ``alphabeta._search`` from the searcher's ``AlphaBetaConfig``)."""
-
-    size: int  # the board's side
-    generation: int  # this search's table generation (1..255)
-    table_on: int  # 1 when the transposition table is in use
-    history_length: int  # game positions before the root in ``line``
-    evaluator: int  # kernel_id of the leaf evaluation (search/evaluate.py)
-    quiescence: int  # least flip (tokens) of a swipe searched past the depth; 0: none
-    quiescence_plies: int  # most plies of quiescence
-    selective: int  # 1: null move, futility pruning, late move reductions and pruning
-
-
-class SearchContext(NamedTuple):
-    """The arguments every node of one search and thread shares: the thread's buffers,
-    the table (``keys``, ``data``) and the configuration."""
-
-    buf: SearchBuffers
-    keys: np.ndarray
-    data: np.ndarray
-    config: KernelConfig
-
-
 @njit(cache=True)
 def out_of_budget(state):
     """Count a node; True when the search must stop (limits checked only past depth 1)."""
@@ -297,148 +271,10 @@ def select_move(order, moves, flips, i, n, like):
             flips[i, w], flips[pick, w] = flips[pick, w], flips[i, w]
 
 
-@njit(cache=True, inline="always")
-def probe(ctx, key, depth, ply, alpha, beta):
-    """Step 1, the table: ``(cut, score, table move)``; ``cut`` when an entry of this
-    search at exactly this depth decides the node within (alpha, beta)."""
-    entry = table_probe(ctx.keys, ctx.data, key, ctx.config.generation)
-    if entry == 0:
-        return False, np.int64(0), np.int64(0)
-    if entry_depth(entry) == depth:
-        score = score_from_table(entry_score(entry), ply)
-        bound = entry_bound(entry)
-        if (
-            bound == EXACT
-            or (bound == LOWER and score >= beta)
-            or (bound == UPPER and score <= alpha)
-        ):
-            return True, score, entry_move(entry)
-    return False, np.int64(0), entry_move(entry)
-
-
-@njit(cache=True, inline="always")
-def quiescence_moves(ctx, own, enemy, n, largest_flip, moves, flips, order):
-    """The moves of a quiescence node: the swipes flipping at least
-    ``config.quiescence`` tokens, largest first by their ordering keys (the flip). The
-    evaluation may have left the side to move's moves in the buffer, swipes first
-    (``n`` >= 0); if not they are listed now, when a swipe flips enough
-    (``largest_flip``: the largest group one can flip). Returns how many."""
-    least_flip = ctx.config.quiescence
-    buf = ctx.buf
-    if n < 0:
-        if largest_flip < least_flip:
-            return np.int64(0)
-        n = list_moves(
-            ctx.config.size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, least_flip
-        )
-    m = 0
-    for i in range(n):
-        if not is_swipe(moves[i]):
-            break
-        flipped = s_count(s_row(flips, i, own))
-        if flipped >= least_flip:
-            moves[m] = moves[i]
-            for w in range(len(own)):
-                flips[m, w] = flips[i, w]
-            order[m] = flipped
-            m += 1
-    return np.int64(m)
-
-
-@njit(cache=True, inline="always")
-def leaf(ctx, own, enemy, key, depth, ply, beta, moves, flips, order):
-    """Step 2, a node at depth 0 or below: ``(score, n)``. The evaluation stands
-    (``n`` 0: stored at depth 0 with its true bound, and returned) unless the
-    quiescence has ``n`` swipes to search, listed and keyed in the buffers; a proven
-    score (no legal move, an elimination now) always stands."""
-    cfg = ctx.config
-    buf = ctx.buf
-    score, n, largest_flip = leaf_evaluation(
-        cfg.evaluator,
-        cfg.size,
-        own,
-        enemy,
-        moves,
-        flips,
-        buf.scratch,
-        buf.group_of_bit,
-        buf.weights,
-    )
-    proven = True
-    if score == LOST:
-        score = -(WIN - ply)
-    elif score == WINNING:
-        score = WIN - ply - 1
-        if n < 0:  # the evaluation listed no move: list the eliminating swipes
-            n = list_moves(
-                cfg.size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, s_count(enemy)
-            )
-        note_elimination(buf, ply, moves, flips, s_count(enemy), own)
-    else:
-        proven = False
-    least_flip = cfg.quiescence
-    if least_flip > 0 and not proven and -depth < cfg.quiescence_plies and score < beta:
-        n = quiescence_moves(ctx, own, enemy, n, largest_flip, moves, flips, order)
-    else:
-        n = 0
-    if n == 0 and cfg.table_on and depth == 0:
-        bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
-        table_store(ctx.keys, ctx.data, key, 0, bound, 0, cfg.generation, score, ply)
-    return score, n
-
-
-@njit(cache=True, inline="always")
-def score_moves(buf, ply, own, enemy, moves, flips, order, n, table_move):
-    """Step 4, the ordering keys of the ``n`` listed moves: the table's move, then
-    swipes flipping two tokens or more (largest first), then the killers, then the
-    rest by history. True if a swipe flips every enemy token (the node is won: it is
-    the principal variation)."""
-    killer1 = buf.killers[ply, 0]
-    killer2 = buf.killers[ply, 1]
-    enemy_count = s_count(enemy)
-    for i in range(n):
-        move = moves[i]
-        if move == table_move:
-            order[i] = np.int64(1) << 60
-            continue
-        if is_swipe(move):
-            flipped = s_count(s_row(flips, i, own))
-            if flipped == enemy_count:
-                buf.pv[ply, ply] = move
-                buf.pv_length[ply] = ply + 1
-                return True
-            if flipped >= 2:
-                order[i] = (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
-                continue
-        if move == killer1:
-            order[i] = np.int64(1) << 46
-        elif move == killer2:
-            order[i] = np.int64(1) << 45
-        else:
-            order[i] = buf.history[move & 0x3FFFF]
-    return False
-
-
-@njit(cache=True, inline="always")
-def note_cutoff(buf, ply, move, big_flip, moves, flips, i, depth, own):
-    """A cut-off by ``move`` (the ``i``-th searched): it becomes the first killer
-    unless it is a big flip, gains ``depth**2`` of history, and the quiet moves before
-    it lose as much."""
-    killer1 = buf.killers[ply, 0]
-    if not big_flip and move != killer1:
-        buf.killers[ply, 1] = killer1
-        buf.killers[ply, 0] = move
-    h = buf.history[move & 0x3FFFF] + depth * depth
-    buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
-    if not big_flip:
-        history_malus(buf.history, moves, flips, i, depth, own)
-
-
 @njit(cache=True, nogil=True)
-def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
+def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
     """Score of the position for the side to move (``colour``: 0 green, 1 blue),
-    searched ``depth`` plies deep within the window (alpha, beta); ``ctx`` is the
-    search's ``SearchContext``.
+    searched ``depth`` plies deep within the window (alpha, beta).
 
     ``own`` and ``enemy`` are the sides as sets of the shift layout, and so are the
     flipped groups of ``buf.flips`` (their first words).
@@ -449,16 +285,7 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
     best to ``state[ROOT_BEST]`` and the number finished to ``state[ROOT_DONE]``. (The
     root is a branch of this function rather than a function of its own because
     numba's cache cannot load a kernel that calls a recursive kernel.)
-
-    The steps: 1. repetition and table probe, 2. a leaf's evaluation and quiescence,
-    3. pruning by the static evaluation (reverse futility, futility, null move), 4. the
-    move list and its ordering keys, 5. the move loop (principal variation search, late
-    move reductions and pruning, the root's bookkeeping, killers and history), 6. the
-    table store.
     """
-    buf = ctx.buf
-    cfg = ctx.config
-    size = cfg.size
     state = buf.state
     buf.pv_length[ply] = ply
     stand_pat = np.int64(0)
@@ -469,44 +296,120 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
     moves = buf.moves[ply]
     flips = buf.flips[ply]
     order = buf.order[ply]
+    generation = state[GENERATION]
     table_move = np.int64(0)
+    killer1 = buf.killers[ply, 0]
+    killer2 = buf.killers[ply, 1]
     if root:
         n = state[ROOT_COUNT]
         for i in range(n):
             order[i] = n - i  # the caller's order
     else:
-        # 1. Repetition and table probe.
-        if repeated(buf.line, cfg.history_length + ply, key):
+        if repeated(buf.line, state[HISTORY_LENGTH] + ply, key):
             return np.int64(0)
-        if cfg.table_on:
-            cut, score, table_move = probe(ctx, key, depth, ply, alpha, beta)
-            if cut:
-                return score
+        if state[TABLE_ON]:
+            entry = table_probe(keys, data, key, generation)
+            if entry != 0:
+                table_move = entry_move(entry)
+                if entry_depth(entry) == depth:
+                    score = score_from_table(entry_score(entry), ply)
+                    bound = entry_bound(entry)
+                    if (
+                        bound == EXACT
+                        or (bound == LOWER and score >= beta)
+                        or (bound == UPPER and score <= alpha)
+                    ):
+                        return score
 
-        # 2. At depth 0 and below: the evaluation stands, or the quiescence's swipes.
         n = -1
         if depth <= 0:
-            score, n = leaf(ctx, own, enemy, key, depth, ply, beta, moves, flips, order)
+            score, n, largest_flip = leaf_evaluation(
+                state[EVALUATOR],
+                size,
+                own,
+                enemy,
+                moves,
+                flips,
+                buf.scratch,
+                buf.group_of_bit,
+                buf.weights,
+            )
+            proven = True
+            if score == LOST:
+                score = -(WIN - ply)
+            elif score == WINNING:
+                score = WIN - ply - 1
+                if n < 0:  # the evaluation listed no move: list the eliminating swipes
+                    n = list_moves(
+                        size,
+                        own,
+                        enemy,
+                        moves,
+                        flips,
+                        buf.scratch,
+                        buf.group_of_bit,
+                        s_count(enemy),
+                    )
+                note_elimination(buf, ply, moves, flips, s_count(enemy), own)
+            else:
+                proven = False
+            least_flip = state[QUIESCENCE]
+            if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
+                # Quiescence: the score stands unless a swipe flipping least_flip tokens
+                # or more (searched on, largest first) beats it. The evaluation may have
+                # left the side to move's moves in the buffer, swipes first; if not
+                # (n < 0) they are listed now, if a swipe flips enough (largest_flip:
+                # the largest group it can flip).
+                if n < 0:
+                    if largest_flip >= least_flip:
+                        n = list_moves(
+                            size,
+                            own,
+                            enemy,
+                            moves,
+                            flips,
+                            buf.scratch,
+                            buf.group_of_bit,
+                            least_flip,
+                        )
+                    else:
+                        n = 0
+                m = 0
+                for i in range(n):
+                    if not is_swipe(moves[i]):
+                        break
+                    flipped = s_count(s_row(flips, i, own))
+                    if flipped >= least_flip:
+                        moves[m] = moves[i]
+                        for w in range(len(own)):
+                            flips[m, w] = flips[i, w]
+                        order[m] = flipped
+                        m += 1
+                n = m
+            else:
+                n = 0
             if n == 0:
+                if state[TABLE_ON] and depth == 0:
+                    bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
+                    table_store(keys, data, key, 0, bound, 0, generation, score, ply)
                 return score
             stand_pat = score
-
-        # 3. Pruning by the static evaluation, at null-window nodes. Reverse futility:
-        # far enough above beta, the node fails high. Futility: far enough below alpha,
-        # its quiet moves are not searched. Null move: if the opponent, moving twice,
-        # still cannot bring the score below beta in a shallower search, the node fails
-        # high.
-        after_null = key ^ buf.line[cfg.history_length + ply - 1] == ZOBRIST[size, 2, 0]
+        after_null = key ^ buf.line[state[HISTORY_LENGTH] + ply - 1] == ZOBRIST[size, 2, 0]
         null_move = depth >= NULL_MIN_DEPTH and not after_null
         if (
             n < 0
-            and cfg.selective
+            and state[SELECTIVE]
             and beta - alpha == 1
             and -MATE_BOUND < beta < MATE_BOUND
             and (null_move or depth <= max(RFP_MAX_DEPTH, FUTILITY_MAX_DEPTH))
         ):
+            # The static evaluation decides three prunings. Reverse futility: far
+            # enough above beta, the node fails high. Futility: far enough below alpha,
+            # its quiet moves are not searched. Null move: if the opponent, moving
+            # twice, still cannot bring the score below beta in a shallower search, the
+            # node fails high.
             score, n, largest_flip = leaf_evaluation(
-                cfg.evaluator,
+                state[EVALUATOR],
                 size,
                 own,
                 enemy,
@@ -524,27 +427,57 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
                 futile = depth <= FUTILITY_MAX_DEPTH and score + FUTILITY_MARGIN * depth <= alpha
             if null_move and score != WINNING and score >= beta:
                 child = key ^ ZOBRIST[size, 2, 0]
-                buf.line[cfg.history_length + ply + 1] = child
+                buf.line[state[HISTORY_LENGTH] + ply + 1] = child
                 r = NULL_R + depth // NULL_R_DIVISOR
                 score = -negamax(
-                    1 - colour, enemy, own, child, depth - 1 - r, ply + 1, -beta, -beta + 1, ctx
+                    size,
+                    1 - colour,
+                    enemy,
+                    own,
+                    child,
+                    depth - 1 - r,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    buf,
+                    keys,
+                    data,
                 )
                 if state[ABORTED]:
                     return np.int64(0)
                 if score >= beta:
                     return beta if score >= MATE_BOUND else score
             n = -1
-
-        # 4. The move list and its ordering keys; a swipe that flips every enemy token
-        # wins at once.
         if n < 0:
             n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
             if n == 0:
                 return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
-            if score_moves(buf, ply, own, enemy, moves, flips, order, n, table_move):
-                return WIN - ply - 1
 
-    # 5. The move loop.
+            # Ordering keys; a swipe that flips every enemy token wins at once.
+            enemy_count = s_count(enemy)
+            for i in range(n):
+                move = moves[i]
+                if move == table_move:
+                    order[i] = np.int64(1) << 60
+                    continue
+                if is_swipe(move):
+                    flipped = s_count(s_row(flips, i, own))
+                    if flipped == enemy_count:
+                        buf.pv[ply, ply] = move
+                        buf.pv_length[ply] = ply + 1
+                        return WIN - ply - 1
+                    if flipped >= 2:
+                        order[i] = (
+                            (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
+                        )
+                        continue
+                if move == killer1:
+                    order[i] = np.int64(1) << 46
+                elif move == killer2:
+                    order[i] = np.int64(1) << 45
+                else:
+                    order[i] = buf.history[move & 0x3FFFF]
+
     original_alpha = alpha
     best = -INFINITE
     if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
@@ -552,18 +485,18 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
         if best > alpha:
             alpha = best
     best_move = np.int64(0)
-    line_index = cfg.history_length + ply + 1
+    line_index = state[HISTORY_LENGTH] + ply + 1
     # The keys do not change during the loop, so the next move is known before this one
     # is searched: with the table on, it is placed and its child's bucket prefetched a
     # move ahead (the same order: each selection step is the one the loop would take).
-    ahead = cfg.table_on != 0
+    ahead = state[TABLE_ON] != 0
     next_child = U64(0)
     for i in range(n):
         # Selection sort, one step at a time: most nodes cut off after a move or two.
         if i == 0 or not ahead:
             select_move(order, moves, flips, i, n, own)
         if (
-            cfg.selective
+            state[SELECTIVE]
             and not root
             and 0 < depth <= LMP_MAX_DEPTH
             and beta - alpha == 1
@@ -571,7 +504,7 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
             and order[i] < QUIET_BELOW
             and best > -MATE_BOUND
         ):
-            break  # late move pruning: the rest are quiet moves too (the keys are sorted)
+            break  # the rest are quiet moves too (the keys are sorted)
         if futile and order[i] < QUIET_BELOW and best > -MATE_BOUND:
             break  # futility pruning: the rest are quiet moves too
         move = moves[i]
@@ -582,21 +515,34 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
         else:
             child = child_key(size, colour, key, move, flipped)
             if ahead:
-                prefetch_bucket(ctx.keys, ctx.data, child)
+                prefetch_bucket(keys, data, child)
         if ahead and i + 1 < n:
             select_move(order, moves, flips, i + 1, n, own)
             next_child = child_key(size, colour, key, moves[i + 1], s_row(flips, i + 1, own))
-            prefetch_bucket(ctx.keys, ctx.data, next_child)
+            prefetch_bucket(keys, data, next_child)
         buf.line[line_index] = child
         before = state[NODES]
         exact = True
         big_flip = is_swipe(move) and s_count(flipped) >= 2
         if i == 0:
-            score = -negamax(1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, ctx)
+            score = -negamax(
+                size,
+                1 - colour,
+                their,
+                ours,
+                child,
+                depth - 1,
+                ply + 1,
+                -beta,
+                -alpha,
+                buf,
+                keys,
+                data,
+            )
         else:
             reduction = 0
             if (
-                cfg.selective
+                state[SELECTIVE]
                 and not root
                 and depth >= LMR_MIN_DEPTH
                 and i >= LMR_FROM_MOVE
@@ -609,6 +555,7 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
             score = alpha + 1
             if reduction > 0:
                 score = -negamax(
+                    size,
                     1 - colour,
                     their,
                     ours,
@@ -617,16 +564,40 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
                     ply + 1,
                     -alpha - 1,
                     -alpha,
-                    ctx,
+                    buf,
+                    keys,
+                    data,
                 )
             if score > alpha:
                 score = -negamax(
-                    1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha, ctx
+                    size,
+                    1 - colour,
+                    their,
+                    ours,
+                    child,
+                    depth - 1,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    buf,
+                    keys,
+                    data,
                 )
             exact = False
             if alpha < score < beta:
                 score = -negamax(
-                    1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha, ctx
+                    size,
+                    1 - colour,
+                    their,
+                    ours,
+                    child,
+                    depth - 1,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    buf,
+                    keys,
+                    data,
                 )
                 exact = True
         if state[ABORTED]:
@@ -648,14 +619,20 @@ def negamax(colour, own, enemy, key, depth, ply, alpha, beta, ctx):
                     buf.pv[ply, k] = buf.pv[ply + 1, k]
                 buf.pv_length[ply] = max(buf.pv_length[ply + 1], ply + 1)
                 if score >= beta:
-                    if depth > 0:  # quiescence: no killers or history
-                        note_cutoff(buf, ply, move, big_flip, moves, flips, i, depth, own)
+                    if depth <= 0:
+                        break  # quiescence: no killers or history
+                    if not big_flip and move != killer1:
+                        buf.killers[ply, 1] = killer1
+                        buf.killers[ply, 0] = move
+                    h = buf.history[move & 0x3FFFF] + depth * depth
+                    buf.history[move & 0x3FFFF] = min(h, np.int64(1) << 30)
+                    if not big_flip:
+                        history_malus(buf.history, moves, flips, i, depth, own)
                     break
 
-    # 6. The table store (not below depth 0, where nothing is stored).
-    if cfg.table_on and not root and depth >= 0:
+    if state[TABLE_ON] and not root and depth >= 0:
         bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        table_store(ctx.keys, ctx.data, key, best_move, bound, depth, cfg.generation, best, ply)
+        table_store(keys, data, key, best_move, bound, depth, generation, best, ply)
     return best
 
 
@@ -680,21 +657,23 @@ def unowned_buffers(buf):
 
 
 @njit(cache=True, nogil=True)
-def search_depth(colour, own, enemy, key, depth, ctx, like):
-    """``negamax`` of the root given as bitboards (``own``, ``enemy``: ``Board``'s
-    words), converted to the shift layout of ``like``'s words, ``depth`` plies deep
-    with a full window, over views of the buffers and table that numba does not
-    reference-count: every call of the recursion passed 16 arrays, and their atomic
-    reference-count updates took about a third of the kernel's time."""
-    size = ctx.config.size
+def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
+    """``negamax`` of the position given as bitboards (``own``, ``enemy``: ``Board``'s
+    words), converted to the shift layout of ``like``'s words, over views of the buffers
+    and table that numba does not reference-count: every call of the recursion passed
+    16 arrays, and their atomic reference-count updates took about a third of the
+    kernel's time."""
     return negamax(
+        size,
         colour,
         to_shift_words(size, own, like),
         to_shift_words(size, enemy, like),
         key,
         depth,
-        0,
-        -INFINITE,
-        INFINITE,
-        SearchContext(unowned_buffers(ctx.buf), unowned(ctx.keys), unowned(ctx.data), ctx.config),
+        ply,
+        alpha,
+        beta,
+        unowned_buffers(buf),
+        unowned(keys),
+        unowned(data),
     )

@@ -150,7 +150,7 @@ def prefetch_bucket(keys, data, key):
     prefetch(data.ctypes.data + 8 * slot)
 
 
-#: The arrays a search without a table passes to the kernels (never read: ``KernelConfig.table_on`` 0).
+#: The arrays a search without a table passes to the kernels (never read: ``TABLE_ON`` 0).
 NO_TABLE = (np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64))
 
 
