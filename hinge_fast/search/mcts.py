@@ -456,6 +456,7 @@ class MCTSSearcher(Searcher):
     (-1: from fresh entropy), so the same seed and node limit give the same result.
 
     >>> from hinge_fast import Board
+    >>> from hinge_fast.search import Limits
     >>> r = MCTSSearcher(seed=7).go(Board(), Limits(nodes=2000))
     >>> r.engine, r.nodes, str(r.score).endswith("%")
     ('mcts', 2000, True)
