@@ -5,7 +5,7 @@
     python -m scripts.texel check                                         # side 4, tablebase labels
 
     # side 4's own weights (search/weights.py; no --leaves: see there):
-    python -m scripts.texel generate --sizes 4 --engine 'alphabeta:evaluator=leaf-fitted-69' --out texel4.npz --seconds 150 --seed 8
+    python -m scripts.texel generate --sizes 4 --out texel4.npz --seconds 150 --seed 8
     python -m scripts.texel fit texel4.npz --l2 1e-3 --unit fitted
 
 Example: python -m scripts.texel check --positions 500
@@ -52,17 +52,16 @@ import numpy as np
 
 from hinge_fast import Board, Color
 from hinge_fast.search import Limits, create_searcher
-from hinge_fast.search.evaluate import (
-    FITTED_END,
-    FITTED_OPENING,
-    FITTED_TERMS,
-    LEAF_FITTED_END,
-    LEAF_FITTED_OPENING,
-    WEIGHTS,
-)
+from hinge_fast.search.evaluate import FITTED_TERMS, WEIGHTS
 from hinge_fast.search.registry import parse_engine_spec
 from hinge_fast.search.terms import board_terms
-from hinge_fast.search.weights import LEAF_FITTED_SIDE4
+from hinge_fast.search.weights import (
+    FITTED_END,
+    FITTED_OPENING,
+    LEAF_FITTED_END,
+    LEAF_FITTED_OPENING,
+    LEAF_FITTED_SIDE4,
+)
 from scripts import run_script
 
 K = len(FITTED_TERMS)

@@ -336,7 +336,7 @@ def test_the_searcher_class_plays_the_engine_defaults():
     assert (defaults["evaluator"], defaults["quiescence"]) == ("leaf-fitted", 2)
     plain, engine = AlphaBetaSearcher(), create_searcher("alphabeta", tablebase="off")
     for name in ("table_mb", "multipv", "quiescence", "quiescence_plies", "threads"):
-        assert getattr(plain, name) == getattr(engine, name) == defaults[name], name
+        assert getattr(plain.config, name) == getattr(engine.config, name) == defaults[name], name
     assert plain.evaluator is engine.evaluator
     for board in midgame_positions(6, 2, seed=32) + midgame_positions(8, 1, seed=33):
         a = AlphaBetaSearcher(threads=1).go(board, Limits(nodes=3000))
@@ -350,7 +350,7 @@ def test_the_searcher_class_plays_the_engine_defaults():
         )
     with pytest.raises(HingeError, match="quiescence"):
         create_searcher("alphabeta", quiescence=-1)
-    for removed in ("lmr", "null_move", "flip_extension", "shift_search", "full_time"):
+    for removed in ("lmr", "null_move", "flip_extension", "shift_search", "full_time", "seed"):
         with pytest.raises(HingeError, match=f"unknown option '{removed}'"):
             create_searcher("alphabeta", **{removed: 1})
 
@@ -398,8 +398,9 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
     """``leaf-fitted`` is the fitted kernel with LEAF_FITTED_* weights: each term times
     its phase-blended weight, plus tempo (recomputed here from the raw terms); it scores
     positions differently from ``fitted``, and the default searcher uses it."""
-    from hinge_fast.search.evaluate import LEAF_FITTED_END, LEAF_FITTED_OPENING, get_evaluator
+    from hinge_fast.search.evaluate import get_evaluator
     from hinge_fast.search.terms import board_terms
+    from hinge_fast.search.weights import LEAF_FITTED_END, LEAF_FITTED_OPENING
 
     leaf, fitted = get_evaluator("leaf-fitted"), get_evaluator("fitted")
     assert leaf.kernel_id == fitted.kernel_id == 2 and leaf is get_evaluator("LEAF-FITTED")
@@ -430,39 +431,33 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
 
 def test_leaf_fitted_uses_its_side_4_weights_on_side_4_only():
     """``leaf-fitted`` has its own weights on side 4 (``search/weights.py``, fitted on
-    side-4 self-play) and the sides 6-9 fit elsewhere; ``leaf-fitted-69`` keeps the sides
-    6-9 fit everywhere. Checked where the search copies the weights into its buffers."""
+    side-4 self-play) and the sides 6-9 fit elsewhere. Checked where the search copies
+    the weights into its buffers."""
     from hinge_fast.core.sets import set_like
     from hinge_fast.search.alphabeta import AlphaBetaSearcher
-    from hinge_fast.search.evaluate import (
+    from hinge_fast.search.evaluate import evaluation_in, get_evaluator
+    from hinge_fast.search.weights import (
         LEAF_FITTED_END,
         LEAF_FITTED_OPENING,
-        evaluation_in,
-        get_evaluator,
+        LEAF_FITTED_SIDE4,
     )
-    from hinge_fast.search.weights import LEAF_FITTED_SIDE4
 
     side4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
     old = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
     assert len(side4) == len(old) and not np.array_equal(side4, old)
-    cases = [("leaf-fitted", 4, side4), ("leaf-fitted-69", 4, old)]
-    cases += [(name, s, old) for s in range(5, 10) for name in ("leaf-fitted", "leaf-fitted-69")]
-    for evaluator, size, expected in cases:
-        searcher = AlphaBetaSearcher(table_mb=1, evaluator=evaluator, threads=1)
+    cases = [(4, side4)] + [(s, old) for s in range(5, 10)]
+    for size, expected in cases:
+        searcher = AlphaBetaSearcher(table_mb=1, evaluator="leaf-fitted", threads=1)
         searcher.go(Board(size=size), Limits(depth=1))
-        assert np.array_equal(searcher.buffers.weights[: len(expected)], expected), (
-            evaluator,
-            size,
-        )
-        assert np.array_equal(get_evaluator(evaluator).weights_for(size), expected)
+        assert np.array_equal(searcher.buffers.weights[: len(expected)], expected), size
+        assert np.array_equal(get_evaluator("leaf-fitted").weights_for(size), expected)
     board = Board(size=4)
     board.push(board.legal_moves[0])
-    leaf, leaf69 = get_evaluator("leaf-fitted"), get_evaluator("leaf-fitted-69")
+    leaf = get_evaluator("leaf-fitted")
     assert leaf(board) == int(evaluation_in(2, 4, board.own, board.enemy, side4, set_like(4)))
-    assert leaf69(board) == int(evaluation_in(2, 4, board.own, board.enemy, old, set_like(4)))
-    assert leaf(board) != leaf69(board)
-    with pytest.raises(HingeError, match="unknown evaluator 'leaf-fitted-4'"):
-        get_evaluator("leaf-fitted-4")
+    assert leaf(board) != int(evaluation_in(2, 4, board.own, board.enemy, old, set_like(4)))
+    with pytest.raises(HingeError, match="unknown evaluator 'leaf-fitted-69'"):
+        get_evaluator("leaf-fitted-69")
 
 
 def test_unowned_views_share_the_arrays_memory():

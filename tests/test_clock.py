@@ -10,13 +10,13 @@ from hinge_fast.board import Color, Termination
 from hinge_fast.protocol.server import EngineSession
 from hinge_fast.protocol.wire import parse_bestmove_limits
 from hinge_fast.search import Limits, create_searcher
+from hinge_fast.search.limits import limits_for_move
 from hinge_fast.search.timeman import (
     MIN_MOVES_LEFT,
     MOVE_OVERHEAD,
     RESERVE,
     Clock,
     TimeControl,
-    limits_for_move,
     move_time,
     moves_left,
 )
@@ -118,7 +118,7 @@ def test_the_clock_becomes_a_time_for_the_side_to_move():
 @pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
 def test_both_engines_search_under_a_clock(engine):
     board = Board(5)
-    result = create_searcher(engine, seed=1, tablebase="off").go(
+    result = create_searcher(engine, tablebase="off").go(
         board, Limits(nodes=50, clock=Clock(5.0, 5.0, 0.1, 0.1))
     )
     assert result.move in board.legal_moves

@@ -13,7 +13,7 @@ from hinge_fast import Board, Limits, __version__
 from hinge_fast.errors import HingeError
 from hinge_fast.protocol.client import Engine, EngineOption, hhmmss
 from hinge_fast.protocol.server import perft
-from hinge_fast.search.registry import DEFAULT_THREADS, MAX_THREADS
+from hinge_fast.search.options import DEFAULT_THREADS, MAX_THREADS
 from hinge_fast.tools.players import EnginePlayer, engine_player_from_spec
 from hinge_fast.tools.positions import random_position
 from tests.conftest import MID_GAME

@@ -7,7 +7,8 @@ import pytest
 import hinge_fast
 from hinge_fast import Board, HingeError
 from hinge_fast.search import Limits, Score, SearchResult
-from hinge_fast.search.mcts import Tree, search_mcts
+from hinge_fast.search.mcts import Tree
+from hinge_fast.search.mcts_threads import search_mcts
 from hinge_fast.tools.positions import game_positions
 
 # Green to move (side 4): only C5-E6xE3 eliminates Blue; 7 legal moves.
@@ -65,14 +66,8 @@ def test_finds_forced_elimination_in_three_with_a_quiet_move():
     assert winning_moves(board) == []
     forcing = [m for m in board.legal_moves if forces_win_in_three(board, m)]
     assert [str(m) for m in forcing] == ["E5"] and not forcing[0].is_swipe
-    # With playouts (eval_mix 0).
-    result = search_mcts(board, Limits(nodes=20000), seed=2, eval_mix=0)
-    assert str(result.move) == "E5"
-    assert result.mate == 3 and result.score_text == "win in 3"
-    assert len(result.pv) == 3 and ends_game(_after(board, result.pv[:2]), result.pv[2])
-    # The default scores leaves by the evaluation (eval_mix 1): with this seed it
-    # proves D5's win in 5 first (the tablebase: D5 wins too) and a proven root stops
-    # the search. A proven win all the same.
+    # The leaves are scored by the evaluation: with this seed the search proves D5's
+    # win in 5 first (the tablebase: D5 wins too) and a proven root stops the search.
     result = search_mcts(board, Limits(nodes=20000), seed=2)
     assert str(result.move) == "D5" and result.mate == 5
     assert len(result.pv) == 5 and ends_game(_after(board, result.pv[:4]), result.pv[4])
@@ -203,11 +198,11 @@ def test_search_entry_point_dispatches_to_mcts():
         {"tree_nodes": 10**12},
         {"tree_nodes": 1.5},
         {"exploration": -1},
-        {"playout_plies": -1},
+        {"playout_plies": 10},
         {"table_mb": 16},
-        {"eval_mix": 1.5},
-        {"eval_mix": -1.0},
-        {"eval_mix": "half"},
+        {"eval_mix": 0.5},
+        {"eval_scale": 0.5},
+        {"prior_weight": -1.0},
         {"playout_connect": 1.0},
         {"playout_greed": 1.0},
         {"rave": 100.0},
@@ -277,28 +272,12 @@ def test_eval_win_rate_is_the_fitted_evaluation_as_a_win_rate(size):
     assert np.isfinite(weights).all()
 
 
-def test_eval_mix_one_scores_each_leaf_by_the_evaluation_alone():
-    """``eval_mix`` 1 (the default): no playout is played, on any side, and after one
-    iteration from a position the child it visited holds its mover's win rate by the
-    evaluation, ``1 - eval_win_rate(child)``; ``eval_mix`` 0.5 holds the mean of that and
-    the playout's result (0, 0.5 or 1); 0 plays playouts alone."""
-    from hinge_fast.search import create_searcher
-    from hinge_fast.search.mcts import PLAYOUT_PLIES, MCTSSearcher
+def test_each_leaf_is_scored_by_the_evaluation():
+    """After one iteration from a position the child it visited holds its mover's win
+    rate by the evaluation, ``1 - eval_win_rate(child)``."""
+    from hinge_fast.search.mcts import MCTSSearcher
 
     board = Board.from_fen("4/5/6/1g3b1/6/5/4 g")
-    for options in ({}, {"eval_mix": 1.0}):
-        searcher = MCTSSearcher(seed=5, **options)
-        searcher.go(board, Limits(nodes=300))
-        assert searcher.tree.stats[PLAYOUT_PLIES] == 0
-    for size in (4, 6, 9):
-        registry = create_searcher(
-            "mcts", threads=1, seed=5, tablebase="off"
-        )  # the engine's defaults
-        registry.go(Board(size) if size != 4 else board, Limits(nodes=300))
-        assert registry.searchers[0].tree.stats[PLAYOUT_PLIES] == 0, size
-    plain = MCTSSearcher(seed=5, eval_mix=0.0)  # playouts only
-    plain.go(board, Limits(nodes=300))
-    assert plain.tree.stats[PLAYOUT_PLIES] > 0
     one = MCTSSearcher(seed=5)
     one.go(board, Limits(nodes=1))
     tree = one.tree
@@ -307,23 +286,15 @@ def test_eval_mix_one_scores_each_leaf_by_the_evaluation_alone():
     child = board.copy()
     child.push(board.move_from_code(int(tree.move[visited[0]])))
     assert tree.wins[visited[0]] == pytest.approx(1.0 - _fitted_rate(child), abs=1e-12)
-    half = MCTSSearcher(seed=5, eval_mix=0.5)
-    half.go(board, Limits(nodes=1))
-    tree = half.tree
-    c = next(c for c in tree.children(0) if tree.visits[c] == 1)
-    child = board.copy()
-    child.push(board.move_from_code(int(tree.move[c])))
-    playout_part = 2.0 * (tree.wins[c] - 0.5 * (1.0 - _fitted_rate(child)))
-    assert min(abs(playout_part - r) for r in (0.0, 0.5, 1.0)) < 1e-9
 
 
-def test_eval_mix_one_still_proves_wins_and_losses():
+def test_the_evaluation_at_the_leaves_still_proves_wins_and_losses():
     """With the evaluation at the leaves the solver still works: a win in one is played
     and proven, a lost position is proven lost."""
     board = Board.from_fen(WIN_IN_ONE)
-    result = search_mcts(board, Limits(nodes=1000), seed=1, eval_mix=1.0)
+    result = search_mcts(board, Limits(nodes=1000), seed=1)
     assert str(result.move) == "C5-E6xE3" and result.mate == 1
-    result = search_mcts(Board.from_fen(LOST), Limits(nodes=5000), seed=1, eval_mix=1.0)
+    result = search_mcts(Board.from_fen(LOST), Limits(nodes=5000), seed=1)
     assert result.mate is not None and result.mate < 0
 
 
@@ -359,7 +330,7 @@ def test_the_searcher_classes_play_the_engine_defaults():
     assert threads.threads == defaults["threads"]
     for name, value in defaults.items():
         if name not in ("threads", "seed", "tablebase", "tree_nodes"):
-            assert getattr(plain, name) == value, name
+            assert getattr(plain.config, name) == value, name
     assert plain.tree_nodes == defaults["tree_nodes"]
     for board in (Board(4), Board(6), Board(7)):
         board.push(board.legal_moves[len(board.legal_moves) // 3])

@@ -43,7 +43,7 @@ def test_search_dispatches_to_alphabeta():
         ),
         ({"engine": "alphabeta", "depth": 1, "table_mb": -3}, "table_mb must be from 0"),
         ({"engine": "mcts", "depth": 3}, "engine mcts has no depth limit"),
-        ({"nodes": 5, "seed": -2}, "seed must be from -1"),
+        ({"engine": "mcts", "nodes": 5, "seed": -2}, "seed must be from -1"),
     ],
 )
 def test_bad_search_arguments(kwargs, message):

@@ -18,6 +18,13 @@ from tests.conftest import MID_GAME
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def seeded(engine: str, seed: int) -> dict:
+    """``{"seed": seed}`` for an engine with a ``seed`` option (MCTS), else nothing."""
+    from hinge_fast.search.registry import engine_spec
+
+    return {"seed": seed} if "seed" in engine_spec(engine).option_names else {}
+
+
 def test_registry_lists_every_engine_once_with_its_options():
     assert DEFAULT_ENGINE == "alphabeta" and set(ENGINES) == {"alphabeta", "mcts"}
     for name, spec in REGISTRY.items():
@@ -40,7 +47,8 @@ def test_registry_lists_every_engine_once_with_its_options():
         ("mcts", {"tree_nodes": 0}, "option tree_nodes must be from 1"),
         ("alphabeta", {"table_mb": 1.5}, "option table_mb must be a whole number"),
         ("alphabeta", {"evaluator": "neural"}, "option evaluator must be one of classic, material"),
-        ("alphabeta", {"seed": -2}, "option seed must be from -1"),
+        ("alphabeta", {"seed": 1}, "unknown option 'seed' of engine alphabeta"),
+        ("mcts", {"seed": -2}, "option seed must be from -1"),
     ],
 )
 def test_create_searcher_checks_name_options_and_values(name, options, message):
@@ -79,9 +87,10 @@ def test_two_searchers_in_two_threads_match_sequential_runs(engine, limits):
     boards = [Board.from_fen(MID_GAME), Board(6)]
     # One search thread each (more would make alpha-beta's node counts vary: test_threads.py).
     sequential = [
-        create_searcher(engine, seed=11 + i, threads=1).go(b, limits) for i, b in enumerate(boards)
+        create_searcher(engine, threads=1, **seeded(engine, 11 + i)).go(b, limits)
+        for i, b in enumerate(boards)
     ]
-    searchers = [create_searcher(engine, seed=11 + i, threads=1) for i in range(2)]
+    searchers = [create_searcher(engine, threads=1, **seeded(engine, 11 + i)) for i in range(2)]
     results = [None, None]
     start = threading.Barrier(2)
 
@@ -254,7 +263,7 @@ def test_no_limit_means_the_default_time_for_every_searcher(engine, monkeypatch)
     seconds (a depth bounds alpha-beta only), so a searcher never runs unbounded."""
     from hinge_fast.search import DEFAULT_TIME, Limits, create_searcher
 
-    searcher = create_searcher(engine, threads=1, seed=1)
+    searcher = create_searcher(engine, threads=1, **seeded(engine, 1))
     seen = []
     monkeypatch.setattr(searcher, "_go", lambda board, limits, progress: seen.append(limits))
     for limits in (Limits(), Limits(depth=2), Limits(nodes=10), Limits(time=0.01)):
@@ -270,7 +279,7 @@ def test_a_time_too_short_to_count_still_ends_the_search(engine):
     # detects a search that never ends.)
     board = Board(6)
     found = []
-    searcher = create_searcher(engine, seed=1, threads=1, tablebase="off")
+    searcher = create_searcher(engine, threads=1, tablebase="off", **seeded(engine, 1))
     worker = threading.Thread(
         target=lambda: found.append(searcher.go(board.copy(), Limits(time=1e-300))), daemon=True
     )

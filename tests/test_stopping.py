@@ -4,20 +4,20 @@ their workers end, and the protocol's ``stop`` ends a deep ``perft``."""
 
 import subprocess
 import sys
-import threading
 
 import pytest
 
 from hinge_fast import Board, HingeError
-from hinge_fast.core import parallel
+from hinge_fast.core import parallel, workers
 from tests.conftest import S9_MID
 
 #: A count far too big to finish: it ends only by being stopped.
 ENDLESS = 9
 
 
-def workers() -> list:
-    return [t for t in threading.enumerate() if t.name.startswith("hinge-fast-worker")]
+def running() -> int:
+    """Tasks still running on the worker threads (``core/workers.py``)."""
+    return workers.busy()
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -31,7 +31,7 @@ def test_perft_stops_when_asked_and_names_how_far_it_got(threads):
 
     with pytest.raises(HingeError, match=r"perft stopped after \d+ of \d+ root moves"):
         parallel.perft(board.size, board.own, board.enemy, ENDLESS, True, threads, should_stop)
-    assert not workers()
+    assert not running()
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -48,7 +48,7 @@ def test_ctrl_c_stops_perft_and_its_workers(threads):
         parallel.perft_divide(
             board.size, board.own, board.enemy, ENDLESS, False, threads, progress=interrupted
         )
-    assert not workers()
+    assert not running()
     assert all(total == len(Board.from_fen(S9_MID).legal_moves) for _, total in seen)
 
 
@@ -67,7 +67,7 @@ def test_playouts_stop_and_report_progress():
             should_stop=lambda: len(seen) > 2,
             progress=lambda done, total: seen.append(done),
         )
-    assert not workers() and seen == sorted(seen)
+    assert not running() and seen == sorted(seen)
 
 
 def test_a_finished_count_reports_everything_done():

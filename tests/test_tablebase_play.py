@@ -62,6 +62,11 @@ def tree(small_tb):
     return sorted(seen)
 
 
+def seeded(engine: str, seed: int) -> dict:
+    """``{"seed": seed}`` for an engine with a ``seed`` option (MCTS), else nothing."""
+    return {"seed": seed} if "seed" in engine_spec(engine).option_names else {}
+
+
 def _choice_positions(tree, tb):
     """Positions where the distance depends on the choice: wins of two lengths, or
     only losses of two lengths."""
@@ -113,7 +118,7 @@ def test_searchers_play_the_fastest_win_and_the_longest_loss(engine, small_tb, t
     chosen = _choice_positions(tree, tb)
     wins = [f for f in chosen if probe(Board.from_fen(f), tb).win]
     assert TWO_WINS in wins and LOSS_START in chosen and len(chosen) > len(wins) > 10
-    searcher = create_searcher(engine, tablebase=str(small_tb), seed=1)
+    searcher = create_searcher(engine, tablebase=str(small_tb), **seeded(engine, 1))
     for fen in chosen[:: max(1, len(chosen) // 40)] + [TWO_WINS, LOSS_START, WIN_START]:
         board = Board.from_fen(fen)
         result = searcher.go(board, Limits(nodes=50))
@@ -144,7 +149,7 @@ def test_progress_gets_the_result(small_tb):
 
 def test_positions_not_in_the_table_are_searched(small_tb):
     for engine in ENGINES:
-        searcher = create_searcher(engine, tablebase=str(small_tb), seed=2)
+        searcher = create_searcher(engine, tablebase=str(small_tb), **seeded(engine, 1))
         for board in (Board(4), Board(6), Board.from_fen("4/5/6/2g4/6/5/4 b")):
             result = searcher.go(board, Limits(nodes=60))
             assert not result.tablebase and result.move in board.legal_moves

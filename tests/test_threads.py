@@ -17,18 +17,20 @@ from hinge_fast.protocol.options import default_options, searcher_options
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.mcts import MCTSSearcher
 from hinge_fast.search.mcts_threads import merged_result, share, thread_seed
-from hinge_fast.search.registry import (
-    DEFAULT_THREADS,
-    MAX_THREADS,
-    default_threads,
-    engine_spec,
-    parse_engine_spec,
-)
+from hinge_fast.search.options import DEFAULT_THREADS, MAX_THREADS, default_threads
+from hinge_fast.search.registry import engine_spec, parse_engine_spec
 from hinge_fast.search.tt import pack_entry, table_store
 from hinge_fast.tools.players import get_player
 
 MIDGAME = "6/1gg4/5g2/9/3b4g1/3b3g3/1b2ggg1g1/1b7/3b4/3b3/6 g"
 ENGINES = ("alphabeta", "mcts")
+
+
+def seeded(engine: str, seed: int) -> dict:
+    """``{"seed": seed}`` for an engine with a ``seed`` option (MCTS), else nothing."""
+    from hinge_fast.search.registry import engine_spec
+
+    return {"seed": seed} if "seed" in engine_spec(engine).option_names else {}
 
 
 def same(a, b):
@@ -74,7 +76,7 @@ def test_threads_is_an_option_of_every_engine_defaulting_to_every_core(engine):
 @pytest.mark.parametrize("limits", [Limits(time=0.2), Limits(nodes=3000), Limits(nodes=1)])
 def test_a_multi_thread_search_returns_a_legal_move(engine, limits):
     board = Board.from_fen(MIDGAME)
-    result = create_searcher(engine, threads=2, seed=3).go(board, limits)
+    result = create_searcher(engine, threads=2, **seeded(engine, 3)).go(board, limits)
     assert result.move in board.legal_moves and result.pv[0] == result.move
     assert {r.move for r in result.root_moves} == set(board.legal_moves)
     if limits.nodes and engine == "mcts":
@@ -83,7 +85,7 @@ def test_a_multi_thread_search_returns_a_legal_move(engine, limits):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_multi_thread_search_respects_its_time_limit(engine):
-    result = create_searcher(engine, threads=2, seed=1).go(Board(6), Limits(time=0.3))
+    result = create_searcher(engine, threads=2, **seeded(engine, 1)).go(Board(6), Limits(time=0.3))
     assert (
         result.move in Board(6).legal_moves and result.seconds < 0.3 * 1.05 + 0.2
     )  # slack for a busy machine; a limit doubled by two threads (0.6 s) still fails
@@ -91,7 +93,7 @@ def test_a_multi_thread_search_respects_its_time_limit(engine):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_multi_thread_search_stops_on_stop(engine):
-    searcher = create_searcher(engine, threads=2, seed=1)
+    searcher = create_searcher(engine, threads=2, **seeded(engine, 1))
     board = Board(6)
     searcher.go(board, Limits(nodes=50))  # allocate and load first
     seen = []
@@ -116,8 +118,8 @@ def test_a_multi_thread_search_stops_on_stop(engine):
 )
 def test_one_thread_with_a_seed_is_reproducible(engine, limits):
     board = Board.from_fen(MIDGAME)
-    first = create_searcher(engine, threads=1, seed=9).go(board, limits)
-    again = create_searcher(engine, threads=1, seed=9)
+    first = create_searcher(engine, threads=1, **seeded(engine, 9)).go(board, limits)
+    again = create_searcher(engine, threads=1, **seeded(engine, 9))
     assert same(first, again.go(board, limits)) and same(first, again.go(board, limits))
 
 

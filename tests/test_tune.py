@@ -11,7 +11,7 @@ def test_parse_param_reads_start_range_and_step():
     p = parse_param("mcts", "exploration=0.4,0.1,1.0")
     assert (p.name, p.type, p.start, p.low, p.high) == ("exploration", "float", 0.4, 0.1, 1.0)
     assert p.c_end == pytest.approx(0.045)
-    assert parse_param("mcts", "playout_plies=60,20,100,5").type == "int"
+    assert parse_param("mcts", "tree_nodes=6000,2000,10000,500").type == "int"
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ def register(subparsers):
         "leaf made and with bulk counting (on one thread and on every core), make/unmake rate, random "
         "playouts/s (one thread and every core), MCTS playouts/s, "
         "alpha-beta nodes/s, and the reference implementation's nodes/s with the fast/reference ratio.",
-        epilog="Example: hinge-fast bench --quick",
+        epilog="Examples: hinge-fast bench --quick; hinge-fast bench --signature",
     )
     p.add_argument(
         "--size",
@@ -35,6 +35,13 @@ def register(subparsers):
         default=None,
         metavar="T",
         help="threads of the all-thread column of perft and playouts (default: every core this process may use)",
+    )
+    p.add_argument(
+        "--signature",
+        action="store_true",
+        help="print only the search signature: the nodes of fixed one-thread searches of both "
+        "engines over fixed positions of sides 4, 6 and 9 (the same number on every machine "
+        "while the searches' trees stay the same)",
     )
     p.set_defaults(run=run_bench)
 
@@ -57,6 +64,23 @@ class _Progress:
 
 
 def run_bench(args) -> int:
+    if args.signature:
+        from ..search.signature import search_signature
+
+        signature = search_signature()
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "signature": signature.total,
+                        "alphabeta_nodes": signature.alphabeta_nodes,
+                        "mcts_tree_nodes": signature.mcts_tree_nodes,
+                    }
+                )
+            )
+        else:
+            print(signature)
+        return 0
     from ..tools.benchmark import format_table, run_all
 
     report = run_all(size=args.size, quick=args.quick, progress=_Progress(), threads=args.threads)

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import HingeError
-from . import kernels
+from . import kernels, workers
 from .playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
 from .tables import workspace
 
@@ -208,49 +208,18 @@ def playouts(
     return PlayoutTally(plies, winner, ended)
 
 
-#: Seconds between two looks at ``should_stop`` and two progress reports.
-POLL = 0.02
-
-
 def _run_threads(worker, threads, stop, should_stop=None, tick=None):
-    """Run ``worker`` on ``threads`` threads while this one waits, polling
-    ``should_stop`` and calling ``tick`` every ``POLL`` s; Ctrl-C here or a true
-    ``should_stop()`` sets ``stop[0]``, which the workers (and perft's kernel) heed.
-    An exception of a worker is raised here once all have ended."""
-    failures = []
+    """Run ``worker`` on ``threads`` threads of ``workers.py`` while this one waits;
+    Ctrl-C here or a true ``should_stop()`` sets ``stop[0]``, which the workers (and
+    perft's kernel) heed; KeyboardInterrupt is raised here once they have ended."""
     if should_stop is not None and should_stop():
         stop[0] = 1  # asked to stop before it began: the workers take nothing
 
-    def run():
-        try:
-            worker()
-        except BaseException as e:  # noqa: BLE001  (handed to the waiting thread)
-            failures.append(e)
-            stop[0] = 1
-
-    pool = [
-        threading.Thread(target=run, name=f"hinge-fast-worker-{k}", daemon=True)
-        for k in range(threads)
-    ]
-    for thread in pool:
-        thread.start()
-    try:
-        for thread in pool:
-            while thread.is_alive():
-                thread.join(POLL)
-                if should_stop is not None and not stop[0] and should_stop():
-                    stop[0] = 1
-                if tick is not None:
-                    tick()
-    except BaseException:  # Ctrl-C: stop the workers, wait for them, then go on raising
+    def halt():
         stop[0] = 1
-        for thread in pool:
-            thread.join()
-        raise
-    if tick is not None:
-        tick()
-    if failures:
-        raise failures[0]
+
+    if workers.run([worker] * threads, halt, should_stop=should_stop, tick=tick).interrupted:
+        raise KeyboardInterrupt
 
 
 __all__ = [

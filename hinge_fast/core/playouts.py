@@ -12,68 +12,34 @@ bit ``c * W + r``, in as many words as the side needs: ``tables.SHIFT_WORDS_OF``
 friendly token's swipe ends found at once as thirteen sets of cells
 (``swipes.uniform_count``, ``uniform_nth``, ``uniform_play``).
 
-The MCTS playout (``policy_playout``) plays a policy instead, from the same end sets:
-the groups a swipe can flip are the enemy groups with a token next to an end, and only
-those are flood-filled. It takes the largest (a group holding every enemy token is an
-elimination, so "an eliminating swipe is always played" comes with it) and, over the
-tied largest groups, draws one of their swipes uniformly. With no swipe: a placement
-next to one of the mover's tokens (``empty & adjacent(own)``) uniformly, if any; else a
-uniformly random placement (``empty & ~t1``: an empty cell next to no enemy token, since
-none is next to a friendly one); none: the mover loses. The random stream is the
-searcher's (``rng``, xorshift64*). The moves played are written to ``trace`` as move
-codes (``movecode.py``).
+The random generator of MCTS (``rng_next``, ``rng_below``: xorshift64*) is here too.
 """
 
 import numpy as np
 
-from .codes import encode_placement, encode_swipe
 from .jit import njit
 from .sets import (
-    adjacent,
-    dilate,
-    nth_bit,
-    s_and,
-    s_andnot,
     s_any,
     s_count,
     s_interior,
-    s_lowest,
-    s_or,
-    s_row,
-    s_store,
-    s_zero,
     set_like,
     to_shift_words,
 )
 from .swipes import (
     END_SETS,
-    cell_index,
-    grow_group,
-    start_cells,
-    swipe_end_sets,
     uniform_code,
     uniform_count,
     uniform_nth,
     uniform_play,
 )
-from .tables import SHIFT_WORDS
 
 U64 = np.uint64
-#: Rows of ``policy_playout``'s scratch: the thirteen end sets, then the tied groups.
-GROUPS_ROW = 16
-WORK_ROWS = GROUPS_ROW + 64
-
-
-def new_work() -> np.ndarray:
-    """The scratch array of ``policy_playout``."""
-    return np.zeros((WORK_ROWS, SHIFT_WORDS), dtype=np.uint64)
 
 
 @njit(cache=True)
 def rng_next(rng):
-    """xorshift64* (Vigna): the next 64 random bits of the state ``rng[0]``. The MCTS
-    searcher's generator too (``search/mcts.py`` imports it from here, below it), so a
-    playout here steps the searcher's state as its own playouts do."""
+    """xorshift64* (Vigna): the next 64 random bits of the state ``rng[0]``: the MCTS
+    searcher's generator (``search/mcts.py`` imports it from here, below it)."""
     x = rng[0]
     x ^= x >> U64(12)
     x ^= x << U64(25)
@@ -86,103 +52,6 @@ def rng_next(rng):
 def rng_below(rng, n):
     """A uniform whole number in [0, n) (n small: the modulo bias is below 2**-50)."""
     return np.int64((rng_next(rng) >> U64(1)) % U64(n))
-
-
-# ----- the MCTS playout policy ------------------------------------------------------------------
-@njit(cache=True)
-def group_swipes(near, work):
-    """The number of swipes ending next to a group that touches the cells ``near``
-    (its dilation): one per (token, end) of the end sets, whose end cells are in
-    ``work[0..12]``."""
-    n = np.int64(0)
-    for k in range(END_SETS):
-        n += s_count(s_and(s_row(work, k, near), near))
-    return n
-
-
-@njit(cache=True)
-def choose_swipe(w, enemy, reached, work, rng):
-    """The policy's swipe: among the enemy groups next to an end cell (``reached``),
-    those of the largest size, and among all their swipes one uniformly. Returns
-    ``(token, end, group)`` as sets."""
-    flippable = s_and(enemy, adjacent(reached, w))
-    largest = 0
-    tied = 0
-    total = np.int64(0)
-    while s_any(flippable):
-        group, near = grow_group(enemy, s_lowest(flippable), w)
-        flippable = s_andnot(flippable, group)
-        size = s_count(group)
-        if size < largest:
-            continue
-        if size > largest:
-            largest = size
-            tied = 0
-            total = 0
-        s_store(work, GROUPS_ROW + tied, group)
-        total += group_swipes(near, work)
-        tied += 1
-    r = rng_below(rng, total)
-    for t in range(tied):
-        group = s_row(work, GROUPS_ROW + t, enemy)
-        near = dilate(group, w)
-        for k in range(END_SETS):
-            cells = s_and(s_row(work, k, near), near)
-            c = s_count(cells)
-            if r < c:
-                f = nth_bit(cells, r)
-                return start_cells(f, k, w), f, group
-            r -= c
-    zero = s_zero(enemy)
-    return zero, zero, zero  # cannot happen: total counts these very swipes
-
-
-@njit(cache=True)
-def policy_playout(size, own, enemy, cap, rng, trace, work):
-    """Play the policy of the module docstring from the position ``(own, enemy)`` (sets
-    of the side's words, side to move first) for at most ``cap`` plies. Returns
-    ``(result, plies)``: result for the side to move at the start, 1.0 win, 0.0 loss,
-    and at the cap 1.0/0.0/0.5 as it has more/fewer/as many tokens (``plies == 0`` with
-    result 0: the start position is lost). The moves played go to ``trace[:plies]`` (as
-    far as it reaches); ``work`` is ``new_work()``'s scratch."""
-    w = U64(2 * size - 1)
-    inside = s_interior(size, own)
-    ply = 0
-    while ply < cap:
-        if not s_any(own) and s_count(enemy) >= 2:
-            return (0.0 if ply % 2 == 0 else 1.0), ply  # rule 6: eliminated
-        t1 = dilate(enemy, w)
-        empty = s_andnot(inside, s_or(own, enemy))
-        landing = s_and(empty, t1)
-        reached = s_zero(own)
-        if s_any(s_and(own, adjacent(own, w))) and (s_any(landing) or s_any(s_and(own, t1))):
-            reached = swipe_end_sets(w, own, enemy, t1, landing, work)
-        if s_any(reached):
-            x, f, group = choose_swipe(w, enemy, reached, work, rng)
-            if ply < trace.shape[0]:
-                trace[ply] = encode_swipe(
-                    cell_index(size, x), cell_index(size, f), cell_index(size, s_lowest(group))
-                )
-            mover = s_or(s_or(s_andnot(own, x), f), group)
-            own, enemy = s_andnot(enemy, group), mover
-        else:
-            # Rule 3: next to a friendly token is always legal; else next to no enemy.
-            cells = s_and(empty, adjacent(own, w))
-            if not s_any(cells):
-                cells = s_andnot(empty, t1)
-                if not s_any(cells):
-                    return (0.0 if ply % 2 == 0 else 1.0), ply  # no legal move: lost
-            cell = nth_bit(cells, rng_below(rng, s_count(cells)))
-            if ply < trace.shape[0]:
-                trace[ply] = encode_placement(cell_index(size, cell))
-            own, enemy = enemy, s_or(own, cell)
-        ply += 1
-    mine = s_count(own)
-    theirs = s_count(enemy)
-    result = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-    if ply % 2 == 1:
-        result = 1.0 - result
-    return result, ply
 
 
 # ----- uniformly random games -------------------------------------------------------------------

@@ -65,7 +65,8 @@ def search_position(
     ``depth`` the first engine that honours depths); ``time``
     (seconds), ``nodes``, ``depth``: limits, whichever comes first (none given:
     ``DEFAULT_TIME`` seconds; depth only for engines that honour it); ``seed``: makes
-    MCTS reproducible (alpha-beta is deterministic under a node or depth limit);
+    MCTS reproducible (given to the engines with a ``seed`` option; alpha-beta has
+    none: it is deterministic under a node or depth limit);
     ``progress``: called with an interim SearchResult after each iteration
     (alpha-beta depth) or every tenth of a second (MCTS); ``options``: engine options
     of the registry such as ``table_mb`` (alpha-beta) or ``tree_nodes`` (MCTS).
@@ -75,7 +76,7 @@ def search_position(
     limits = Limits(time=time, nodes=nodes, depth=depth)
     engine = choose_engine(engine, limits)
     check_limits(engine, limits)
-    if seed is not None:
+    if seed is not None and "seed" in engine_spec(engine).option_names:
         options["seed"] = seed
     searcher = create_searcher(engine, **options)
     return searcher.go(board, limits, progress)

@@ -58,14 +58,23 @@ from __future__ import annotations
 
 import threading
 import time as _time
+from typing import NamedTuple
 
 import numpy as np
 
-from ..core import kernels
+from ..core import kernels, workers
 from ..core.geometry import geometry
 from ..core.sets import set_like
 from ..core.tables import workspace
 from ..errors import HingeError
+from .alphabeta_config import (
+    DEFAULT_EVALUATOR,
+    DEFAULT_QUIESCENCE,
+    DEFAULT_QUIESCENCE_PLIES,
+    DEFAULT_TABLE_MB,
+    MAX_QUIESCENCE_PLIES,
+    AlphaBetaConfig,
+)
 from .evaluate import MATE_BOUND, WIN, get_evaluator
 from .intrinsics import clock_ns, unowned  # noqa: F401  (re-exported)
 from .limits import MAX_DEPTH, Limits
@@ -93,17 +102,8 @@ from .negamax import (  # noqa: F401  (re-exported: negamax, repeated, search_de
     repeated,
     search_depth,
 )
-from .registry import (  # noqa: F401  (re-exported)
-    DEFAULT_EVALUATOR,
-    DEFAULT_QUIESCENCE,
-    DEFAULT_QUIESCENCE_PLIES,
-    DEFAULT_TABLE_MB,
-    DEFAULT_THREADS,
-    EVALUATORS,
-    FRESH_SEED,
-    MAX_QUIESCENCE_PLIES,
-    MIN_TABLE_MB,
-)
+from .options import DEFAULT_THREADS
+from .registry import create_searcher
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
@@ -220,55 +220,51 @@ def _history_hashes(board) -> list[int]:
     return board.history_keys()[start:][-HISTORY_ROOM:]
 
 
-_WORKERS_LOCK = threading.Lock()
-_WORKERS = None
+class RootCall(NamedTuple):
+    """The arguments of ``negamax.search_depth`` that stay the same for every depth of
+    one search and thread: the root position, the thread's buffers and the table."""
+
+    size: int
+    colour: int
+    own: np.ndarray
+    enemy: np.ndarray
+    key: np.uint64
+    buf: SearchBuffers
+    keys: np.ndarray
+    data: np.ndarray
+    like: tuple
 
 
-def _workers():
-    """The process's pool of worker threads for the kernels (started on first use and
-    reused: starting a thread for each depth cost about 0.4 ms, a lot of 0.01 s)."""
-    global _WORKERS
-    with _WORKERS_LOCK:
-        if _WORKERS is None:
-            from concurrent.futures import ThreadPoolExecutor
+def search_root(call: RootCall, depth: int):
+    """The root of ``call`` searched ``depth`` plies deep with a full window."""
+    return search_depth(
+        call.size,
+        call.colour,
+        call.own,
+        call.enemy,
+        call.key,
+        depth,
+        0,
+        -INFINITE,
+        INFINITE,
+        call.buf,
+        call.keys,
+        call.data,
+        call.like,
+    )
 
-            _WORKERS = ThreadPoolExecutor(
-                max_workers=MAX_WORKERS, thread_name_prefix="hinge-fast alpha-beta"
-            )
-        return _WORKERS
 
+def _search_interruptible(call, depth, should_stop):
+    """``search_root(call, depth)`` on a worker thread (``core/workers.py``); Ctrl-C in
+    the calling thread, or ``should_stop()`` turning true (polled every 5 ms), stops it
+    through the buffers' deadline. Returns ``(score, interrupted)``."""
+    state = call.buf.state
 
-def _run_interruptible(kernel, args, state, should_stop):
-    """Run ``kernel(*args)`` in a worker thread (of ``_workers``); Ctrl-C (in the main
-    thread), or ``should_stop()`` turning true (polled every 5 ms), stops it through
-    ``state``. Returns ``(result, interrupted)``."""
-    box = {}
-    done = threading.Event()
+    def halt():
+        state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
 
-    def target():
-        try:
-            box["result"] = kernel(*args)
-        except BaseException as e:  # handed to the caller's thread
-            box["error"] = e
-        finally:
-            done.set()
-
-    _workers().submit(target)
-    interrupted = False
-    # An Event, not Thread.join: a join interrupted by Ctrl-C can leave the thread
-    # looking finished before it is.
-    while not done.is_set():
-        try:
-            done.wait(0.005)
-            if not done.is_set() and should_stop():
-                interrupted = True
-                state[DEADLINE] = 0
-        except KeyboardInterrupt:
-            interrupted = True
-            state[DEADLINE] = 0
-    if "error" in box:
-        raise box["error"]
-    return box["result"], interrupted
+    work = workers.run([lambda: search_root(call, depth)], halt, 0.005, should_stop)
+    return work.results[0], work.stopped
 
 
 class AlphaBetaSearcher(Searcher):
@@ -279,12 +275,12 @@ class AlphaBetaSearcher(Searcher):
     ``table_mb``: table size (0: none); ``multipv``: the lines searched at each depth,
     each with an exact score (module docstring, "MultiPV"; more than the legal moves:
     all of them); ``evaluator``: the leaf evaluation (``search/evaluate.py``); ``quiescence``, ``quiescence_plies``: the
-    quiescence search (module docstring); ``seed``: accepted and unused
-    (alpha-beta is deterministic with one thread: under a node or depth limit the same
-    position gives the same result); ``threads``: Lazy SMP helper threads plus this one
+    quiescence search (module docstring); ``threads``: Lazy SMP helper threads plus this one
     (module docstring, "Threads"); ``selective``: null move, futility pruning (both
     kinds), late move reductions and late move pruning (``negamax.py``); off, the
     search is full width and a fixed-depth score is the depth-limited minimax value.
+    They are kept as ``config`` (an ``AlphaBetaConfig``) for the searcher's life. With
+    one thread, under a node or depth limit, the same position gives the same result.
 
     >>> from hinge_fast import Board
     >>> AlphaBetaSearcher(table_mb=1, threads=1).go(Board(size=4), Limits(depth=1)).depth
@@ -299,26 +295,32 @@ class AlphaBetaSearcher(Searcher):
         table_mb=DEFAULT_TABLE_MB,
         multipv=1,
         evaluator=DEFAULT_EVALUATOR,
-        seed=FRESH_SEED,
         threads=DEFAULT_THREADS,
         quiescence=DEFAULT_QUIESCENCE,
         quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
         selective=1,
     ):
         super().__init__()
-        self.selective = bool(selective)
-        self.quiescence = int(quiescence)
-        self.quiescence_plies = min(int(quiescence_plies), MAX_QUIESCENCE_PLIES)
-        self.threads = int(threads)
-        self.helper_buffers: list[SearchBuffers] = []  # one per helper thread (Lazy SMP)
-        self.table_mb = table_mb
-        self.multipv = int(multipv)
-        if self.multipv < 1:
+        if int(multipv) < 1:
             raise HingeError(f"multipv must be at least 1, not {multipv!r}")
         self.evaluator = get_evaluator(evaluator)
+        self.config = AlphaBetaConfig(
+            table_mb=table_mb,
+            multipv=int(multipv),
+            evaluator=self.evaluator.name,
+            quiescence=int(quiescence),
+            quiescence_plies=min(int(quiescence_plies), MAX_QUIESCENCE_PLIES),
+            selective=bool(selective),
+            threads=int(threads),
+        )
+        self.helper_buffers: list[SearchBuffers] = []  # one per helper thread (Lazy SMP)
         self.buffers: SearchBuffers | None = None  # allocated by the first go, in its budget
         self.table: TranspositionTable | None = None
         self.root_list = workspace(1)  # the root's moves, listed by every go
+
+    @property
+    def threads(self) -> int:
+        return self.config.threads
 
     def stop(self) -> None:
         super().stop()
@@ -331,8 +333,8 @@ class AlphaBetaSearcher(Searcher):
         side (once a process): ``Searcher.prepare``."""
         if self.buffers is None:
             self.buffers = POOL.buffers()
-            if self.table_mb > 0:
-                self.table = POOL.table(self.table_mb)
+            if self.config.table_mb > 0:
+                self.table = POOL.table(self.config.table_mb)
         while len(self.helper_buffers) < self.threads - 1:
             self.helper_buffers.append(POOL.buffers())
         words = len(set_like(board.size))
@@ -369,8 +371,6 @@ class AlphaBetaSearcher(Searcher):
             )
             stored_move(keys, data, np.uint64(0), 1)
             _LOADED_WORDS.add(words)
-        if self.threads > 1:
-            _workers()
 
     def _go(self, board, limits, progress):
         return _search(self, board, limits, progress, _time.monotonic_ns())
@@ -383,7 +383,7 @@ class AlphaBetaSearcher(Searcher):
             pass
 
 
-def search_alphabeta(board, limits: Limits, seed=None, progress=None, **options) -> SearchResult:
+def search_alphabeta(board, limits: Limits, progress=None, **options) -> SearchResult:
     """Alpha-beta search of ``board`` within ``limits`` by a new searcher with
     ``options`` (see :class:`AlphaBetaSearcher`); returns a SearchResult.
     ``progress(result)`` is called after each completed depth.
@@ -392,27 +392,23 @@ def search_alphabeta(board, limits: Limits, seed=None, progress=None, **options)
     >>> search_alphabeta(Board(size=5), Limits(depth=1)).depth
     1
     """
-    from .registry import create_searcher
-
-    if seed is not None:
-        options["seed"] = seed
     return create_searcher("alphabeta", **options).go(board, limits, progress)
 
 
 def _search(searcher, board, limits, progress, start):
-    root = searcher.root_list
+    listed = searcher.root_list
     n_root = int(
         kernels.legal_moves(
             board.size,
             board.own,
             board.enemy,
-            root.moves[0],
-            root.flips[0],
-            root.scratch,
-            root.group_of_bit,
+            listed.moves[0],
+            listed.flips[0],
+            listed.scratch,
+            listed.group_of_bit,
         )
     )
-    codes, flips = root.moves[0, :n_root], root.flips[0, :n_root]
+    codes, flips = listed.moves[0, :n_root], listed.flips[0, :n_root]
     if n_root == 0:
         return SearchResult(move=None, score=Score.loss(0), engine="alphabeta")
     buf = searcher.buffers
@@ -435,32 +431,15 @@ def _search(searcher, board, limits, progress, start):
     state[TABLE_ON] = 1 if searcher.table is not None else 0
     state[HISTORY_LENGTH] = len(history)
     state[EVALUATOR] = searcher.evaluator.kernel_id
-    state[QUIESCENCE] = searcher.quiescence
-    state[QUIESCENCE_PLIES] = searcher.quiescence_plies
-    state[SELECTIVE] = 1 if searcher.selective else 0
+    config = searcher.config
+    state[QUIESCENCE] = config.quiescence
+    state[QUIESCENCE_PLIES] = config.quiescence_plies
+    state[SELECTIVE] = 1 if config.selective else 0
     weights = searcher.evaluator.weights_for(board.size)  # side 4 has its own (search/weights.py)
     buf.weights[: len(weights)] = weights
 
-    root_moves = codes.copy()
-    root_flips = flips.copy()
-    root_nodes = np.zeros(n_root, dtype=np.int64)
-    max_depth = limits.depth or MAX_DEPTH
-    args = (
-        board.size,
-        colour,
-        own,
-        enemy,
-        root_key,
-        1,
-        0,
-        -INFINITE,
-        INFINITE,
-        buf,
-        keys,
-        data,
-        set_like(board.size),
-    )
-
+    root = RootOrder(codes.copy(), flips.copy(), np.zeros(n_root, dtype=np.int64))
+    call = RootCall(board.size, colour, own, enemy, root_key, buf, keys, data, set_like(board.size))
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
     threads = searcher.threads
@@ -471,55 +450,48 @@ def _search(searcher, board, limits, progress, start):
     state[DEADLINE] = start + budget_ns - reserve if budget_ns else np.iinfo(np.int64).max
     if searcher.stopping:
         state[DEADLINE] = 0
-    helpers = (
-        _LazySMP(searcher, buf, root_moves, root_flips, args, limits, max_depth)
-        if threads > 1
-        else None
-    )
+    plan = Plan(start, limits.depth or MAX_DEPTH, budget_ns)
+    helpers = _LazySMP(searcher, call, root, limits, plan.max_depth) if threads > 1 else None
     try:
-        return _main_search(
-            searcher,
-            board,
-            limits,
-            progress,
-            start,
-            buf,
-            root_moves,
-            root_flips,
-            root_nodes,
-            args,
-            max_depth,
-            budget_ns,
-            helpers,
-        )
+        return _main_search(searcher, board, progress, call, root, plan, helpers)
     finally:
         if helpers is not None:
             helpers.finish()
 
 
-def _main_search(
-    searcher,
-    board,
-    limits,
-    progress,
-    start,
-    buf,
-    root_moves,
-    root_flips,
-    root_nodes,
-    args,
-    max_depth,
-    budget_ns,
-    helpers,
-):
+class RootOrder(NamedTuple):
+    """The root's moves, their flipped groups and the nodes each took at the last
+    depth, in search order (the lines found so far first); reordered in place."""
+
+    moves: np.ndarray
+    flips: np.ndarray
+    nodes: np.ndarray
+
+    def reorder(self, order) -> None:
+        self.moves[:] = self.moves[order]
+        self.flips[:] = self.flips[order]
+        self.nodes[:] = self.nodes[order]
+
+
+class Plan(NamedTuple):
+    """A search's fixed bounds: its start (monotonic ns), deepest depth and time budget
+    (ns, None: no time limit)."""
+
+    start: int
+    max_depth: int
+    budget_ns: int | None
+
+
+def _main_search(searcher, board, progress, call, root, plan, helpers):
     """The main thread's iterative deepening (the only thread with ``threads=1``): at
     each depth, ``multipv`` lines, each a search of the root moves not yet taken by an
-    earlier line (module docstring, "MultiPV"). ``root_moves``, ``root_flips`` and
-    ``root_nodes`` are kept in search order: the lines found so far first."""
+    earlier line (module docstring, "MultiPV")."""
+    buf = call.buf
     state = buf.state
+    root_moves, root_flips, root_nodes = root
+    start, max_depth, budget_ns = plan
     n_root = len(root_moves)
-    n_lines = min(searcher.multipv, n_root)
-    kernel = search_depth
+    n_lines = min(searcher.config.multipv, n_root)
 
     result = None
     interrupted = False
@@ -538,19 +510,16 @@ def _main_search(
                 state[ROOT_BEST] = 0
                 buf.moves[0, :count] = root_moves[k:]
                 buf.flips[0, :count] = root_flips[k:]
-                depth_args = args[:5] + (depth,) + args[6:]
                 if inline:
-                    best = kernel(*depth_args)
+                    best = search_root(call, depth)
                     interrupted |= searcher.stopping
                 else:
-                    best, stopped = _run_interruptible(
-                        kernel, depth_args, state, lambda: searcher.stopping
-                    )
+                    best, stopped = _search_interruptible(call, depth, lambda: searcher.stopping)
                     interrupted |= stopped
                 seconds = (_time.monotonic_ns() - start) / 1e9
                 pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
                 pv_codes = _pv_from_table(
-                    board, pv_codes, args[10], args[11], int(state[GENERATION]), depth
+                    board, pv_codes, call.keys, call.data, int(state[GENERATION]), depth
                 )
                 best_index, done = k + int(state[ROOT_BEST]), int(state[ROOT_DONE])
                 if state[ABORTED]:
@@ -584,17 +553,16 @@ def _main_search(
                     (int(root_moves[best_index]), int(best), pv_codes, int(root_nodes[best_index]))
                 )
                 # The line's move goes to place k, the others keep their order.
-                order = np.concatenate(
-                    (
-                        np.arange(k),
-                        [best_index],
-                        np.arange(k, best_index),
-                        np.arange(best_index + 1, n_root),
+                root.reorder(
+                    np.concatenate(
+                        (
+                            np.arange(k),
+                            [best_index],
+                            np.arange(k, best_index),
+                            np.arange(best_index + 1, n_root),
+                        )
                     )
                 )
-                root_moves[:] = root_moves[order]
-                root_flips[:] = root_flips[order]
-                root_nodes[:] = root_nodes[order]
             if len(lines) < n_lines:
                 break  # the depth was not finished
             if n_lines > 1:
@@ -603,10 +571,9 @@ def _main_search(
                 # one: the lines are listed best first (a stable sort, as Stockfish's MultiPV).
                 by_score = sorted(range(n_lines), key=lambda j: -lines[j][1])
                 lines = [lines[j] for j in by_score]
-                order = np.concatenate((by_score, np.arange(n_lines, n_root))).astype(np.int64)
-                root_moves[:] = root_moves[order]
-                root_flips[:] = root_flips[order]
-                root_nodes[:] = root_nodes[order]
+                root.reorder(
+                    np.concatenate((by_score, np.arange(n_lines, n_root))).astype(np.int64)
+                )
             now = _time.monotonic_ns()
             others = list(zip(root_moves[n_lines:].tolist(), root_nodes[n_lines:].tolist()))
             # The result is built only when needed (progress, or the end): building one
@@ -628,10 +595,7 @@ def _main_search(
             # Next depth: the lines first, in their order, then the others by the effort
             # they took.
             order = n_lines + np.argsort(-root_nodes[n_lines:], kind="stable")
-            order = np.concatenate((np.arange(n_lines), order))
-            root_moves[:] = root_moves[order]
-            root_flips[:] = root_flips[order]
-            root_nodes[:] = root_nodes[order]
+            root.reorder(np.concatenate((np.arange(n_lines), order)))
     except KeyboardInterrupt:
         # Ctrl-C while a depth ran in this thread (``inline``): the best move of the
         # depths done (none done: the interrupt goes on).
@@ -707,18 +671,18 @@ class _LazySMP:
     written and read without locks (``table_store``: the XOR check). ``finish`` stops
     them (deadline 0: within ``CLOCK_EVERY`` nodes) and joins them."""
 
-    def __init__(self, searcher, buf, root_moves, root_flips, args, limits, max_depth):
+    def __init__(self, searcher, call, root, limits, max_depth):
+        buf = call.buf
         self.done = threading.Event()
-        self.keys, self.data, self.generation = args[10], args[11], int(buf.state[GENERATION])
+        self.keys, self.data, self.generation = call.keys, call.data, int(buf.state[GENERATION])
         self.buffers = searcher.helper_buffers[: searcher.threads - 1]
         self.completed = [None] * len(self.buffers)  # per helper: its deepest completed iteration
-        n_root = len(root_moves)
+        n_root = len(root.moves)
         length = int(buf.state[HISTORY_LENGTH]) + 1
-        self.kernel = search_depth
-        self.threads = []
+        jobs = []
         for h, hbuf in enumerate(self.buffers, start=1):
             hbuf.line[:length] = buf.line[:length]
-            _clear_history(hbuf.history, args[0])
+            _clear_history(hbuf.history, call.size)
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
@@ -738,12 +702,27 @@ class _LazySMP:
             hs[CAN_ABORT] = 1
             hs[NODE_LIMIT] = _node_share(limits.nodes, searcher.threads, h)
             shift = h * n_root // searcher.threads
-            moves, flips = np.roll(root_moves, -shift), np.roll(root_flips, -shift, axis=0)
-            hargs = args[:9] + (hbuf,) + args[10:]
-            self.threads.append((h, hbuf, hargs, moves, flips, max_depth))
-        self.threads = [_workers().submit(self._run, *job) for job in self.threads]
+            moves, flips = np.roll(root.moves, -shift), np.roll(root.flips, -shift, axis=0)
+            hcall = RootCall(
+                call.size,
+                call.colour,
+                call.own,
+                call.enemy,
+                call.key,
+                hbuf,
+                call.keys,
+                call.data,
+                call.like,
+            )
+            jobs.append(
+                lambda h=h, hcall=hcall, moves=moves, flips=flips: self._run(
+                    h, hcall, moves, flips, max_depth
+                )
+            )
+        self.work = workers.start(jobs, self.stop)
 
-    def _run(self, h, hbuf, hargs, moves, flips, max_depth):
+    def _run(self, h, call, moves, flips, max_depth):
+        hbuf = call.buf
         state = hbuf.state
         n = len(moves)
         nodes = np.zeros(n, dtype=np.int64)
@@ -756,7 +735,7 @@ class _LazySMP:
             state[ROOT_BEST] = 0
             hbuf.moves[0, :n] = moves
             hbuf.flips[0, :n] = flips
-            best = self.kernel(*(hargs[:5] + (depth,) + hargs[6:]))
+            best = search_root(call, depth)
             if state[ABORTED]:
                 return
             best_index = int(state[ROOT_BEST])
@@ -778,13 +757,16 @@ class _LazySMP:
             flips[:] = flips[order]
             nodes[:] = nodes[order]
 
-    def finish(self):
-        """Stop the helpers and wait for them (a few hundred nodes each)."""
+    def stop(self):
+        """Make the helpers end (deadline 0: within ``CLOCK_EVERY`` nodes)."""
         self.done.set()
         for hbuf in self.buffers:
             hbuf.state[DEADLINE] = 0
-        for thread in self.threads:
-            thread.result()
+
+    def finish(self):
+        """Stop the helpers and wait for them (a few hundred nodes each)."""
+        self.work.stop()
+        self.work.wait()
 
     def nodes(self) -> int:
         return sum(int(hbuf.state[NODES]) for hbuf in self.buffers)

@@ -59,7 +59,7 @@ from ..core.moves import list_moves
 from ..core.sets import s_count, s_row, set_like, to_shift_words
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS
 from .terms import board_terms, position_terms
-from .weights import LEAF_FITTED_BY_SIZE
+from .weights import EVALUATORS
 
 # ----- weights (centi-tokens per unit of each term) ------------------------------------------
 MATERIAL = 100
@@ -118,18 +118,6 @@ def classic_score(terms):
 #: Terms of the fitted evaluation: ``TERMS`` plus ``tempo`` (1: the value of having the
 #: move), each weighted by two fitted weights blended by the game's phase.
 FITTED_TERMS = TERMS + ("tempo",)
-#: Fitted weights, opening then end (``scripts/texel.py``: a logistic fit of the game
-#: results of self-play on sides 6-9), in centi-tokens per unit of each term of
-#: ``FITTED_TERMS``; a position with a fraction ``phase`` of its interior cells filled
-#: weighs each term by ``opening * (1 - phase) + end * phase``.
-FITTED_OPENING = (-616, -193, 121, -12, -51, 1175, -333, 538, -21, 1)
-FITTED_END = (942, -224, 405, -252, 386, 3375, -2763, -837, 244, 482)
-
-#: The same model fitted at the search's leaves (``leaf-fitted``): each position of the
-#: self-play games replaced by the leaf of its depth-1 search's principal variation (the
-#: root move and the quiescence's flips), where the search applies the evaluation.
-LEAF_FITTED_OPENING = (-355, -80, 47, -81, 10, 2567, -1165, 239, -61, 487)
-LEAF_FITTED_END = (821, -500, 559, -255, 432, 2322, -2120, -839, 358, 739)
 
 
 @njit(cache=True)
@@ -219,8 +207,8 @@ class Evaluator:
     fitted ones: alpha-beta copies them into its buffers) and ``describe(board)`` (the
     terms, for analysis).
 
-    A new evaluator is a branch of ``leaf_evaluation`` with its sentinels, an entry in
-    ``EVALUATOR_BY_NAME`` and its name in the registry's ``EVALUATORS``.
+    A new evaluator is a branch of ``leaf_evaluation`` with its sentinels and an entry
+    in ``weights.EVALUATORS``.
     """
 
     def __init__(self, name: str, kernel_id: int, description: str, weights=None, by_size=None):
@@ -262,30 +250,8 @@ class Evaluator:
         return f"<Evaluator {self.name}>"
 
 
-EVALUATOR_BY_NAME = {
-    "classic": Evaluator("classic", 0, "the weighted terms above"),
-    "material": Evaluator("material", 1, "token difference only"),
-    "fitted": Evaluator(
-        "fitted",
-        2,
-        "the terms above plus tempo, weights fitted to self-play results and blended by phase",
-        FITTED_OPENING + FITTED_END,
-    ),
-    "leaf-fitted": Evaluator(
-        "leaf-fitted",
-        2,
-        "the fitted evaluation's model fitted at the leaves of depth-1 "
-        "searches; per-side weights from search/weights.py if any",
-        LEAF_FITTED_OPENING + LEAF_FITTED_END,
-        LEAF_FITTED_BY_SIZE,
-    ),
-    "leaf-fitted-69": Evaluator(
-        "leaf-fitted-69",
-        2,
-        "leaf-fitted's sides 6-9 fit on every side",
-        LEAF_FITTED_OPENING + LEAF_FITTED_END,
-    ),
-}
+#: The evaluations by name (``weights.EVALUATORS`` lists them).
+EVALUATOR_BY_NAME = {kind.name: Evaluator(*kind) for kind in EVALUATORS}
 
 
 def get_evaluator(name: str = "classic") -> Evaluator:

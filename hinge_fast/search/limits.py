@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..board import Color
 from ..errors import HingeError
-from .timeman import Clock
+from .timeman import Clock, move_time, moves_left
 
 
 def physical_memory_mb() -> int:
@@ -87,3 +88,19 @@ class Limits:
 
 #: Seconds a search takes when it is given no limit.
 DEFAULT_TIME = 1.0
+
+
+def limits_for_move(limits: Limits, board) -> Limits:
+    """``limits`` with its clock (if any) turned into a time for the side to move on
+    ``board``: ``timeman.move_time`` for the clock's moves to go or, without them, the
+    position's ``timeman.moves_left``; or the limits' own time if that is shorter.
+    Limits without a clock come back as they are."""
+    clock = limits.clock
+    if clock is None:
+        return limits
+    remaining, increment = clock.side(board.turn)
+    tokens = board.token_count(Color.GREEN) + board.token_count(Color.BLUE)
+    time = move_time(remaining, increment, clock.moves_to_go or moves_left(board.size, tokens))
+    if limits.time is not None:
+        time = min(time, limits.time)
+    return Limits(time=time, nodes=limits.nodes, depth=limits.depth)

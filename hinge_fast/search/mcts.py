@@ -32,16 +32,11 @@ One iteration (``run_iterations``):
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
    node per playout rather than one per legal move.
-3. **Playout** (``core/playouts.policy_playout``, every token's swipes at once, no
-   move listed): a swipe flipping the largest enemy group (ties at random; so a swipe
-   eliminating the opponent is always played, rules.md section 6), else a random
-   placement next to one of the mover's tokens, else any placement; up to
-   ``playout_plies`` plies; a playout that reaches the cap is scored by the token
-   count (more tokens wins, equal counts 0.5). With ``eval_mix`` = m > 0 the leaf's result is ``(1 - m) * playout + m *
-   eval_win_rate`` (alpha-beta's fitted evaluation, ``leaf-fitted``'s weights for the
-   side, as a win rate ``1 / (1 + exp(-score / eval_scale))``); m = 1, the default,
-   plays no playout: the evaluation judges a leaf better than a greedy playout does,
-   and faster.
+3. **Evaluate** the leaf: its result is alpha-beta's fitted evaluation
+   (``leaf-fitted``'s weights for the side) as a win rate ``1 / (1 + exp(-score /
+   eval_scale))`` (``eval_win_rate``), with no playout: the evaluation judges a leaf
+   better than a greedy playout did, and faster (docs/search-mcts.md, "How the
+   defaults were chosen").
 4. **Backup** the result along the path, switching perspective at every ply.
 
 MCTS-Solver (Winands, Bjornsson, Saito 2008): ``proof[n]`` is +1 when the move into
@@ -90,21 +85,19 @@ from ..core import kernels  # noqa: F401  (the compile notice, before our kernel
 from ..core.codes import is_swipe
 from ..core.jit import njit
 from ..core.moves import flipped_group, list_moves, play_move
-from ..core.playouts import new_work, policy_playout, rng_below, rng_next
+from ..core.playouts import rng_below
 from ..core.sets import s_count, s_row, set_like, to_shift_words
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
-from ..errors import HingeError
 from .evaluate import LOST, WINNING, get_evaluator, leaf_evaluation
-from .limits import Limits
-from .registry import (  # noqa: F401
-    DEFAULT_EVAL_MIX,
+from .mcts_config import (
     DEFAULT_EVAL_SCALE,
     DEFAULT_EXPLORATION,
     DEFAULT_FPU,
     DEFAULT_PRIOR_WEIGHT,
     DEFAULT_TREE_NODES,
     FRESH_SEED,
-    MAX_TREE_NODES,
+    MCTSConfig,
+    mcts_config,
 )
 from .result import RootMove, SearchResult
 from .score import Score
@@ -112,10 +105,6 @@ from .searcher import Searcher
 
 #: Deepest tree path an iteration follows; deeper leaves are not expanded.
 MAX_TREE_DEPTH = 400
-#: Default playout length cap per board side: plies beyond which a playout is scored
-#: by token count. Uniformly random games from the empty board last about 42 plies on
-#: S=6 and 113 on S=9.
-DEFAULT_PLAYOUT_PLIES_PER_CELL = 1.0
 #: Chunk of iterations between two looks at the clock, in seconds.
 CHUNK_SECONDS = 0.003
 #: Seconds between two progress reports.
@@ -125,15 +114,12 @@ PROGRESS_SECONDS = 0.1
 NEXT_FREE = 0  # first unused node id
 MAX_DEPTH = 1  # deepest tree ply reached
 PLAYOUTS = 2  # iterations run
-PLAYOUT_PLIES = 3  # plies played in playouts
-TREE_FULL = 4  # 1 once an expansion did not fit
-N_STATS = 5
+TREE_FULL = 3  # 1 once an expansion did not fit
+N_STATS = 4
 
 NODE_BYTES = (
     4 + 4 + 4 + 4 + 4 + 8 + 1 + 2 + 4
 )  # parent, first, count, move, visits, wins, proof, plies, prior
-#: Room for the moves of a playout in the shift layout (``playouts.policy_playout``'s trace).
-MAX_TRACE = 4096
 
 
 class TreeArrays(NamedTuple):
@@ -155,8 +141,6 @@ class TreeArrays(NamedTuple):
     scratch: np.ndarray  # uint64 [SCRATCH_ROWS, SHIFT_WORDS]: the move lister's sets
     group_of_bit: np.ndarray  # int16 [GROUP_SLOTS]: the move lister's group numbers
     sizes: np.ndarray  # int32 [MAX_MOVES]: each move's flip size at expansion
-    trace: np.ndarray  # int64 [MAX_TRACE]: the moves of a playout
-    work: np.ndarray  # uint64: the playout's scratch sets
 
 
 class Tree:
@@ -185,8 +169,6 @@ class Tree:
             scratch=np.zeros((SCRATCH_ROWS, SHIFT_WORDS), dtype=np.uint64),
             group_of_bit=np.zeros(GROUP_SLOTS, dtype=np.int16),
             sizes=np.zeros(MAX_MOVES, dtype=np.int32),
-            trace=np.zeros(MAX_TRACE, dtype=np.int64),
-            work=new_work(),
         )
         for name, array in zip(TreeArrays.__annotations__, self.arrays):
             setattr(self, name, array)
@@ -214,18 +196,6 @@ class Tree:
         return range(first, first + int(self.count[node]))
 
 
-class Settings(NamedTuple):
-    """A search's constants, as the kernel takes them (``MCTSSearcher`` says what they
-    mean)."""
-
-    playout_cap: int
-    exploration: float
-    fpu: float
-    prior_weight: float
-    eval_mix: float
-    eval_scale: float
-
-
 # ----- kernels ------------------------------------------------------------------------------
 U64 = np.uint64
 
@@ -240,12 +210,6 @@ def new_rng(seed: int) -> np.ndarray:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
     z ^= z >> 31
     return np.array([z or 0x9E3779B97F4A7C15], dtype=np.uint64)
-
-
-@njit(cache=True)
-def rng_random(rng):
-    """A uniform float in [0, 1)."""
-    return np.float64(rng_next(rng) >> U64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -293,14 +257,13 @@ def settle_proof(node, first, count, proof, plies):
 
 @njit(cache=True, nogil=True)  # nogil: one tree per thread runs in parallel (mcts_threads.py)
 def run_iterations(
-    size, root_own_bits, root_enemy_bits, iterations, settings, t, rng, eval_weights, like
+    size, root_own_bits, root_enemy_bits, iterations, config, t, rng, eval_weights, like
 ):
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree
     ``t`` (``TreeArrays``) from the root given as bitboards (``Board``'s words), in the
     shift layout of ``like``'s words. Returns how many ran (fewer once the root is
-    proven). ``settings``: ``Settings``; with ``eval_mix`` > 0 a leaf's result is
-    ``(1 - eval_mix) * playout + eval_mix * eval_win_rate`` (1: no playout)."""
-    playout_cap, exploration, fpu, prior_weight, eval_mix, eval_scale = settings
+    proven). ``config``: ``MCTSConfig``; a leaf's result is its ``eval_win_rate``."""
+    exploration, fpu, prior_weight, eval_scale = config
     parent, first, count, move, visits, wins, proof, plies, prior = (
         t.parent,
         t.first,
@@ -424,24 +387,12 @@ def run_iterations(
         if proof[node] != 0:
             reward = 1.0 if proof[node] > 0 else 0.0
         else:
-            result = 0.5
-            if eval_mix < 1.0:
-                result, ply = policy_playout(size, own, enemy, playout_cap, rng, t.trace, t.work)
-                stats[PLAYOUT_PLIES] += ply
-                if ply == 0 and result == 0.0 and playout_cap > 0:
-                    proof[node] = 1
-                    plies[node] = 0
-                    newly_proven = True
-            if eval_mix > 0.0 and not newly_proven:
-                # The fitted evaluation of the leaf for its side to move, mixed in.
-                p_leaf, lost = eval_win_rate(size, own, enemy, eval_scale, eval_weights, t)
-                if lost:
-                    proof[node] = 1
-                    plies[node] = 0
-                    newly_proven = True
-                    result = 0.0
-                else:
-                    result = (1.0 - eval_mix) * result + eval_mix * p_leaf
+            # The fitted evaluation of the leaf for its side to move.
+            result, lost = eval_win_rate(size, own, enemy, eval_scale, eval_weights, t)
+            if lost:
+                proof[node] = 1
+                plies[node] = 0
+                newly_proven = True
             reward = 1.0 - result
         for d in range(depth, -1, -1):
             n_ = path[d]
@@ -468,46 +419,26 @@ def ensure_compiled(size: int = 4) -> None:
     words = len(set_like(size))
     if words not in _LOADED_WORDS:
         board = Board(size)
-        settings = settings_of(8, DEFAULT_EXPLORATION, 0.5, 0.1, 0.5, DEFAULT_EVAL_SCALE)
-        _run(
-            Tree(64), board, 1, settings, new_rng(0), get_evaluator("leaf-fitted").weights_for(size)
-        )
+        config = mcts_config(DEFAULT_EXPLORATION, 0.5, 0.1, DEFAULT_EVAL_SCALE)
+        _run(Tree(64), board, 1, config, new_rng(0), get_evaluator("leaf-fitted").weights_for(size))
         len(board.legal_codes)  # the move list's kernel
         _LOADED_WORDS.add(words)
 
 
-def settings_of(playout_cap, exploration, fpu, prior_weight, eval_mix, eval_scale) -> Settings:
-    """``Settings`` with the types the compiled kernel expects."""
-    return Settings(
-        int(playout_cap),
-        float(exploration),
-        float(fpu),
-        float(prior_weight),
-        float(eval_mix),
-        float(eval_scale),
-    )
-
-
-def _run(tree, board, iterations, settings, rng, weights):
+def _run(tree, board, iterations, config: MCTSConfig, rng, weights):
     return int(
         run_iterations(
             board.size,
             board.own,
             board.enemy,
             iterations,
-            settings,
+            config,
             tree.arrays,
             rng,
             weights,
             set_like(board.size),
         )
     )
-
-
-def default_playout_plies(size: int) -> int:
-    """Default playout cap for board side ``size`` (one ply per interior cell... times
-    ``DEFAULT_PLAYOUT_PLIES_PER_CELL``)."""
-    return max(8, int(DEFAULT_PLAYOUT_PLIES_PER_CELL * 3 * (size - 1) * (size - 2) + 1))
 
 
 class MCTSSearcher(Searcher):
@@ -518,14 +449,14 @@ class MCTSSearcher(Searcher):
     state.
 
     ``tree_nodes``: tree budget in nodes (module docstring); ``exploration``: UCT
-    constant c; ``playout_plies``: playout cap (0: ``default_playout_plies``);
-    ``fpu``, ``prior_weight``: first-play urgency and progressive bias;
-    ``eval_mix``,
-    ``eval_scale``: the fitted evaluation's share in a leaf's result and its scale;
+    constant c; ``fpu``, ``prior_weight``: first-play urgency and progressive bias;
+    ``eval_scale``: the scale of the fitted evaluation's win rate at a leaf (these four
+    are the kernel's ``config``, an ``MCTSConfig``, fixed for the searcher's life);
     ``seed``: each ``go`` starts the generator from it
     (-1: from fresh entropy), so the same seed and node limit give the same result.
 
     >>> from hinge_fast import Board
+    >>> from hinge_fast.search import Limits
     >>> r = MCTSSearcher(seed=7).go(Board(), Limits(nodes=2000))
     >>> r.engine, r.nodes, str(r.score).endswith("%")
     ('mcts', 2000, True)
@@ -537,21 +468,14 @@ class MCTSSearcher(Searcher):
         self,
         tree_nodes=DEFAULT_TREE_NODES,
         exploration=DEFAULT_EXPLORATION,
-        playout_plies=0,
         seed=FRESH_SEED,
         fpu=DEFAULT_FPU,
         prior_weight=DEFAULT_PRIOR_WEIGHT,
-        eval_mix=DEFAULT_EVAL_MIX,
         eval_scale=DEFAULT_EVAL_SCALE,
     ):
         super().__init__()
-        self.eval_mix = eval_mix
-        self.eval_scale = eval_scale
+        self.config = mcts_config(exploration, fpu, prior_weight, eval_scale)
         self.tree_nodes = tree_nodes
-        self.exploration = exploration
-        self.fpu = fpu
-        self.prior_weight = prior_weight
-        self.playout_plies = playout_plies
         self.seed = seed
         self.tree: Tree | None = None
 
@@ -559,7 +483,7 @@ class MCTSSearcher(Searcher):
         """Load the kernels of ``board``'s side (``Searcher.prepare``)."""
         ensure_compiled(board.size)
 
-    def _tree_for(self, n_root: int) -> Tree:
+    def tree_for(self, n_root: int) -> Tree:
         capacity = max(self.tree_nodes, 1 + n_root)
         if self.tree is None or len(self.tree.parent) < capacity:
             self.tree = Tree(capacity)
@@ -573,22 +497,13 @@ class MCTSSearcher(Searcher):
         node_limit = limits.nodes
         seed = self.seed if self.seed >= 0 else int.from_bytes(os.urandom(8), "little") >> 1
         rng = new_rng(seed)
-        playout_plies = self.playout_plies or default_playout_plies(board.size)
 
         n_root = len(board.legal_codes)
         if n_root == 0:
             return SearchResult(
                 None, Score.loss(0), [], 0, 0.0, 0, time.perf_counter() - started, "mcts", []
             )
-        tree = self._tree_for(n_root)
-        settings = settings_of(
-            playout_plies,
-            self.exploration,
-            self.fpu,
-            self.prior_weight,
-            self.eval_mix,
-            self.eval_scale,
-        )
+        tree = self.tree_for(n_root)
         eval_weights = get_evaluator("leaf-fitted").weights_for(board.size)
 
         deadline = None if time_limit is None else started + time_limit
@@ -597,7 +512,7 @@ class MCTSSearcher(Searcher):
         next_report = started + PROGRESS_SECONDS
         while True:
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
-            done += _run(tree, board, todo, settings, rng, eval_weights)
+            done += _run(tree, board, todo, self.config, rng, eval_weights)
             now = time.perf_counter()
             if (
                 tree.proof[0] != 0
@@ -618,30 +533,6 @@ class MCTSSearcher(Searcher):
                 progress(_result(board, tree, now - started))
                 next_report = now + PROGRESS_SECONDS
         return _result(board, tree, time.perf_counter() - started)
-
-
-def search_mcts(
-    board: Board, limits: Limits, seed: int | None = None, progress=None, **options
-) -> SearchResult:
-    """Search ``board`` with a new :class:`MCTSSearcher` of ``options`` and return a
-    SearchResult (``search/result.py``). ``limits``: ``time`` (seconds) and/or
-    ``nodes`` (playouts); no limit means ``DEFAULT_TIME``; a depth limit is refused
-    (MCTS has none). ``seed``: same seed and node limit, same result. ``progress``:
-    called with an interim SearchResult about every 0.1 s.
-
-    >>> from hinge_fast import Board
-    >>> r = search_mcts(Board(), Limits(nodes=2000), seed=7)
-    >>> r.engine, r.nodes, r.score_text.endswith("%")
-    ('mcts', 2000, True)
-    """
-    from .registry import check_limits, create_searcher
-
-    if not isinstance(board, Board):
-        raise HingeError(f"search needs a Board, not {type(board).__name__}")
-    check_limits("mcts", limits)
-    if seed is not None:
-        options["seed"] = seed
-    return create_searcher("mcts", **options).go(board, limits, progress)
 
 
 def _mate(tree, c):

@@ -12,8 +12,9 @@ The registry's ``mcts`` engine is :class:`MCTSThreadsSearcher`. With ``threads``
 it is exactly one :class:`~hinge_fast.search.mcts.MCTSSearcher` (same tree, same
 random stream, same results). With ``threads`` = T > 1 it holds T independent
 ``MCTSSearcher`` objects, each with its own tree and random generator, and runs them
-at once: the first in the calling thread (which also reports progress), the others in
-Python threads; ``run_iterations`` is compiled ``nogil``, so they run on T cores.
+at once on the worker threads of ``core/workers.py`` while the calling thread reports
+progress and heeds Ctrl-C; ``run_iterations`` is compiled ``nogil``, so they run on T
+cores.
 
 * **Seeds**: thread 0 uses the searcher's ``seed``, thread k a seed derived from it
   (``thread_seed``); with ``seed`` -1 each thread draws fresh entropy.
@@ -40,13 +41,16 @@ in ``docs/search-mcts.md``. Tree parallelisation with virtual loss was not built
 
 from __future__ import annotations
 
-import threading
 import time
 
+from ..board import Board
+from ..core import workers
+from ..errors import HingeError
 from .limits import Limits
 from .mcts import (
     MAX_DEPTH,
     PLAYOUTS,
+    PROGRESS_SECONDS,
     PV_LINES,
     MCTSSearcher,
     ensure_compiled,
@@ -54,7 +58,9 @@ from .mcts import (
     principal_variation,
     rank_key,
 )
-from .registry import DEFAULT_THREADS, DEFAULT_TREE_NODES, FRESH_SEED
+from .mcts_config import DEFAULT_TREE_NODES, FRESH_SEED
+from .options import DEFAULT_THREADS
+from .registry import check_limits, create_searcher
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
@@ -135,51 +141,29 @@ class MCTSThreadsSearcher(Searcher):
             else Limits(time=limits.time, nodes=share(limits.nodes, count, k))
             for k in range(count)
         ]
-        results: list = [None] * count
-        errors: list = []
+
+        for searcher in active:
+            searcher.tree_for(len(board.legal_codes))  # no tree of a previous search is reported
 
         def run(k):
-            try:
-                results[k] = active[k]._go(board, parts[k], None)
-                if limits.nodes is None and results[k].score.mate is not None:
-                    self._stop.set()  # a proven root: the other trees can stop
-            except BaseException as e:  # handed to the calling thread
-                errors.append(e)
-                self._stop.set()
+            result = active[k]._go(board, parts[k], None)
+            if limits.nodes is None and result.score.mate is not None:
+                self._stop.set()  # a proven root: the other trees can stop
+            return result
 
-        def on_progress(_interim):
-            progress(
-                merged_result(
-                    board,
-                    [s.tree for s in active if s.tree is not None],
-                    time.perf_counter() - started,
-                )
-            )
+        def report():
+            trees = [s.tree for s in active if s.tree is not None and s.tree.count[0] > 0]
+            if trees:
+                progress(merged_result(board, trees, time.perf_counter() - started))
 
-        helpers = [
-            threading.Thread(target=run, args=(k,), name=f"hinge-fast mcts {k}", daemon=True)
-            for k in range(1, count)
-        ]
-        for t in helpers:
-            t.start()
-        try:
-            results[0] = active[0]._go(
-                board, parts[0], on_progress if progress is not None else None
-            )
-            if limits.nodes is None and results[0].score.mate is not None:
-                self._stop.set()
-        except BaseException:
-            self._stop.set()
-            raise
-        finally:
-            if limits.nodes is None:
-                # Thread 0 ran out of time (or was stopped): the others finish their last
-                # chunk, a few milliseconds at most.
-                self._stop.set()
-            for t in helpers:
-                t.join()
-        if errors:
-            raise errors[0]
+        work = workers.run(
+            [lambda k=k: run(k) for k in range(count)],
+            self._stop.set,
+            PROGRESS_SECONDS,
+            tick=report if progress is not None else None,
+        )
+        if work.interrupted:
+            raise KeyboardInterrupt
         return merged_result(board, [s.tree for s in active], time.perf_counter() - started)
 
 
@@ -240,3 +224,25 @@ def merged_result(board, trees, seconds: float) -> SearchResult:
         engine="mcts",
         root_moves=root_moves,
     )
+
+
+def search_mcts(
+    board: Board, limits: Limits, seed: int | None = None, progress=None, **options
+) -> SearchResult:
+    """Search ``board`` with a new :class:`MCTSSearcher` of ``options`` and return a
+    SearchResult (``search/result.py``). ``limits``: ``time`` (seconds) and/or
+    ``nodes`` (playouts); no limit means ``DEFAULT_TIME``; a depth limit is refused
+    (MCTS has none). ``seed``: same seed and node limit, same result. ``progress``:
+    called with an interim SearchResult about every 0.1 s.
+
+    >>> from hinge_fast import Board
+    >>> r = search_mcts(Board(), Limits(nodes=2000), seed=7)
+    >>> r.engine, r.nodes, r.score_text.endswith("%")
+    ('mcts', 2000, True)
+    """
+    if not isinstance(board, Board):
+        raise HingeError(f"search needs a Board, not {type(board).__name__}")
+    check_limits("mcts", limits)
+    if seed is not None:
+        options["seed"] = seed
+    return create_searcher("mcts", **options).go(board, limits, progress)

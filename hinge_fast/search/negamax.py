@@ -79,10 +79,10 @@ from ..core.jit import njit
 from ..core.moves import child_key, list_moves, play_move
 from ..core.sets import s_count, s_row, to_shift_words
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS, ZOBRIST
+from .alphabeta_config import MAX_QUIESCENCE_PLIES
 from .evaluate import LOST, MATE_BOUND, WIN, WINNING, leaf_evaluation
 from .intrinsics import monotonic_ns, touched, unowned
 from .limits import MAX_DEPTH
-from .registry import MAX_QUIESCENCE_PLIES
 from .tt import (
     EXACT,
     LOWER,

@@ -19,8 +19,8 @@ where the table has lost a result (replaced), it searches that position again. T
 checker of ``tools/proof.py`` replays such a strategy with the reference
 implementation.
 
-The kernels run in a worker thread that Ctrl-C (KeyboardInterrupt in the main thread)
-or ``stop()`` ends within ``dfpn.CLOCK_EVERY`` nodes.
+The kernels run on a worker thread (``core/workers.py``) that Ctrl-C (KeyboardInterrupt
+in the main thread) or ``stop()`` ends within ``dfpn.CLOCK_EVERY`` nodes.
 
 With ``checkpoint=FILE`` the table and counters go to FILE (``checkpoint.py``) every
 ``checkpoint_every`` seconds, when the run ends and when it is interrupted; a run
@@ -38,11 +38,12 @@ from __future__ import annotations
 import os
 import threading
 import time as _time
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from ..board import Board, Color, bitboard_cells
+from ..core import workers
 from ..core.fen import format_fen
 from ..core.geometry import NWORDS
 from ..core.sets import set_like
@@ -70,6 +71,8 @@ from .dfpn import (
     new_table,
     shift_sets,
 )
+from .proofs import Proof, ProofResult, RootMove
+from .prover_split import prove_split, split_proof
 
 
 def as_sets(size, own_bits, enemy_bits):
@@ -90,55 +93,20 @@ DEFAULT_TABLE_MB = 256
 DEFAULT_CHECKPOINT_EVERY = 600.0
 
 
-@dataclass
-class RootMove:
-    """A move of the root and what the search knows of it: ``winner`` (a Color, None
-    while open), its distance in plies from the root, and its numbers for the side to
-    move at the root (``pn``: that it wins after this move; ``dn``: that it loses)."""
+class ProveRun(NamedTuple):
+    """What one df-pn run is given, fixed while it runs: the side and its buffers, the
+    deadline (monotonic ns) and node limit, ``progress(nodes, pn, dn, seconds)`` (or
+    None), its start (monotonic seconds), whether it runs on a worker thread that
+    Ctrl-C stops, and the checkpoint saver (or None)."""
 
-    move: object
-    winner: object
-    distance: int | None
-    pn: int
-    dn: int
-
-
-@dataclass
-class ProofResult:
-    """What ``Prover.prove`` found.
-
-    ``winner``: the Color that wins by force, or None (not proven within the limits,
-    or neither side can force a win without letting the game repeat); ``distance``:
-    plies to the end of the game along the proof; ``nodes``: positions searched
-    (expanded) in all; ``complete``: the search ended by itself rather than at a
-    limit; ``root_moves``: each root move's state at the end; ``pn``, ``dn``: the root's
-    numbers for the side to move at the end (0 and INFINITY once won)."""
-
-    position: str
-    winner: object
-    distance: int | None
-    nodes: int
-    seconds: float
-    complete: bool
-    pn: int
-    dn: int
-    root_moves: list = field(default_factory=list)
-    repetition: bool = False
-
-    def text(self) -> str:
-        """The result in words, naming the side.
-
-        >>> from hinge_fast.board import Color
-        >>> ProofResult("", Color.GREEN, 13, 5, 0.1, True, 0, 1 << 40).text()
-        'Green wins in at most 13 plies (proven)'
-        """
-        if self.winner is not None:
-            from .score import proof_text
-
-            return proof_text(self.winner, self.distance)
-        if self.complete:
-            return "no forced win for either side: each can make the game repeat"
-        return "not proven within the limits"
+    size: int
+    buf: object
+    deadline_ns: int
+    node_limit: int
+    progress: object = None
+    started: float = 0.0
+    interruptible: bool = True
+    saver: object = None
 
 
 class Prover:
@@ -210,67 +178,28 @@ class Prover:
         if self.split is not None:
             self.split.stop()
 
-    def _run(
-        self,
-        size,
-        own,
-        enemy,
-        attacker_to_move,
-        ply,
-        buf,
-        deadline_ns,
-        node_limit,
-        progress,
-        started,
-        interruptible,
-        saver=None,
-    ):
-        """One df-pn run from ``(own, enemy)`` at ``ply`` (the line above it in
-        ``buf.line``): ``(pn, dn, distance, loop)``. With a ``saver``, the search stops
-        when a checkpoint is due, is saved and goes on."""
+    def _run(self, run, own, enemy, attacker_to_move, ply):
+        """One df-pn run (``run``: a ``ProveRun``) from ``(own, enemy)`` at ``ply`` (the
+        line above it in ``run.buf.line``): ``(pn, dn, distance, loop)``. With a saver,
+        the search stops when a checkpoint is due, is saved and goes on."""
+        buf = run.buf
         while True:
-            result, paused = self._segment(
-                size,
-                own,
-                enemy,
-                attacker_to_move,
-                ply,
-                buf,
-                deadline_ns,
-                node_limit,
-                progress,
-                started,
-                interruptible,
-                saver,
-            )
+            result, paused = self._segment(run, own, enemy, attacker_to_move, ply)
             pn, dn = result[0], result[1]
             if (
                 not paused
                 or pn == 0
                 or dn == 0
                 or self.stopping.is_set()
-                or buf.state[NODES] >= node_limit
-                or _time.monotonic_ns() >= deadline_ns
+                or buf.state[NODES] >= run.node_limit
+                or _time.monotonic_ns() >= run.deadline_ns
             ):
                 return result
-            saver.save(buf)
+            run.saver.save(buf)
 
-    def _segment(
-        self,
-        size,
-        own,
-        enemy,
-        attacker_to_move,
-        ply,
-        buf,
-        deadline_ns,
-        node_limit,
-        progress,
-        started,
-        interruptible,
-        saver,
-    ):
+    def _segment(self, run, own, enemy, attacker_to_move, ply):
         """``_run`` until it ends or a checkpoint is due: ``(result, paused)``."""
+        size, buf, deadline_ns, node_limit, progress, started, interruptible, saver = run
         state = buf.state
         state[STOPPED] = 0
         state[NODE_LIMIT] = node_limit
@@ -283,41 +212,29 @@ class Prover:
         args = (size, own, enemy, attacker_to_move, INFINITY, INFINITY, ply, buf, self.table)
         if not interruptible:
             return mid(*args), False
-        box = {}
-
-        def work():
-            try:
-                box["result"] = mid(*args)
-            except BaseException as error:  # noqa: BLE001  (handed to the caller)
-                box["error"] = error
-
-        thread = threading.Thread(target=work, name="hinge-fast prover", daemon=True)
-        thread.start()
-        interrupted = paused = False
         spent_nodes, spent_seconds = self.spent
-        while thread.is_alive():
-            try:
-                thread.join(
-                    1.0 if saver is None else min(1.0, max(0.01, saver.due - _time.monotonic()))
+        paused = [False]
+
+        def halt():
+            state[DEADLINE] = 0  # the kernel reads it every CLOCK_EVERY nodes
+
+        def tick():
+            if progress is not None:
+                progress(
+                    spent_nodes + int(state[NODES]),
+                    int(state[ROOT_PN]),
+                    int(state[ROOT_DN]),
+                    spent_seconds + _time.monotonic() - started,
                 )
-                if progress is not None and thread.is_alive():
-                    progress(
-                        spent_nodes + int(state[NODES]),
-                        int(state[ROOT_PN]),
-                        int(state[ROOT_DN]),
-                        spent_seconds + _time.monotonic() - started,
-                    )
-                if saver is not None and not paused and _time.monotonic() >= saver.due:
-                    paused = True
-                    state[DEADLINE] = 0
-            except KeyboardInterrupt:
-                interrupted = True
-                state[DEADLINE] = 0
-        if "error" in box:
-            raise box["error"]
-        if interrupted:
+            if saver is not None and not paused[0] and _time.monotonic() >= saver.due:
+                paused[0] = True
+                halt()
+
+        poll = 1.0 if saver is None else min(1.0, max(0.01, saver.due - _time.monotonic()))
+        work = workers.run([lambda: mid(*args)], halt, poll, tick=tick)
+        if work.interrupted:
             raise KeyboardInterrupt
-        return box["result"], paused
+        return work.results[0], paused[0]
 
     def prove(
         self,
@@ -342,8 +259,6 @@ class Prover:
         if self.threads > 1:
             if checkpoint is not None:
                 raise HingeError("a checkpoint is kept by a run on one thread only")
-            from .prover_split import prove_split
-
             return prove_split(self, board, nodes, seconds, progress)
         size = board.size
         self.spent = (0, 0.0)
@@ -365,10 +280,9 @@ class Prover:
             if checkpoint is None
             else _Saver(self, checkpoint, board.fen(), started, checkpoint_every)
         )
+        run = ProveRun(size, buf, deadline, limit, progress, started, interruptible, saver)
         try:
-            result = self._prove(
-                board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver
-            )
+            result = self._prove(board, run, own, enemy)
         except KeyboardInterrupt:
             if saver is not None:
                 saver.save(buf)
@@ -377,14 +291,10 @@ class Prover:
             saver.save(buf)
         return result
 
-    def _prove(
-        self, board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver
-    ):
-        size = board.size
+    def _prove(self, board, run, own, enemy):
+        buf, started = run.buf, run.started
         mover = board.turn
-        pn, dn, distance, loop = self._run(
-            size, own, enemy, True, 0, buf, deadline, limit, progress, started, interruptible, saver
-        )
+        pn, dn, distance, loop = self._run(run, own, enemy, True, 0)
         root_pn, root_dn = pn, dn
         root_moves = self._root_moves(board, buf)
         winner = None
@@ -395,22 +305,9 @@ class Prover:
             winner = mover.other
         elif dn == 0:
             # Not a win for the side to move, by a line that repeats: does the other side win?
-            left = limit - int(buf.state[NODES])
+            left = run.node_limit - int(buf.state[NODES])
             if left > 0:
-                p2, d2, distance2, _ = self._run(
-                    size,
-                    own,
-                    enemy,
-                    False,
-                    0,
-                    buf,
-                    deadline,
-                    limit,
-                    progress,
-                    started,
-                    interruptible,
-                    saver,
-                )
+                p2, d2, distance2, _ = self._run(run, own, enemy, False, 0)
                 if d2 == 0:
                     winner, distance = mover.other, distance2
                 elif p2 == INFINITY:
@@ -463,8 +360,6 @@ class Prover:
         None). HingeError when no side is proven within the limits. With threads: as
         ``prover_split.split_proof`` writes it."""
         if self.threads > 1:
-            from .prover_split import split_proof
-
             return split_proof(self, board, winner, nodes, seconds)
         if winner is None:
             winner = self.prove(board, nodes=nodes, seconds=seconds).winner
@@ -488,19 +383,7 @@ class Prover:
         buf.state[NODES] = 0
         if board.turn != winner:
             # The winner must be the attacker of the run whose results are followed.
-            self._run(
-                size,
-                own,
-                enemy,
-                False,
-                0,
-                buf,
-                walk.deadline,
-                walk.node_limit,
-                None,
-                _time.monotonic(),
-                True,
-            )
+            self._run(walk.run(), own, enemy, False, 0)
         distance = walk.visit(own, enemy, board.turn, 0)
         return Proof(board.fen(), winner, distance, walk.strategy)
 
@@ -528,19 +411,6 @@ class _Saver:
         self.due = _time.monotonic() + self.every
 
 
-@dataclass
-class Proof:
-    """A proof that ``winner`` wins from ``position``: ``strategy`` maps every
-    position of the proof with the winner to move (position strings) to the winner's
-    move there (notation); the loser's moves are all the legal ones. ``distance``: the
-    plies of its longest line."""
-
-    position: str
-    winner: object
-    distance: int
-    strategy: dict
-
-
 class _Walk:
     """Following a proven run from a position, as ``Prover.proof`` does."""
 
@@ -562,6 +432,12 @@ class _Walk:
         self.distances = np.zeros((PLIES, MAX_MOVES), dtype=np.int64)
         self.theirs = np.zeros((PLIES, MAX_MOVES, words), dtype=np.uint64)
         self.ours = np.zeros((PLIES, MAX_MOVES, words), dtype=np.uint64)
+
+    def run(self):
+        """A ``ProveRun`` of the walk's limits, interruptible, from now."""
+        return ProveRun(
+            self.size, self.buf, self.deadline, self.node_limit, None, _time.monotonic(), True
+        )
 
     def fen(self, own, enemy, turn):
         a = np.zeros(NWORDS, dtype=np.uint64)
@@ -608,19 +484,7 @@ class _Walk:
             choice = self.winning_child(own, enemy, ply)
             if choice < 0:
                 self.buf.line[: ply + 1] = self.line
-                self.prover._run(
-                    self.size,
-                    own,
-                    enemy,
-                    True,
-                    ply,
-                    self.buf,
-                    self.deadline,
-                    self.node_limit,
-                    None,
-                    _time.monotonic(),
-                    True,
-                )
+                self.prover._run(self.run(), own, enemy, True, ply)
                 choice = self.winning_child(own, enemy, ply)
             if choice < 0:
                 raise HingeError(

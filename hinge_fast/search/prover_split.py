@@ -9,8 +9,8 @@ root's moves proven at once; one table per thread.
 
 How it works
 ------------
-``Prover(threads=T).prove(board)`` runs two kinds of search at once, each thread with a
-``Prover`` of its own (a table of ``table_mb`` MB each, so T times the memory of one
+``Prover(threads=T).prove(board)`` runs two kinds of search at once on the worker
+threads of ``core/workers.py``, each thread with a ``Prover`` of its own (a table of ``table_mb`` MB each, so T times the memory of one
 thread), on T cores: the df-pn kernel ``mid`` is compiled ``nogil``.
 
 * **Thread 0** proves the position as one thread does, df-pn from the root. It wins
@@ -54,8 +54,10 @@ import sys
 import threading
 import time
 
+from ..core import workers
 from ..errors import HingeError
-from .dfpn import INFINITY
+from .dfpn import INFINITY, NODES
+from .proofs import Proof, ProofResult, RootMove
 
 #: Nodes of the first round of every root move; each round gives this many times more.
 FIRST_BUDGET = 10_000
@@ -65,7 +67,7 @@ BUDGET_GROWTH = 4
 class Split:
     """One split run: the root's moves, the worker provers and what they found."""
 
-    def __init__(self, board, threads, table_mb):
+    def __init__(self, board, threads, new_prover):
         self.board = board.copy()
         self.moves = list(board.legal_moves)
         self.children = []
@@ -73,16 +75,14 @@ class Split:
             child = board.copy()
             child.push(move)
             self.children.append(child)
-        from .prover import Prover
-
-        self.root_prover = Prover(table_mb=table_mb)
+        self.root_prover = new_prover()
         self.root_result = None
         self.by_root = False  # the result is the root prover's
         # Moves to images of one position (a symmetric root) are proven once: ``classes``
         # maps each move proven to the moves that share its result, itself first.
         self.classes = move_classes(self.root_prover, self.children)
         threads = max(1, min(threads, len(self.classes)))
-        self.workers = [Prover(table_mb=table_mb) for _ in range(threads)]
+        self.workers = [new_prover() for _ in range(threads)]
         self.results = [None] * len(self.moves)
         self.owner = [None] * len(self.moves)
         self.stopped = threading.Event()
@@ -191,8 +191,6 @@ def root_value(mover, moves, results):
     """``(winner, distance, repetition, root moves)`` of a root whose side to move is
     ``mover``, from the results of its ``moves`` (each None while not searched; winner
     None while undecided): OR over the moves for the side to move, AND for the other."""
-    from .prover import RootMove
-
     root_moves = []
     for move, r in zip(moves, results):
         pn, dn = move_numbers(mover, r)
@@ -229,8 +227,6 @@ def join_proofs(board, winner, moves, results, strategy_of):
     ``strategy_of(i)``: the strategy (position string -> move) of the proof of the
     position after move ``i``. HingeError if the joined strategy does not hold
     (``strategy_distance``)."""
-    from .prover import Proof
-
     mover = board.turn
     strategy = {}
     if winner == mover:
@@ -252,45 +248,28 @@ def join_proofs(board, winner, moves, results, strategy_of):
 
 def prove_split(prover, board, nodes, seconds, progress):
     """``prover.prove`` on ``prover.threads`` threads (the module docstring)."""
-    from .prover import ProofResult
-
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
-    split = prover.split = Split(board, prover.threads - 1, prover.table_mb)
-    prover.stopping.clear()
-    threads = [
-        threading.Thread(
-            target=split.work,
-            args=(k, nodes, deadline),
-            name=f"hinge-fast prover {k + 1}",
-            daemon=True,
-        )
-        for k in range(len(split.workers))
-    ]
-    threads.append(
-        threading.Thread(
-            target=split.work_root, args=(nodes, deadline), name="hinge-fast prover 0", daemon=True
-        )
+    split = prover.split = Split(
+        board, prover.threads - 1, lambda: type(prover)(table_mb=prover.table_mb)
     )
-    for thread in threads:
-        thread.start()
-    interrupted = False
-    while any(t.is_alive() for t in threads):
-        try:
-            next((t for t in threads if t.is_alive()), threads[0]).join(0.2)
-            if split.stopped.is_set():
-                split.stop()  # again: a worker may have started a proof since
-            elif _combined(split)[0] is not None:
-                split.stop()  # the root's moves decided it: the root's own search ends
-            if progress is not None:
-                pn, dn = _root(split)
-                progress(_nodes(split), pn, dn, time.monotonic() - started)
-        except KeyboardInterrupt:
-            interrupted = True
-            split.stop()
+    prover.stopping.clear()
+
+    def tick():
+        if split.stopped.is_set():
+            split.stop()  # again: a worker may have started a proof since
+        elif _combined(split)[0] is not None:
+            split.stop()  # the root's moves decided it: the root's own search ends
+        if progress is not None:
+            pn, dn = _root(split)
+            progress(_nodes(split), pn, dn, time.monotonic() - started)
+
+    tasks = [lambda k=k: split.work(k, nodes, deadline) for k in range(len(split.workers))]
+    tasks.append(lambda: split.work_root(nodes, deadline))
+    work = workers.run(tasks, split.stop, 0.2, tick=tick)
     if split.error is not None:
         raise split.error
-    if interrupted:
+    if work.interrupted:
         raise KeyboardInterrupt
     found = split.root_result
     winner, distance, repetition, root_moves = _combined(split)
@@ -321,8 +300,6 @@ def _combined(split):
 
 def _nodes(split):
     """The nodes of the proofs done and of those still running."""
-    from .dfpn import NODES
-
     done = sum(split.results[i].nodes for i in split.classes if split.results[i] is not None)
     if split.root_result is not None:
         done += split.root_result.nodes

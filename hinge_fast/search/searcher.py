@@ -24,8 +24,8 @@ from collections.abc import Callable
 
 from ..board import Board
 from ..errors import HingeError
-from . import tablebase, timeman
-from .limits import DEFAULT_TIME, Limits
+from . import tablebase
+from .limits import DEFAULT_TIME, Limits, limits_for_move
 from .result import SearchResult
 
 #: ``on_progress(result)``: called with an interim SearchResult while a search runs.
@@ -55,7 +55,7 @@ class Searcher:
         every 0.1 s for MCTS). One ``go`` at a time per searcher object. Limits that
         bound nothing (no time, no nodes, and no depth the searcher honours) mean
         ``DEFAULT_TIME`` seconds (``default_limits``): the searchers see a bound always.
-        A clock in the limits becomes a time for this move (``timeman.limits_for_move``).
+        A clock in the limits becomes a time for this move (``limits.limits_for_move``).
 
         With a tablebase (the ``tablebase`` option) and a side-4 position in it, the
         answer is the table's (``tablebase.tablebase_result``): no search is run.
@@ -87,9 +87,7 @@ class Searcher:
                     return result
             board.load_kernels()
             self.prepare(board)
-            result = self._go(
-                board, self.default_limits(timeman.limits_for_move(limits, board)), progress
-            )
+            result = self._go(board, self.default_limits(limits_for_move(limits, board)), progress)
             if result is not None:
                 result.turn = turn
             return result

@@ -43,7 +43,6 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..board import Color
 from ..errors import HingeError
 
 #: Moves per side a clock is made to last when neither the clock nor a position says more.
@@ -130,24 +129,6 @@ def move_time(remaining: float, increment: float = 0.0, moves: int | None = None
     share = usable / moves + INCREMENT_SHARE * increment - MOVE_OVERHEAD
     cap = (usable if moves == 1 else remaining * MAX_SHARE) - MOVE_OVERHEAD
     return round(max(MIN_MOVE_TIME, min(share, cap)), 6)
-
-
-def limits_for_move(limits, board):
-    """``limits`` with its clock (if any) turned into a time for the side to move on
-    ``board``: :func:`move_time` for the clock's moves to go or, without them, the
-    position's :func:`moves_left`; or the limits' own time if that is shorter. Limits
-    without a clock come back as they are."""
-    clock = getattr(limits, "clock", None)
-    if clock is None:
-        return limits
-    from .limits import Limits
-
-    remaining, increment = clock.side(board.turn)
-    tokens = board.token_count(Color.GREEN) + board.token_count(Color.BLUE)
-    time = move_time(remaining, increment, clock.moves_to_go or moves_left(board.size, tokens))
-    if limits.time is not None:
-        time = min(time, limits.time)
-    return Limits(time=time, nodes=limits.nodes, depth=limits.depth)
 
 
 @dataclass(frozen=True)

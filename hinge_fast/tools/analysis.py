@@ -362,7 +362,7 @@ def analyze(
     # (MCTS: visits, each with its win rate).
     if "multipv" in spec.option_names:
         options.setdefault("multipv", min(top, spec.option("multipv").high))
-    if seed is not None:
+    if seed is not None and "seed" in spec.option_names:
         options["seed"] = seed
     searcher = create_searcher(engine, **options)
     search_time = time

@@ -74,7 +74,7 @@ def _warm_engine(engine: str, size: int) -> None:
 
     board = Board(size)
     board.push(board.legal_moves[0])
-    searcher = create_searcher(engine, seed=1, tablebase="off", threads=1)
+    searcher = create_searcher(engine, tablebase="off", threads=1)
     searcher.go(board, Limits(nodes=50))
     searcher.go(board, Limits(depth=2))
 
