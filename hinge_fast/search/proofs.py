@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .score import proof_text
+
 
 @dataclass
 class RootMove:
