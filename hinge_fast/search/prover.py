@@ -52,6 +52,7 @@ from .checkpoint import load_checkpoint, save_checkpoint
 from .dfpn import (
     DEADLINE,
     DEEPEST,
+    HORIZON,
     INFINITY,
     NODE_LIMIT,
     NODES,
@@ -112,7 +113,8 @@ class ProofResult:
     plies to the end of the game along the proof; ``nodes``: positions searched
     (expanded) in all; ``complete``: the search ended by itself rather than at a
     limit; ``root_moves``: each root move's state at the end; ``pn``, ``dn``: the root's
-    numbers for the side to move at the end (0 and INFINITY once won)."""
+    numbers for the side to move at the end (0 and INFINITY once won); ``shortest``:
+    the distance is proven the shortest there is (``prove(..., shortest=True)``)."""
 
     position: str
     winner: object
@@ -124,6 +126,7 @@ class ProofResult:
     dn: int
     root_moves: list = field(default_factory=list)
     repetition: bool = False
+    shortest: bool = False
 
     def text(self) -> str:
         """The result in words, naming the side.
@@ -161,6 +164,7 @@ class Prover:
         self.stopping = threading.Event()
         self.split = None  # the last split run (threads > 1), for ``proof``
         self.spent = (0, 0.0)  # nodes and seconds of the checkpoint a run resumed
+        self.shortest_known = {}  # (position, winner) -> its shortest win found, plies
 
     def _prepare(self, size):
         """The buffers of side ``size`` (and the table), the kernels of its word count
@@ -327,6 +331,7 @@ class Prover:
         interruptible: bool = True,
         checkpoint: str | os.PathLike | None = None,
         checkpoint_every: float = DEFAULT_CHECKPOINT_EVERY,
+        shortest: bool = False,
     ) -> ProofResult:
         """Prove ``board``'s position won for one side, within ``nodes`` positions and
         ``seconds`` (None: no limit). ``progress(nodes, pn, dn, seconds)`` is called
@@ -337,10 +342,16 @@ class Prover:
         ``checkpoint_every`` seconds (interruptible runs), at the end and on Ctrl-C; if
         it exists, the run starts from it (its table replaces this prover's), and the
         result's nodes and seconds count those of the runs before. The limits apply
-        to this run. HingeError if the file is not a checkpoint of this position."""
+        to this run. HingeError if the file is not a checkpoint of this position.
+
+        ``shortest``: once a side is proven, find its shortest win (the distance under
+        the loser's longest defence) by runs bounded in plies, and set the result's
+        ``shortest`` when found within the limits."""
         if self.threads > 1:
             if checkpoint is not None:
                 raise HingeError("a checkpoint is kept by a run on one thread only")
+            if shortest:
+                raise HingeError("the shortest win is searched on one thread only")
             from .prover_split import prove_split
 
             return prove_split(self, board, nodes, seconds, progress)
@@ -368,6 +379,19 @@ class Prover:
             result = self._prove(
                 board, buf, own, enemy, deadline, limit, progress, started, interruptible, saver
             )
+            if shortest and result.winner is not None:
+                self._shortest(
+                    result,
+                    buf,
+                    own,
+                    enemy,
+                    deadline,
+                    limit,
+                    progress,
+                    started,
+                    interruptible,
+                    saver,
+                )
         except KeyboardInterrupt:
             if saver is not None:
                 saver.save(buf)
@@ -429,6 +453,47 @@ class Prover:
             repetition=repetition,
         )
 
+    def _shortest(
+        self, result, buf, own, enemy, deadline, limit, progress, started, interruptible, saver
+    ):
+        """Bounded runs with the winner as attacker, its win to end within d plies,
+        d = 1 or 2, then 2 more each run, until one is proven: that d is the shortest
+        win (every d before it was disproven). ``result`` gets the distance and
+        ``shortest`` then."""
+        board = Board.from_fen(result.position)
+        attacker_to_move = result.winner == board.turn
+        bound = 1 if attacker_to_move else 2
+        try:
+            while bound < PLIES:
+                buf.state[HORIZON] = bound
+                pn, dn, distance, _ = self._run(
+                    board.size,
+                    own,
+                    enemy,
+                    attacker_to_move,
+                    0,
+                    buf,
+                    deadline,
+                    limit,
+                    progress,
+                    started,
+                    interruptible,
+                    saver,
+                )
+                if pn == 0:
+                    result.distance = int(distance)
+                    result.shortest = True
+                    break
+                if dn != 0:  # stopped at a limit
+                    break
+                bound += 2
+        finally:
+            buf.state[HORIZON] = 0
+        spent_nodes, spent_seconds = self.spent
+        result.nodes = spent_nodes + int(buf.state[NODES])
+        result.seconds = spent_seconds + _time.monotonic() - started
+        self.shortest_known[(result.position, str(result.winner))] = result.distance
+
     def _root_moves(self, board, buf):
         """The root's moves and their numbers, as the last run left them (ply 0)."""
         out = []
@@ -454,18 +519,38 @@ class Prover:
         return out
 
     # ----- the proof: the winner's strategy, every reply of the loser covered ----------------
-    def proof(self, board, winner=None, nodes: int | None = None, seconds: float | None = None):
+    def proof(
+        self,
+        board,
+        winner=None,
+        nodes: int | None = None,
+        seconds: float | None = None,
+        shortest: bool = False,
+    ):
         """The winner's strategy from ``board``: a ``Proof`` (its positions with the
         winner to move, each with the winner's move), made by following the proven
         results of a run in which the winner is the attacker and searching again where
         the table lost them. ``winner``: the side ``prove`` found (found here when
-        None). HingeError when no side is proven within the limits. With threads: as
-        ``prover_split.split_proof`` writes it."""
+        None). ``shortest``: a proof whose longest line is the shortest win, followed
+        through the results of ``prove(..., shortest=True)``'s bounded runs. HingeError
+        when no side is proven (or, with ``shortest``, its shortest win not found)
+        within the limits. With threads: as ``prover_split.split_proof`` writes it."""
         if self.threads > 1:
+            if shortest:
+                raise HingeError("the shortest win is searched on one thread only")
             from .prover_split import split_proof
 
             return split_proof(self, board, winner, nodes, seconds)
-        if winner is None:
+        horizon = 0
+        if shortest:
+            known = self.shortest_known.get((board.fen(), str(winner)))
+            if known is None:
+                result = self.prove(board, nodes=nodes, seconds=seconds, shortest=True)
+                if result.winner is None or not result.shortest:
+                    raise HingeError("the shortest win is not proven within the limits")
+                winner, known = result.winner, result.distance
+            horizon = known
+        elif winner is None:
             winner = self.prove(board, nodes=nodes, seconds=seconds).winner
             if winner is None:
                 raise HingeError("no side is proven to win this position within the limits")
@@ -482,25 +567,33 @@ class Prover:
             winner,
             (1 << 62) if nodes is None else int(nodes),
             (1 << 62) if seconds is None else _time.monotonic_ns() + int(seconds * 1e9),
+            horizon,
         )
         own, enemy = as_sets(size, board.own, board.enemy)
         buf.state[NODES] = 0
-        if board.turn != winner:
-            # The winner must be the attacker of the run whose results are followed.
-            self._run(
-                size,
-                own,
-                enemy,
-                False,
-                0,
-                buf,
-                walk.deadline,
-                walk.node_limit,
-                None,
-                _time.monotonic(),
-                True,
-            )
-        distance = walk.visit(own, enemy, board.turn, 0)
+        try:
+            buf.state[HORIZON] = horizon
+            if board.turn != winner and not horizon:
+                # The winner must be the attacker of the run whose results are followed.
+                self._run(
+                    size,
+                    own,
+                    enemy,
+                    False,
+                    0,
+                    buf,
+                    walk.deadline,
+                    walk.node_limit,
+                    None,
+                    _time.monotonic(),
+                    True,
+                )
+            root = (own, enemy, int(board.turn))
+            distance = walk.visit(own, enemy, board.turn, 0)
+        finally:
+            buf.state[HORIZON] = 0
+        if walk.redone:
+            distance = walk.tidy(root)
         return Proof(board.fen(), winner, distance, walk.strategy)
 
 
@@ -541,9 +634,12 @@ class Proof:
 
 
 class _Walk:
-    """Following a proven run from a position, as ``Prover.proof`` does."""
+    """Following a proven run from a position, as ``Prover.proof`` does. With a
+    ``horizon`` (a bounded proof), a position reached again closer to the horizon than
+    its strategy's longest line allows is walked again there, and ``tidy`` then keeps
+    only the strategy's reachable positions."""
 
-    def __init__(self, prover, size, words, buf, decoder, winner, node_limit, deadline):
+    def __init__(self, prover, size, words, buf, decoder, winner, node_limit, deadline, horizon=0):
         self.prover = prover
         self.size = size
         self.words = words
@@ -552,10 +648,14 @@ class _Walk:
         self.winner = winner
         self.node_limit = node_limit
         self.deadline = deadline
+        self.horizon = horizon
+        self.redone = False
         self.strategy = {}
         self.done = {}
         self.open = set()
         self.line = []
+        self.chosen = {}  # a winner's position -> (its position string, the child chosen)
+        self.replies = {}  # a loser's position -> its children
         self.keys = np.zeros((PLIES, MAX_MOVES), dtype=np.uint64)
         self.status = np.zeros((PLIES, MAX_MOVES), dtype=np.int64)
         self.distances = np.zeros((PLIES, MAX_MOVES), dtype=np.int64)
@@ -596,7 +696,9 @@ class _Walk:
         winner's moves go to ``strategy``."""
         seen = (own, enemy, int(turn))
         if seen in self.done:
-            return self.done[seen]
+            if not self.horizon or self.done[seen] <= self.horizon - ply:
+                return self.done[seen]
+            self.redone = True  # too long from here: walked again, closer to the horizon
         if seen in self.open or ply >= PLIES - 1:
             raise HingeError("the proof found repeats a position: no proof written")
         self.open.add(seen)
@@ -626,18 +728,41 @@ class _Walk:
                     "the proof could not be completed within the limits: no proof written"
                 )
             move = self.decoder.move_from_code(int(self.buf.moves[ply, choice]))
-            self.strategy[self.fen(own, enemy, turn)] = str(move)
+            fen = self.fen(own, enemy, turn)
+            self.strategy[fen] = str(move)
             their, ours = self.child(ply, choice)
+            self.chosen[seen] = (fen, (their, ours, int(turn.other)))
             distance = 1 + self.visit(their, ours, turn.other, ply + 1)
         else:
             n = self.children(own, enemy, False, ply)
             children = [self.child(ply, i) for i in range(n)]
+            self.replies[seen] = [(their, ours, int(turn.other)) for their, ours in children]
             distance = 0
             for their, ours in children:
                 distance = max(distance, 1 + self.visit(their, ours, turn.other, ply + 1))
         self.line.pop()
         self.open.discard(seen)
         self.done[seen] = distance
+        return distance
+
+    def tidy(self, root):
+        """After positions were walked again: the strategy cut to the positions
+        reachable from ``root``, and its longest line (returned)."""
+        longest = {}
+        strategy = {}
+
+        def measure(seen):
+            if seen not in longest:
+                if seen in self.chosen:
+                    fen, child = self.chosen[seen]
+                    strategy[fen] = self.strategy[fen]
+                    longest[seen] = 1 + measure(child)
+                else:
+                    longest[seen] = max((1 + measure(c) for c in self.replies[seen]), default=0)
+            return longest[seen]
+
+        distance = measure(root)
+        self.strategy = strategy
         return distance
 
     def winning_child(self, own, enemy, ply):
