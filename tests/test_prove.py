@@ -361,7 +361,7 @@ def test_protocol_prove():
     session = EngineSession(strict=True)
     session.handle(f"newgame {GREEN_WINS_IN_3}")
     out = session.handle("prove nodes 100000")
-    assert out[0].startswith("info nodes 15 time ") and out[1:] == ["proven green 3", "ok"]
+    assert out[0].startswith("info nodes 2 time ") and out[1:] == ["proven green 3", "ok"]
     assert session.handle("prove depth 3")[0] == "err prove takes nodes N and time S, not depth"
     session.handle("newgame 5")
     out = session.handle("prove nodes 300")
@@ -388,10 +388,10 @@ def test_analyze_shows_a_proven_result(cli):
 
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30")
     assert run.status == 0, run.err
-    assert run.out.splitlines()[-1].startswith("proof: Green wins, proven in 3 plies (15 nodes in ")
+    assert run.out.splitlines()[-1].startswith("proof: Green wins, proven in 3 plies (2 nodes in ")
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30", "--json")
     proof = json.loads(run.out)["proof"]
-    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 15)
+    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 2)
 
 
 @pytest.mark.slow
