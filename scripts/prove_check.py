@@ -15,6 +15,11 @@ exit status is 1 when any position disagrees, is left unproven or fails the chec
     python -m scripts.prove_check                          # 10,000 positions
     python -m scripts.prove_check --positions 200 --seed 3
     python -m scripts.prove_check --part 1/2 &  python -m scripts.prove_check --part 2/2
+    python -m scripts.prove_check --shortest --positions 1000
+
+``--shortest`` proves each position's shortest win (``Prover.prove(..., shortest=True)``)
+and writes the proof that follows it: every distance, the prover's and the checked
+proof's, must then be exactly the tablebase's.
 
 ``--part K/N`` takes every N-th position of the shuffled draw, starting at the K-th, so
 N processes (one a core) together cover the draw of one seed exactly once.
@@ -101,14 +106,19 @@ def run(args) -> int:
         exact = probe(board, tb)
         truth = board.turn if exact.win else board.turn.other
         t = time.perf_counter()
-        result = prover.prove(board, nodes=args.nodes, interruptible=False)
+        result = prover.prove(board, nodes=args.nodes, interruptible=False, shortest=args.shortest)
         seconds["prove"] += time.perf_counter() - t
         nodes += result.nodes
         if result.winner is None:
             counts["unproven"] += 1
             failures.append(f"unproven: {board.fen()} ({result.text()})")
             continue
-        if result.winner != truth or result.distance < exact.distance:
+        if (
+            result.winner != truth
+            or result.distance < exact.distance
+            or args.shortest
+            and (not result.shortest or result.distance != exact.distance)
+        ):
             counts["disagree"] += 1
             failures.append(
                 f"disagrees: {board.fen()}: prover {result.text()}, tablebase "
@@ -120,13 +130,14 @@ def run(args) -> int:
         if args.no_check or number > args.proofs:
             continue
         t = time.perf_counter()
-        proof = prover.proof(board, result.winner, nodes=args.nodes)
+        proof = prover.proof(board, result.winner, nodes=args.nodes, shortest=args.shortest)
         seconds["proof"] += time.perf_counter() - t
         text = write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
         t = time.perf_counter()
         try:
             checked = check_proof_text(text, cache)
             assert checked.winner == str(truth) and checked.distance >= exact.distance
+            assert not args.shortest or checked.distance == exact.distance
             counts["checked"] += 1
             proof_positions += checked.positions
         except Exception as e:  # noqa: BLE001  (counted and shown)
@@ -198,6 +209,12 @@ def main(argv=None) -> int:
         default=(1, 1),
         metavar="K/N",
         help="check only every N-th position of the draw, from the K-th (default 1/1: all)",
+    )
+    parser.add_argument(
+        "--shortest",
+        action="store_true",
+        help="prove each position's shortest win: its distance and its proof's must be exactly the "
+        "tablebase's",
     )
     parser.add_argument(
         "--no-check", action="store_true", help="compare values only: no proofs written or checked"

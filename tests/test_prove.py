@@ -18,6 +18,7 @@ from hinge_fast import reference as ref
 from hinge_fast.errors import HingeError
 from hinge_fast.search.prover import Prover
 from hinge_fast.tools.proof import check_proof, check_proof_text, write_proof_text
+from hinge_fast.tools.tablebase import default_tablebase_path
 
 #: Green to move wins in 3 plies (docs/solve.md); Blue to move in the position before.
 GREEN_WINS_IN_3 = "4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g"
@@ -181,6 +182,75 @@ def test_empty_side4_board_is_a_green_win(prover):
     assert result.distance >= 13  # the tablebase's exact distance is 13
 
 
+# ----- the shortest win -------------------------------------------------------------------------
+#: Blue wins in 3 plies at best; the plain search proves a win in 7.
+SHORTER_THAN_FOUND = "4/1ggg1/3g2/1g2bb1/2bb2/5/4 b"
+
+
+def test_shortest_proves_the_brute_force_distance_and_its_proof_has_it(prover):
+    compared = 0
+    for fen in LATE + late_positions(30, seed=11, before_end=9):
+        board = Board.from_fen(fen)
+        result = prover.prove(board, interruptible=False, shortest=True)
+        assert result.shortest, fen
+        proof = prover.proof(board, result.winner, shortest=True)
+        checked = check_proof_text(
+            write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+        )
+        assert checked.winner == str(result.winner) and checked.unused == 0, fen
+        assert checked.distance == proof.distance == result.distance, fen
+        truth = exact_value(ref.parse_position(fen), 7)
+        if truth is not None:
+            assert (result.winner == board.turn, result.distance) == truth, fen
+            compared += 1
+    assert compared >= 60
+
+
+def test_shortest_finds_a_shorter_win_than_the_plain_search():
+    board = Board.from_fen(SHORTER_THAN_FOUND)
+    assert Prover(table_mb=1).prove(board, interruptible=False).distance == 7
+    result = Prover(table_mb=1).prove(board, interruptible=False, shortest=True)
+    assert (result.text(), result.shortest) == ("Blue wins, proven in 3 plies", True)
+    assert exact_value(ref.parse_position(SHORTER_THAN_FOUND), 3) == (True, 3)
+
+
+def test_the_empty_side4_board_is_won_in_13_plies_at_best():
+    result = Prover(table_mb=16).prove(Board(4), interruptible=False, shortest=True)
+    assert (result.text(), result.shortest) == ("Green wins, proven in 13 plies", True)
+
+
+def test_shortest_stopped_by_a_limit_says_so(cli):
+    result = Prover(table_mb=1).prove(Board(4), nodes=30_000, interruptible=False, shortest=True)
+    assert str(result.winner) == "green" and not result.shortest
+    run = cli(
+        "prove", "--size", "4", "--shortest", "--nodes", "30000", "--quiet", "--table-mb", "1"
+    )
+    assert run.status == 1
+    assert run.out.splitlines()[1] == "its shortest win is not proven within the limits"
+    run = cli("prove", "--size", "4", "--shortest", "--threads", "2")
+    assert run.status == 2 and "--shortest searches on one thread" in run.err
+
+
+def test_cli_prove_shortest_writes_the_shortest_proof(cli, tmp_path):
+    out = tmp_path / "proof.txt"
+    run = cli("prove", SHORTER_THAN_FOUND, "--shortest", "--out", out, "--quiet", "--table-mb", "4")
+    assert run.status == 0, run.err
+    assert run.out.splitlines()[0] == "Blue wins, proven in 3 plies"
+    run = cli("check-proof", out)
+    assert run.status == 0, run.err
+    assert run.out.splitlines()[0].endswith("in at most 3 plies")
+
+
+@pytest.mark.slow
+def test_shortest_proof_of_the_empty_side4_board_is_13_plies(tmp_path, cli):
+    out = tmp_path / "side4.proof"
+    run = cli("prove", "--size", "4", "--shortest", "--out", out, "--quiet", "--table-mb", "64")
+    assert run.status == 0, run.err
+    assert run.out.splitlines()[0] == "Green wins, proven in 13 plies"
+    checked = check_proof(out)
+    assert (checked.winner, checked.distance, checked.unused) == ("green", 13, 0)
+
+
 # ----- proof files and the checker ------------------------------------------------------------------
 def proof_text(prover, fen):
     board = Board.from_fen(fen)
@@ -291,7 +361,7 @@ def test_protocol_prove():
     session = EngineSession(strict=True)
     session.handle(f"newgame {GREEN_WINS_IN_3}")
     out = session.handle("prove nodes 100000")
-    assert out[0].startswith("info nodes 15 time ") and out[1:] == ["proven green 3", "ok"]
+    assert out[0].startswith("info nodes 2 time ") and out[1:] == ["proven green 3", "ok"]
     assert session.handle("prove depth 3")[0] == "err prove takes nodes N and time S, not depth"
     session.handle("newgame 5")
     out = session.handle("prove nodes 300")
@@ -319,8 +389,19 @@ def test_analyze_shows_a_proven_result(cli):
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30")
     assert run.status == 0, run.err
     assert run.out.splitlines()[-1].startswith(
-        "proof: Green wins in at most 3 plies (proven), 15 nodes in "
+        "proof: Green wins in at most 3 plies (proven), 2 nodes in "
     )
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30", "--json")
     proof = json.loads(run.out)["proof"]
-    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 15)
+    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 2)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not default_tablebase_path().is_file(),
+    reason="no side-4 tablebase at the default location",
+)
+def test_shortest_distances_are_the_tablebase_distances():
+    from scripts.prove_check import main
+
+    assert main(["--shortest", "--positions", "300", "--proofs", "100"]) == 0

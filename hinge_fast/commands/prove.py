@@ -29,7 +29,8 @@ def register(subparsers):
         "at the end and on Ctrl-C, and a later run given the same FILE continues from it. With --threads T, it "
         "searches on T threads: one as a single thread does, the others proving the root's moves. With "
         "--concurrency C or --ray, the root's moves are proven by jobs in worker processes or on a Ray cluster, in "
-        "rounds of growing node budgets. Ctrl-C stops it (exit status 130).",
+        "rounds of growing node budgets. With --shortest, the distance N is then made the shortest win (under "
+        "the loser's longest defence) and the proof written follows it. Ctrl-C stops it (exit status 130).",
         epilog="Example: hinge-fast prove '4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g' --out proof.txt",
     )
     add_position_arguments(p)
@@ -85,6 +86,13 @@ def register(subparsers):
     )
     p.add_argument("--out", default=None, metavar="FILE", help="write the proof to FILE")
     p.add_argument(
+        "--shortest",
+        action="store_true",
+        help="once a side is proven, find its shortest win by searches bounded in plies, and prove "
+        "that: N is then the exact distance (one thread; not with --concurrency or --ray); exit "
+        "status 1 when the limits stop it first",
+    )
+    p.add_argument(
         "--moves",
         action="store_true",
         help="then list every move of the position with what the search knows of it: proven for a side, "
@@ -109,7 +117,11 @@ def run_prove(args) -> int:
         )
     if args.checkpoint is not None and args.threads > 1:
         raise HingeError("--checkpoint works with one thread: leave out --threads")
+    if args.shortest and args.threads > 1:
+        raise HingeError("--shortest searches on one thread: leave out --threads")
     if args.concurrency is not None or args.ray is not None:
+        if args.shortest:
+            raise HingeError("--shortest searches on one thread: leave out --concurrency and --ray")
         if args.threads > 1 or args.checkpoint is not None:
             raise HingeError(
                 "--concurrency and --ray prove the root's moves as jobs: leave out --threads and "
@@ -128,6 +140,7 @@ def run_prove(args) -> int:
             progress=progress,
             checkpoint=args.checkpoint,
             checkpoint_every=60.0 * args.checkpoint_every,
+            shortest=args.shortest,
         )
     except KeyboardInterrupt:
         if args.checkpoint is not None:
@@ -137,9 +150,15 @@ def run_prove(args) -> int:
         print(f"{result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr)
         if args.checkpoint is not None:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
+    if args.shortest and result.winner is not None and not result.shortest:
+        print(result.text())
+        print("its shortest win is not proven within the limits")
+        return 1
     proof = None
     if result.winner is not None and args.out is not None:
-        proof = prover.proof(board, result.winner, nodes=args.nodes, seconds=args.time)
+        proof = prover.proof(
+            board, result.winner, nodes=args.nodes, seconds=args.time, shortest=args.shortest
+        )
     return print_result(args, result, proof)
 
 

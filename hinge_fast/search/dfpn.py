@@ -39,11 +39,25 @@ How it works
 * **Initial numbers** from cheap knowledge: a child reached by a swipe starts at 1 for
   the mover and at one more per flipped token (up to 3) for the other side, a
   placement at 2 for the mover and 1 for the other side, so forcing moves are tried
-  first.
+  first. A child in which the mover threatens to flip every enemy token next (the
+  enemy is one group and a swipe reaches it) starts at 1 for the mover and
+  ``THREAT_FACTOR`` times the other side's number. Deep df-pn (Zhang, Iida and van
+  den Herik 2017): a child at depth d below the run's root has its numbers multiplied by
+  ``max(DEEP_DEPTH - d, 1)``, so the search goes deep before it goes wide.
+* **Wins one ply ahead.** When a node lists its children, a child whose side to move
+  can flip every token of the other at once (only possible when those tokens are one
+  group) is a win for that side: it is settled and stored as its own search would
+  store it, without being searched.
 * **Distance**: a proven node's distance is the number of plies to the end of the game
   along its proof: at the winner's turn one more than the child it was proven by (the
   shortest known), at the loser's one more than the longest child. It bounds the exact
   distance of docs/solve.md from above.
+* **Bounded runs** (``HORIZON``): with the state's ``HORIZON`` at h > 0, a win counts
+  for the attacker only if it ends by ply h of the line (a node at ply h or beyond, the
+  game not over, is not won for the attacker); the table keys are then xor-ed with
+  ``BOUND_KEYS`` of the plies left, so each entry holds the result of its position
+  with that many plies left and holds for every line. A run bounded at d that proves
+  the root proves a win within d plies; a disproof, that there is none.
 """
 
 from __future__ import annotations
@@ -58,7 +72,17 @@ from ..core.geometry import MAX_SIZE, MIN_SIZE
 from ..core.jit import njit
 from ..core.moves import list_moves, play_move
 from ..core.retro import symmetry_permutations
-from ..core.sets import s_andnot, s_any, s_count, s_lowest, s_lowest_index, s_row, to_shift_words
+from ..core.sets import (
+    s_andnot,
+    s_any,
+    s_count,
+    s_eq,
+    s_lowest,
+    s_lowest_index,
+    s_row,
+    to_shift_words,
+)
+from ..core.swipes import grow_group
 from ..core.tables import (
     BIT_OF_CELL,
     CELL_OF_BIT,
@@ -92,7 +116,14 @@ ROOT_PLY = 4
 ROOT_PN = 5
 ROOT_DN = 6
 DEEPEST = 7
-STATE_SLOTS = 8
+HORIZON = 8  # 0: no bound; else the ply by which the attacker's win must have ended
+STATE_SLOTS = 9
+#: Deep df-pn: a child this many plies or more above the run's root starts with its
+#: numbers times (this minus its depth below the root).
+DEEP_DEPTH = 12
+#: A child whose mover threatens to flip every enemy token next: its numbers for the
+#: other side are this many times the move's.
+THREAT_FACTOR = 3
 
 
 def _symmetry_keys():
@@ -112,6 +143,27 @@ def _symmetry_keys():
 
 
 SYMMETRY_KEYS, TURN_KEY = _symmetry_keys()
+
+
+def _bound_keys():
+    """``BOUND_KEYS[r]``: what a table key is xor-ed with in a bounded run when the
+    attacker has ``r`` plies left to win in (nonzero, odd)."""
+    rng = np.random.Generator(np.random.PCG64(0x426F756E64))
+    keys = rng.integers(1, 2**63, size=PLIES + 1, dtype=np.uint64) * U64(2) + U64(1)
+    keys.setflags(write=False)
+    return keys
+
+
+BOUND_KEYS = _bound_keys()
+
+
+@njit(cache=True, inline="always")
+def bound_mix(horizon, ply):
+    """The key mix of a node at ``ply`` when the attacker's win must end by ply
+    ``horizon`` (0: no bound, no mix)."""
+    if horizon == 0:
+        return U64(0)
+    return BOUND_KEYS[max(horizon - ply, 0)]
 
 
 class ProverBuffers(NamedTuple):
@@ -250,6 +302,27 @@ def capped(value):
     return value if value < INFINITY else INFINITY
 
 
+@njit(cache=True, inline="always")
+def mover_wins_at_once(size, own, enemy, ply, buf):
+    """``own`` (to move) has a swipe flipping every token of ``enemy`` (listed in the
+    rows of ``ply``, which the caller does not use yet): only when ``enemy`` is one
+    group."""
+    group, _ = grow_group(enemy, s_lowest(enemy), U64(2 * size - 1))
+    if not s_eq(group, enemy):
+        return False
+    found = list_moves(
+        size,
+        own,
+        enemy,
+        buf.moves[ply],
+        buf.flips[ply],
+        buf.scratch,
+        buf.group_of_bit,
+        s_count(enemy),
+    )
+    return found > 0
+
+
 @njit(cache=True, nogil=True)
 def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table):
     """Search the position ``(own, enemy)`` (``own`` to move; the attacker when
@@ -261,6 +334,9 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
     state = buf.state
     key = proof_key(size, own, enemy, attacker_to_move, buf.symmetric)
     buf.line[ply] = key
+    horizon = state[HORIZON]
+    table_key = key ^ bound_mix(horizon, ply)
+    child_mix = bound_mix(horizon, ply + 1)
     # A position that some symmetry maps onto itself has children that are images of
     # each other: they count once.
     symmetric_node = False
@@ -279,15 +355,17 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
         if attacker_to_move:
             return INFINITY, np.int64(0), np.int64(0), np.int64(0)
         return np.int64(0), INFINITY, np.int64(0), np.int64(0)
+    if horizon != 0 and ply >= horizon:  # the game goes on past the bound: not a win in it
+        return INFINITY, np.int64(0), np.int64(0), np.int64(0)
     enemy_count = s_count(enemy)
     for i in range(n):
         if not is_swipe(moves[i]):
             break
         if s_count(s_row(flips, i, own)) == enemy_count:  # it flips every enemy token: a win
             if attacker_to_move:
-                table_put(table, key, np.int64(0), INFINITY, np.int64(1), np.int64(1))
+                table_put(table, table_key, np.int64(0), INFINITY, np.int64(1), np.int64(1))
                 return np.int64(0), INFINITY, np.int64(1), np.int64(0)
-            table_put(table, key, INFINITY, np.int64(0), np.int64(1), np.int64(1))
+            table_put(table, table_key, INFINITY, np.int64(0), np.int64(1), np.int64(1))
             return INFINITY, np.int64(0), np.int64(1), np.int64(0)
     if ply >= PLIES - 1:  # too deep: not a win for the attacker, on this line
         return INFINITY, np.int64(0), np.int64(0), np.int64(1)
@@ -326,24 +404,45 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
             child_dn[i] = 0
             child_loop[i] = 1
             continue
-        slot = table_find(table, child)
+        slot = table_find(table, child ^ child_mix)
         if slot >= 0:
             child_pn[i] = table.pn[slot]
             child_dn[i] = table.dn[slot]
             child_distance[i] = table.meta[slot] & 0xFFFF
             continue
+        if ply + 1 < PLIES - 1 and (horizon == 0 or horizon - ply >= 2):
+            # The child's mover flips every token of ours at once: the child is won for
+            # it, stored as the child's own search would store it.
+            if mover_wins_at_once(size, their, ours, ply + 1, buf):
+                child_distance[i] = 1
+                if attacker_to_move:
+                    child_pn[i] = INFINITY
+                    child_dn[i] = 0
+                else:
+                    child_pn[i] = 0
+                    child_dn[i] = INFINITY
+                table_put(
+                    table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(1), np.int64(1)
+                )
+                continue
         if is_swipe(moves[i]):
             for_mover = np.int64(1)
             for_other = np.int64(1) + min(s_count(flipped), np.int64(3))
         else:
             for_mover = np.int64(2)
             for_other = np.int64(1)
+        if ply + 1 < PLIES - 1 and mover_wins_at_once(size, ours, their, ply + 1, buf):
+            # A threat: we would flip every token of theirs next, so they must answer it.
+            for_mover = np.int64(1)
+            for_other *= THREAT_FACTOR
+        # Deep df-pn: the shallower the child, the larger its numbers.
+        factor = max(DEEP_DEPTH - (ply - state[ROOT_PLY]), np.int64(1))
         if attacker_to_move:
-            child_pn[i] = for_mover
-            child_dn[i] = for_other
+            child_pn[i] = for_mover * factor
+            child_dn[i] = for_other * factor
         else:
-            child_pn[i] = for_other
-            child_dn[i] = for_mover
+            child_pn[i] = for_other * factor
+            child_dn[i] = for_mover * factor
     pn = np.int64(0)
     dn = np.int64(0)
     while True:
@@ -424,7 +523,7 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
                     distance = child_distance[i]
         distance += 1
     if loop == 0:
-        table_put(table, key, pn, dn, distance, state[NODES] - before)
+        table_put(table, table_key, pn, dn, distance, state[NODES] - before)
     return pn, dn, distance, loop
 
 
@@ -440,9 +539,11 @@ def children_of(
     size, own, enemy, attacker_to_move, ply, buf, table, keys, status, distances, theirs, ours
 ):
     """The moves of ``(own, enemy)`` to ``buf.moves[ply]`` (their number returned) and,
-    per move, the child's table key, its status for the attacker (1 proven, -1
-    disproven, 0 neither: not in the table or not final) and distance, and the child
-    position ``(theirs[i], ours[i])`` (shift-layout words)."""
+    per move, the child's key (``proof_key``), its status for the attacker in the table
+    (1 proven, -1 disproven, 0 neither: not in the table or not final; under the bound
+    of ``buf.state[HORIZON]``) and distance, and the child position ``(theirs[i],
+    ours[i])`` (shift-layout words)."""
+    mix = bound_mix(buf.state[HORIZON], ply + 1)
     moves = buf.moves[ply]
     flips = buf.flips[ply]
     n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
@@ -459,7 +560,7 @@ def children_of(
         if is_swipe(moves[i]) and s_count(flipped) == enemy_count:  # the child has lost
             status[i] = 1 if attacker_to_move else -1
             continue
-        slot = table_find(table, keys[i])
+        slot = table_find(table, keys[i] ^ mix)
         if slot >= 0:
             if table.pn[slot] == 0:
                 status[i] = 1

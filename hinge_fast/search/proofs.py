@@ -32,7 +32,8 @@ class ProofResult:
     plies to the end of the game along the proof; ``nodes``: positions searched
     (expanded) in all; ``complete``: the search ended by itself rather than at a
     limit; ``root_moves``: each root move's state at the end; ``pn``, ``dn``: the root's
-    numbers for the side to move at the end (0 and INFINITY once won)."""
+    numbers for the side to move at the end (0 and INFINITY once won); ``shortest``:
+    the distance is proven the shortest there is (``prove(..., shortest=True)``)."""
 
     position: str
     winner: object
@@ -44,6 +45,7 @@ class ProofResult:
     dn: int
     root_moves: list = field(default_factory=list)
     repetition: bool = False
+    shortest: bool = False
 
     def text(self) -> str:
         """The result in words, naming the side.

@@ -53,6 +53,7 @@ from .checkpoint import load_checkpoint, save_checkpoint
 from .dfpn import (
     DEADLINE,
     DEEPEST,
+    HORIZON,
     INFINITY,
     NODE_LIMIT,
     NODES,
@@ -130,6 +131,7 @@ class Prover:
         self.stopping = threading.Event()
         self.split = None  # the last split run (threads > 1), for ``proof``
         self.spent = (0, 0.0)  # nodes and seconds of the checkpoint a run resumed
+        self.shortest_known = {}  # (position, winner) -> its shortest win found, plies
 
     def _prepare(self, size):
         """The buffers of side ``size`` (and the table), the kernels of its word count
@@ -245,6 +247,7 @@ class Prover:
         interruptible: bool = True,
         checkpoint: str | os.PathLike | None = None,
         checkpoint_every: float = DEFAULT_CHECKPOINT_EVERY,
+        shortest: bool = False,
     ) -> ProofResult:
         """Prove ``board``'s position won for one side, within ``nodes`` positions and
         ``seconds`` (None: no limit). ``progress(nodes, pn, dn, seconds)`` is called
@@ -255,10 +258,16 @@ class Prover:
         ``checkpoint_every`` seconds (interruptible runs), at the end and on Ctrl-C; if
         it exists, the run starts from it (its table replaces this prover's), and the
         result's nodes and seconds count those of the runs before. The limits apply
-        to this run. HingeError if the file is not a checkpoint of this position."""
+        to this run. HingeError if the file is not a checkpoint of this position.
+
+        ``shortest``: once a side is proven, find its shortest win (the distance under
+        the loser's longest defence) by runs bounded in plies, and set the result's
+        ``shortest`` when found within the limits."""
         if self.threads > 1:
             if checkpoint is not None:
                 raise HingeError("a checkpoint is kept by a run on one thread only")
+            if shortest:
+                raise HingeError("the shortest win is searched on one thread only")
             return prove_split(self, board, nodes, seconds, progress)
         size = board.size
         self.spent = (0, 0.0)
@@ -283,6 +292,8 @@ class Prover:
         run = ProveRun(size, buf, deadline, limit, progress, started, interruptible, saver)
         try:
             result = self._prove(board, run, own, enemy)
+            if shortest and result.winner is not None:
+                self._shortest(result, run, own, enemy)
         except KeyboardInterrupt:
             if saver is not None:
                 saver.save(buf)
@@ -327,6 +338,33 @@ class Prover:
             repetition=repetition,
         )
 
+    def _shortest(self, result, run, own, enemy):
+        """Bounded runs with the winner as attacker, its win to end within d plies,
+        d = 1 or 2, then 2 more each run, until one is proven: that d is the shortest
+        win (every d before it was disproven). ``result`` gets the distance and
+        ``shortest`` then."""
+        buf, started = run.buf, run.started
+        board = Board.from_fen(result.position)
+        attacker_to_move = result.winner == board.turn
+        bound = 1 if attacker_to_move else 2
+        try:
+            while bound < PLIES:
+                buf.state[HORIZON] = bound
+                pn, dn, distance, _ = self._run(run, own, enemy, attacker_to_move, 0)
+                if pn == 0:
+                    result.distance = int(distance)
+                    result.shortest = True
+                    break
+                if dn != 0:  # stopped at a limit
+                    break
+                bound += 2
+        finally:
+            buf.state[HORIZON] = 0
+        spent_nodes, spent_seconds = self.spent
+        result.nodes = spent_nodes + int(buf.state[NODES])
+        result.seconds = spent_seconds + _time.monotonic() - started
+        self.shortest_known[(result.position, str(result.winner))] = result.distance
+
     def _root_moves(self, board, buf):
         """The root's moves and their numbers, as the last run left them (ply 0)."""
         out = []
@@ -352,16 +390,36 @@ class Prover:
         return out
 
     # ----- the proof: the winner's strategy, every reply of the loser covered ----------------
-    def proof(self, board, winner=None, nodes: int | None = None, seconds: float | None = None):
+    def proof(
+        self,
+        board,
+        winner=None,
+        nodes: int | None = None,
+        seconds: float | None = None,
+        shortest: bool = False,
+    ):
         """The winner's strategy from ``board``: a ``Proof`` (its positions with the
         winner to move, each with the winner's move), made by following the proven
         results of a run in which the winner is the attacker and searching again where
         the table lost them. ``winner``: the side ``prove`` found (found here when
-        None). HingeError when no side is proven within the limits. With threads: as
-        ``prover_split.split_proof`` writes it."""
+        None). ``shortest``: a proof whose longest line is the shortest win, followed
+        through the results of ``prove(..., shortest=True)``'s bounded runs. HingeError
+        when no side is proven (or, with ``shortest``, its shortest win not found)
+        within the limits. With threads: as ``prover_split.split_proof`` writes it."""
         if self.threads > 1:
+            if shortest:
+                raise HingeError("the shortest win is searched on one thread only")
             return split_proof(self, board, winner, nodes, seconds)
-        if winner is None:
+        horizon = 0
+        if shortest:
+            known = self.shortest_known.get((board.fen(), str(winner)))
+            if known is None:
+                result = self.prove(board, nodes=nodes, seconds=seconds, shortest=True)
+                if result.winner is None or not result.shortest:
+                    raise HingeError("the shortest win is not proven within the limits")
+                winner, known = result.winner, result.distance
+            horizon = known
+        elif winner is None:
             winner = self.prove(board, nodes=nodes, seconds=seconds).winner
             if winner is None:
                 raise HingeError("no side is proven to win this position within the limits")
@@ -378,13 +436,21 @@ class Prover:
             winner,
             (1 << 62) if nodes is None else int(nodes),
             (1 << 62) if seconds is None else _time.monotonic_ns() + int(seconds * 1e9),
+            horizon,
         )
         own, enemy = as_sets(size, board.own, board.enemy)
         buf.state[NODES] = 0
-        if board.turn != winner:
-            # The winner must be the attacker of the run whose results are followed.
-            self._run(walk.run(), own, enemy, False, 0)
-        distance = walk.visit(own, enemy, board.turn, 0)
+        try:
+            buf.state[HORIZON] = horizon
+            if board.turn != winner and not horizon:
+                # The winner must be the attacker of the run whose results are followed.
+                self._run(walk.run(), own, enemy, False, 0)
+            root = (own, enemy, int(board.turn))
+            distance = walk.visit(own, enemy, board.turn, 0)
+        finally:
+            buf.state[HORIZON] = 0
+        if walk.redone:
+            distance = walk.tidy(root)
         return Proof(board.fen(), winner, distance, walk.strategy)
 
 
@@ -412,9 +478,12 @@ class _Saver:
 
 
 class _Walk:
-    """Following a proven run from a position, as ``Prover.proof`` does."""
+    """Following a proven run from a position, as ``Prover.proof`` does. With a
+    ``horizon`` (a bounded proof), a position reached again closer to the horizon than
+    its strategy's longest line allows is walked again there, and ``tidy`` then keeps
+    only the strategy's reachable positions."""
 
-    def __init__(self, prover, size, words, buf, decoder, winner, node_limit, deadline):
+    def __init__(self, prover, size, words, buf, decoder, winner, node_limit, deadline, horizon=0):
         self.prover = prover
         self.size = size
         self.words = words
@@ -423,10 +492,14 @@ class _Walk:
         self.winner = winner
         self.node_limit = node_limit
         self.deadline = deadline
+        self.horizon = horizon
+        self.redone = False
         self.strategy = {}
         self.done = {}
         self.open = set()
         self.line = []
+        self.chosen = {}  # a winner's position -> (its position string, the child chosen)
+        self.replies = {}  # a loser's position -> its children
         self.keys = np.zeros((PLIES, MAX_MOVES), dtype=np.uint64)
         self.status = np.zeros((PLIES, MAX_MOVES), dtype=np.int64)
         self.distances = np.zeros((PLIES, MAX_MOVES), dtype=np.int64)
@@ -473,7 +546,9 @@ class _Walk:
         winner's moves go to ``strategy``."""
         seen = (own, enemy, int(turn))
         if seen in self.done:
-            return self.done[seen]
+            if not self.horizon or self.done[seen] <= self.horizon - ply:
+                return self.done[seen]
+            self.redone = True  # too long from here: walked again, closer to the horizon
         if seen in self.open or ply >= PLIES - 1:
             raise HingeError("the proof found repeats a position: no proof written")
         self.open.add(seen)
@@ -491,18 +566,41 @@ class _Walk:
                     "the proof could not be completed within the limits: no proof written"
                 )
             move = self.decoder.move_from_code(int(self.buf.moves[ply, choice]))
-            self.strategy[self.fen(own, enemy, turn)] = str(move)
+            fen = self.fen(own, enemy, turn)
+            self.strategy[fen] = str(move)
             their, ours = self.child(ply, choice)
+            self.chosen[seen] = (fen, (their, ours, int(turn.other)))
             distance = 1 + self.visit(their, ours, turn.other, ply + 1)
         else:
             n = self.children(own, enemy, False, ply)
             children = [self.child(ply, i) for i in range(n)]
+            self.replies[seen] = [(their, ours, int(turn.other)) for their, ours in children]
             distance = 0
             for their, ours in children:
                 distance = max(distance, 1 + self.visit(their, ours, turn.other, ply + 1))
         self.line.pop()
         self.open.discard(seen)
         self.done[seen] = distance
+        return distance
+
+    def tidy(self, root):
+        """After positions were walked again: the strategy cut to the positions
+        reachable from ``root``, and its longest line (returned)."""
+        longest = {}
+        strategy = {}
+
+        def measure(seen):
+            if seen not in longest:
+                if seen in self.chosen:
+                    fen, child = self.chosen[seen]
+                    strategy[fen] = self.strategy[fen]
+                    longest[seen] = 1 + measure(child)
+                else:
+                    longest[seen] = max((1 + measure(c) for c in self.replies[seen]), default=0)
+            return longest[seen]
+
+        distance = measure(root)
+        self.strategy = strategy
         return distance
 
     def winning_child(self, own, enemy, ply):
