@@ -9,7 +9,7 @@ import pytest
 from hinge_fast import Board
 from hinge_fast.core import kernels
 from hinge_fast.core.tables import workspace
-from hinge_fast.tools.benchmark import MID_GAME_S6
+from hinge_fast.measure.benchmark import MID_GAME_S6
 
 
 def sides(fen):

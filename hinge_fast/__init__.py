@@ -10,11 +10,11 @@ The rules implemented are rules.md (shipped beside the project); see README.md.
 """
 
 from . import search  # a callable module: hinge_fast.search(board, ...)
+from .analysis import svg as _svg  # noqa: F401  (it draws Board._repr_svg_, a board in Jupyter)
 from .board import Board, Color, Move, Outcome, Termination
 from .errors import HingeError
 from .search import Limits, SearchResult
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
     "Board",

@@ -54,6 +54,16 @@ _MOVE_RE = re.compile(
 #: Set once ``Board.load_kernels`` has run in this process.
 _LOADED: list = []
 
+#: What draws ``Board._repr_svg_``: the picture module, a layer above, sets it when it is
+#: imported, so that the board imports nothing above it.
+_SVG_DRAWER = None
+
+
+def set_svg_drawer(draw) -> None:
+    """Make ``draw(board) -> str`` the SVG picture of a board for Jupyter."""
+    global _SVG_DRAWER
+    _SVG_DRAWER = draw
+
 
 def _kernels():
     from .core import kernels
@@ -662,11 +672,11 @@ class Board:
     def __str__(self) -> str:
         return draw(self)
 
-    def _repr_svg_(self) -> str:
-        """The board as SVG, for Jupyter (see ``hinge_fast.tools.svg.board``)."""
-        from .tools.svg import board
-
-        return board(self)
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG, for Jupyter: drawn by ``hinge_fast.analysis.svg.board``,
+        which ``import hinge_fast`` loads and which registers itself here
+        (:func:`set_svg_drawer`)."""
+        return None if _SVG_DRAWER is None else _SVG_DRAWER(self)
 
 
 def draw(board: Board, color: bool = False) -> str:

@@ -55,7 +55,7 @@ def _on_ctrl_c(signum, frame):
     """SIGINT: KeyboardInterrupt, as Python's own handler, and the game loops' stop flag
     set, so that a search that returns its best move when interrupted does not let a
     match, a tuning run or self-play go on with the next move."""
-    game = sys.modules.get("hinge_fast.tools.game")
+    game = sys.modules.get("hinge_fast.games.game")
     if game is not None:
         game.stop_requested.set()
     raise KeyboardInterrupt
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr, flush=True)
         return 130
     finally:
-        game = sys.modules.get("hinge_fast.tools.game")
+        game = sys.modules.get("hinge_fast.games.game")
         if game is not None:
             game.stop_requested.clear()
 

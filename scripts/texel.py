@@ -225,7 +225,7 @@ def fit(args) -> None:
 
 
 def check(args) -> None:
-    from hinge_fast.tools.tablebase import Tablebase, probe
+    from hinge_fast.solving.tablebase import Tablebase, probe
 
     tb = Tablebase(args.tablebase)
     rng = random.Random(args.seed)

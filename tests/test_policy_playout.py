@@ -15,8 +15,8 @@ from hinge_fast.core.geometry import MAX_SIZE
 from hinge_fast.core.playouts import new_work
 from hinge_fast.core.playouts import policy_playout as playout_of_sets
 from hinge_fast.core.sets import set_like, to_shift_words
+from hinge_fast.games.positions import random_filling
 from hinge_fast.search.mcts import default_playout_plies, new_rng
-from hinge_fast.tools.positions import random_filling
 from tests.conftest import QUICK_MAX_SIZE, game_positions
 
 SIZES = range(4, MAX_SIZE + 1)

@@ -14,7 +14,7 @@ Modelled on python-chess's ``SimpleEngine``::
 Every failure (the engine died, timed out, flooded its output, answered ``err`` or
 something unreadable) raises :class:`EngineError` (a HingeError) with a message naming
 the engine and the command, and ``termination`` saying how it failed.
-``hinge_fast.tools.players.EnginePlayer`` adapts an engine to the match runner's
+``hinge_fast.games.players.EnginePlayer`` adapts an engine to the match runner's
 player interface.
 """
 

@@ -57,8 +57,8 @@ from ..core.codes import is_swipe
 from ..core.geometry import MAX_SIZE, MIN_SIZE
 from ..core.jit import njit
 from ..core.moves import list_moves, play_move
-from ..core.retro import symmetry_permutations
 from ..core.sets import s_andnot, s_any, s_count, s_lowest, s_lowest_index, s_row, to_shift_words
+from ..core.symmetry import symmetry_permutations
 from ..core.tables import (
     BIT_OF_CELL,
     CELL_OF_BIT,

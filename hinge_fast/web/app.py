@@ -26,11 +26,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from .. import __version__
+from ..analysis.position import eliminations, ranked_root_moves, root_move_text, threats
+from ..analysis.svg import COLORS
+from ..analysis.svg import board as board_svg
 from ..errors import HingeError
 from ..search.score import green_view
-from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
-from ..tools.svg import COLORS
-from ..tools.svg import board as board_svg
 from .engine import (
     DEFAULT_PROVE_NODES,
     ENGINE_NAMES,
@@ -232,7 +232,7 @@ class GameState(BaseModel):
     legal: list[LegalMove]
     last_flipped: list[str] = Field(..., description="tokens the last move flipped")
     searching: bool
-    svg: str = Field(..., description="the board picture (hinge_fast.tools.svg)")
+    svg: str = Field(..., description="the board picture (hinge_fast.analysis.svg)")
 
 
 class Error(BaseModel):
@@ -307,7 +307,7 @@ def add_game_links(schema: dict) -> dict:
 
 
 def _state(game: Game) -> dict:
-    from ..tools.svg import last_flipped
+    from ..analysis.svg import last_flipped
 
     board = game.board
     outcome = game.outcome()
@@ -855,7 +855,7 @@ def create_app(
         summary="The shipped puzzles: positions whose side to move wins by force",
     )
     def puzzles():
-        from ..tools.puzzles import load_puzzles
+        from ..solving.puzzles import load_puzzles
 
         return [
             {

@@ -221,7 +221,7 @@ def prove_json(board: Board, nodes: int, prover=None) -> dict:
     a fresh table each time): the winner ('green', 'blue' or None), the proof's
     distance, the result in words, the side to move's proven winning moves, and the
     search's nodes and seconds."""
-    from ..tools.puzzles import proven_moves
+    from ..solving.puzzles import proven_moves
 
     if board.outcome() is not None:
         raise HingeError("nothing to prove: the game is over")

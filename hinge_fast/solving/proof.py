@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from .. import reference as ref
 from ..errors import HingeError
-from .files import read_text_file, reading, write_atomic
+from ..records.files import read_text_file, reading, write_atomic
 
 #: The largest proof file read (about 6 million positions, a few hours of checking):
 #: a larger one is refused before it is read.

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 from ..board import Board
-from .positions import random_position
+from ..games.positions import random_position
 
 #: Mid-game positions of the side-6 board (seeded random play, plies 16 to 40, and
 #: two hand-picked mid-game positions, the last two).

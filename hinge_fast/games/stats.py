@@ -1,6 +1,6 @@
 """Self-play statistics: how Hinge games go (the library behind ``hinge-fast stats``).
 
-    >>> from hinge_fast.tools.stats import self_play
+    >>> from hinge_fast.games.stats import self_play
     >>> s = self_play(size=4, games=10, seed=1)
     >>> s["green_wins"] + s["blue_wins"] + s["unfinished"]
     10
@@ -27,17 +27,29 @@ does not depend on which one is taken:
 
 Every count reads the position before the move. ``random`` games run the move
 generator kernels directly (a Python loop, no Board); other players go through Board.
+
+On several workers (``--concurrency``, ``--ray``) the games go in chunks:
+``RANDOM_STATS_CHUNK`` random self-play games per chunk (the first chunk seeded with the
+seed itself, as in one process, the others with seeds drawn from (seed, chunk)),
+``PLAYER_STATS_CHUNK`` engine games (game g seeded seed + g); the tallies are added in
+chunk order. The chunks do not depend on the number of workers, so neither does the
+answer.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
 
+import numpy as np
+
+from ..analysis.figures import pyplot, save_figure
 from ..board import (
     CELL_BITS,
     CELL_MASK,
+    Board,
     Color,
     Termination,
     bitboard_cells,
@@ -47,10 +59,12 @@ from ..board import (
 )
 from ..core.fen import format_fen
 from ..core.geometry import geometry
-from ..core.tables import NO_CELL
+from ..core.tables import NO_CELL, workspace
 from ..errors import HingeError
+from ..jobs.executor import Executor, in_order
 from .game import play_game
 from .players import Player, get_player
+from .positions import random_opening
 
 DEFAULT_GAMES = 100
 #: Random plies opening each self-play game of a search engine: without them a
@@ -149,10 +163,7 @@ def play_random(size, games, max_plies, seed, tally, on_game=None):
     through Board and the game loop would give the same statistics about a hundred
     times slower (Board builds and sorts every legal Move in every position), and
     ``stats`` is run for tens of thousands of games."""
-    import numpy as np
-
-    from ..core import kernels
-    from ..core.tables import workspace
+    from ..core import kernels  # numba: loaded when random games are played
 
     rng = random.Random(seed)
     kinds = MoveKinds(size)
@@ -243,10 +254,6 @@ def play_board(size, games, max_plies, player, tally, seed=None, on_game=None, o
     engine under a node limit plays the same game from the same position every time.
     The opening plies count in the game's length, not in the tallies of moves (they
     are not the player's)."""
-    import hashlib
-
-    from ..board import Board
-    from .match import random_opening
 
     observed = _Observed(player, tally, MoveKinds(size))
     for game in range(games):
@@ -287,8 +294,6 @@ def wilson_interval(wins: int, n: int, confidence: float = 0.95) -> tuple[float,
 
 def _percentile(values, q):
     """Linear-interpolation percentile (numpy's default)."""
-    import numpy as np
-
     return float(np.percentile(values, 100 * q)) if len(values) else None
 
 
@@ -432,8 +437,6 @@ def format_text(s: dict) -> str:
 
 def write_plot(path, s: dict) -> None:
     """A PNG at ``path``: game length histogram and mean legal moves by ply."""
-    from .figures import pyplot, save_figure
-
     plt = pyplot("--plot")
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     lengths = s["lengths"]
@@ -475,7 +478,7 @@ def self_play(
     openings: int | None = None,
 ) -> dict:
     """Play ``games`` self-play games of ``player`` (a spec of
-    ``hinge_fast.tools.players.get_player``; ``time_limit``/``nodes`` limit a search
+    ``hinge_fast.games.players.get_player``; ``time_limit``/``nodes`` limit a search
     player's moves) on side ``size`` and return :func:`summarize`'s dict.
 
     ``openings``: uniformly random plies (seeded) opening each game of a player other
@@ -483,13 +486,11 @@ def self_play(
     ``greedy``, whose ties are drawn at random anyway); the summary's
     ``distinct_games`` says how many games differ.
 
-    The games are played in chunks (``hinge_fast.tools.distributed.stats_jobs``) on
+    The games are played in chunks (``stats_jobs``) on
     ``executor`` (default: one after the other here), and added up in order: with a
     seed (and node limits for engines) the result is the same on any executor.
     ``progress(games_done, games)`` is called as games finish (in worker processes
     or on Ray: as chunks of games finish)."""
-    from .distributed import merge_tally, stats_job, stats_jobs
-    from .executor import Executor, in_order
 
     started = time.perf_counter()
     kind = player.strip().lower()
@@ -531,3 +532,87 @@ def self_play(
         if mine:
             executor.close()
     return summarize(tally, size, player, games, seed, time.perf_counter() - started, openings)
+
+
+# ----- self-play statistics ---------------------------------------------------------------------------
+#: Games per stats job: random self-play (one random stream per chunk, the first
+#: seeded with the seed itself, so up to this many games are the games one process
+#: plays), and engine self-play (game g is seeded seed + g anyway).
+RANDOM_STATS_CHUNK = 10_000
+PLAYER_STATS_CHUNK = 10
+
+
+def stats_chunk_seed(seed, chunk: int):
+    """The random seed of random self-play's chunk ``chunk``: the seed itself for the
+    first (so that small runs are unchanged), then one drawn from (seed, chunk)."""
+    if seed is None or chunk == 0:
+        return seed
+    return random.Random(f"hinge-fast stats {seed} {chunk}").getrandbits(63)
+
+
+def stats_jobs(size, games, player, time_limit, nodes, seed, max_plies, openings=0) -> list:
+    """The jobs of a stats run: ``(size, player, time, nodes, max plies, seed, first
+    game, games, the chunk's random seed, random opening plies)``."""
+    random_play = player.strip().lower() == "random"
+    step = RANDOM_STATS_CHUNK if random_play else PLAYER_STATS_CHUNK
+    return [
+        (
+            size,
+            player,
+            time_limit,
+            nodes,
+            max_plies,
+            seed,
+            lo,
+            min(step, games - lo),
+            stats_chunk_seed(seed, lo // step) if random_play else None,
+            openings,
+        )
+        for lo in range(0, games, step)
+    ]
+
+
+def stats_job(job, on_game=None):
+    """One chunk of self-play games -> its tally ;
+    ``on_game()`` is called as each game ends (in this process only)."""
+    size, player, time_limit, nodes, max_plies, seed, first, games, chunk_seed, openings = job
+    tally = Tally(max_plies)
+    if player.strip().lower() == "random":
+        play_random(size, games, max_plies, chunk_seed, tally, on_game)
+    else:
+        chosen = get_player(player, time=time_limit, nodes=nodes, seed=seed, size=size)
+        try:
+            play_board(
+                size,
+                games,
+                max_plies,
+                chosen,
+                tally,
+                None if seed is None else seed + first,
+                on_game,
+                openings,
+            )
+        finally:
+            chosen.close()
+    tally.stuck = [(game + first, ply, fen) for game, ply, fen in tally.stuck]
+    return tally
+
+
+def merge_tally(total, part) -> None:
+    """Add the tally of a later chunk of games to ``total``."""
+    total.lengths += part.lengths
+    total.winners += part.winners
+    for key, n in part.endings.items():
+        total.endings[key] = total.endings.get(key, 0) + n
+    for ply, (s, c) in enumerate(zip(part.branch_sum, part.branch_count)):
+        if ply >= len(total.branch_sum):
+            total.branch_sum.append(0)
+            total.branch_count.append(0)
+        total.branch_sum[ply] += s
+        total.branch_count[ply] += c
+    for key, n in part.kinds.items():
+        total.kinds[key] += n
+    for key, n in part.details.items():
+        total.details[key] += n
+    total.stuck += part.stuck
+    total.games_seen += part.games_seen

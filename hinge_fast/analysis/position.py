@@ -1,7 +1,7 @@
 """What a person asks about a position: material, threats, the engine's best moves.
 
     >>> from hinge_fast import Board
-    >>> from hinge_fast.tools.analysis import analyze, threats
+    >>> from hinge_fast.analysis.position import analyze, threats
     >>> board = Board.from_fen("6/7/8/9/10/4gg5/5b4/9/8/2b4/6 g")
     >>> [(t.side, t.group) for t in threats(board)]
     [('blue', ['F5'])]
@@ -377,7 +377,7 @@ def analysis_svg(report: Analysis, **options) -> str:
     flips crossed out) and written under the board with its score, the groups the side
     to move can flip outlined in orange, its own groups under threat in red, and a
     legend saying so.
-    ``options`` go to :func:`hinge_fast.tools.svg.board`."""
+    ``options`` go to :func:`hinge_fast.analysis.svg.board`."""
     from .svg import COLORS
     from .svg import board as board_svg
 

@@ -1,6 +1,6 @@
 """Run a list of jobs one at a time, C at a time on this machine, or on a Ray cluster.
 
-    >>> from hinge_fast.tools.executor import Executor, in_order
+    >>> from hinge_fast.jobs.executor import Executor, in_order
     >>> with Executor() as ex:
     ...     list(in_order(ex.run(abs, [-3, 1, -2])))
     [(0, 3), (1, 1), (2, 2)]
@@ -80,7 +80,6 @@ def load_kernels() -> None:
     when a kernel is first called; importing is what a worker does once)."""
     from .. import search  # noqa: F401
     from ..core import kernels  # noqa: F401
-    from . import players  # noqa: F401
 
 
 def _worker_start(owner: int) -> None:
@@ -240,10 +239,10 @@ class Executor:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(
                     [
-                        "hinge_fast.tools.executor",
+                        "hinge_fast.jobs.executor",
                         "hinge_fast.core.kernels",
                         "hinge_fast.search",
-                        "hinge_fast.tools.match",
+                        "hinge_fast.games.match",
                     ]
                 )
             else:

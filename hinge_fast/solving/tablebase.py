@@ -1,6 +1,6 @@
 """The side-4 tablebase: solve every reachable position, write and read the file, probe.
 
-    >>> from hinge_fast.tools.tablebase import solve, probe
+    >>> from hinge_fast.solving.tablebase import solve, probe
     >>> result = solve("4/1gbb1/1gg1b1/1bb1b2/1bgbg1/1ggg1/4 g", progress=False)
     >>> result.wins + result.losses == result.positions, result.unsolved
     (True, 0)
@@ -28,6 +28,7 @@ import numpy as np
 
 from ..board import Board
 from ..errors import HingeError
+from ..records.files import write_atomic
 from ..search.tablebase import (  # noqa: F401  (the reader lives in the search layer; re-exported here)
     BLOCK_ENTRIES,
     BLOCK_RECORD,
@@ -46,7 +47,6 @@ from ..search.tablebase import (  # noqa: F401  (the reader lives in the search 
     retro_kernels,
     side4_masks,
 )
-from .files import write_atomic
 
 # ----- solving ----------------------------------------------------------------------------------
 

@@ -91,7 +91,7 @@ def _warm_solver(size: int) -> None:
     if size != 4:
         return
     from ..board import Board
-    from ..tools import tablebase
+    from ..solving import tablebase
 
     board = Board(4)
     while (

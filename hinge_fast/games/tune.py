@@ -4,14 +4,14 @@ Simultaneous perturbation stochastic approximation, as fishtest tunes Stockfish:
 iteration ``k`` every parameter is pushed up or down at random by its step
 ``c_k`` (the same random signs ``delta`` for all of them at once); the engine with
 ``theta + c_k delta`` plays the engine with ``theta - c_k delta`` a few games (pairs from
-one opening, colours swapped, through :func:`hinge_fast.tools.match.play_match`);
+one opening, colours swapped, through :func:`hinge_fast.games.match.play_match`);
 then every parameter moves by ``r_k c_k result delta_i``, where ``result`` is wins
 minus losses of the ``+`` side. Schedules (fishtest's): ``c_k = c / k^0.101``,
 ``a_k = a / (A + k)^0.602``, ``r_k = a_k / c_k^2``, with ``A = N / 10``, ``c`` and ``a``
 chosen so that the last iteration uses the step ``c_end`` and the learning rate
 ``r_end`` given for each parameter.
 
-    >>> from hinge_fast.tools.tune import parse_param, spsa
+    >>> from hinge_fast.games.tune import parse_param, spsa
     >>> p = parse_param("mcts", "exploration=0.4,0.1,1.0,0.1")
     >>> p.name, p.start, p.low, p.high, p.c_end
     ('exploration', 0.4, 0.1, 1.0, 0.1)
@@ -172,7 +172,7 @@ def spsa(
     iterations of ``games_per_iteration`` games each, searches limited by ``time``
     or ``nodes`` per move; ``options``: fixed options of both sides; ``progress(step)``
     after each iteration; ``executor``: where each iteration's games are played
-    (``hinge_fast.tools.executor``: processes or a Ray cluster; default here). Returns a :class:`TuneResult` (``values``, ``steps``)."""
+    (``hinge_fast.jobs.executor``: processes or a Ray cluster; default here). Returns a :class:`TuneResult` (``values``, ``steps``)."""
     from ..search.registry import engine_spec
     from .match import play_match
     from .players import SearchPlayer

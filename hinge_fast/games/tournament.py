@@ -1,7 +1,7 @@
 """Tournaments: every player against every other (round robin), or the first against
 all the others (gauntlet), rated together.
 
-    >>> from hinge_fast.tools.players import get_player
+    >>> from hinge_fast.games.players import get_player
     >>> result = play_tournament([get_player("greedy"), get_player("random")], rounds=1, size=4, seed=1)
     >>> len(result.games), result.pairings
     (2, [(0, 1)])
@@ -10,10 +10,10 @@ A tournament is a match runner's schedule with many pairings: ``rounds`` rounds,
 of one pair of games (the same opening, the colours swapped) per pairing. Pair ``k``
 is pairing ``k % P`` of round ``k // P`` (``P`` pairings); its games are ``2k`` (the
 pairing's first player has Green) and ``2k + 1``, played, opened (book or random plies),
-seeded, saved and resumed exactly as a match's (``tools/match.py``: :func:`game_plan`,
+seeded, saved and resumed exactly as a match's (``games/match.py``: :func:`game_plan`,
 :class:`GameJob`, :func:`run_games`, :func:`read_match`), so more rounds add games to a
 tournament file. The rating list is fitted over all the games at once
-(``tools/ratings.py``).
+(``games/ratings.py``).
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def play_tournament(
 ) -> TournamentResult:
     """Play a tournament of ``players`` (Players or PlayerSpecs, at least two, their
     names distinct): ``rounds`` rounds of a pair of games per pairing (module
-    docstring). The other arguments are :func:`~hinge_fast.tools.match.play_match`'s;
+    docstring). The other arguments are :func:`~hinge_fast.games.match.play_match`'s;
     ``done``: games already played (``{index: Game}``); ``on_game(game)`` as each new
     game finishes; ``progress(result)`` after each."""
     from ..core.geometry import check_size

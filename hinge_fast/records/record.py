@@ -34,7 +34,7 @@ move):
 * ``Termination`` ``elimination`` or ``no legal move`` must be what actually happened;
 * the ``Result`` tag and the result token, when both are present, must agree.
 
-    >>> from hinge_fast.tools.record import GameRecord, format_record, parse_records
+    >>> from hinge_fast.records.record import GameRecord, format_record, parse_records
     >>> record = GameRecord(size=4, moves=["C3", "D5"], tags={"Green": "me", "Blue": "you"})
     >>> print(format_record(record))
     [Green "me"]

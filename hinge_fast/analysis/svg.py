@@ -1,7 +1,7 @@
 """Pictures of positions as SVG: a pure function of a board, like ``chess.svg``.
 
     >>> from hinge_fast import Board
-    >>> from hinge_fast.tools.svg import board as board_svg
+    >>> from hinge_fast.analysis.svg import board as board_svg
     >>> b = Board(); b.push_str("F6")
     >>> svg = board_svg(b, arrows=[("F6", "G7")], outlines=[["F6"]])
     >>> svg.startswith("<svg")
@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from ..board import Color, Move, set_svg_drawer
 from ..core.atomic import write_atomic
 from ..errors import HingeError
 
@@ -112,16 +113,12 @@ def _cells_of(board, items, what):
 
 
 def _as_move(move):
-    from ..board import Move
-
     return Move.from_str(move) if isinstance(move, str) else move
 
 
 def _arrow_spec(board, arrow):
     """(from cell, to cell, colour, target cell or None, is a swipe) of an arrow given
     as a Move, move text, or a (from, to) / (from, to, colour) tuple."""
-    from ..board import Move
-
     color = COLORS["arrow"]
     target = None
     swipe = True
@@ -163,8 +160,6 @@ def last_flipped(board) -> list[str]:
     """Cells whose tokens changed colour in the last move of ``board.move_stack``."""
     if not board.move_stack:
         return []
-    from ..board import Color
-
     before = board.copy()
     before.pop()
     was = {c: Color.GREEN for c in before.tokens(Color.GREEN)} | {
@@ -282,8 +277,6 @@ def board(
     >>> board(Board(4), size=200)[:4]
     '<svg'
     """
-    from ..board import Color
-
     geo = board.geometry
     side = board.size
     best = _as_move(best)
@@ -473,6 +466,9 @@ def board(
         out.append(_text_line(kind, color, text, y, mark))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+set_svg_drawer(board)
 
 
 def _best_mark(best) -> str:

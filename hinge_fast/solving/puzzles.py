@@ -15,7 +15,7 @@ are not proven. Where the side to move is proven to win, the default engine
 move; the engine missed the win if the position after its move is not proven a loss
 for the opponent within the budget. Each such position, with its proven winning
 moves, the proof's distance and the engine's move, is a puzzle; its proof is written
-down and replayed by the reference checker of ``tools/proof.py`` before it is kept.
+down and replayed by the reference checker of ``solving/proof.py`` before it is kept.
 
 A puzzle file is JSON: ``{"format": "hinge-fast puzzles 1", "puzzles": [...]}``, each
 puzzle the fields of ``Puzzle``, and the command that found them. The shipped set is the
@@ -33,7 +33,7 @@ from importlib import resources
 
 from ..board import Board
 from ..errors import HingeError
-from .files import read_text_file, reading
+from ..records.files import read_text_file, reading
 
 FORMAT = "hinge-fast puzzles 1"
 #: The prover's node budget per position, by default.
@@ -201,7 +201,7 @@ def engine_move(board: Board, seconds: float = ENGINE_TIME):
 def game_players(index: int, seed: int, play_nodes: int):
     """The two players of game ``index``: alpha-beta and MCTS under ``play_nodes`` nodes
     per move (MCTS: a tenth as many playouts), seeded, their colours alternating."""
-    from .players import SearchPlayer
+    from ..games.players import SearchPlayer
 
     ab = SearchPlayer("alphabeta", nodes=play_nodes, threads=1, table_mb=8)
     mcts = SearchPlayer(
@@ -213,8 +213,8 @@ def game_players(index: int, seed: int, play_nodes: int):
 def play_engine_game(size: int, index: int, seed: int, play_nodes: int) -> list[str]:
     """The positions (strings) of game ``index`` of a seeded run, from its opening to
     its last position."""
-    from .book import default_book_path, read_book
-    from .game import play_game
+    from ..games.book import default_book_path, read_book
+    from ..games.game import play_game
 
     book = read_book(default_book_path(size), size=size)
     board = book.entry(index, seed).board()
@@ -228,7 +228,7 @@ def play_engine_game(size: int, index: int, seed: int, play_nodes: int) -> list[
 
 def check_puzzle_proof(board: Board, nodes: int):
     """The proof of ``board``'s win written down and replayed by the reference checker
-    (``tools/proof.py``): its CheckedProof; HingeError if it cannot be."""
+    (``solving/proof.py``): its CheckedProof; HingeError if it cannot be."""
     from ..search.prover import Prover
     from .proof import check_proof_text, write_proof_text
 

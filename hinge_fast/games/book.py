@@ -2,7 +2,7 @@
 
 A book file is text, one entry per line: a position string (rules.md section 7), the
 position a pair of games starts from. Blank lines and lines starting with ``#`` are
-skipped. A file of game records (``tools/record.py``: it starts with a ``[`` tag line)
+skipped. A file of game records (``records/record.py``: it starts with a ``[`` tag line)
 is a book too: each game is an entry, its moves up to ``plies`` (all of them by default)
 played from its start. Every entry must be of the match's side and leave the game going.
 
@@ -37,9 +37,10 @@ import random as _random
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..board import Board
+from ..board import Board, bitboard_cells
+from ..core.symmetry import symmetry_permutations
 from ..errors import HingeError
-from .files import read_text_file, reading
+from ..records.files import read_text_file, reading
 
 #: Where the shipped books are: ``side4.txt`` to ``side9.txt``.
 BOOKS_DIR = Path(__file__).resolve().parent.parent / "data" / "books"
@@ -159,7 +160,7 @@ def parse_book(
 
 
 def _record_entries(text: str, name: str, plies: int | None) -> list:
-    from .record import parse_records
+    from ..records.record import parse_records
 
     try:
         records = parse_records(text)
@@ -199,9 +200,6 @@ def symmetry_key(board: Board) -> tuple:
     """The same for a position and its images under the board's 12 symmetries (6
     rotations, each with or without a reflection; colours and side to move kept): the
     least of the 12 images' (green cells, blue cells)."""
-    from ..board import bitboard_cells
-    from ..core.retro import symmetry_permutations
-
     perms = _permutations(board.size, symmetry_permutations)
     green, blue = bitboard_cells(board.green), bitboard_cells(board.blue)
     images = (

@@ -1,8 +1,8 @@
 """One game loop for every program that plays games: the match runner, ``stats``,
 ``play`` and the web app (the shape of KataGo's ``cpp/program/play.h``).
 
-    >>> from hinge_fast.tools.game import play_game
-    >>> from hinge_fast.tools.players import get_player
+    >>> from hinge_fast.games.game import play_game
+    >>> from hinge_fast.games.players import get_player
     >>> game = play_game(get_player("greedy", seed=1), get_player("random", seed=2), size=4)
     >>> game.termination.value in ("elimination", "no legal move"), game.result in ("green", "blue")
     (True, True)
@@ -85,7 +85,7 @@ def play_game(
     time_control=None,
     timer: Callable[[], float] | None = None,
 ) -> GameResult:
-    """Play a game between two players (``hinge_fast.tools.players.Player``: a
+    """Play a game between two players (``hinge_fast.games.players.Player``: a
     ``name`` and ``choose(board)``; reset them first for a new game).
 
     ``start``: the board to play on (played on in place; default a new empty board

@@ -1,7 +1,7 @@
 """Players: anything that picks a move in a position, for matches and games.
 
     >>> from hinge_fast import Board
-    >>> from hinge_fast.tools.players import get_player
+    >>> from hinge_fast.games.players import get_player
     >>> player = get_player("greedy", seed=1)
     >>> player.choose(Board(4)) in Board(4).legal_moves
     True

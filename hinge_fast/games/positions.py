@@ -1,6 +1,6 @@
 """Positions for tests, benchmarks and scripts: seeded random play and random fillings.
 
->>> from hinge_fast.tools.positions import random_position
+>>> from hinge_fast.games.positions import random_position
 >>> random_position(4, plies=6, seed=1).fen() == random_position(4, plies=6, seed=1).fen()
 True
 """
@@ -12,6 +12,7 @@ import random as _random
 from ..board import Board, Color
 from ..core.fen import format_fen
 from ..core.geometry import DEFAULT_SIZE, geometry
+from ..errors import HingeError
 
 
 def _rng(seed) -> _random.Random:
@@ -85,3 +86,18 @@ def game_positions(
         if final:
             out.append(board.copy())
     return out
+
+
+MAX_OPENING_ATTEMPTS = 1000
+
+
+def random_opening(size: int, plies: int, rng: _random.Random) -> list:
+    """``plies`` uniformly random moves from the empty board of side ``size`` that do
+    not end the game (drawn again until they do not)."""
+    for _ in range(MAX_OPENING_ATTEMPTS):
+        board = random_position(size, plies, rng)
+        if not board.is_game_over():
+            return list(board.move_stack)
+    raise HingeError(
+        f"no {plies}-ply opening on side {size} leaves the game going after {MAX_OPENING_ATTEMPTS} tries"
+    )
