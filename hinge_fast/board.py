@@ -42,7 +42,7 @@ from .core.fen import BLUE, GREEN, format_fen, parse_fen
 from .core.geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
 from .core.movecode import CELL_BITS, CELL_MASK  # noqa: F401  (the move code's layout, for the layers above)
 from .core.movecode import decode as decode_move_code
-from .core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
+from .core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS, workspace
 from .errors import HingeError
 
 _CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
@@ -502,7 +502,6 @@ class Board:
             return 1
         if depth == 1:
             return len(self.legal_codes)
-        from .core.tables import workspace
 
         own, enemy = self._sides()
         return int(_kernels().perft_kernel(self.size, own, enemy, depth, True, workspace(depth)))

@@ -18,13 +18,11 @@ import signal
 import sys
 import threading
 
-from . import __version__
+from . import __version__, commands, core
 from .errors import HingeError
 
 
 def command_modules() -> list[str]:
-    from . import commands
-
     return sorted(
         m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")
     )
@@ -139,8 +137,6 @@ def run() -> None:
     """Console-script entry: starts the kernels quickly (``core.QUICK_START``) and exits
     without tearing numba down, which costs a noticeable part of a second at every
     command's end and saves nothing."""
-    from . import core
-
     core.QUICK_START = True
     status = main()
     try:

@@ -3,6 +3,9 @@ figure written to a PNG file, with the project's errors."""
 
 from __future__ import annotations
 
+import os
+
+from ..core.atomic import write_atomic
 from ..errors import HingeError
 
 
@@ -22,11 +25,7 @@ def pyplot(what: str):
 def save_figure(fig, path) -> None:
     """Write ``fig`` to ``path`` (100 dpi) and close it; HingeError "cannot write PATH:
     ..." if it cannot be written."""
-    import os
-
     import matplotlib.pyplot as plt
-
-    from ..core.atomic import write_atomic
 
     kind = (
         os.path.splitext(os.fspath(path))[1][1:].lower() or None

@@ -21,6 +21,11 @@ from dataclasses import dataclass, field
 
 from ..board import Board, Color, Move
 from ..errors import HingeError
+from ..search.limits import Limits
+from ..search.registry import check_limits, create_searcher, engine_spec
+from ..search.score import Score, green_text
+from .svg import COLORS
+from .svg import board as board_svg
 
 DEFAULT_TOP = 5
 MAX_SHOWN_MOVES = 6
@@ -119,8 +124,6 @@ def root_move_text(root_move, depth: int | None = None, turn=None) -> str:
     With ``turn`` (the side to move), from Green's side with its unit, as
     ``search.score.green_text`` words it: ``Green +1.25 tokens, 52% to win``, ``Blue wins
     in 3``, ``Green 62% to win (1234 visits)``."""
-    from ..search.score import green_text
-
     score = root_move.score
     if score is None:
         return "not fully searched"
@@ -185,8 +188,6 @@ class Analysis:
         }
 
     def to_dict(self) -> dict:
-        from ..search.score import green_text
-
         board = self.board
         result = self.result
         out = {
@@ -224,8 +225,6 @@ class Analysis:
         return out
 
     def to_text(self) -> str:
-        from ..search.score import Score, green_text
-
         board = self.board
         lines = [f"position: {board.fen()}"]
         counts = {c: (board.token_count(c), len(board.groups(c))) for c in Color}
@@ -293,7 +292,6 @@ def _top_meaning(result) -> str:
     """What the listed moves' scores are, in words."""
     if result.tablebase:
         return "(exact, from the side-4 tablebase)"
-    from ..search import engine_spec
 
     if engine_spec(result.engine).progress_unit == "playouts":
         return "(most visited first; each the win rate of the playouts through it)"
@@ -334,8 +332,6 @@ def analyze(
         raise HingeError(f"analyze needs a Board, not {type(board).__name__}")
     if not isinstance(top, int) or top < 1:
         raise HingeError(f"top must be a whole number of moves, at least 1, not {top!r}")
-    from ..search.limits import Limits
-    from ..search.registry import check_limits, create_searcher, engine_spec
 
     spec = engine_spec(engine)
     engine = spec.name
@@ -378,9 +374,6 @@ def analysis_svg(report: Analysis, **options) -> str:
     to move can flip outlined in orange, its own groups under threat in red, and a
     legend saying so.
     ``options`` go to :func:`hinge_fast.analysis.svg.board`."""
-    from .svg import COLORS
-    from .svg import board as board_svg
-
     outlines = [
         (t.group, COLORS["outline_attack"] if t.to_move else COLORS["outline"])
         for t in report.threats

@@ -34,13 +34,19 @@ from __future__ import annotations
 import hashlib
 import os
 import random as _random
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..board import Board, bitboard_cells
+from ..core.geometry import check_size
 from ..core.symmetry import symmetry_permutations
 from ..errors import HingeError
 from ..records.files import read_text_file, reading
+from ..records.record import parse_records
+from ..search import Limits, create_searcher
+from ..search.tablebase import probe
+from .positions import random_position
 
 #: Where the shipped books are: ``side4.txt`` to ``side9.txt``.
 BOOKS_DIR = Path(__file__).resolve().parent.parent / "data" / "books"
@@ -160,8 +166,6 @@ def parse_book(
 
 
 def _record_entries(text: str, name: str, plies: int | None) -> list:
-    from ..records.record import parse_records
-
     try:
         records = parse_records(text)
     except HingeError as e:
@@ -222,8 +226,6 @@ def is_balanced(board: Board, tablebase, max_winning_share: float = DEFAULT_WINN
     """Whether the side-4 ``board`` is balanced by the ``tablebase`` (an open
     ``Tablebase``): the side to move wins, but with ``max_winning_share`` of its
     moves or fewer (module docstring)."""
-    from ..search.tablebase import probe
-
     value = probe(board, tablebase)
     winning = sum(m.win for m in value.moves)
     return value.win and winning <= max_winning_share * len(value.moves)
@@ -255,12 +257,6 @@ def make_book(
 
     ``max_tries``: random positions drawn at most (default 50 per position asked);
     ``progress(found, tried)`` is called after each. HingeError when none is found."""
-    import statistics
-
-    from ..core.geometry import check_size
-    from ..search import Limits, create_searcher
-    from .positions import random_position
-
     size = check_size(size)
     for name, value, low in (
         ("plies", plies, 0),

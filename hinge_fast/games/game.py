@@ -28,12 +28,15 @@ the error's, its ``detail`` the error's message.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..board import Board, Color, Move, Termination
 from ..core.geometry import DEFAULT_SIZE
 from ..errors import HingeError
+from ..protocol.client import EngineError
+from ..search.timeman import Clock
 
 #: Plies after which a game is given up as unfinished.
 DEFAULT_MAX_PLIES = 400
@@ -100,16 +103,10 @@ def play_game(
     the two clocks at the end, ``move_seconds`` the time of each move (the last one the
     late move of a time forfeit, not played).
     """
-    from ..protocol.client import EngineError
-
     board = Board(size) if start is None else start
     first = len(board.move_stack)
     left = spent = None
     if time_control is not None:
-        import time
-
-        from ..search.timeman import Clock
-
         timer = time.perf_counter if timer is None else timer
         left = [time_control.base, time_control.base]
         spent = []

@@ -27,13 +27,12 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..board import Board, Move
 from ..errors import HingeError
-
-if TYPE_CHECKING:
-    from ..search.limits import Limits
+from ..protocol.client import DEFAULT_TIMEOUT, SEARCH_MARGIN, Engine, EngineError
+from ..search.limits import DEFAULT_TIME, Limits
+from ..search.registry import REGISTRY, create_searcher, engine_spec, parse_engine_spec
 
 
 class Player:
@@ -128,9 +127,6 @@ class SearchPlayer(Player):
         name: str | None = None,
         **options,
     ):
-        from ..search import Limits
-        from ..search.registry import create_searcher, engine_spec
-
         self.engine = engine_spec(engine).name
         self.limits = Limits(time=time, nodes=nodes)  # none: the searcher's default time
         self.options = options
@@ -155,8 +151,6 @@ class SearchPlayer(Player):
         return state
 
     def __setstate__(self, state):
-        from ..search.registry import create_searcher
-
         self.__dict__.update(state)
         self._searcher = create_searcher(self.engine, **self.options)
 
@@ -166,16 +160,12 @@ class SearchPlayer(Player):
     def choose_timed(self, board: Board, clock) -> Move:
         """The searcher decides the time of the move from the clock
         (``hinge_fast.search.timeman``); a node limit, if the player has one, still holds."""
-        from ..search import Limits
-
         return self._search(
             board, Limits(time=self.limits.time, nodes=self.limits.nodes, clock=clock)
         )
 
     def ready(self, board: Board) -> None:
         if not self._warm:
-            from ..search import Limits
-
             self._searcher.go(board.copy(), Limits(nodes=1))
             self._warm = True
 
@@ -208,8 +198,6 @@ def _simple_factory(cls):
 
 
 def _player_factories() -> dict[str, Callable[..., Player]]:
-    from ..search.registry import REGISTRY
-
     factories = {"random": _simple_factory(RandomPlayer), "greedy": _simple_factory(GreedyPlayer)}
     factories.update((engine, _search_factory(engine)) for engine in REGISTRY)
     return factories
@@ -241,9 +229,6 @@ class EnginePlayer(Player):
         timeout: float | None = None,
         margin: float | None = None,
     ):
-        from ..protocol.client import DEFAULT_TIMEOUT, SEARCH_MARGIN
-        from ..search.limits import DEFAULT_TIME, Limits
-
         self._limit_given = limit is not None and not limit.unlimited
         self.limit = limit if self._limit_given else Limits(time=DEFAULT_TIME)
         self.cmd = cmd
@@ -258,8 +243,6 @@ class EnginePlayer(Player):
         self._engine_options = None
 
     def _start(self):
-        from ..protocol.client import Engine
-
         engine = Engine.popen(self.cmd, timeout=self.timeout, margin=self.margin)
         try:
             for key, value in self._options.items():
@@ -275,8 +258,6 @@ class EnginePlayer(Player):
 
     def choose_timed(self, board: Board, clock) -> Move:
         """``bestmove`` with both clocks: the engine decides its time."""
-        from ..search.limits import Limits
-
         limit = self.limit if self._limit_given else Limits()
         return self._play(
             board, Limits(time=limit.time, nodes=limit.nodes, depth=limit.depth, clock=clock)
@@ -284,16 +265,12 @@ class EnginePlayer(Player):
 
     def ready(self, board: Board) -> None:
         if not self._warm:
-            from ..search.limits import Limits
-
             self._play(board, Limits(nodes=1))
             self._warm = True
 
     def _play(self, board: Board, limit) -> Move:
         """The engine's move; an engine that failed (whatever way) is stopped, to be
         started again for the next game."""
-        from ..protocol.client import EngineError
-
         try:
             return self.engine.play(board, limit).move
         except EngineError:
@@ -334,8 +311,6 @@ def engine_player_from_spec(
 
     >>> player = engine_player_from_spec("python -m hinge_fast.cli engine", nodes=500)  # doctest: +SKIP
     """
-    from ..search.limits import Limits
-
     if not rest.strip():
         raise HingeError("cmd: needs a command line, like 'cmd:hinge-fast engine'")
     limit = Limits(time=time, nodes=nodes)
@@ -372,8 +347,6 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     >>> parse_spec("mcts:exploration=0.7,tree_nodes=5000")
     ('mcts', {'exploration': 0.7, 'tree_nodes': 5000})
     """
-    from ..search.registry import REGISTRY, parse_engine_spec
-
     if not isinstance(spec, str) or not spec.strip():
         raise HingeError(f"a player is named by text such as 'mcts', not {spec!r}")
     name, _, rest = spec.strip().partition(":")
@@ -433,8 +406,6 @@ def get_player(
         )
     label = spec.strip() if options else None
     if extra:
-        from ..search.registry import REGISTRY
-
         if name in REGISTRY:
             spec_of = REGISTRY[name]
             extra = {key: spec_of.option(key).check(value) for key, value in extra.items()}

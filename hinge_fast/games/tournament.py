@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.geometry import check_size
 from ..errors import HingeError
 from .game import DEFAULT_MAX_PLIES
 from .match import DEFAULT_OPENING_PLIES, GameJob, game_plan, player_label, run_games
@@ -154,8 +155,6 @@ def play_tournament(
     docstring). The other arguments are :func:`~hinge_fast.games.match.play_match`'s;
     ``done``: games already played (``{index: Game}``); ``on_game(game)`` as each new
     game finishes; ``progress(result)`` after each."""
-    from ..core.geometry import check_size
-
     size = check_size(size)
     if len(players) < 2:
         raise HingeError("a tournament needs at least two players")

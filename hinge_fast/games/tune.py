@@ -29,6 +29,9 @@ import random as _random
 from dataclasses import dataclass, field
 
 from ..errors import HingeError
+from ..search.registry import engine_spec
+from .match import play_match
+from .players import SearchPlayer
 
 ALPHA = 0.602
 GAMMA = 0.101
@@ -70,8 +73,6 @@ def parse_param(engine: str, text: str, r_end: float = DEFAULT_R_END) -> Param:
     """``'NAME=START,LOW,HIGH[,C_END]'`` -> a :class:`Param` of ``engine``'s option NAME
     (a number option of the registry; the range inside its bounds; START in the range;
     C_END > 0, default 5% of the range). HingeError naming what is wrong."""
-    from ..search.registry import engine_spec
-
     spec = engine_spec(engine)
     name, eq, rest = str(text).strip().partition("=")
     name = name.strip()
@@ -173,10 +174,6 @@ def spsa(
     or ``nodes`` per move; ``options``: fixed options of both sides; ``progress(step)``
     after each iteration; ``executor``: where each iteration's games are played
     (``hinge_fast.jobs.executor``: processes or a Ray cluster; default here). Returns a :class:`TuneResult` (``values``, ``steps``)."""
-    from ..search.registry import engine_spec
-    from .match import play_match
-    from .players import SearchPlayer
-
     spec = engine_spec(engine)
     if not params:
         raise HingeError("tune needs at least one parameter")

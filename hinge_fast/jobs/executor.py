@@ -36,15 +36,20 @@ started are dropped. The pool or the actors are made on first use and kept for l
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
+import multiprocessing
 import os
 import select
 import signal
+import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..errors import HingeError
+from ..protocol.client import stop_running_engines
 
 #: ``ray=LOCAL``: start a Ray on this machine instead of connecting to a cluster.
 LOCAL = "local"
@@ -92,8 +97,6 @@ def _worker_start(owner: int) -> None:
 
 def _ended(signum=None, frame=None) -> None:
     """End this worker process now, with the external engines it started."""
-    from ..protocol.client import stop_running_engines
-
     stop_running_engines()
     os._exit(1)
 
@@ -129,8 +132,6 @@ def cores() -> int:
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """HingeError unless something listens at ``host:port`` (``ray://host:port`` too):
     Ray itself would retry an unreachable address for minutes."""
-    import socket
-
     rest = address.split("://", 1)[-1]
     host, _, port = rest.rpartition(":")
     if not host or not port.isdigit():
@@ -227,10 +228,6 @@ class Executor:
             yield index, fn(job)
 
     def _run_pool(self, fn, jobs):
-        import concurrent.futures as cf
-        import multiprocessing
-        from concurrent.futures.process import BrokenProcessPool
-
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
             # forkserver: safe when this process runs threads (Ray, a progress bar), and

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import os
 import platform
+import random
 import statistics
 import time
 from dataclasses import dataclass
 
+from .. import reference as ref
 from ..board import Board
+from ..core.tables import workspace
 from ..games.positions import random_position
+from ..search import Limits, create_searcher, engine_spec
+from ..search.registry import ENGINES
 
 #: Mid-game positions of the side-6 board (seeded random play, plies 16 to 40, and
 #: two hand-picked mid-game positions, the last two).
@@ -38,7 +43,6 @@ def mid_game_positions(size: int = 6) -> list[str]:
     side positions reached by seeded random play (plies 2S to 6S)."""
     if size == 6:
         return list(MID_GAME_S6)
-    import random
 
     out = []
     seed = 0
@@ -110,7 +114,6 @@ def make_unmake_rate(positions, rounds=2000, repeat=3) -> Figure:
     """Moves played and taken back per second: every legal move of each position,
     ``rounds`` times (copy-make: taking back is keeping the old words)."""
     from ..core import kernels
-    from ..core.tables import workspace
 
     work = workspace(1)
     sides = [_sides(fen) for fen in positions]
@@ -154,8 +157,6 @@ def playout_rate(size=6, games=2000, repeat=3, seed=1, threads=1) -> Figure:
 
 def reference_perft_rate(positions, depth, repeat=1) -> Figure:
     """The reference implementation's perft nodes per second (slow: a few seconds)."""
-    from .. import reference as ref
-
     poss = [ref.parse_position(fen) for fen in positions]
     nodes = sum(ref.perft(p, depth) for p in poss)
 
@@ -190,8 +191,6 @@ def search_rate(engine: str, positions, seconds=1.0, threads=1) -> Figure:
     median over the positions; one searcher object per thread count for all of them.
     With ``threads`` > 1 also with that many search threads (registry option
     ``threads``), each position searched with 1 and with ``threads`` in turn."""
-    from ..search import Limits, create_searcher, engine_spec
-
     spec = engine_spec(engine)
     options = {"seed": 1} if "seed" in spec.option_names else {}
     if "tablebase" in spec.option_names:
@@ -227,7 +226,6 @@ def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | No
     playouts and the searches.
     """
     from ..core.parallel import available_threads
-    from ..search.registry import ENGINES
 
     threads = threads or available_threads()
     positions = mid_game_positions(size)
@@ -289,8 +287,6 @@ def run_all(size: int = 6, quick: bool = False, progress=None, threads: int | No
 def _system_load() -> float | None:
     """The system's mean count of runnable processes over the last minute (None where
     it is not known)."""
-    import os
-
     try:
         return round(os.getloadavg()[0], 2)
     except (AttributeError, OSError):
@@ -310,7 +306,6 @@ def slower_threads_note(report: dict) -> str | None:
     ]
     if not slower:
         return None
-    import os
 
     cores = os.cpu_count() or 1
     load = report.get("system_load")

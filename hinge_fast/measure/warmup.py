@@ -16,7 +16,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 
+import numpy as np
+
+from ..board import Board
 from ..core.geometry import MAX_SIZE, MIN_SIZE
+from ..core.tables import workspace
+from ..search import Limits, create_searcher
+from ..solving import tablebase
 
 #: Each shift layout (word count) and its sides.
 LAYOUTS = {1: (4,), 2: (5, 6), 3: (7,), 4: (8,), 5: (9,)}
@@ -29,11 +35,7 @@ def _warm_moves(size: int) -> None:
     """The Board face, the analysis' terms, perft (bulk and made, whole and split by
     root move), make/unmake and the random playouts, on one thread and on the worker
     threads."""
-    import numpy as np
-
-    from ..board import Board
     from ..core import kernels, parallel
-    from ..core.tables import workspace
     from ..search.terms import board_terms
 
     start = Board(size)
@@ -69,9 +71,6 @@ def _warm_moves(size: int) -> None:
 def _warm_engine(engine: str, size: int) -> None:
     """One short search of ``engine`` on side ``size``, by nodes and by time (both paths
     load the kernels), with the tablebase off (side 4 would look it up instead)."""
-    from ..board import Board
-    from ..search import Limits, create_searcher
-
     board = Board(size)
     board.push(board.legal_moves[0])
     searcher = create_searcher(engine, seed=1, tablebase="off", threads=1)
@@ -80,7 +79,6 @@ def _warm_engine(engine: str, size: int) -> None:
 
 
 def _warm_prover(size: int) -> None:
-    from ..board import Board
     from ..search.prover import Prover
 
     Prover(table_mb=1).prove(Board(size), nodes=50, interruptible=False)
@@ -90,8 +88,6 @@ def _warm_solver(size: int) -> None:
     """The side-4 solver's kernels and the tablebase probe, on a nearly full board."""
     if size != 4:
         return
-    from ..board import Board
-    from ..solving import tablebase
 
     board = Board(4)
     while (

@@ -36,8 +36,9 @@ from dataclasses import dataclass
 
 from ..board import Board, Color, Move, Termination
 from ..errors import HingeError
-from ..search.limits import Limits
+from ..search.limits import DEFAULT_TIME, Limits
 from ..search.score import Score
+from .wire import format_game_string
 
 #: Seconds to wait for an answer to a command that does not search.
 DEFAULT_TIMEOUT = 30.0
@@ -508,7 +509,6 @@ class Engine:
         self._game = None
         if moves:
             # A game string: the start position, a state the engine checks, the moves.
-            from .wire import format_game_string
 
             self._command("newgame " + format_game_string(start_fen, board, board.move_stack))
         else:
@@ -571,8 +571,6 @@ class Engine:
             if clock.moves_to_go is not None:
                 parts.append(f"movestogo {clock.moves_to_go}")
         if not parts:
-            from ..search.limits import DEFAULT_TIME
-
             parts.append("time " + hhmmss(DEFAULT_TIME))
             limit = Limits(time=DEFAULT_TIME)
         command = "bestmove " + " ".join(parts)

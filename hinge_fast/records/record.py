@@ -54,7 +54,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..board import Termination
+from ..board import Board, Termination
+from ..core.fen import parse_fen
 from ..core.geometry import DEFAULT_SIZE, check_size
 from ..errors import HingeError
 from .files import read_text_file, reading, write_atomic
@@ -115,8 +116,6 @@ class GameRecord:
         if self.start is None and start_tag is not None:
             self.start = start_tag
         if self.start is not None:
-            from ..core.fen import parse_fen
-
             start_size = parse_fen(self.start).size
             if self.size != start_size and self.size != DEFAULT_SIZE:
                 raise HingeError(
@@ -134,8 +133,6 @@ class GameRecord:
     # ----- replay ------------------------------------------------------------------------
     def start_board(self):
         """The Board the game starts from."""
-        from ..board import Board
-
         return Board(self.size) if self.start is None else Board.from_fen(self.start)
 
     def board_at(self, ply: int | None = None):
@@ -240,7 +237,6 @@ class GameRecord:
         start = board.copy()
         while start.move_stack:
             start.pop()
-        from ..board import Board
 
         empty = start.fen() == Board(board.size).fen()
         return cls(
@@ -544,8 +540,6 @@ def _build(g: _Game) -> GameRecord:
         raise HingeError(f"Size must be a whole number, not {tags['Size']!r}")
     size = _int_or_none(tags.get("Size", "")) or DEFAULT_SIZE
     if "Start" in tags:
-        from ..core.fen import parse_fen
-
         size = parse_fen(tags["Start"]).size
     if "Result" in tags:
         tags["Result"] = tags["Result"].strip().lower()

@@ -118,7 +118,7 @@ def classic_score(terms):
 #: Terms of the fitted evaluation: ``TERMS`` plus ``tempo`` (1: the value of having the
 #: move), each weighted by two fitted weights blended by the game's phase.
 FITTED_TERMS = TERMS + ("tempo",)
-#: Fitted weights, opening then end (``scripts/texel.py``: a logistic fit of the game
+#: Fitted weights, opening then end (``experiments/texel.py``: a logistic fit of the game
 #: results of self-play on sides 6-9), in centi-tokens per unit of each term of
 #: ``FITTED_TERMS``; a position with a fraction ``phase`` of its interior cells filled
 #: weighs each term by ``opening * (1 - phase) + end * phase``.

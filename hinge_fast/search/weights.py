@@ -1,7 +1,7 @@
 """Per-side weights of the fitted evaluations, kept apart from the kernels.
 
 The ``leaf-fitted`` weights of ``evaluate.py`` were fitted on self-play games of sides 6
-to 9. Side 4 has its own fit here (``scripts/texel.py generate --sizes 4``, then ``fit
+to 9. Side 4 has its own fit here (``experiments/texel.py generate --sizes 4``, then ``fit
 --unit fitted``; self-play results only, never the side-4 tablebase, which is the test
 set; game positions, not ``--leaves``: on side 4 a depth-1 search's principal variation
 already runs to the end of the game, so its leaves have no evaluation to fit).

@@ -33,7 +33,12 @@ from importlib import resources
 
 from ..board import Board
 from ..errors import HingeError
+from ..games.book import default_book_path, read_book
+from ..games.game import play_game
+from ..games.players import SearchPlayer
 from ..records.files import read_text_file, reading
+from ..search import search
+from .proof import check_proof_text, write_proof_text
 
 FORMAT = "hinge-fast puzzles 1"
 #: The prover's node budget per position, by default.
@@ -193,16 +198,12 @@ def wins_by_force(board: Board, move, nodes: int) -> bool:
 
 def engine_move(board: Board, seconds: float = ENGINE_TIME):
     """The default engine's move: alpha-beta, one thread, ``seconds``."""
-    from ..search import search
-
     return search(board, engine="alphabeta", time=seconds, threads=1).move
 
 
 def game_players(index: int, seed: int, play_nodes: int):
     """The two players of game ``index``: alpha-beta and MCTS under ``play_nodes`` nodes
     per move (MCTS: a tenth as many playouts), seeded, their colours alternating."""
-    from ..games.players import SearchPlayer
-
     ab = SearchPlayer("alphabeta", nodes=play_nodes, threads=1, table_mb=8)
     mcts = SearchPlayer(
         "mcts", nodes=max(1, play_nodes // 10), seed=seed * 1_000_003 + index, threads=1
@@ -213,9 +214,6 @@ def game_players(index: int, seed: int, play_nodes: int):
 def play_engine_game(size: int, index: int, seed: int, play_nodes: int) -> list[str]:
     """The positions (strings) of game ``index`` of a seeded run, from its opening to
     its last position."""
-    from ..games.book import default_book_path, read_book
-    from ..games.game import play_game
-
     book = read_book(default_book_path(size), size=size)
     board = book.entry(index, seed).board()
     green, blue = game_players(index, seed, play_nodes)
@@ -230,7 +228,6 @@ def check_puzzle_proof(board: Board, nodes: int):
     """The proof of ``board``'s win written down and replayed by the reference checker
     (``solving/proof.py``): its CheckedProof; HingeError if it cannot be."""
     from ..search.prover import Prover
-    from .proof import check_proof_text, write_proof_text
 
     prover = Prover(table_mb=TABLE_MB)
     proof = prover.proof(board, nodes=nodes)
@@ -335,8 +332,6 @@ def engine_solve_counts(
     """For each engine, how many of ``puzzles`` it solves (its move is a listed winning
     move) at ``nodes`` nodes, one thread, seeded: ``{engine: (solved, moves)}`` with
     ``moves`` the engine's move per puzzle."""
-    from ..search import search
-
     out = {}
     for engine in engines:
         moves = []

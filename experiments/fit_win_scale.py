@@ -1,7 +1,7 @@
 """Fit the scale that turns alpha-beta's scores into a chance to win.
 
-    python -m scripts.fit_win_scale generate --out winscale.npz --games 150 --seed 1   # self-play, sides 6 and 9
-    python -m scripts.fit_win_scale fit winscale.npz                                   # the scale for score.py
+    python -m experiments.fit_win_scale generate --out winscale.npz --games 150 --seed 1   # self-play, sides 6 and 9
+    python -m experiments.fit_win_scale fit winscale.npz                                   # the scale for score.py
 
 ``generate`` plays self-play games of the default alpha-beta engine (one thread,
 ``--nodes`` a move, default 3000) after 2 to 8 uniformly random opening plies (seeded:
@@ -18,7 +18,7 @@ whole games are resampled, ``--bootstrap`` times, seeded). The constant goes to
 ``hinge_fast/search/score.py`` (``WIN_SCALE``), with this command in
 docs/search-alphabeta.md.
 
-Example (a small run, a minute): python -m scripts.fit_win_scale generate --out small.npz --games 5 --sizes 6 --nodes 500
+Example (a small run, a minute): python -m experiments.fit_win_scale generate --out small.npz --games 5 --sizes 6 --nodes 500
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def fit(args) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m scripts.fit_win_scale", description=__doc__.split("\n")[0]
+        prog="python -m experiments.fit_win_scale", description=__doc__.split("\n")[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("generate", help="self-play games with the search's scores")

@@ -5,8 +5,8 @@ Plays seeded random games and prints positions where the side to move
 * cannot win in one but forces an elimination in three plies (kind 'win3'),
 * cannot win in one, has moves that allow an elimination in one and safe moves (kind 'trap').
 
-Usage: python -m scripts.find_tactics SIZE GAMES SEED
-Example: python -m scripts.find_tactics 4 50 1
+Usage: python -m experiments.find_tactics SIZE GAMES SEED
+Example: python -m experiments.find_tactics 4 50 1
 """
 
 import argparse
@@ -48,7 +48,7 @@ def forced_win3(board):
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m scripts.find_tactics", description=__doc__.split("\n\n")[0]
+        prog="python -m experiments.find_tactics", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("size", type=int, help="board side")
     parser.add_argument("games", type=int, help="random games to play")

@@ -1,14 +1,14 @@
 """Texel tuning of alpha-beta's fitted evaluation: a logistic fit of game results.
 
-    python -m scripts.texel generate --out texel.npz --seconds 900   # self-play, sides 6-9
-    python -m scripts.texel fit texel.npz                            # weights for evaluate.py
-    python -m scripts.texel check                                         # side 4, tablebase labels
+    python -m experiments.texel generate --out texel.npz --seconds 900   # self-play, sides 6-9
+    python -m experiments.texel fit texel.npz                            # weights for evaluate.py
+    python -m experiments.texel check                                         # side 4, tablebase labels
 
     # side 4's own weights (search/weights.py; no --leaves: see there):
-    python -m scripts.texel generate --sizes 4 --engine 'alphabeta:evaluator=leaf-fitted-69' --out texel4.npz --seconds 150 --seed 8
-    python -m scripts.texel fit texel4.npz --l2 1e-3 --unit fitted
+    python -m experiments.texel generate --sizes 4 --engine 'alphabeta:evaluator=leaf-fitted-69' --out texel4.npz --seconds 150 --seed 8
+    python -m experiments.texel fit texel4.npz --l2 1e-3 --unit fitted
 
-Example: python -m scripts.texel check --positions 500
+Example: python -m experiments.texel check --positions 500
 
 ``generate`` plays self-play games (``--engine``, default ``alphabeta``, or an
 engine with options such as ``alphabeta:quiescence=0``, at ``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
@@ -274,7 +274,7 @@ def check(args) -> None:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m scripts.texel", description=__doc__.split("\n\n")[0]
+        prog="python -m experiments.texel", description=__doc__.split("\n\n")[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("generate", help="self-play positions with results")
