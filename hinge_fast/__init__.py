@@ -10,11 +10,21 @@ The rules implemented are rules.md (shipped beside the project); see README.md.
 """
 
 from . import search  # a callable module: hinge_fast.search(board, ...)
-from .analysis import svg as _svg  # noqa: F401  (it draws Board._repr_svg_, a board in Jupyter)
-from .board import Board, Color, Move, Outcome, Termination
+from .board import Board, Color, Move, Outcome, Termination, set_svg_drawer
 from .errors import HingeError
 from .search import Limits, SearchResult
 from .version import __version__
+
+
+def _board_svg(board: Board) -> str:
+    """A board's picture for Jupyter (``Board._repr_svg_``), by the picture module, which
+    is imported on the first picture: its XML escaping costs start-up time."""
+    from .analysis.svg import board as draw
+
+    return draw(board)
+
+
+set_svg_drawer(_board_svg)
 
 __all__ = [
     "Board",

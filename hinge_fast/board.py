@@ -54,8 +54,8 @@ _MOVE_RE = re.compile(
 #: Set once ``Board.load_kernels`` has run in this process.
 _LOADED: list = []
 
-#: What draws ``Board._repr_svg_``: the picture module, a layer above, sets it when it is
-#: imported, so that the board imports nothing above it.
+#: What draws ``Board._repr_svg_``: ``import hinge_fast`` sets it to the picture module's
+#: drawing (``analysis/svg.py``, a layer above, which the board does not import).
 _SVG_DRAWER = None
 
 
@@ -672,9 +672,8 @@ class Board:
         return draw(self)
 
     def _repr_svg_(self) -> str | None:
-        """The board as SVG, for Jupyter: drawn by ``hinge_fast.analysis.svg.board``,
-        which ``import hinge_fast`` loads and which registers itself here
-        (:func:`set_svg_drawer`)."""
+        """The board as SVG, for Jupyter: drawn by ``hinge_fast.analysis.svg.board``, which
+        ``import hinge_fast`` sets as the drawer (:func:`set_svg_drawer`)."""
         return None if _SVG_DRAWER is None else _SVG_DRAWER(self)
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
-from ..board import Color, Move, set_svg_drawer
+from ..board import Color, Move
 from ..core.atomic import write_atomic
 from ..errors import HingeError
 
@@ -466,9 +466,6 @@ def board(
         out.append(_text_line(kind, color, text, y, mark))
     out.append("</svg>")
     return "\n".join(out) + "\n"
-
-
-set_svg_drawer(board)
 
 
 def _best_mark(best) -> str:

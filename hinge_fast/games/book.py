@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random as _random
-import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +42,6 @@ from ..core.geometry import check_size
 from ..core.symmetry import symmetry_permutations
 from ..errors import HingeError
 from ..records.files import read_text_file, reading
-from ..records.record import parse_records
 from ..search import Limits, create_searcher
 from ..search.tablebase import probe
 from .positions import random_position
@@ -166,6 +164,8 @@ def parse_book(
 
 
 def _record_entries(text: str, name: str, plies: int | None) -> list:
+    from ..records.record import parse_records  # not at the CLI's start-up
+
     try:
         records = parse_records(text)
     except HingeError as e:
@@ -257,6 +257,8 @@ def make_book(
 
     ``max_tries``: random positions drawn at most (default 50 per position asked);
     ``progress(found, tried)`` is called after each. HingeError when none is found."""
+    import statistics  # not at the CLI's start-up
+
     size = check_size(size)
     for name, value, low in (
         ("plies", plies, 0),

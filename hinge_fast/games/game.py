@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from ..board import Board, Color, Move, Termination
 from ..core.geometry import DEFAULT_SIZE
 from ..errors import HingeError
-from ..protocol.client import EngineError
 from ..search.timeman import Clock
 
 #: Plies after which a game is given up as unfinished.
@@ -103,6 +102,10 @@ def play_game(
     the two clocks at the end, ``move_seconds`` the time of each move (the last one the
     late move of a time forfeit, not played).
     """
+    from ..protocol.client import (
+        EngineError,  # subprocesses and threads: loaded when an external engine plays, not at start-up
+    )
+
     board = Board(size) if start is None else start
     first = len(board.move_stack)
     left = spent = None

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 
 from ..board import Board, Move
 from ..errors import HingeError
-from ..protocol.client import DEFAULT_TIMEOUT, SEARCH_MARGIN, Engine, EngineError
 from ..search.limits import DEFAULT_TIME, Limits
 from ..search.registry import REGISTRY, create_searcher, engine_spec, parse_engine_spec
 
@@ -229,6 +228,11 @@ class EnginePlayer(Player):
         timeout: float | None = None,
         margin: float | None = None,
     ):
+        from ..protocol.client import (  # subprocesses and threads: loaded when an external engine plays, not at start-up
+            DEFAULT_TIMEOUT,
+            SEARCH_MARGIN,
+        )
+
         self._limit_given = limit is not None and not limit.unlimited
         self.limit = limit if self._limit_given else Limits(time=DEFAULT_TIME)
         self.cmd = cmd
@@ -243,6 +247,10 @@ class EnginePlayer(Player):
         self._engine_options = None
 
     def _start(self):
+        from ..protocol.client import (
+            Engine,  # subprocesses and threads: loaded when an external engine plays, not at start-up
+        )
+
         engine = Engine.popen(self.cmd, timeout=self.timeout, margin=self.margin)
         try:
             for key, value in self._options.items():
@@ -271,6 +279,10 @@ class EnginePlayer(Player):
     def _play(self, board: Board, limit) -> Move:
         """The engine's move; an engine that failed (whatever way) is stopped, to be
         started again for the next game."""
+        from ..protocol.client import (
+            EngineError,  # subprocesses and threads: loaded when an external engine plays, not at start-up
+        )
+
         try:
             return self.engine.play(board, limit).move
         except EngineError:

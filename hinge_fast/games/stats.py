@@ -45,7 +45,6 @@ import time
 
 import numpy as np
 
-from ..analysis.figures import pyplot, save_figure
 from ..board import (
     CELL_BITS,
     CELL_MASK,
@@ -61,7 +60,6 @@ from ..core.fen import format_fen
 from ..core.geometry import geometry
 from ..core.tables import NO_CELL, workspace
 from ..errors import HingeError
-from ..jobs.executor import Executor, in_order
 from .game import play_game
 from .players import Player, get_player
 from .positions import random_opening
@@ -437,6 +435,8 @@ def format_text(s: dict) -> str:
 
 def write_plot(path, s: dict) -> None:
     """A PNG at ``path``: game length histogram and mean legal moves by ply."""
+    from ..analysis.figures import pyplot, save_figure  # not at the CLI's start-up
+
     plt = pyplot("--plot")
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     lengths = s["lengths"]
@@ -506,6 +506,8 @@ def self_play(
         raise HingeError(
             f"openings must be a whole number from 0 to max plies - 1 ({max_plies - 1}), not {openings!r}"
         )
+    from ..jobs.executor import Executor, in_order  # processes: not at the CLI's start-up
+
     tally = Tally(max_plies)
     jobs = stats_jobs(size, games, player, time_limit, nodes, seed, max_plies, openings)
     mine = executor is None

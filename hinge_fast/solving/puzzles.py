@@ -38,7 +38,6 @@ from ..games.game import play_game
 from ..games.players import SearchPlayer
 from ..records.files import read_text_file, reading
 from ..search import search
-from .proof import check_proof_text, write_proof_text
 
 FORMAT = "hinge-fast puzzles 1"
 #: The prover's node budget per position, by default.
@@ -228,6 +227,7 @@ def check_puzzle_proof(board: Board, nodes: int):
     """The proof of ``board``'s win written down and replayed by the reference checker
     (``solving/proof.py``): its CheckedProof; HingeError if it cannot be."""
     from ..search.prover import Prover
+    from .proof import check_proof_text, write_proof_text  # not at the CLI's start-up
 
     prover = Prover(table_mb=TABLE_MB)
     proof = prover.proof(board, nodes=nodes)
