@@ -17,7 +17,7 @@ from .version import __version__
 
 
 def _board_svg(board: Board) -> str:
-    """A board's picture for Jupyter (``Board._repr_svg_``), by the picture module, which
+    """A board's picture for Jupyter, drawn by the picture module, which
     is imported on the first picture: its XML escaping costs start-up time."""
     from .analysis.svg import board as draw
 
