@@ -578,10 +578,10 @@ def test_resume_refuses_a_round_that_is_not_a_game_number(tmp_path, capsys, roun
 
 
 def test_a_match_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
-    import hinge_fast.records.record as record
+    import hinge_fast.games.matchfile as matchfile
 
     path, _ = _file_of(tmp_path, games=2)
-    monkeypatch.setattr(record, "MAX_RECORD_BYTES", path.stat().st_size - 1)
+    monkeypatch.setattr(matchfile, "MAX_RECORD_BYTES", path.stat().st_size - 1)
     with pytest.raises(HingeError, match="is over"):
         read_match_file(path)
 
