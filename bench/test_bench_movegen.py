@@ -1,6 +1,8 @@
-"""Move generation, perft and make/unmake on the fixed mid-game positions.
+"""Move generation, perft and make/unmake on the fixed mid-game positions. Each
+benchmark also checks what it timed: the legal moves, the perft counts, the moves made
+and taken back, the random games played.
 
-python -m pytest bench --benchmark-enable --benchmark-columns=median,ops
+    python -m pytest bench/test_bench_movegen.py --benchmark-enable -n 0 --benchmark-columns=median,ops
 """
 
 import numpy as np
@@ -8,6 +10,7 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast.core import kernels
+from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE
 from hinge_fast.core.tables import workspace
 from hinge_fast.measure.benchmark import MID_GAME_S6
 
@@ -19,6 +22,11 @@ def sides(fen):
 
 
 POSITIONS = [sides(fen) for fen in MID_GAME_S6]
+#: perft 3 of the positions, summed (bulk and made alike; the perft tests check both
+#: layers against the reference implementation).
+PERFT3 = 155_324
+#: Random games from the empty side-6 board, seed 1: their plies and Green's wins.
+PLAYOUT_PLIES, PLAYOUT_GREEN_WINS = 8_434, 116
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
@@ -37,12 +45,15 @@ def test_perft3(benchmark, bulk):
     def run():
         return sum(int(kernels.perft_kernel(*p, 3, bulk, work)) for p in POSITIONS)
 
-    benchmark(run)
+    assert benchmark(run) == PERFT3
 
 
 def test_make_unmake(benchmark):
     work = workspace(1)
-    benchmark(lambda: [kernels.make_unmake_loop(*p, 100, work) for p in POSITIONS])
+    done = benchmark(lambda: [kernels.make_unmake_loop(*p, 100, work) for p in POSITIONS])
+    assert [int(moves) for moves, _ in done] == [
+        len(Board.from_fen(f).legal_moves) for f in MID_GAME_S6
+    ]
 
 
 def test_random_playouts(benchmark):
@@ -50,4 +61,9 @@ def test_random_playouts(benchmark):
     plies = np.zeros(200, dtype=np.int64)
     winner = np.zeros(200, dtype=np.int8)
     ended = np.zeros(200, dtype=np.int8)
-    benchmark(kernels.random_games, size, own, enemy, 0, 200, 10_000, 1, plies, winner, ended)
+    total = benchmark(
+        kernels.random_games, size, own, enemy, 0, 200, 10_000, 1, plies, winner, ended
+    )
+    assert total == plies.sum() == PLAYOUT_PLIES
+    assert set(ended.tolist()) <= {ELIMINATION, NO_LEGAL_MOVE}  # none reached the cap
+    assert int((winner == 0).sum()) == PLAYOUT_GREEN_WINS

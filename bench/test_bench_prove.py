@@ -21,16 +21,17 @@ NODES = 300_000
 TABLE_MB = 64
 THREADS = sorted({1, cores()})
 
+#: (position, the side that wins it)
 SIDE5 = [
-    "5/2b1g1/1b2g2/2b5/2bb1g3/2b5/1bg2b1/2g3/5 g",  # Green wins
-    "5/4b1/2g4/1b4g1/4bb3/5bb1/1gg4/3g2/5 g",  # Green wins
-    "5/2b1g1/1g5/2g5/3b1g3/1bb5/2g2b1/6/5 g",  # Green wins
-    "5/1b2b1/2b1b2/1g2b3/1g1b2g2/8/3ggg1/1b4/5 g",  # Blue wins
+    ("5/2b1g1/1b2g2/2b5/2bb1g3/2b5/1bg2b1/2g3/5 g", "green"),
+    ("5/4b1/2g4/1b4g1/4bb3/5bb1/1gg4/3g2/5 g", "green"),
+    ("5/2b1g1/1g5/2g5/3b1g3/1bb5/2g2b1/6/5 g", "green"),
+    ("5/1b2b1/2b1b2/1g2b3/1g1b2g2/8/3ggg1/1b4/5 g", "blue"),
 ]
 SIDE6 = [
-    "6/1g3g1/1gggb1g1/2gg3g1/2g1gb1g2/2g1g3g2/1g5g2/1gg1bb3/1g3bb1/3bbb1/6 b",  # Blue wins
-    "6/1bbbbb1/1gb3b1/1bgbb1bb1/1bbb1bbbb1/5b2b2/3b3bb1/1g3bbb1/2g3b1/5b1/6 g",  # Blue wins
-    "6/1g3g1/1g1gb1g1/2gg3g1/2g2b1g2/2g1g3g2/1g5g2/1gg1bb3/1g3bb1/3g1b1/6 b",  # Green wins
+    ("6/1g3g1/1gggb1g1/2gg3g1/2g1gb1g2/2g1g3g2/1g5g2/1gg1bb3/1g3bb1/3bbb1/6 b", "blue"),
+    ("6/1bbbbb1/1gb3b1/1bgbb1bb1/1bbb1bbbb1/5b2b2/3b3bb1/1g3bbb1/2g3b1/5b1/6 g", "blue"),
+    ("6/1g3g1/1g1gb1g1/2gg3g1/2g2b1g2/2g1g3g2/1g5g2/1gg1bb3/1g3bb1/3g1b1/6 b", "green"),
 ]
 
 
@@ -69,14 +70,14 @@ def test_prove_empty_side4(benchmark, threads):
 
 @pytest.mark.parametrize("threads", THREADS, ids=lambda t: f"threads{t}")
 @pytest.mark.parametrize(
-    "fen",
+    "fen, winner",
     SIDE5 + SIDE6,
     ids=[f"side5-{i}" for i in range(len(SIDE5))] + [f"side6-{i}" for i in range(len(SIDE6))],
 )
-def test_prove_middle_game(benchmark, fen, threads):
+def test_prove_middle_game(benchmark, fen, winner, threads):
     setup, run = prove(fen, threads)
     result = benchmark.pedantic(run, setup=setup, rounds=1)
-    assert result.winner is not None
+    assert str(result.winner) == winner
     benchmark.extra_info["nodes"] = result.nodes
     benchmark.extra_info["cpu_seconds"] = round(run.cpu, 3)
     benchmark.extra_info["result"] = result.text()

@@ -6,13 +6,13 @@
     >>> print(board.fen())
     6/7/8/9/10/5g5/10/9/8/7/6 b
 
-The rules implemented are rules.md (shipped beside the project); see README.md.
+The rules, in the project's words: docs/rules.md; the guide: README.md.
 """
 
-from . import search  # a callable module: hinge_fast.search(board, ...)
+from . import search  # the package; calling it calls search_position
 from .board import Board, Color, Move, Outcome, Termination, set_svg_drawer
 from .errors import HingeError
-from .search import Limits, SearchResult
+from .search import Limits, SearchResult, search_position
 from .version import __version__
 
 
@@ -36,5 +36,6 @@ __all__ = [
     "Limits",
     "SearchResult",
     "search",
+    "search_position",
     "__version__",
 ]

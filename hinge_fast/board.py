@@ -141,6 +141,16 @@ class Move:
         return f"Move.from_str({str(self)!r})"
 
     @classmethod
+    def from_code(cls, code: int, size: int) -> Move:
+        """The move of a move generator code on the board of side ``size``
+        (layout: ``core/movecode.py``).
+
+        >>> Move.from_code(Board(4).code_of(Move.from_str("B2")), 4)
+        Move.from_str('B2')
+        """
+        return _move_of_code(geometry(check_size(size)).names, code)
+
+    @classmethod
     def from_str(cls, text: str) -> Move:
         """Parse ``C4``, ``E5-F6xG7`` or ``E5-F6`` (case-insensitive). Checks the
         shape only; ``Board.parse_move`` checks legality."""
@@ -179,19 +189,6 @@ def _move_of_code(names, code) -> Move:
         _MOVES_OF_CODES.clear()
     _MOVES_OF_CODES[key] = move
     return move
-
-
-def _move_from_code(cls, code, size: int) -> Move:
-    """The move of a move generator code on the board of side ``size``
-    (layout: ``core/movecode.py``).
-
-    >>> Move.from_code(Board(4).code_of(Move.from_str("B2")), 4)
-    Move.from_str('B2')
-    """
-    return _move_of_code(geometry(check_size(size)).names, code)
-
-
-Move.from_code = classmethod(_move_from_code)
 
 
 def _normal_cell(name):
@@ -334,8 +331,9 @@ class Board:
         self.turn = Color.GREEN
         self.move_stack: list[Move] = []
         self._undo: list[tuple] = []
-        self._buffers = None
-        self._legal = None  # (codes, flips, {Move: index} or None) for the current position
+        self._buffers: _MoveBuffers | None = None
+        # (codes, flips, {Move: index} or None) for the current position
+        self._legal: tuple[np.ndarray, np.ndarray, dict[Move, int] | None] | None = None
 
     # ----- construction and position strings ---------------------------------------
     @classmethod
@@ -397,7 +395,7 @@ class Board:
             groups.setdefault(int(labels[cell]), []).append(cell)
         return [[self._geo.names[c] for c in cells] for cells in sorted(groups.values())]
 
-    def _sides(self):
+    def _sides(self) -> tuple[tuple, tuple]:
         """(tokens of the side to move, tokens of the other side)."""
         return (self._green, self._blue) if self.turn == Color.GREEN else (self._blue, self._green)
 
@@ -515,11 +513,9 @@ class Board:
         self._play(int(hits[0]))
 
     # ----- moves ------------------------------------------------------------------------
-    def _generate(self):
+    def _generate(self) -> tuple[np.ndarray, np.ndarray, dict[Move, int] | None]:
         if self._legal is None:
-            if self._buffers is None:
-                self._buffers = _MoveBuffers()
-            b = self._buffers
+            b = self._buffers = self._buffers or _MoveBuffers()
             own, enemy = self._sides()
             n = _kernels().legal_moves(
                 self.size, own, enemy, b.moves, b.flips, b.scratch, b.group_of_bit
@@ -574,7 +570,7 @@ class Board:
         if not isinstance(move, Move):
             raise HingeError(f"not a move: {move!r}")
         index = self._move_index()
-        codes, flips, _ = self._legal
+        codes, flips, _ = self._generate()
         if move in index:
             return index[move]
         geo = self._geo
@@ -584,7 +580,7 @@ class Board:
         if not move.is_swipe:
             raise HingeError(f"illegal move {move}: {self._why_not_placement(cells[0])}")
         candidates = [i for m, i in index.items() if m.frm == move.frm and m.to == move.to]
-        if self.piece_at(move.frm) != self.turn:
+        if move.frm is None or self.piece_at(move.frm) != self.turn:
             raise HingeError(f"illegal move {move}: no {self.turn} token on {move.frm} to swipe")
         if not candidates:
             raise HingeError(
@@ -619,9 +615,10 @@ class Board:
 
     def _play(self, i: int) -> None:
         """Play the legal move of index ``i`` in the legal codes."""
-        codes, flips, _ = self._legal
+        codes, flips, _ = self._generate()
         canonical = self._decode(codes[i])
-        their, ours = play_bitboards(*self._sides(), codes[i], flips[i])
+        own, enemy = self._sides()
+        their, ours = play_bitboards(own, enemy, codes[i], flips[i])
         # (green, blue, turn, legal-move cache); the cache is dropped so that a long
         # game's history stays small: pop regenerates the moves when asked.
         self._undo.append((self._green, self._blue, self.turn, None))

@@ -270,3 +270,19 @@ def pytest_configure(config):
     from hinge_fast.measure.warmup import warm_up
 
     warm_up()
+
+
+# ----- the side-4 tablebase --------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def side4_table(tmp_path_factory):
+    """``(SolveResult, data folder)``: the whole side-4 board solved once per test worker
+    (about a minute and 4 GB) and written as ``FOLDER/hinge-fast/side4.tb``, the default
+    location when ``XDG_DATA_HOME`` is FOLDER. The tests using it share one xdist group,
+    so that one worker solves it."""
+    from hinge_fast.solving.tablebase import solve, write_tablebase
+
+    result = solve(progress=False)
+    data = tmp_path_factory.mktemp("xdg-data")
+    (data / "hinge-fast").mkdir()
+    write_tablebase(result, data / "hinge-fast" / "side4.tb")
+    return result, data

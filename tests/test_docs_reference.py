@@ -333,7 +333,7 @@ def test_the_bench_json_keys_are_documented(capsys):
 
 def test_the_licence_is_the_one_pyproject_names():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["license"] == {"text": "MIT"}
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License") and "the hinge_fast authors" in text
 

@@ -192,7 +192,7 @@ def test_time_limit_and_progress():
 
 
 def test_search_entry_point_dispatches_to_mcts():
-    result = hinge_fast.search(Board(5), engine="mcts", nodes=200, seed=1, exploration=0.3)
+    result = hinge_fast.search_position(Board(5), engine="mcts", nodes=200, seed=1, exploration=0.3)
     assert result.engine == "mcts" and result.nodes == 200
 
 

@@ -279,12 +279,13 @@ def test_default_location_follows_xdg(monkeypatch, tmp_path):
     assert tbmod.default_tablebase_path() == tmp_path / "hinge-fast" / "side4.tb"
 
 
-@pytest.mark.slow
-def test_full_side4_solve_reproduces_the_facts(tmp_path, capsys):
-    """The independently established facts, exactly (several minutes and about 4 GB)."""
+@pytest.mark.xdist_group("side4-table")
+def test_full_side4_solve_reproduces_the_facts(side4_table, capsys):
+    """The independently established facts, exactly (the whole board solved once for the
+    session: about a minute and 4 GB)."""
     from hinge_fast.core import retro
 
-    result = solve(progress=False)
+    result, data = side4_table
     assert result.positions_by_side == (400_410_975, 392_105_089)
     assert result.positions == 792_516_064
     assert (result.wins, result.losses, result.unsolved) == (566_840_847, 225_675_217, 0)
@@ -292,8 +293,7 @@ def test_full_side4_solve_reproduces_the_facts(tmp_path, capsys):
     assert tbmod.count_inconsistent(result) == 0
     firsts = tbmod.first_move_values(result)
     assert len(firsts) == 19 and all(win for _, win, _ in firsts)
-    path = tmp_path / "side4.tb"
-    write_tablebase(result, path)
+    path = data / "hinge-fast" / "side4.tb"
     answer = probe(Board(4), Tablebase(path, verify=True))
     assert answer.win and all(m.win for m in answer.moves)
     _check_docs_probe_example(capsys, path)
@@ -330,12 +330,11 @@ def _check_docs_probe_example(capsys, tablebase):
     assert capsys.readouterr().out.splitlines() == expected
 
 
-@pytest.mark.skipif(
-    not tbmod.default_tablebase_path().is_file(),
-    reason="no side-4 tablebase at the default location",
-)
-def test_docs_probe_example(capsys):
-    """The example of docs/solve.md, when the full tablebase has been made."""
+@pytest.mark.xdist_group("side4-table")
+def test_docs_probe_example_agrees_with_the_whole_table(side4_table, capsys, monkeypatch):
+    """The example of docs/solve.md (run there on a table solved from its position) gives
+    the same lines with the whole board's table at the default location."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(side4_table[1]))
     _check_docs_probe_example(capsys, tbmod.default_tablebase_path())
 
 

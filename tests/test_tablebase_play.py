@@ -3,8 +3,8 @@
 (``--tablebase``), the protocol option, and the fallback to searching.
 
 The full tablebase is not needed: a small one is solved from two late positions and
-written in the same format (its values are those of the full table, which the slow
-test at the end uses when this machine has made it).
+written in the same format (its values are those of the full table, which the test at
+the end solves once for the session).
 """
 
 from __future__ import annotations
@@ -415,15 +415,14 @@ def test_engine_command_option(small_tb, tmp_path, monkeypatch, capsys):
 # ----- the full table ------------------------------------------------------------------------------
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(
-    not tbmod.default_tablebase_path().is_file(),
-    reason="no side-4 tablebase at the default location",
-)
-def test_perfect_play_from_the_empty_board(cli, monkeypatch):
-    """With the full tablebase: both engines, playing each other from the empty board,
-    make only table-best moves; Green wins in 13 plies; ``play`` shows the values."""
+@pytest.mark.xdist_group("side4-table")
+def test_perfect_play_from_the_empty_board(cli, monkeypatch, side4_table):
+    """With the full tablebase at its default location: both engines, playing each other
+    from the empty board, make only table-best moves; Green wins in 13 plies; ``play``
+    shows the values."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(side4_table[1]))
     path = tbmod.default_tablebase_path()
+    assert path.is_file()
     tb = Tablebase(path)
     players = [
         create_searcher("mcts", tablebase=str(path), seed=1),

@@ -16,14 +16,17 @@ from playwright.sync_api import expect  # noqa: E402
 
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
-from tests.test_web_browser import (
+from tests.test_web_browser import (  # noqa: E402  (the fixtures among them by name)
     MIDGAME,
     board_position,
-    browser_context_args,  # noqa: E402,F401
+    browser_context_args,
+    browser_type_launch_args,
     click_cell,
     game_state,
     load,
     open_page,
+    phone,
+    server,
 )
 
 pytestmark = pytest.mark.xdist_group("browser")

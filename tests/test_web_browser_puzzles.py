@@ -14,13 +14,15 @@ from playwright.sync_api import expect  # noqa: E402
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.search.prover import Prover  # noqa: E402
 from hinge_fast.solving.puzzles import load_puzzles, proven_moves  # noqa: E402
-from tests.test_web_browser import (
+from tests.test_web_browser import (  # noqa: E402  (the fixtures among them by name)
     board_position,
-    browser_type_launch_args,  # noqa: E402,F401
+    browser_context_args,
+    browser_type_launch_args,
     game_state,
     load,
     open_page,
     play_by_clicks,
+    server,
 )
 
 pytestmark = pytest.mark.xdist_group("browser")

@@ -67,7 +67,8 @@ def parse_fen(text) -> ParsedPosition:
         )
     size = (len(rows) + 1) // 2
     geo = geometry(size)
-    green, blue = set(), set()
+    green: set[int] = set()
+    blue: set[int] = set()
     for i, row_text in enumerate(rows):
         r = 2 * size - 2 - i
         row = geo.row_cells[r]

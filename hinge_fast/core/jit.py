@@ -45,7 +45,7 @@ def _import_numba_without_blas_probe() -> None:
     probe = "scipy.linalg.cython_blas"
     if "numba.np.arraymath" in sys.modules or probe in sys.modules:
         return
-    sys.modules[probe] = None  # an import of it raises ImportError
+    sys.modules[probe] = None  # type: ignore[assignment]  # an import of it raises ImportError
     try:
         import numba.np.arraymath  # noqa: F401
     finally:

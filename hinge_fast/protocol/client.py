@@ -94,10 +94,10 @@ def flipped(score: Score) -> Score:
     """The same score from the other side: centi-tokens negated, a win rate ``1 - r``,
     a win in N plies a loss in N plies and back."""
     if score.kind == "centi":
-        return Score.centi(-score.centi_tokens)
+        return Score.centi(-score.value)
     if score.kind == "rate":
-        return Score.rate(1.0 - score.win_rate)
-    return Score.loss(score.mate) if score.mate > 0 else Score.win(-score.mate)
+        return Score.rate(1.0 - score.value)
+    return Score.loss(score.value) if score.kind == "win" else Score.win(score.value)
 
 
 @dataclass(frozen=True)
@@ -284,6 +284,8 @@ class Engine:
         margin: float = SEARCH_MARGIN,
     ):
         self.process = process
+        assert process.stdin is not None and process.stdout is not None  # started with pipes
+        self._stdin = process.stdin
         self.command_name = name
         self.timeout = timeout
         self.search_timeout = search_timeout
@@ -293,7 +295,7 @@ class Engine:
         self.analysis: list[Info] = []  # those of the last analyse, parsed
         self.capabilities = ""
         self._lines: queue.Queue = queue.Queue(MAX_QUEUED_LINES)
-        self._stderr = collections.deque(maxlen=STDERR_LINES)
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._game: tuple[str, list[str]] | None = None  # (start position, moves) the engine holds
         self._closed = False
         self._failure: str | None = None  # how the engine ended, once it did
@@ -391,7 +393,7 @@ class Engine:
             pass
 
     def _died(self, command: str) -> EngineError:
-        status = self.process.poll()
+        status: int | str | None = self.process.poll()
         if status is None:
             try:
                 status = self.process.wait(timeout=1.0)
@@ -413,13 +415,13 @@ class Engine:
         if "\n" in line or "\r" in line:
             raise HingeError(f"a protocol command is one line, not {line!r}")
         try:
-            self.process.stdin.write((line + "\n").encode())
-            self.process.stdin.flush()
+            self._stdin.write((line + "\n").encode())
+            self._stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._died(line) from None
 
     def _read_until_ok(self, command: str, deadline: float) -> list[str]:
-        lines = []
+        lines: list[str] = []
         size = 0
         while True:
             wait = deadline - _time.monotonic()
@@ -575,11 +577,8 @@ class Engine:
             limit = Limits(time=DEFAULT_TIME)
         command = "bestmove " + " ".join(parts)
         if limit.time is not None or clock is not None:
-            budget = min(
-                x
-                for x in (limit.time, clock and max(clock.side(board.turn)[0], 0.0))
-                if x is not None
-            )
+            left = None if clock is None else max(clock.side(board.turn)[0], 0.0)
+            budget = min(x for x in (limit.time, left) if x is not None)
             deadline = _time.monotonic() + budget + self.margin
         else:
             deadline = _time.monotonic() + (
@@ -661,7 +660,7 @@ class Engine:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         try:  # (its output streams are left to the reader threads, which end at their end)
-            self.process.stdin.close()
+            self._stdin.close()
         except (OSError, ValueError):
             pass
 
@@ -679,7 +678,7 @@ class Engine:
             except HingeError:
                 pass
             try:
-                self.process.stdin.close()
+                self._stdin.close()
             except OSError:
                 pass
             try:

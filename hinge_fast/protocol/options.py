@@ -76,5 +76,5 @@ def find_option(options: dict[str, Option], name: str) -> Option:
 
 def searcher_options(options: dict[str, Option]) -> tuple[str, dict]:
     """(engine name, the values of that engine's own options) for ``create_searcher``."""
-    spec = engine_spec(options["engine"].value)
+    spec = engine_spec(str(options["engine"].value))
     return spec.name, {name: options[name].value for name in spec.option_names}

@@ -33,6 +33,7 @@ from ..board import Board
 from ..core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
 from ..errors import HingeError
 from ..search.registry import ENGINES, check_limits, create_searcher
+from ..search.searcher import Searcher
 from ..version import __version__
 from .options import Option, default_options, find_option, searcher_options
 from .wire import (  # noqa: F401  (re-exported: the protocol's public names)
@@ -94,7 +95,8 @@ class EngineSession:
         self.emit = (
             emit  # emit(line): sends an info line at once (serve); None: returned with the answer
         )
-        self._searcher = None  # (engine name, options, searcher): kept while the options stay
+        # (engine name, options, searcher): kept while the options stay
+        self._searcher: tuple[tuple, Searcher] | None = None
         self._prover = None  # the prover of 'prove', made at the first one
         self._pending: list[str] = []
         self.strict = strict
@@ -148,6 +150,7 @@ class EngineSession:
 
     def game_string(self) -> str:
         board = self._game()
+        assert self.start is not None  # set with the game
         return format_game_string(self.start.fen(), board, board.move_stack)
 
     # ----- commands (each returns the lines before 'ok'; raising leaves the state as it was)
@@ -483,6 +486,7 @@ def serve(stdin=None, stdout=None, options: dict | None = None) -> int:
         stdout.write(line + "\n")
         stdout.flush()
 
+    reader: _LineReader  # made once the options are set (it starts reading)
     session = EngineSession(
         should_stop=lambda: interrupted.is_set() or reader.stop_requested(current[0]), emit=emit
     )

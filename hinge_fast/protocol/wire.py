@@ -125,8 +125,8 @@ def parse_bestmove_limits(text: str):
             "bestmove needs a limit: 'bestmove time HH:MM:SS', 'bestmove depth N', 'bestmove nodes N' "
             "or a clock 'bestmove gtime HH:MM:SS btime HH:MM:SS [ginc HH:MM:SS binc HH:MM:SS]'"
         )
-    values = {}
-    clock = {}
+    values: dict = {}
+    clock: dict = {}
     for key, value in zip(words[::2], words[1::2]):
         key = key.lower()
         if (

@@ -1,14 +1,15 @@
 """Search: the searchers behind one contract (``registry.py``, ``searcher.py``).
 
     >>> import hinge_fast
-    >>> result = hinge_fast.search(hinge_fast.Board(), engine="alphabeta", depth=2)
+    >>> result = hinge_fast.search_position(hinge_fast.Board(), engine="alphabeta", depth=2)
     >>> result.move in hinge_fast.Board().legal_moves
     True
 
 ``create_searcher(name, **options)`` makes a searcher object (it owns its buffers,
 table or tree); ``searcher.go(board, limits, on_progress)`` searches and
-``searcher.stop()`` (from any thread) ends a search early. ``search(...)`` below is a
-convenience on top: one new searcher per call.
+``searcher.stop()`` (from any thread) ends a search early. ``search_position(...)``
+below is a convenience on top: one new searcher per call. Calling this package,
+``hinge_fast.search(board, ...)``, calls it too; type checkers accept only the function.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .score import Score
 from .searcher import Searcher
 
 __all__ = [
-    "search",
+    "search_position",
     "create_searcher",
     "engine_spec",
     "Searcher",
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 
-def search(
+def search_position(
     board: Board,
     engine: str | None = None,
     time: float | None = None,
@@ -81,12 +82,11 @@ def search(
 
 
 class _CallableModule(types.ModuleType):
-    """``hinge_fast.search`` is both this package (``hinge_fast.search.mcts``...) and
-    the function above (``hinge_fast.search(board, ...)``): calling the module calls
-    ``search``."""
+    """``hinge_fast.search`` is this package (``hinge_fast.search.mcts``...), and calling
+    it, ``hinge_fast.search(board, ...)``, calls :func:`search_position`."""
 
-    def __call__(self, *args, **kwargs):
-        return search(*args, **kwargs)
+    def __call__(self, *args, **kwargs) -> SearchResult:
+        return search_position(*args, **kwargs)
 
 
 sys.modules[__name__].__class__ = _CallableModule

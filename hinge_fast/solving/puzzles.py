@@ -37,7 +37,7 @@ from ..games.book import default_book_path, read_book
 from ..games.game import play_game
 from ..games.players import SearchPlayer
 from ..records.files import read_text_file, reading
-from ..search import search
+from ..search import search_position
 
 FORMAT = "hinge-fast puzzles 1"
 #: The prover's node budget per position, by default.
@@ -197,7 +197,7 @@ def wins_by_force(board: Board, move, nodes: int) -> bool:
 
 def engine_move(board: Board, seconds: float = ENGINE_TIME):
     """The default engine's move: alpha-beta, one thread, ``seconds``."""
-    return search(board, engine="alphabeta", time=seconds, threads=1).move
+    return search_position(board, engine="alphabeta", time=seconds, threads=1).move
 
 
 def game_players(index: int, seed: int, play_nodes: int):
@@ -337,7 +337,9 @@ def engine_solve_counts(
         moves = []
         for puzzle in puzzles:
             board = Board.from_fen(puzzle.position)
-            moves.append(search(board, engine=engine, nodes=nodes, threads=1, seed=seed).move)
+            moves.append(
+                search_position(board, engine=engine, nodes=nodes, threads=1, seed=seed).move
+            )
         out[engine] = (sum(solves(p, m) for p, m in zip(puzzles, moves)), moves)
     return out
 

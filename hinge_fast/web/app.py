@@ -14,7 +14,7 @@ import json
 import threading
 import time
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -61,9 +62,9 @@ DEFAULT_TOP = 5
 # ----- request and response models (they are the OpenAPI schema) --------------------------
 # The bounds below are documented in the schema; the game checks them itself and answers
 # a value outside them with 400 and the project's message.
-SIDES = {"minimum": 4, "maximum": 9}
-NAME = {"maxLength": MAX_NAME}
-TEXT = {"maxLength": MAX_TEXT}
+SIDES: JsonDict = {"minimum": 4, "maximum": 9}
+NAME: JsonDict = {"maxLength": MAX_NAME}
+TEXT: JsonDict = {"maxLength": MAX_TEXT}
 
 
 class Body(BaseModel):
@@ -242,7 +243,7 @@ class Error(BaseModel):
     error: str
 
 
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     400: {
         "model": Error,
         "description": "a malformed position, an illegal move, a bad option: the project's error "
@@ -257,7 +258,7 @@ ERRORS = {
     **{code: {"model": Error, "description": text} for code, text in GUARD_ERRORS.items()},
 }
 #: The same, for a route whose own answer is not JSON: the errors still are.
-JSON_ERRORS = {
+JSON_ERRORS: dict[int | str, dict[str, Any]] = {
     code: {**answer, "content": {"application/json": {}}} for code, answer in ERRORS.items()
 }
 
@@ -411,12 +412,12 @@ def create_app(
     app.state.shutdown = pool.close
     default_openapi = app.openapi
 
-    def openapi() -> dict:
+    def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             add_game_links(default_openapi())
-        return app.openapi_schema
+        return app.openapi_schema or {}
 
-    app.openapi = openapi
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented override
     static = resources.files("hinge_fast.web") / "static"
 
     @app.exception_handler(HingeError)
@@ -439,7 +440,7 @@ def create_app(
         headers = dict(getattr(exc, "headers", None) or {})
         if exc.status_code == 405:
             # every method of the path, not only those of the first route that matched it
-            allowed = set()
+            allowed: set[str] = set()
             for route in app.router.routes:
                 if route.matches(request.scope)[0] != Match.NONE:
                     allowed |= getattr(route, "methods", None) or set()

@@ -68,7 +68,7 @@ class RunningSearch:
         self.request = request
         self._stopped = threading.Event()
         self._searcher = None
-        self._also = []  # more things to stop with it (the analysis's prover)
+        self._also: list = []  # more things to stop with it (the analysis's prover)
 
     @property
     def stopped(self) -> bool:
@@ -107,6 +107,7 @@ def _search(run: RunningSearch, board: Board, on_progress, on_stage):
     """The searcher contract: ``create_searcher(name, **options).go(board, limits,
     on_progress)`` with a thread-safe ``stop()``."""
     request = run.request
+    assert request is not None  # a search runs with its request
     # the app's caps and wishes, given to each engine that has such an option: one
     # thread a search, so that --searches N uses N cores
     wanted = {

@@ -21,6 +21,7 @@ from ..board import Board, Color, bitboard_cells
 from ..core.fen import format_fen
 from ..errors import HingeError
 from ..records.record import GameRecord, format_record, parse_record
+from .engine import RunningSearch
 
 #: Games kept at once; the least recently used one is dropped beyond that.
 MAX_GAMES = 256
@@ -44,7 +45,7 @@ class Game:
         self.tags = dict(tags or {})
         self.version = 0
         self.lock = threading.RLock()
-        self.search = None  # the RunningSearch of this game, if any
+        self.search: RunningSearch | None = None  # the search of this game, if any
         self.resigned: Color | None = None  # the side that resigned, if one did
 
     def outcome(self) -> dict | None:

@@ -159,6 +159,9 @@ class LocalGuard:
         return values[0] if values else None
 
     def _has_token(self, headers, scope) -> bool:
+        token = self.token
+        if token is None:
+            return False
         offered = [self._query_token(scope), headers.get("x-hinge-token")]
         auth = headers.get("authorization", "")
         if auth.lower().startswith("bearer "):
@@ -171,7 +174,7 @@ class LocalGuard:
         if COOKIE in cookie:
             offered.append(cookie[COOKIE].value)
         return any(
-            value is not None and hmac.compare_digest(value.encode(), self.token.encode())
+            value is not None and hmac.compare_digest(value.encode(), token.encode())
             for value in offered
         )
 
