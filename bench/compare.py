@@ -8,7 +8,12 @@ leaf move made and with bulk counting, on the same positions, and the ratios.
 
 import argparse
 
-from hinge_fast.tools.benchmark import machine, mid_game_positions, perft_rate, reference_perft_rate
+from hinge_fast.measure.benchmark import (
+    machine,
+    mid_game_positions,
+    perft_rate,
+    reference_perft_rate,
+)
 
 
 def main():

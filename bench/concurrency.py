@@ -18,9 +18,9 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from hinge_fast.tools.executor import Executor
-from hinge_fast.tools.match import play_match
-from hinge_fast.tools.players import PlayerSpec
+from hinge_fast.games.match import play_match
+from hinge_fast.games.players import PlayerSpec
+from hinge_fast.jobs.executor import Executor
 
 
 class _Threads:

@@ -12,7 +12,7 @@ from hinge_fast import Board
 from hinge_fast.core import kernels
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE
 from hinge_fast.core.tables import workspace
-from hinge_fast.tools.benchmark import MID_GAME_S6
+from hinge_fast.measure.benchmark import MID_GAME_S6
 
 
 def sides(fen):

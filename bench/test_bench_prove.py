@@ -13,8 +13,8 @@ import time
 import pytest
 
 from hinge_fast import Board
+from hinge_fast.jobs.executor import cores
 from hinge_fast.search.prover import Prover
-from hinge_fast.tools.executor import cores
 
 #: Nodes of the nodes-a-second measure (the side-5 empty board: never proven so soon).
 NODES = 300_000

@@ -10,11 +10,21 @@ The rules, in the project's words: docs/rules.md; the guide: README.md.
 """
 
 from . import search  # the package; calling it calls search_position
-from .board import Board, Color, Move, Outcome, Termination
+from .board import Board, Color, Move, Outcome, Termination, set_svg_drawer
 from .errors import HingeError
 from .search import Limits, SearchResult, search_position
+from .version import __version__
 
-__version__ = "0.2.0"
+
+def _board_svg(board: Board) -> str:
+    """A board's picture for Jupyter, drawn by the picture module, which
+    is imported on the first picture: its XML escaping costs start-up time."""
+    from .analysis.svg import board as draw
+
+    return draw(board)
+
+
+set_svg_drawer(_board_svg)
 
 __all__ = [
     "Board",

@@ -42,7 +42,7 @@ from .core.fen import BLUE, GREEN, format_fen, parse_fen
 from .core.geometry import DEFAULT_SIZE, NWORDS, check_size, geometry
 from .core.movecode import CELL_BITS, CELL_MASK  # noqa: F401  (the move code's layout, for the layers above)
 from .core.movecode import decode as decode_move_code
-from .core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
+from .core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS, workspace
 from .errors import HingeError
 
 _CELL_RE = re.compile(r"[A-Za-z][0-9]{1,2}")
@@ -53,6 +53,16 @@ _MOVE_RE = re.compile(
 
 #: Set once ``Board.load_kernels`` has run in this process.
 _LOADED: list = []
+
+#: What draws ``Board._repr_svg_``: ``import hinge_fast`` sets it to the picture module's
+#: drawing (``analysis/svg.py``, a layer above, which the board does not import).
+_SVG_DRAWER = None
+
+
+def set_svg_drawer(draw) -> None:
+    """Make ``draw(board) -> str`` the SVG picture of a board for Jupyter."""
+    global _SVG_DRAWER
+    _SVG_DRAWER = draw
 
 
 def _kernels():
@@ -490,7 +500,6 @@ class Board:
             return 1
         if depth == 1:
             return len(self.legal_codes)
-        from .core.tables import workspace
 
         own, enemy = self._sides()
         return int(_kernels().perft_kernel(self.size, own, enemy, depth, True, workspace(depth)))
@@ -659,11 +668,10 @@ class Board:
     def __str__(self) -> str:
         return draw(self)
 
-    def _repr_svg_(self) -> str:
-        """The board as SVG, for Jupyter (see ``hinge_fast.tools.svg.board``)."""
-        from .tools.svg import board
-
-        return board(self)
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG, for Jupyter: drawn by ``hinge_fast.analysis.svg.board``, which
+        ``import hinge_fast`` sets as the drawer (:func:`set_svg_drawer`)."""
+        return None if _SVG_DRAWER is None else _SVG_DRAWER(self)
 
 
 def draw(board: Board, color: bool = False) -> str:

@@ -20,13 +20,11 @@ import signal
 import sys
 import threading
 
-from . import __version__
+from . import __version__, commands, core
 from .errors import HingeError
 
 
 def command_modules() -> list[str]:
-    from . import commands
-
     return sorted(
         m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")
     )
@@ -118,7 +116,7 @@ def _on_ctrl_c(signum, frame):
     """SIGINT: KeyboardInterrupt, as Python's own handler, and the game loops' stop flag
     set, so that a search that returns its best move when interrupted does not let a
     match, a tuning run or self-play go on with the next move."""
-    game = sys.modules.get("hinge_fast.tools.game")
+    game = sys.modules.get("hinge_fast.games.game")
     if game is not None:
         game.stop_requested.set()
     raise KeyboardInterrupt
@@ -178,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted", file=sys.stderr, flush=True)
         return 130
     finally:
-        game = sys.modules.get("hinge_fast.tools.game")
+        game = sys.modules.get("hinge_fast.games.game")
         if game is not None:
             game.stop_requested.clear()
 
@@ -202,8 +200,6 @@ def run() -> None:
     """Console-script entry: starts the kernels quickly (``core.QUICK_START``) and exits
     without tearing numba down, which costs a noticeable part of a second at every
     command's end and saves nothing."""
-    from . import core
-
     core.QUICK_START = True
     status = main()
     try:

@@ -45,14 +45,14 @@ REQUIRED = (
 
 
 def source_version() -> str:
-    """``__version__`` of hinge_fast/__init__.py, read without importing it."""
-    tree = ast.parse((ROOT / "hinge_fast" / "__init__.py").read_text(encoding="utf-8"))
+    """``__version__`` of hinge_fast/version.py, read without importing it."""
+    tree = ast.parse((ROOT / "hinge_fast" / "version.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "__version__" for t in node.targets
         ):
             return str(ast.literal_eval(node.value))
-    raise HingeError("hinge_fast/__init__.py sets no __version__")
+    raise HingeError("hinge_fast/version.py sets no __version__")
 
 
 def step(what: str, args: list[str], cwd: Path | None = None) -> str:

@@ -33,8 +33,8 @@ def middle_game(size: int, seed: int = 7):
     """A seeded position some plies into a random game of side ``size``, not over, and
     not decided within a short search: a searcher stops at once on a root it proves won
     or lost, which would say nothing of how it spends its time."""
+    from hinge_fast.games.positions import random_position
     from hinge_fast.search import Limits, create_searcher
-    from hinge_fast.tools.positions import random_position
 
     rng = random.Random(seed * 100 + size)
     probe = create_searcher("alphabeta", threads=1, tablebase="off")

@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hinge_fast.tools.files import write_text_file
+from hinge_fast.records.files import write_text_file
 from scripts import run_script
 
 ROOT = Path(__file__).resolve().parent.parent

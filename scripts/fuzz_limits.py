@@ -150,14 +150,14 @@ def run(examples: int, limit_mb: int, only=READERS) -> dict:
 
     from hinge_fast import Board
     from hinge_fast.errors import HingeError
+    from hinge_fast.games.book import parse_book
+    from hinge_fast.games.matchfile import read_match
+    from hinge_fast.records.record import parse_record, parse_records
     from hinge_fast.search import tablebase as tb
     from hinge_fast.search.checkpoint import load_checkpoint, save_checkpoint
     from hinge_fast.search.dfpn import new_table
-    from hinge_fast.tools.book import parse_book
-    from hinge_fast.tools.match import read_match
-    from hinge_fast.tools.proof import check_proof, write_proof_text
-    from hinge_fast.tools.puzzles import load_puzzles
-    from hinge_fast.tools.record import parse_record, parse_records
+    from hinge_fast.solving.proof import check_proof, write_proof_text
+    from hinge_fast.solving.puzzles import load_puzzles
 
     # Everything the readers use is loaded before the limit: the kernels of every side,
     # the reference rules, the web application and its client.

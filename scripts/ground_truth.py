@@ -35,7 +35,7 @@ import time
 import hinge_fast
 from hinge_fast import Board
 from hinge_fast.search.registry import engine_spec, parse_engine_spec
-from hinge_fast.tools.tablebase import Tablebase, probe
+from hinge_fast.solving.tablebase import Tablebase, probe
 from scripts import run_script
 
 PHASES = (

@@ -26,7 +26,7 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.core import kernels
 from hinge_fast.core.tables import workspace
-from hinge_fast.tools.positions import random_position
+from hinge_fast.games.positions import random_position
 from scripts import run_script
 
 TABLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.json"

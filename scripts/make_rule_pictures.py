@@ -1,4 +1,4 @@
-"""Draw the pictures of docs/rules.md with hinge_fast.tools.svg, and copy the rules with
+"""Draw the pictures of docs/rules.md with hinge_fast.analysis.svg, and copy the rules with
 their pictures into the web app (hinge_fast/web/static/rules/), which serves them.
 
     python -m scripts.make_rule_pictures          # write docs/rules/*.svg and the app's copy
@@ -17,11 +17,11 @@ import argparse
 from pathlib import Path
 
 from hinge_fast import Board
+from hinge_fast.analysis.svg import COLORS
+from hinge_fast.analysis.svg import board as board_svg
 from hinge_fast.core.atomic import write_atomic
 from hinge_fast.core.fen import format_fen
 from hinge_fast.core.geometry import geometry
-from hinge_fast.tools.svg import COLORS
-from hinge_fast.tools.svg import board as board_svg
 from scripts import run_script
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -34,7 +34,7 @@ def positions(size: int, count: int, plies: tuple[int, int], seed: int):
     of them over. Only hinge_fast's public API is used here, so the child process runs
     the same code on whichever checkout it imports."""
     from hinge_fast import Board
-    from hinge_fast.tools.positions import random_position
+    from hinge_fast.games.positions import random_position
 
     rng = random.Random(seed)
     out = []

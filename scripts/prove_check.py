@@ -7,7 +7,7 @@ games, half where the choice matters (at least one winning and one losing move, 
 (one prover, its table kept from position to position), compares the winner with the
 tablebase and the proof's distance with the exact one (a proof's longest line is at
 least the exact distance), writes each proof down and checks it with the reference
-implementation (``hinge_fast.tools.proof``; ``--proofs N``: those of the first N
+implementation (``hinge_fast.solving.proof``; ``--proofs N``: those of the first N
 positions of the shuffled draw only, since the large proofs of early positions take the
 reference seconds to a minute each). Prints the counts and the time of each part; the
 exit status is 1 when any position disagrees, is left unproven or fails the checker.
@@ -37,8 +37,8 @@ import time
 
 from hinge_fast import Board
 from hinge_fast.search.prover import Prover
-from hinge_fast.tools.proof import MoveCache, check_proof_text, write_proof_text
-from hinge_fast.tools.tablebase import Tablebase, probe
+from hinge_fast.solving.proof import MoveCache, check_proof_text, write_proof_text
+from hinge_fast.solving.tablebase import Tablebase, probe
 from scripts import run_script
 
 

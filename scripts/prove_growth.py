@@ -1,7 +1,7 @@
 """How the prover's work grows with the distance from the end of the game, and what that
 says of proving the empty board.
 
-Plays seeded engine games (``hinge_fast.tools.puzzles.play_engine_game``: alpha-beta
+Plays seeded engine games (``hinge_fast.solving.puzzles.play_engine_game``: alpha-beta
 against MCTS from the openings of the shipped book, as ``hinge-fast puzzles`` plays
 them), takes each game's position at each of the given plies, and proves it from an
 empty table within ``--nodes``. Prints, for each ply, how many positions were proven,
@@ -34,9 +34,9 @@ from scipy import stats
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
+from hinge_fast.records.files import write_text_file
 from hinge_fast.search.prover import Prover
-from hinge_fast.tools.files import write_text_file
-from hinge_fast.tools.puzzles import play_engine_game
+from hinge_fast.solving.puzzles import play_engine_game
 from scripts import run_script
 
 

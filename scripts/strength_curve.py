@@ -25,7 +25,7 @@ C`` (default 1): a point of T threads plays C // T games at once (at least one).
 ``plot`` reads every point file of FOLDER and draws the Elo of the engine over the
 reference against the time a move (log-2 axis), one line per thread count, with the
 95% intervals as error bars (``match``'s statistics by pairs of games sharing an
-opening: ``hinge_fast.tools.match``), into ``--png`` (default ``FOLDER/strength.png``),
+opening: ``hinge_fast.games.match``), into ``--png`` (default ``FOLDER/strength.png``),
 and prints the points as a Markdown table. A point cut short counts its games in order
 up to the first one missing.
 
@@ -184,7 +184,8 @@ class Measured:
 def read_point(path: Path) -> Measured | None:
     """The games of a point file counted as ``match`` counts them (in order, up to the
     first game missing); None for a point begun with no game finished."""
-    from hinge_fast.tools.match import MatchResult, game_from_record, read_match_file
+    from hinge_fast.games.matchfile import game_from_record, read_match_file
+    from hinge_fast.games.results import MatchResult
 
     records, _ = read_match_file(path)
     if not records:
@@ -283,7 +284,7 @@ def table(points: list[Measured]) -> str:
 
 def draw(points: list[Measured], path) -> None:
     """Elo against the time a move, a line per thread count, 95% error bars."""
-    from hinge_fast.tools.figures import pyplot, save_figure
+    from hinge_fast.analysis.figures import pyplot, save_figure
 
     plt = pyplot("plot")
     first = points[0]

@@ -7,7 +7,7 @@
 Example: python -m scripts.threads_bench --work perft playouts --rounds 3
 
 Searches (``mcts``: playouts/s, ``alphabeta``: nodes/s): each mid-game position of
-``hinge_fast.tools.benchmark`` is searched for ``--seconds`` with 1 thread and then
+``hinge_fast.measure.benchmark`` is searched for ``--seconds`` with 1 thread and then
 with ``--threads`` threads (registry option ``threads``), in turn; the rates (total
 units / total wall seconds) and their ratio are printed. Beside each rate: the CPU
 seconds the process got per wall second (``cpu/wall``), about 1.0 with one thread and
@@ -35,8 +35,8 @@ import time
 
 from hinge_fast import Board
 from hinge_fast.core import parallel
+from hinge_fast.measure.benchmark import machine, mid_game_positions
 from hinge_fast.search import Limits, create_searcher
-from hinge_fast.tools.benchmark import machine, mid_game_positions
 from scripts import run_script
 
 TARGETS = {"mcts": 1.7, "alphabeta": 1.6}

@@ -23,7 +23,7 @@ os.environ["HINGE_FAST_THREADS"] = "1"
 # the searchers answer in the tests and the docs' examples.
 os.environ["HINGE_FAST_TABLEBASE"] = "off"
 # The tests' own local Ray (tests/test_cluster.py, docs/cluster.md's examples) on the
-# loopback address only, as the product starts one (tools/executor.py): Ray reads this
+# loopback address only, as the product starts one (jobs/executor.py): Ray reads this
 # switch as it is imported, so it is set before any test imports it.
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
@@ -74,7 +74,7 @@ def midgame_positions(
 ) -> list[Board]:
     """``count`` positions of seeded random games, ``min_ply`` to ``max_ply`` plies in,
     still going (no game history: each rebuilt from its FEN)."""
-    from hinge_fast.tools.positions import random_position
+    from hinge_fast.games.positions import random_position
 
     rng = random.Random(seed)
     out = []
@@ -267,7 +267,7 @@ def pytest_configure(config):
         config.option.markexpr = ""
     if hasattr(config, "workerinput") or config.option.collectonly:
         return
-    from hinge_fast.tools.warmup import warm_up
+    from hinge_fast.measure.warmup import warm_up
 
     warm_up()
 
@@ -279,7 +279,7 @@ def side4_table(tmp_path_factory):
     (about a minute and 4 GB) and written as ``FOLDER/hinge-fast/side4.tb``, the default
     location when ``XDG_DATA_HOME`` is FOLDER. The tests using it share one xdist group,
     so that one worker solves it."""
-    from hinge_fast.tools.tablebase import solve, write_tablebase
+    from hinge_fast.solving.tablebase import solve, write_tablebase
 
     result = solve(progress=False)
     data = tmp_path_factory.mktemp("xdg-data")

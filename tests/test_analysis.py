@@ -1,4 +1,4 @@
-"""``hinge-fast analyze`` and hinge_fast.tools.analysis: threats, eliminations, search report, JSON, SVG;
+"""``hinge-fast analyze`` and hinge_fast.analysis.position: threats, eliminations, search report, JSON, SVG;
 and ``hinge-fast replay``."""
 
 import json
@@ -7,10 +7,10 @@ import random
 import pytest
 
 from hinge_fast import Board, Color
+from hinge_fast.analysis.position import analyze, eliminations, threats
 from hinge_fast.cli import main
-from hinge_fast.tools.analysis import analyze, eliminations, threats
-from hinge_fast.tools.positions import random_position
-from hinge_fast.tools.record import GameRecord, write_records
+from hinge_fast.games.positions import random_position
+from hinge_fast.records.record import GameRecord, write_records
 from tests.conftest import MID_GAME_BUSY
 
 # Green E6 F6 against a lone Blue F5 (and Blue C2 far away): Green can flip F5 now.
@@ -233,8 +233,8 @@ def test_scores_from_an_unfinished_depth_are_ranked_apart_and_marked():
     """After an unfinished depth 5, one move carries a depth-5 score
     and the others depth-4 scores; the depth-4 ones are never ranked among the depth-5
     ones by score, and are marked."""
+    from hinge_fast.analysis.position import Analysis, ranked_root_moves
     from hinge_fast.search import RootMove, Score, SearchResult
-    from hinge_fast.tools.analysis import Analysis, ranked_root_moves
 
     board = Board.from_fen("6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g")
     best, second, third = (

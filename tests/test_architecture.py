@@ -38,3 +38,11 @@ def test_a_broken_contract_is_reported(tmp_path):
     run = lint_imports(config)
     assert run.returncode == 1
     assert "hinge_fast.board is not allowed to import hinge_fast.core" in run.stdout
+
+
+def test_no_import_cycle():
+    """No modules reach one another through their imports, counting the imports inside
+    functions (scripts/structure.py)."""
+    from scripts.structure import measure
+
+    assert measure(ROOT / "hinge_fast").cycles == []

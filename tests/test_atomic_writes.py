@@ -53,7 +53,7 @@ def _fail_mid_write(monkeypatch, error: BaseException):
 def _small_result():
     import numpy as np
 
-    from hinge_fast.tools.tablebase import BLOCK_ENTRIES, SolveResult
+    from hinge_fast.solving.tablebase import BLOCK_ENTRIES, SolveResult
 
     values = np.zeros(2 * BLOCK_ENTRIES, dtype=np.uint8)
     values[:100] = 5
@@ -72,15 +72,15 @@ def _small_result():
 
 def _write_book(path):
     from hinge_fast import Board
-    from hinge_fast.tools.book import book_text
-    from hinge_fast.tools.files import write_text_file
+    from hinge_fast.games.book import book_text
+    from hinge_fast.records.files import write_text_file
 
     write_text_file(path, book_text([Board(4).fen()], "a book"))
 
 
 def _write_puzzles(path):
-    from hinge_fast.tools.files import write_text_file
-    from hinge_fast.tools.puzzles import puzzles_json
+    from hinge_fast.records.files import write_text_file
+    from hinge_fast.solving.puzzles import puzzles_json
 
     write_text_file(path, puzzles_json([], {"command": "test"}))
 
@@ -93,8 +93,8 @@ def _write_json(path):
 
 def _write_svg(path):
     from hinge_fast import Board
-    from hinge_fast.tools.files import write_text_file
-    from hinge_fast.tools.svg import board
+    from hinge_fast.analysis.svg import board
+    from hinge_fast.records.files import write_text_file
 
     write_text_file(path, board(Board(4)))
 
@@ -102,14 +102,14 @@ def _write_svg(path):
 def _write_png(path):
     pytest.importorskip("cairosvg")
     from hinge_fast import Board
-    from hinge_fast.tools.svg import board, to_png
+    from hinge_fast.analysis.svg import board, to_png
 
     to_png(board(Board(4)), path)
 
 
 def _write_figure(path):
     pytest.importorskip("matplotlib")
-    from hinge_fast.tools.figures import pyplot, save_figure
+    from hinge_fast.analysis.figures import pyplot, save_figure
 
     plt = pyplot("a test figure")
     fig = plt.figure()
@@ -119,14 +119,14 @@ def _write_figure(path):
 
 def _write_proof(path):
     from hinge_fast import Board
-    from hinge_fast.tools.proof import write_proof
+    from hinge_fast.solving.proof import write_proof
 
     write_proof(path, Board(4).fen(), "green", 3, {Board(4).fen(): "a1"})
 
 
 def _write_records(path):
     from hinge_fast import Board
-    from hinge_fast.tools.record import GameRecord, write_records
+    from hinge_fast.records.record import GameRecord, write_records
 
     write_records(path, [GameRecord.from_board(Board(4), Green="a", Blue="b")] * 3)
 
@@ -140,7 +140,7 @@ def _write_checkpoint(path):
 
 
 def _write_tablebase(path):
-    from hinge_fast.tools.tablebase import write_tablebase
+    from hinge_fast.solving.tablebase import write_tablebase
 
     write_tablebase(_small_result(), path)
 
@@ -343,12 +343,15 @@ def test_no_writer_goes_around_the_atomic_one():
     allowed = {
         ("hinge_fast/core/atomic.py", 'with open(target, "wb") as f:'),  # a device
         ("hinge_fast/core/atomic.py", 'with os.fdopen(fd, "wb") as f:'),  # the temporary file
-        ("hinge_fast/tools/record.py", 'with open(path, "a", encoding="utf-8") as f:'),  # one game
-        ("hinge_fast/tools/match.py", 'with open(path, "a"):'),
+        (
+            "hinge_fast/records/record.py",
+            'with open(path, "a", encoding="utf-8") as f:',
+        ),  # one game
+        ("hinge_fast/games/matchfile.py", 'with open(path, "a"):'),
         ("scripts/fuzz_limits.py", 'with open(path, "wb") as f:'),  # fuzzed inputs, scratch
     }
     found = []
-    for folder in ("hinge_fast", "scripts"):
+    for folder in ("hinge_fast", "scripts", "experiments"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
             for line in unguarded_writes(path.read_text(encoding="utf-8")):

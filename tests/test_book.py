@@ -9,8 +9,8 @@ from hinge_fast import Board, HingeError
 from hinge_fast.board import bitboard_cells
 from hinge_fast.core.fen import format_fen
 from hinge_fast.core.geometry import geometry
-from hinge_fast.core.retro import symmetry_permutations
-from hinge_fast.tools.book import (
+from hinge_fast.core.symmetry import symmetry_permutations
+from hinge_fast.games.book import (
     BOOKS_DIR,
     default_book_path,
     make_book,
@@ -18,9 +18,9 @@ from hinge_fast.tools.book import (
     read_book,
     symmetry_key,
 )
-from hinge_fast.tools.match import play_match
-from hinge_fast.tools.players import get_player
-from hinge_fast.tools.record import read_records
+from hinge_fast.games.match import play_match
+from hinge_fast.games.players import get_player
+from hinge_fast.records.record import read_records
 
 SIDE5 = [
     "5/6/1g5/5g2/5b3/5b2/7/2g1b1/5 g",
@@ -59,7 +59,7 @@ def test_bad_books_name_the_line(text, message):
 
 
 def test_a_finished_position_is_refused():
-    from hinge_fast.tools.game import play_game
+    from hinge_fast.games.game import play_game
 
     over = play_game(get_player("random", seed=1), get_player("random", seed=2), size=4).board.fen()
     with pytest.raises(HingeError, match="line 2: the game is over"):

@@ -110,7 +110,7 @@ def test_svg_and_plot_files_are_announced(tmp_path, capsys, monkeypatch):
 
 
 def test_stats_reports_progress_game_by_game():
-    from hinge_fast.tools.stats import self_play
+    from hinge_fast.games.stats import self_play
 
     seen = []
     self_play(4, 5, "greedy", seed=1, progress=lambda done, total: seen.append((done, total)))
@@ -118,7 +118,7 @@ def test_stats_reports_progress_game_by_game():
 
 
 def test_bench_explains_threads_slower_than_one():
-    from hinge_fast.tools.benchmark import slower_threads_note
+    from hinge_fast.measure.benchmark import slower_threads_note
 
     busy = {
         "threads": 2,

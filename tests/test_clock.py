@@ -7,8 +7,13 @@ import pytest
 
 from hinge_fast import Board, HingeError
 from hinge_fast.board import Color, Termination
+from hinge_fast.games.game import play_game
+from hinge_fast.games.match import play_match
+from hinge_fast.games.matchfile import MatchSettings, read_match
+from hinge_fast.games.players import Player, RandomPlayer, get_player
 from hinge_fast.protocol.server import EngineSession
 from hinge_fast.protocol.wire import parse_bestmove_limits
+from hinge_fast.records.record import append_record, read_records
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.limits import limits_for_move
 from hinge_fast.search.timeman import (
@@ -20,10 +25,6 @@ from hinge_fast.search.timeman import (
     move_time,
     moves_left,
 )
-from hinge_fast.tools.game import play_game
-from hinge_fast.tools.match import MatchSettings, play_match, read_match
-from hinge_fast.tools.players import Player, RandomPlayer, get_player
-from hinge_fast.tools.record import append_record, read_records
 
 
 class FakeTimer:

@@ -10,9 +10,9 @@ import pytest
 import ray  # pip install '.[test]' installs it
 
 from hinge_fast.cli import main
-from hinge_fast.tools.executor import Executor
-from hinge_fast.tools.match import play_match
-from hinge_fast.tools.players import PlayerSpec
+from hinge_fast.games.match import play_match
+from hinge_fast.games.players import PlayerSpec
+from hinge_fast.jobs.executor import Executor
 
 # One local Ray per test session: under pytest-xdist these tests share one worker.
 pytestmark = pytest.mark.xdist_group("ray")
@@ -108,18 +108,18 @@ MIDGAME = "5/1bb1g1/1b2g2/2bbg3/2b1b4/4bg2/3g1g1/6/5 b"
 @pytest.mark.parametrize("workers", [1, 2])
 def test_perft_on_ray_equals_local(local_ray, workers, monkeypatch):
     from hinge_fast import Board
-    from hinge_fast.tools import distributed
+    from hinge_fast.measure import counting
 
     board = Board.from_fen(MIDGAME)
     with Executor() as here:
-        local = distributed.perft_split(board, 3, here)
+        local = counting.perft_split(board, 3, here)
         with Executor(ray="auto", concurrency=workers) as ex:
-            assert distributed.perft_split(board, 3, ex) == local  # one job per root move
-            monkeypatch.setattr(distributed, "JOBS_PER_WORKER", 10**6)
+            assert counting.perft_split(board, 3, ex) == local  # one job per root move
+            monkeypatch.setattr(counting, "JOBS_PER_WORKER", 10**6)
             assert (
-                distributed.perft_split(board, 3, ex) == local
+                counting.perft_split(board, 3, ex) == local
             )  # one job per position two plies deep
-            assert distributed.perft_split(board, 3, ex, bulk=False) == local
+            assert counting.perft_split(board, 3, ex, bulk=False) == local
     assert sum(c for _, c in local) > 0 and board.fen() == MIDGAME
 
 
@@ -176,11 +176,11 @@ def test_ray_passes_errors_back(local_ray):
 
 
 def test_stats_on_ray_equals_local(local_ray, monkeypatch):
-    from hinge_fast.tools import distributed
-    from hinge_fast.tools.stats import self_play
+    from hinge_fast.games import stats
+    from hinge_fast.games.stats import self_play
 
-    monkeypatch.setattr(distributed, "RANDOM_STATS_CHUNK", 10)
-    monkeypatch.setattr(distributed, "PLAYER_STATS_CHUNK", 2)
+    monkeypatch.setattr(stats, "RANDOM_STATS_CHUNK", 10)
+    monkeypatch.setattr(stats, "PLAYER_STATS_CHUNK", 2)
     drop = lambda s: {k: v for k, v in s.items() if k != "seconds"}  # noqa: E731
     local_random = self_play(5, 35, "random", seed=4)
     local_engine = self_play(4, 5, "mcts", nodes=40, seed=6)
@@ -207,7 +207,7 @@ def test_playouts_on_ray_equal_local(local_ray):
 
     from hinge_fast import Board
     from hinge_fast.core import parallel
-    from hinge_fast.tools.distributed import playouts_split
+    from hinge_fast.measure.counting import playouts_split
 
     board = Board.from_fen(MIDGAME)
     local = parallel.playouts(board.size, board.own, board.enemy, 300, 500, 11, 1)
@@ -231,7 +231,7 @@ def test_prove_command_on_ray(local_ray, capsys, tmp_path):
     # the root's moves proven on the Ray's workers: the empty side-4 board (Green wins),
     # and a lost position, whose proof is joined from every move's proof and accepted by
     # the reference checker
-    from hinge_fast.tools.proof import check_proof
+    from hinge_fast.solving.proof import check_proof
 
     assert main(["prove", "--size", "4", "--table-mb", "16", "--ray", "auto", "--moves"]) == 0
     run = capsys.readouterr()
@@ -261,7 +261,7 @@ def test_prove_command_on_ray(local_ray, capsys, tmp_path):
 # ----- a local Ray stays on this machine -------------------------------------------------------
 LISTENING = r'''
 import os, socket, sys
-from hinge_fast.tools.executor import Executor
+from hinge_fast.jobs.executor import Executor
 
 
 def tree(root):
@@ -365,7 +365,7 @@ def test_a_local_ray_is_refused_when_it_would_listen_on_the_network():
     code = (
         "import ray, ray.util\n"
         "from hinge_fast.errors import HingeError\n"
-        "from hinge_fast.tools.executor import Executor\n"
+        "from hinge_fast.jobs.executor import Executor\n"
         "if ray.util.get_node_ip_address() == '127.0.0.1':\n"
         "    print('loopback only'); raise SystemExit\n"
         "try:\n"

@@ -18,7 +18,7 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
-from hinge_fast.tools.positions import random_filling
+from hinge_fast.games.positions import random_filling
 
 SIZES = range(4, 10)
 POSITIONS_PER_SIZE = int(os.environ.get("HINGE_DIFF_POSITIONS", "300"))

@@ -18,7 +18,7 @@ def test_the_walk_finds_the_package():
     assert {
         "hinge_fast.board",
         "hinge_fast.search.alphabeta",
-        "hinge_fast.tools.match",
+        "hinge_fast.games.match",
         "hinge_fast.web.games",
     } <= set(MODULES)
 

@@ -11,11 +11,11 @@ import pytest
 
 from hinge_fast import Board, Limits, __version__
 from hinge_fast.errors import HingeError
+from hinge_fast.games.players import EnginePlayer, engine_player_from_spec
+from hinge_fast.games.positions import random_position
 from hinge_fast.protocol.client import Engine, EngineOption, hhmmss
 from hinge_fast.protocol.server import perft
 from hinge_fast.search.options import DEFAULT_THREADS, MAX_THREADS
-from hinge_fast.tools.players import EnginePlayer, engine_player_from_spec
-from hinge_fast.tools.positions import random_position
 from tests.conftest import MID_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -255,8 +255,8 @@ def test_engine_player_spec_errors():
 
 def test_engine_player_in_a_match():
     """Through the match runner's hook for ``cmd:`` specs (players.SPEC_PREFIXES)."""
-    from hinge_fast.tools import players
-    from hinge_fast.tools.match import play_match
+    from hinge_fast.games import players
+    from hinge_fast.games.match import play_match
 
     spec = "cmd:" + " ".join(ENGINE_CMD) + " -o engine=mcts"
     external = players.get_player(spec, nodes=100, seed=3)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from hinge_fast import Board, Move
 from hinge_fast.errors import HingeError
+from hinge_fast.games.positions import random_position
 from hinge_fast.protocol.server import EngineSession, parse_game_string
-from hinge_fast.tools.positions import random_position
 from tests.conftest import MID_GAME
 
 FUZZ = settings(
@@ -183,7 +183,7 @@ def test_move_parsers_reject_non_text():
 
 # ----- game records -----------------------------------------------------------------------------
 def _records():
-    from hinge_fast.tools.record import GameRecord, format_record
+    from hinge_fast.records.record import GameRecord, format_record
 
     board = Board.from_fen(VALID_FENS[5])
     return [
@@ -194,7 +194,7 @@ def _records():
 
 
 def check_records(text):
-    from hinge_fast.tools.record import parse_records
+    from hinge_fast.records.record import parse_records
 
     try:
         records = parse_records(text)

@@ -1,4 +1,4 @@
-"""The one game loop (tools/game.py) and the random positions (tools/positions.py)."""
+"""The one game loop (games/game.py) and the random positions (games/positions.py)."""
 
 import random
 
@@ -6,9 +6,9 @@ import pytest
 
 from hinge_fast import Board, Color, HingeError, Move
 from hinge_fast.board import Termination
-from hinge_fast.tools.game import play_game
-from hinge_fast.tools.players import Player, get_player
-from hinge_fast.tools.positions import random_filling, random_position
+from hinge_fast.games.game import play_game
+from hinge_fast.games.players import Player, get_player
+from hinge_fast.games.positions import random_filling, random_position
 from tests.conftest import MID_GAME
 
 

@@ -9,17 +9,12 @@ import pytest
 from hinge_fast import Board, HingeError
 from hinge_fast.board import Termination
 from hinge_fast.cli import main
-from hinge_fast.tools.match import (
-    Sprt,
-    elo_from_score,
-    elo_interval,
-    play_match,
-    random_opening,
-    score_from_elo,
-)
-from hinge_fast.tools.pairstats import Pentanomial
-from hinge_fast.tools.players import GreedyPlayer, Player, RandomPlayer, get_player, parse_spec
-from hinge_fast.tools.record import read_records
+from hinge_fast.games.match import play_match
+from hinge_fast.games.pairstats import Pentanomial, Sprt, elo_from_score, score_from_elo
+from hinge_fast.games.players import GreedyPlayer, Player, RandomPlayer, get_player, parse_spec
+from hinge_fast.games.positions import random_opening
+from hinge_fast.games.results import elo_interval
+from hinge_fast.records.record import read_records
 
 # Blue to move on side 5, with swipes flipping groups of 1, 2 and 3 green tokens; only
 # E4-F5xF6 flips three.

@@ -21,10 +21,11 @@ import pytest
 
 from hinge_fast import HingeError
 from hinge_fast.cli import main
-from hinge_fast.tools.executor import Executor, in_order
-from hinge_fast.tools.match import MatchSettings, play_match, read_match, read_match_file
-from hinge_fast.tools.players import PlayerSpec, get_player
-from hinge_fast.tools.record import format_record, read_records
+from hinge_fast.games.match import play_match
+from hinge_fast.games.matchfile import MatchSettings, read_match, read_match_file
+from hinge_fast.games.players import PlayerSpec, get_player
+from hinge_fast.jobs.executor import Executor, in_order
+from hinge_fast.records.record import format_record, read_records
 from tests.conftest import pty_read, pty_read_to_end
 
 MATCH = ["match", "mcts", "greedy", "--nodes", "60", "--size", "5", "--seed", "7"]
@@ -127,7 +128,7 @@ def test_concurrent_match_stops_where_a_serial_sprt_stops():
         games=60,
         size=5,
         seed=1,
-        sprt=__import__("hinge_fast.tools.match", fromlist=["Sprt"]).Sprt(0, 100),
+        sprt=__import__("hinge_fast.games.pairstats", fromlist=["Sprt"]).Sprt(0, 100),
     )
     with Executor(concurrency=2) as pool:
         two = play_match(a, b, games=60, size=5, seed=1, sprt=one.sprt, executor=pool)
@@ -403,21 +404,21 @@ def _without_time(summary):
 
 
 def test_stats_chunks_give_the_same_statistics(monkeypatch):
-    from hinge_fast.tools import distributed
-    from hinge_fast.tools.stats import self_play
+    from hinge_fast.games import stats
+    from hinge_fast.games.stats import self_play
 
     whole = self_play(4, 30, "random", seed=3, max_plies=200)
     with Executor(concurrency=2) as pool:
         assert _without_time(
             self_play(4, 30, "random", seed=3, max_plies=200, executor=pool)
         ) == _without_time(whole)
-        monkeypatch.setattr(distributed, "PLAYER_STATS_CHUNK", 3)
+        monkeypatch.setattr(stats, "PLAYER_STATS_CHUNK", 3)
         engine = self_play(4, 7, "mcts", nodes=40, seed=5)
         assert _without_time(
             self_play(4, 7, "mcts", nodes=40, seed=5, executor=pool)
         ) == _without_time(engine)
         # random self-play in chunks: the first chunk is the games one process plays
-        monkeypatch.setattr(distributed, "RANDOM_STATS_CHUNK", 10)
+        monkeypatch.setattr(stats, "RANDOM_STATS_CHUNK", 10)
         chunked = self_play(4, 30, "random", seed=3, max_plies=200)
         assert chunked["lengths"][:10] == whole["lengths"][:10]
         assert _without_time(
@@ -443,7 +444,7 @@ def test_pool_workers_end_when_the_process_that_made_them_ends(tmp_path):
     wrong moment may) takes its worker processes with it."""
     script = (
         "import os, sys\n"
-        "from hinge_fast.tools.executor import Executor\n"
+        "from hinge_fast.jobs.executor import Executor\n"
         "from tests.test_match_concurrency import worker_pid\n"
         "ex = Executor(concurrency=2)\n"
         "pids = {pid for _, pid in ex.run(worker_pid, range(8))}\n"
@@ -577,10 +578,10 @@ def test_resume_refuses_a_round_that_is_not_a_game_number(tmp_path, capsys, roun
 
 
 def test_a_match_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
-    import hinge_fast.tools.record as record
+    import hinge_fast.games.matchfile as matchfile
 
     path, _ = _file_of(tmp_path, games=2)
-    monkeypatch.setattr(record, "MAX_RECORD_BYTES", path.stat().st_size - 1)
+    monkeypatch.setattr(matchfile, "MAX_RECORD_BYTES", path.stat().st_size - 1)
     with pytest.raises(HingeError, match="is over"):
         read_match_file(path)
 

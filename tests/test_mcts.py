@@ -6,10 +6,10 @@ import pytest
 
 import hinge_fast
 from hinge_fast import Board, HingeError
+from hinge_fast.games.positions import game_positions
 from hinge_fast.search import Limits, Score, SearchResult
 from hinge_fast.search.mcts import Tree
 from hinge_fast.search.mcts_threads import search_mcts
-from hinge_fast.tools.positions import game_positions
 
 # Green to move (side 4): only C5-E6xE3 eliminates Blue; 7 legal moves.
 WIN_IN_ONE = "4/1g1b1/1g2b1/4b2/1g2b1/1g3/4 g"

@@ -16,11 +16,11 @@ import pytest
 
 from hinge_fast import Board, HingeError, Limits
 from hinge_fast.cli import main
+from hinge_fast.games.match import play_match
+from hinge_fast.games.players import EnginePlayer, get_player
+from hinge_fast.games.tournament import play_tournament
 from hinge_fast.protocol.client import Engine, EngineError
-from hinge_fast.tools.match import play_match
-from hinge_fast.tools.players import EnginePlayer, get_player
-from hinge_fast.tools.record import read_records
-from hinge_fast.tools.tournament import play_tournament
+from hinge_fast.records.record import read_records
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

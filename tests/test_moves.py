@@ -23,10 +23,10 @@ from hinge_fast.core.geometry import MAX_SIZE, MIN_SIZE
 from hinge_fast.core.moves import child_key, list_moves, play_move
 from hinge_fast.core.sets import s_row, set_like, to_shift_words
 from hinge_fast.core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS_OF
+from hinge_fast.games.positions import random_filling
 from hinge_fast.search import Limits, alphabeta
 from hinge_fast.search.alphabeta import AlphaBetaSearcher
 from hinge_fast.search.evaluate import LOST, WINNING
-from hinge_fast.tools.positions import random_filling
 from tests.conftest import (
     ELIMINATED,
     NO_MOVE,

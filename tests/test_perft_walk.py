@@ -26,7 +26,7 @@ from hinge_fast.core.tables import (
     SHIFT_WORDS,
     workspace,
 )
-from hinge_fast.tools.positions import random_filling
+from hinge_fast.games.positions import random_filling
 from tests.conftest import (
     ELIMINATED,
     NO_MOVE,

@@ -11,8 +11,8 @@ import pytest
 from hinge_fast import Board, Color
 from hinge_fast.cli import main
 from hinge_fast.commands.play import TerminalGame
-from hinge_fast.tools.players import get_player
-from hinge_fast.tools.record import read_records
+from hinge_fast.games.players import get_player
+from hinge_fast.records.record import read_records
 
 ROOT = Path(__file__).resolve().parent.parent
 

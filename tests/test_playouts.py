@@ -22,7 +22,7 @@ from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP, draw_below
 from hinge_fast.core.sets import set_like
 from hinge_fast.core.tables import MAX_MOVES, SHIFT_WORDS
-from hinge_fast.tools.positions import random_filling
+from hinge_fast.games.positions import random_filling
 
 # A tiny side-4 position with placements and swipes, and a swipe that can flip
 # either of two enemy groups (so one destination gives two moves).

@@ -49,7 +49,7 @@ def board_private_names() -> set[str]:
 
 def scanned_files() -> list[Path]:
     files = []
-    for folder in ("hinge_fast", "tests", "scripts", "bench"):
+    for folder in ("hinge_fast", "tests", "scripts", "experiments", "bench"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if path == BOARD or CORE in path.parents or path == Path(__file__).resolve():
                 continue
@@ -152,7 +152,7 @@ def private_reaches(path: Path) -> list[str]:
 def test_no_module_reaches_into_another_modules_private_names():
     files = [
         path
-        for folder in ("hinge_fast", "scripts", "bench", "tests")
+        for folder in ("hinge_fast", "scripts", "experiments", "bench", "tests")
         for path in sorted((ROOT / folder).rglob("*.py"))
         if path != Path(__file__).resolve()
     ]

@@ -1,5 +1,5 @@
 """The prover (``search/prover.py``, ``search/dfpn.py``), proof files and their checker
-(``tools/proof.py``), ``hinge-fast prove`` and ``hinge-fast check-proof``.
+(``solving/proof.py``), ``hinge-fast prove`` and ``hinge-fast check-proof``.
 
 The prover's values are compared with a brute-force minimax of the reference
 implementation on late side-4 positions; its proofs must pass the checker, which
@@ -17,8 +17,8 @@ from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.errors import HingeError
 from hinge_fast.search.prover import Prover
-from hinge_fast.tools.proof import check_proof, check_proof_text, write_proof_text
-from hinge_fast.tools.tablebase import default_tablebase_path
+from hinge_fast.solving.proof import check_proof, check_proof_text, write_proof_text
+from hinge_fast.solving.tablebase import default_tablebase_path
 
 #: Green to move wins in 3 plies (docs/solve.md); Blue to move in the position before.
 GREEN_WINS_IN_3 = "4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g"
@@ -129,7 +129,7 @@ def test_known_wins(prover):
 
 def test_symmetric_positions_have_one_value(prover):
     from hinge_fast.core.fen import format_fen, parse_fen
-    from hinge_fast.core.retro import symmetry_permutations
+    from hinge_fast.core.symmetry import symmetry_permutations
 
     perms = symmetry_permutations(4)
     for fen in LATE[:10]:
@@ -347,7 +347,7 @@ def test_empty_side4_board_proof_passes_the_checker(tmp_path):
     board = Board(4)
     proof = prover.proof(board)
     path = tmp_path / "side4.proof"
-    from hinge_fast.tools.proof import write_proof
+    from hinge_fast.solving.proof import write_proof
 
     write_proof(path, proof.position, str(proof.winner), proof.distance, proof.strategy)
     checked = check_proof(path)

@@ -12,7 +12,7 @@ from hinge_fast.search import prover as prover_module
 from hinge_fast.search.checkpoint import load_checkpoint, save_checkpoint
 from hinge_fast.search.dfpn import ProofTable, new_table
 from hinge_fast.search.prover import Prover
-from hinge_fast.tools.proof import check_proof, check_proof_text, write_proof_text
+from hinge_fast.solving.proof import check_proof, check_proof_text, write_proof_text
 from tests.test_prove import BLUE_WINS_IN_3, GREEN_WINS_IN_3, late_positions
 
 EMPTY4 = Board(4).fen()
@@ -226,8 +226,8 @@ def test_threads_must_be_a_positive_whole_number():
 # ----- the root's moves as jobs (--concurrency, --ray) -------------------------------------------
 @pytest.mark.parametrize("fen", THREADED[:5])
 def test_jobs_prove_what_one_thread_does_and_their_proofs_join(fen):
-    from hinge_fast.tools.distributed import prove_spread
-    from hinge_fast.tools.executor import Executor
+    from hinge_fast.jobs.executor import Executor
+    from hinge_fast.solving.spread import prove_spread
 
     board = Board.from_fen(fen)
     alone = Prover(table_mb=4).prove(board, interruptible=False)
@@ -247,8 +247,8 @@ def test_jobs_prove_what_one_thread_does_and_their_proofs_join(fen):
 
 
 def test_jobs_stop_at_their_node_limit():
-    from hinge_fast.tools.distributed import prove_spread
-    from hinge_fast.tools.executor import Executor
+    from hinge_fast.jobs.executor import Executor
+    from hinge_fast.solving.spread import prove_spread
 
     board = Board(5)
     calls = []

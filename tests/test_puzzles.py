@@ -1,6 +1,6 @@
-"""Puzzles (``tools/puzzles.py``, ``hinge-fast puzzles``): the shipped set parses, each
+"""Puzzles (``solving/puzzles.py``, ``hinge-fast puzzles``): the shipped set parses, each
 puzzle's win is proven again within its recorded node count and its proof passes the
-reference checker of ``tools/proof.py``; bad puzzle files are one-line errors; the
+reference checker of ``solving/proof.py``; bad puzzle files are one-line errors; the
 command writes a puzzle file; and the engines, at a fixed node limit on one thread,
 answer each puzzle with a legal move (how many they solve is reported, not asserted)."""
 
@@ -13,8 +13,8 @@ import pytest
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
 from hinge_fast.search.prover import Prover
-from hinge_fast.tools.proof import check_proof_text, write_proof_text
-from hinge_fast.tools.puzzles import (
+from hinge_fast.solving.proof import check_proof_text, write_proof_text
+from hinge_fast.solving.puzzles import (
     FORMAT,
     TABLE_MB,
     Puzzle,

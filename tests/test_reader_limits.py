@@ -188,7 +188,7 @@ def _deep_info() -> bytes:
 
 # ----- proofs, puzzles, records, books -------------------------------------------------------------
 def test_a_proof_over_its_maximum_is_refused_before_it_is_read(tmp_path):
-    from hinge_fast.tools.proof import MAX_PROOF_BYTES, check_proof
+    from hinge_fast.solving.proof import MAX_PROOF_BYTES, check_proof
 
     path = tmp_path / "big.proof"
     with open(path, "wb") as f:
@@ -201,7 +201,7 @@ def test_a_proof_over_its_maximum_is_refused_before_it_is_read(tmp_path):
 
 @pytest.mark.parametrize("distance", ["\u00b2", "\u0663", "1_0", "9" * 5001, "-1"])
 def test_a_proof_distance_is_ascii_digits(distance):
-    from hinge_fast.tools.proof import HEADER, check_proof_text
+    from hinge_fast.solving.proof import HEADER, check_proof_text
 
     text = f"{HEADER}\nposition {Board(4).fen()}\nwinner green\ndistance {distance}\n"
     with pytest.raises(HingeError) as error:
@@ -212,7 +212,7 @@ def test_a_proof_distance_is_ascii_digits(distance):
 @pytest.mark.parametrize("row", ["\u00b2", "\u0663"])
 def test_a_position_run_is_ascii_digits(row):
     from hinge_fast import reference as ref
-    from hinge_fast.tools.proof import HEADER, check_proof_text
+    from hinge_fast.solving.proof import HEADER, check_proof_text
 
     fen = f"4/{row}gg2/2bbb1/2bgg2/1ggb2/2gb1/4 g"
     with pytest.raises(HingeError) as error:
@@ -224,7 +224,7 @@ def test_a_position_run_is_ascii_digits(row):
 
 @pytest.mark.parametrize("size", ["\u0664", "\u00b2", "4_0", "9" * 5001])
 def test_a_record_size_is_ascii_digits(size):
-    from hinge_fast.tools.record import read_records
+    from hinge_fast.records.record import read_records
 
     with pytest.raises(HingeError) as error:
         read_records(f'[Size "{size}"]\n\n1. C3 unfinished\n')
@@ -232,7 +232,7 @@ def test_a_record_size_is_ascii_digits(size):
 
 
 def test_a_puzzle_file_nested_200000_deep_is_one_line(tmp_path):
-    from hinge_fast.tools.puzzles import load_puzzles
+    from hinge_fast.solving.puzzles import load_puzzles
 
     path = tmp_path / "deep.json"
     path.write_text("[" * 200_000 + "]" * 200_000)
@@ -254,7 +254,7 @@ def test_a_puzzle_file_nested_200000_deep_is_one_line(tmp_path):
     ],
 )
 def test_a_puzzle_field_of_the_wrong_type_is_one_line(tmp_path, field, value):
-    from hinge_fast.tools.puzzles import FORMAT, load_puzzles
+    from hinge_fast.solving.puzzles import FORMAT, load_puzzles
 
     puzzle = {
         "position": Board(4).fen(),
@@ -284,7 +284,9 @@ def test_memory_and_recursion_errors_of_the_readers_are_one_line(
 ):
     """Whatever part of a reader runs out of memory or stack on an input, the caller
     gets one HingeError line naming the file (the CLI prints it, status 2)."""
-    from hinge_fast.tools import book, proof, puzzles, record
+    from hinge_fast.games import book
+    from hinge_fast.records import record
+    from hinge_fast.solving import proof, puzzles
 
     def exhausted(*args, **kwargs):
         raise error_type()
@@ -306,7 +308,7 @@ def test_memory_and_recursion_errors_of_the_readers_are_one_line(
 
 
 def test_the_check_proof_command_says_one_line_and_exits_2_for_a_huge_distance(cli, tmp_path):
-    from hinge_fast.tools.proof import HEADER
+    from hinge_fast.solving.proof import HEADER
 
     path = tmp_path / "p.proof"
     path.write_text(f"{HEADER}\nposition {Board(4).fen()}\nwinner green\ndistance {'9' * 5001}\n")

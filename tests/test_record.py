@@ -1,4 +1,4 @@
-"""Game records (hinge_fast.tools.record): format, parse, replay, validation."""
+"""Game records (hinge_fast.records.record): format, parse, replay, validation."""
 
 import io
 
@@ -6,8 +6,8 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
-from hinge_fast.tools.positions import random_position
-from hinge_fast.tools.record import (
+from hinge_fast.games.positions import random_position
+from hinge_fast.records.record import (
     GameRecord,
     count_games,
     format_record,
@@ -213,7 +213,7 @@ def test_one_game_is_read_without_replaying_the_others():
 
 
 def test_a_game_over_the_move_bound_is_refused_before_it_is_replayed(monkeypatch):
-    from hinge_fast.tools import record
+    from hinge_fast.records import record
 
     replayed = []
     monkeypatch.setattr(record.GameRecord, "validate", lambda self: replayed.append(self) or self)

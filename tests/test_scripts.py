@@ -40,7 +40,6 @@ def test_every_script_exits_through_run_script():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["texel", "fit", "no/such.npz"], "error: No such file or directory: no/such.npz"),
         (
             ["ground_truth", "--tablebase", "no/such.tb", "--positions", "2"],
             "error: no tablebase at no/such.tb",
@@ -101,26 +100,6 @@ def test_perft_profile_reads_cachegrind_and_divides_by_the_leaves_added():
     assert LEAVES.findall("59232\n") == ["59232"] and LEAVES.findall(
         "perft(5) = 59232\nbulk 0.1 s\n"
     ) == ["59232"]
-
-
-def test_the_win_scale_fit_finds_the_scale_of_its_data():
-    """Results drawn from the logistic curve with scale 800 give back about 800; a game
-    of self-play records a score per searched position and the winner."""
-    import random
-
-    import numpy as np
-
-    from hinge_fast.search import create_searcher
-    from scripts.fit_win_scale import fit_scale, play_one
-
-    rng = np.random.default_rng(3)
-    score = rng.integers(-4000, 4000, size=20_000)
-    won = (rng.random(len(score)) < 1 / (1 + np.exp(-score / 800))).astype(np.int64)
-    assert abs(fit_scale(score, won) - 800) < 40
-    scores, movers, winner = play_one(
-        create_searcher("alphabeta", threads=1, table_mb=1), 4, 200, random.Random(1)
-    )
-    assert len(scores) == len(movers) > 0 and winner in (0, 1, None) and set(movers) <= {0, 1}
 
 
 def test_the_growth_fit_recovers_an_exact_exponential():
@@ -184,3 +163,42 @@ def test_prove_check_parts_name_one_slice_each_of_the_draw():
     slices = [take_part(draw, k, 3) for k in (1, 2, 3)]
     assert slices[0] == [0, 3, 6, 9] and sorted(sum(slices, [])) == draw
     assert take_part(draw, 1, 1) == draw
+
+
+def test_the_structure_figures_of_a_small_package(tmp_path):
+    """scripts/structure.py counts lines, function lengths, parameters (without self),
+    imports inside functions, and finds a cycle through an import inside a function
+    (not one through an import under TYPE_CHECKING)."""
+    from scripts.structure import measure, report
+
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text('"""A package."""\n')
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from .sub import b\n"
+        "if TYPE_CHECKING:\n"
+        "    from . import c\n"
+        "class K:\n"
+        "    def method(self, x, *, y=1, **rest):\n"
+        "        return x\n"
+    )
+    (package / "sub" / "b.py").write_text(
+        "def f():\n    from ..a import K\n    import json\n    return K, json\n"
+    )
+    (package / "c.py").write_text("from .a import K\n")
+    figures = measure(package)
+    assert figures.modules["pkg.a"] == 7 and figures.modules["pkg"] == 1
+    assert figures.functions == {"pkg.a:K.method": 2, "pkg.sub.b:f": 4}
+    assert figures.parameters["pkg.a:K.method"] == 3
+    assert figures.function_imports == {
+        "pkg": 0,
+        "pkg.a": 0,
+        "pkg.c": 0,
+        "pkg.sub": 0,
+        "pkg.sub.b": 2,
+    }
+    assert figures.cycles == [["pkg.a", "pkg.sub.b"]]
+    text = report(figures, top=1)
+    assert "imports inside functions: 2" in text and "pkg.a <-> pkg.sub.b" in text

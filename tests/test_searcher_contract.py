@@ -71,8 +71,8 @@ def test_engine_specs_parse_through_the_registry():
 
 def test_default_engine_everywhere():
     assert hinge_fast.search(Board(4), nodes=50, seed=1).engine == DEFAULT_ENGINE
+    from hinge_fast.analysis.position import analyze
     from hinge_fast.protocol.options import default_options
-    from hinge_fast.tools.analysis import analyze
 
     assert default_options()["engine"].value == DEFAULT_ENGINE
     assert analyze(Board(4), nodes=50, seed=1).engine == DEFAULT_ENGINE

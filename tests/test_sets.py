@@ -30,7 +30,7 @@ from hinge_fast.core.sets import (
     up,
 )
 from hinge_fast.core.tables import MAX_SIZE, NWORDS, SHIFT_INTERIOR, workspace
-from hinge_fast.tools.positions import random_filling
+from hinge_fast.games.positions import random_filling
 from tests.conftest import QUICK_MAX_SIZE, game_positions
 
 SIZES = range(4, MAX_SIZE + 1)

@@ -1,4 +1,4 @@
-"""The side-4 solver (hinge_fast/core/retro.py, hinge_fast/tools/tablebase.py), its
+"""The side-4 solver (hinge_fast/core/retro.py, hinge_fast/solving/tablebase.py), its
 file format and ``probe``, against brute force through the reference implementation.
 """
 
@@ -15,8 +15,8 @@ from hinge_fast import reference as ref
 from hinge_fast.cli import main
 from hinge_fast.core.fen import format_fen
 from hinge_fast.errors import HingeError
-from hinge_fast.tools import tablebase as tbmod
-from hinge_fast.tools.tablebase import Tablebase, probe, solve, write_tablebase
+from hinge_fast.solving import tablebase as tbmod
+from hinge_fast.solving.tablebase import Tablebase, probe, solve, write_tablebase
 
 #: Late side-4 positions whose game trees are small enough for the reference.
 LATE_POSITIONS = [
@@ -94,8 +94,9 @@ def test_symmetries_commute_with_the_rules():
     """Each of the 12 symmetries maps the moves of a position onto those of its image:
     the canonical indices of the children agree, which also checks the index tables."""
     from hinge_fast.core import retro
+    from hinge_fast.core.symmetry import symmetry_permutations
 
-    perms = retro.symmetry_permutations()
+    perms = symmetry_permutations(4)
     assert sorted(map(tuple, np.sort(perms, axis=1))) == [tuple(range(19))] * 12
     assert len({tuple(p) for p in perms}) == 12
     rng = random.Random(12)

@@ -8,7 +8,7 @@ import pytest
 from hinge_fast import Board
 from hinge_fast import reference as ref
 from hinge_fast.cli import main
-from hinge_fast.tools.stats import MoveKinds, wilson_interval
+from hinge_fast.games.stats import MoveKinds, wilson_interval
 
 
 @pytest.fixture
@@ -229,8 +229,8 @@ def test_stats_say_when_games_repeat(cli, monkeypatch):
 
 
 def test_a_match_says_when_games_repeat():
-    from hinge_fast.tools.match import play_match
-    from hinge_fast.tools.players import get_player
+    from hinge_fast.games.match import play_match
+    from hinge_fast.games.players import get_player
 
     same = play_match(
         get_player("alphabeta", nodes=200),

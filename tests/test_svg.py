@@ -1,4 +1,4 @@
-"""SVG pictures (hinge_fast.tools.svg): rendered to PNG with cairosvg, pixels checked at cell centres."""
+"""SVG pictures (hinge_fast.analysis.svg): rendered to PNG with cairosvg, pixels checked at cell centres."""
 
 import io
 import xml.etree.ElementTree as ET
@@ -7,9 +7,9 @@ import pytest
 from PIL import Image
 
 from hinge_fast import Board
+from hinge_fast.analysis.svg import COLORS, cell_center, to_png
+from hinge_fast.analysis.svg import board as board_svg
 from hinge_fast.errors import HingeError
-from hinge_fast.tools.svg import COLORS, cell_center, to_png
-from hinge_fast.tools.svg import board as board_svg
 
 # Green F6 G7, Blue D4 (S=6); last move: Blue's D4.
 POSITION_MOVES = ["F6", "D4", "G7"]

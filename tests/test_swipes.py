@@ -17,7 +17,7 @@ from hinge_fast import reference as ref
 from hinge_fast.core.geometry import DIRECTIONS
 from hinge_fast.core.sets import dilate, s_and, s_andnot, s_interior, s_or, set_like, to_shift_words
 from hinge_fast.core.swipes import END_SETS, swipe_end_sets
-from hinge_fast.tools.positions import random_filling
+from hinge_fast.games.positions import random_filling
 from tests.conftest import game_positions, shift_cells
 
 SIZES = range(4, 10)

@@ -183,7 +183,7 @@ def test_mutated_files_give_a_hinge_error_or_a_reading(good, tmp_path_factory, d
 # ----- the writer -------------------------------------------------------------------------------
 def small_result():
     """A SolveResult of three blocks (the writer takes any length), one of them empty."""
-    from hinge_fast.tools.tablebase import BLOCK_ENTRIES, SolveResult
+    from hinge_fast.solving.tablebase import BLOCK_ENTRIES, SolveResult
 
     values = np.zeros(3 * BLOCK_ENTRIES, dtype=np.uint8)
     values[:100], values[2 * BLOCK_ENTRIES :] = 5, 8
@@ -205,7 +205,7 @@ def test_the_writer_syncs_a_temporary_file_in_the_same_folder_then_renames_it(
 ):
     import os
 
-    from hinge_fast.tools import tablebase as tools_tb
+    from hinge_fast.solving import tablebase as solving_tb
 
     calls = []
     real_fsync, real_replace = os.fsync, os.replace
@@ -222,7 +222,7 @@ def test_the_writer_syncs_a_temporary_file_in_the_same_folder_then_renames_it(
     monkeypatch.setattr(os, "replace", replace)
     path = tmp_path / "side4.tb"
     for _ in range(2):
-        tools_tb.write_tablebase(small_result(), path)
+        solving_tb.write_tablebase(small_result(), path)
     renames = [c for c in calls if c[0] == "replace"]
     assert len(renames) == 2 and renames[0][1] != renames[1][1]  # a new temporary name each time
     for _, temporary, final in renames:
@@ -247,7 +247,7 @@ def _umask() -> int:
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(tmp_path, monkeypatch, failing):
     import os
 
-    from hinge_fast.tools import tablebase as tools_tb
+    from hinge_fast.solving import tablebase as solving_tb
 
     path = tmp_path / "side4.tb"
     path.write_bytes(b"the old table")
@@ -279,6 +279,6 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_one(tmp_path, monke
 
         monkeypatch.setattr(os, "fdopen", lambda *a, **k: Full(real_fdopen(*a, **k)))
     with pytest.raises(HingeError, match="No space left"):
-        tools_tb.write_tablebase(small_result(), path)
+        solving_tb.write_tablebase(small_result(), path)
     assert path.read_bytes() == b"the old table"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["side4.tb"]

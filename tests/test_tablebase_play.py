@@ -18,14 +18,14 @@ import pytest
 
 from hinge_fast import Board, Color
 from hinge_fast.errors import HingeError
+from hinge_fast.games.players import get_player
 from hinge_fast.protocol.client import EngineOption
 from hinge_fast.protocol.server import EngineSession
 from hinge_fast.search import Limits, Score, create_searcher
 from hinge_fast.search import tablebase as stb
 from hinge_fast.search.registry import ENGINES, engine_spec
-from hinge_fast.tools import tablebase as tbmod
-from hinge_fast.tools.players import get_player
-from hinge_fast.tools.tablebase import Tablebase, probe, solve, write_tablebase
+from hinge_fast.solving import tablebase as tbmod
+from hinge_fast.solving.tablebase import Tablebase, probe, solve, write_tablebase
 
 #: Blue to move wins in 3 (one winning move among eight).
 WIN_START = "4/1bgg1/2bb2/2bgg2/1ggb2/2gb1/4 b"

@@ -13,6 +13,7 @@ import pytest
 from hinge_fast import Board
 from hinge_fast.cli import main
 from hinge_fast.errors import HingeError
+from hinge_fast.games.players import get_player
 from hinge_fast.protocol.options import default_options, searcher_options
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.mcts import MCTSSearcher
@@ -20,7 +21,6 @@ from hinge_fast.search.mcts_threads import merged_result, share, thread_seed
 from hinge_fast.search.options import DEFAULT_THREADS, MAX_THREADS, default_threads
 from hinge_fast.search.registry import engine_spec, parse_engine_spec
 from hinge_fast.search.tt import pack_entry, table_store
-from hinge_fast.tools.players import get_player
 
 MIDGAME = "6/1gg4/5g2/9/3b4g1/3b3g3/1b2ggg1g1/1b7/3b4/3b3/6 g"
 ENGINES = ("alphabeta", "mcts")

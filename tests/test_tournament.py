@@ -9,10 +9,10 @@ import math
 import pytest
 
 from hinge_fast import HingeError
-from hinge_fast.tools.players import get_player
-from hinge_fast.tools.ratings import PRIOR_DRAWS, fit_ratings, ratings_table
-from hinge_fast.tools.record import read_records
-from hinge_fast.tools.tournament import pairings, play_tournament
+from hinge_fast.games.players import get_player
+from hinge_fast.games.ratings import PRIOR_DRAWS, fit_ratings, ratings_table
+from hinge_fast.games.tournament import pairings, play_tournament
+from hinge_fast.records.record import read_records
 
 
 def test_pairings():
@@ -154,8 +154,8 @@ def test_tournament_command_bad_input(cli, argv):
 
 
 def test_a_tournament_in_worker_processes_plays_the_same_games():
-    from hinge_fast.tools.executor import Executor
-    from hinge_fast.tools.players import PlayerSpec
+    from hinge_fast.games.players import PlayerSpec
+    from hinge_fast.jobs.executor import Executor
 
     specs = [
         PlayerSpec("greedy", size=4),

@@ -4,7 +4,7 @@ import pytest
 
 from hinge_fast.cli import main
 from hinge_fast.errors import HingeError
-from hinge_fast.tools.tune import parse_param, spsa
+from hinge_fast.games.tune import parse_param, spsa
 
 
 def test_parse_param_reads_start_range_and_step():

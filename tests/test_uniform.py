@@ -21,7 +21,7 @@ from hinge_fast import reference as ref
 from hinge_fast.core import kernels, parallel
 from hinge_fast.core.playouts import ELIMINATION, NO_LEGAL_MOVE, PLY_CAP
 from hinge_fast.core.tables import MAX_MOVES, MAX_SIZE, SHIFT_WORDS
-from hinge_fast.tools.positions import random_filling
+from hinge_fast.games.positions import random_filling
 from tests.conftest import QUICK_MAX_SIZE, S6_MID, S9_MID, game_positions, shift_cells
 
 SIZES = range(4, MAX_SIZE + 1)

@@ -520,7 +520,7 @@ def test_a_search_that_raises_mid_stream_frees_its_slot(monkeypatch):
         searcher = real(name, **options)
         return BreaksAfterItsFirstResult(searcher) if broken["on"] else searcher
 
-    monkeypatch.setattr(hinge_fast.search, "create_searcher", create)
+    monkeypatch.setattr("hinge_fast.web.engine.create_searcher", create)
     with TestClient(create_app(max_searches=1), base_url=LOCAL) as client:
         gid = new_game(client, position=MIDGAME)["id"]
         with client.stream(
@@ -577,7 +577,7 @@ def test_web_searches_use_one_thread_each(monkeypatch):
         made.append(options)
         return real(name, **options)
 
-    monkeypatch.setattr("hinge_fast.search.create_searcher", spy)
+    monkeypatch.setattr(engine, "create_searcher", spy)
     for name in engine.ENGINE_NAMES:
         engine.RunningSearch(engine.SearchRequest(name, 0.05)).run(Board(4))
     assert made and all(options.get("threads") == 1 for options in made)

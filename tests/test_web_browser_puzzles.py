@@ -13,7 +13,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.search.prover import Prover  # noqa: E402
-from hinge_fast.tools.puzzles import load_puzzles, proven_moves  # noqa: E402
+from hinge_fast.solving.puzzles import load_puzzles, proven_moves  # noqa: E402
 from tests.test_web_browser import (  # noqa: E402  (the fixtures among them by name)
     board_position,
     browser_context_args,

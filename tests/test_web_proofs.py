@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.errors import HingeError  # noqa: E402
-from hinge_fast.tools.puzzles import load_puzzles  # noqa: E402
+from hinge_fast.solving.puzzles import load_puzzles  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
 from tests.conftest import LOCAL, events, new_game  # noqa: E402
 from tests.test_web_api import MIDGAME  # noqa: E402

@@ -114,7 +114,7 @@ def add_executor_arguments(
     concurrency=True,
 ):
     """``--concurrency C`` (unless ``concurrency=False``) and ``--ray [ADDRESS]``:
-    where a command's jobs run (``hinge_fast.tools.executor``). A command taking them
+    where a command's jobs run (``hinge_fast.jobs.executor``). A command taking them
     calls :func:`executor_from_args` and hands the Executor to its runner."""
     if concurrency:
         parser.add_argument(
@@ -139,7 +139,7 @@ def add_executor_arguments(
 
 def executor_from_args(args):
     """The Executor that ``--concurrency`` and ``--ray`` ask for (close it when done)."""
-    from ..tools.executor import Executor
+    from ..jobs.executor import Executor
 
     return Executor(concurrency=getattr(args, "concurrency", None), ray=getattr(args, "ray", None))
 
@@ -367,7 +367,7 @@ def seed_of_args(args) -> int:
     was played with, else a fresh random one."""
     import random
 
-    from ..tools.match import seed_of_match_file
+    from ..games.matchfile import seed_of_match_file
 
     seed = args.seed
     if args.resume is not None and seed is None:
@@ -379,13 +379,13 @@ def seed_of_args(args) -> int:
 
 def open_games_file(args, settings) -> dict:
     """The games already played: with ``--resume``, those of its file (cut after the
-    last whole record; ``settings``, as ``tools.match.read_match`` takes them, must
+    last whole record; ``settings``, as ``games.matchfile.read_match`` takes them, must
     match); with ``--out``, none: a file that holds anything is refused unless
     ``--force`` (then it is replaced by an empty one); HingeError if it cannot be written."""
     import os
 
-    from ..tools.files import write_text_file
-    from ..tools.match import cut_file, read_match, read_match_file
+    from ..games.matchfile import cut_file, read_match, read_match_file
+    from ..records.files import write_text_file
 
     if getattr(args, "force", False) and args.out is None:
         raise HingeError("--force goes with --out FILE: it replaces what FILE holds")
@@ -418,8 +418,8 @@ def open_games_file(args, settings) -> dict:
 def openings_from_args(args, size: int):
     """``(book, openings)``: the Book the arguments ask for (None: random openings) and
     the random openings' plies; HingeError for a missing, empty or bad book."""
-    from ..tools.book import NO_BOOK, default_book_path, read_book
-    from ..tools.match import DEFAULT_OPENING_PLIES
+    from ..games.book import NO_BOOK, default_book_path, read_book
+    from ..games.match import DEFAULT_OPENING_PLIES
 
     name = args.book
     if args.openings is not None and name is not None and name.strip().lower() not in NO_BOOK:
@@ -438,7 +438,7 @@ def write_json(path: str, data) -> None:
     """Write ``data`` to ``path`` as indented JSON; HingeError if it cannot be written."""
     import json
 
-    from ..tools.files import write_text_file
+    from ..records.files import write_text_file
 
     write_text_file(path, json.dumps(data, indent=1) + "\n")
 

@@ -1,4 +1,4 @@
-"""``analyze``: the engine's view of a position (logic in ``hinge_fast.tools.analysis``)."""
+"""``analyze``: the engine's view of a position (logic in ``hinge_fast.analysis.position``)."""
 
 from __future__ import annotations
 
@@ -90,9 +90,9 @@ def register(subparsers):
 def run_analyze(args) -> int:
     import json
 
+    from ..analysis.position import analyze
     from ..search import Limits
     from ..search.registry import choose_engine
-    from ..tools.analysis import analyze
 
     board = board_from_args(args)
     require_game_on(board)
@@ -117,12 +117,12 @@ def run_analyze(args) -> int:
         seed=args.seed,
         **{k: v for k, v in engine_options(engine, args).items() if k != "seed"},
     )
-    from ..tools.game import check_stop
+    from ..games.game import check_stop
 
     check_stop()  # Ctrl-C during the search: the search returned early, the command stops
     if args.svg:
-        from ..tools.analysis import analysis_svg
-        from ..tools.files import write_text_file
+        from ..analysis.position import analysis_svg
+        from ..records.files import write_text_file
 
         write_text_file(args.svg, analysis_svg(report))
     proof = None

@@ -81,7 +81,7 @@ def run_bench(args) -> int:
         else:
             print(signature)
         return 0
-    from ..tools.benchmark import format_table, run_all
+    from ..measure.benchmark import format_table, run_all
 
     report = run_all(size=args.size, quick=args.quick, progress=_Progress(), threads=args.threads)
     print(json.dumps(report, indent=1) if args.json else format_table(report))

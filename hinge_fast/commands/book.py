@@ -12,7 +12,7 @@ BOOK_SETTINGS = {4: (4, 200, 6)}  # side: (plies, margin, candidates) where the 
 
 
 def register(subparsers):
-    from ..tools.book import DEFAULT_BOOK_DEPTH, DEFAULT_BOOK_PLIES, DEFAULT_MARGIN
+    from ..games.book import DEFAULT_BOOK_DEPTH, DEFAULT_BOOK_PLIES, DEFAULT_MARGIN
 
     p = subparsers.add_parser(
         "book",
@@ -94,8 +94,8 @@ def register(subparsers):
 
 
 def run_book(args) -> int:
-    from ..tools.book import DEFAULT_BOOK_PLIES, DEFAULT_MARGIN, book_text, make_book
-    from ..tools.files import write_text_file
+    from ..games.book import DEFAULT_BOOK_PLIES, DEFAULT_MARGIN, book_text, make_book
+    from ..records.files import write_text_file
 
     plies, margin, candidates = BOOK_SETTINGS.get(
         args.size, (DEFAULT_BOOK_PLIES, DEFAULT_MARGIN, 3)

@@ -19,7 +19,7 @@ def register(subparsers):
 
 
 def run_check_proof(args) -> int:
-    from ..tools.proof import check_proof
+    from ..solving.proof import check_proof
 
     checked = check_proof(args.file)
     winner = checked.winner.capitalize()

@@ -94,7 +94,7 @@ class _Progress:
         self.bar = tqdm(total=games, unit="game", file=sys.stderr, disable=None)
 
     def __call__(self, result):
-        from ..tools.match import elo_text
+        from ..games.results import elo_text
 
         ptnml = " ".join(str(k) for k in result.pentanomial.ptnml)
         text = f"+{result.wins} -{result.losses} ={result.unfinished} ptnml {ptnml} Elo {elo_text(result.elo)}"
@@ -110,9 +110,11 @@ class _Progress:
 def run_match(args) -> int:
     import random
 
-    from ..tools.match import MatchSettings, Sprt, play_match, read_match_file
-    from ..tools.players import PlayerSpec, close_made_players, get_player
-    from ..tools.record import append_record
+    from ..games.match import play_match
+    from ..games.matchfile import MatchSettings, read_match_file
+    from ..games.pairstats import Sprt
+    from ..games.players import PlayerSpec, close_made_players, get_player
+    from ..records.record import append_record
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
     book, openings = openings_from_args(args, args.size)
@@ -259,7 +261,7 @@ def _openings_text(book, openings, order) -> str:
 
 def _search_note(player_a, player_b) -> str:
     """The banner's note on whom the limits concern: random and greedy do not search."""
-    from ..tools.players import GreedyPlayer, RandomPlayer
+    from ..games.players import GreedyPlayer, RandomPlayer
 
     quick = [p.name for p in (player_a, player_b) if isinstance(p, (GreedyPlayer, RandomPlayer))]
     if not quick:

@@ -125,7 +125,7 @@ def _perft_reference(board, depth, divide):
 
 def _perft_ray(board, args):
     """Split at a shallow depth and count the subtrees on Ray workers."""
-    from ..tools.distributed import perft_split
+    from ..measure.counting import perft_split
 
     with executor_from_args(args) as executor:
         executor.start()

@@ -88,7 +88,7 @@ class _Leave(Exception):
 
 class TerminalGame:
     """The terminal game: reads commands from ``stdin``, writes to ``stdout``. The
-    moves go through the one game loop (``hinge_fast.tools.game.play_game``), the
+    moves go through the one game loop (``hinge_fast.games.game.play_game``), the
     person being the player whose ``choose`` reads the terminal."""
 
     def __init__(self, board, human, player, engine_name, stdin, stdout, ansi):
@@ -131,7 +131,7 @@ class TerminalGame:
         return None if line == "" else line.strip()
 
     def run(self) -> int:
-        from ..tools.game import play_game
+        from ..games.game import play_game
 
         self.say(
             f"You play {self.human} against {self.engine_name}, on the side-{self.board.size} board. "
@@ -237,7 +237,7 @@ class TerminalGame:
 
     def save(self, path):
         from ..errors import HingeError
-        from ..tools.record import GameRecord, write_records
+        from ..records.record import GameRecord, write_records
 
         if not path:
             raise HingeError("save needs a file name: save FILE")
@@ -255,7 +255,7 @@ class TerminalGame:
 
 def run_play(args) -> int:
     from ..board import Board
-    from ..tools.players import get_player
+    from ..games.players import get_player
 
     human = args.side
     board = Board(args.size)

@@ -106,7 +106,7 @@ def _playouts_ray(board, args):
     seeded by (seed, g) wherever it runs: the same tally as on one machine)."""
     from tqdm import tqdm
 
-    from ..tools.distributed import playouts_split
+    from ..measure.counting import playouts_split
 
     with executor_from_args(args) as executor:
         executor.start()

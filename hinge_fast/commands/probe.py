@@ -51,7 +51,7 @@ def move_text(win: bool, distance: int, mover) -> str:
 
 
 def run_probe(args) -> int:
-    from ..tools.tablebase import probe
+    from ..solving.tablebase import probe
 
     board = board_from_args(args)
     answer = probe(board, args.tablebase)

@@ -164,7 +164,7 @@ def run_prove(args) -> int:
 
 def run_prove_spread(args, board) -> int:
     """``prove --concurrency C`` / ``--ray``: the root's moves proven as jobs."""
-    from ..tools.distributed import prove_spread
+    from ..solving.spread import prove_spread
 
     with executor_from_args(args) as executor:
         if not args.quiet:
@@ -203,7 +203,7 @@ def print_result(args, result, proof) -> int:
     """Print the result, with the root's moves when asked, and write ``proof`` (None
     when there is none or no ``--out``) to ``--out``; the exit status."""
     from ..search.score import proof_text
-    from ..tools.proof import write_proof
+    from ..solving.proof import write_proof
 
     if proof is None:
         print(result.text())

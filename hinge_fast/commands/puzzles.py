@@ -9,7 +9,7 @@ from . import ProgressBar, positive_int, seconds
 
 
 def register(subparsers):
-    from ..tools.puzzles import DEFAULT_NODES, DEFAULT_PLAY_NODES, ENGINE_TIME, MIN_REPLY_DISTANCE
+    from ..solving.puzzles import DEFAULT_NODES, DEFAULT_PLAY_NODES, ENGINE_TIME, MIN_REPLY_DISTANCE
 
     p = subparsers.add_parser(
         "puzzles",
@@ -87,8 +87,8 @@ def register(subparsers):
 def run_puzzles(args) -> int:
     import time
 
-    from ..tools.files import write_text_file
-    from ..tools.puzzles import find_puzzles, puzzles_json
+    from ..records.files import write_text_file
+    from ..solving.puzzles import find_puzzles, puzzles_json
 
     header = {
         "command": "hinge-fast puzzles "

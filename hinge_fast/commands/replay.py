@@ -1,4 +1,4 @@
-"""``replay``: show a recorded game (format: ``hinge_fast.tools.record``, docs/usage.md)."""
+"""``replay``: show a recorded game (format: ``hinge_fast.records.record``, docs/usage.md)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def register(subparsers):
 def run_replay(args) -> int:
     from ..board import draw
     from ..errors import HingeError
-    from ..tools.record import count_games, format_record, move_label, read_record
+    from ..records.record import count_games, format_record, move_label, read_record
 
     games = count_games(args.file)
     if not games:
@@ -78,8 +78,8 @@ def run_replay(args) -> int:
     termination = record.termination
     print(f"result: {record.result}" + (f" ({termination})" if termination else ""))
     if args.svg:
-        from ..tools.files import write_text_file
-        from ..tools.svg import board as board_svg
+        from ..analysis.svg import board as board_svg
+        from ..records.files import write_text_file
 
         write_text_file(args.svg, board_svg(board))
         sys.stdout.flush()

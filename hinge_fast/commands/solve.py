@@ -53,7 +53,7 @@ def _side_four(text):
 
 def run_solve(args) -> int:
     from ..errors import HingeError
-    from ..tools.tablebase import solve_and_write, solve_from_and_write
+    from ..solving.tablebase import solve_and_write, solve_from_and_write
 
     if args.start is not None:
         if args.out is None:

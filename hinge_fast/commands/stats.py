@@ -1,11 +1,11 @@
 """``stats``: play many self-play games and report how Hinge games go
-(the library: ``hinge_fast.tools.stats``, which also defines the kinds of move)."""
+(the library: ``hinge_fast.games.stats``, which also defines the kinds of move)."""
 
 from __future__ import annotations
 
 import sys
 
-from ..tools.stats import DEFAULT_GAMES, DEFAULT_MAX_PLIES
+from ..games.stats import DEFAULT_GAMES, DEFAULT_MAX_PLIES
 from . import ProgressBar, add_executor_arguments, executor_from_args, positive_int, seconds
 
 
@@ -90,7 +90,7 @@ def register(subparsers):
 def run_stats(args) -> int:
     import json
 
-    from ..tools.stats import format_text, self_play, write_plot
+    from ..games.stats import format_text, self_play, write_plot
 
     with executor_from_args(args) as executor, ProgressBar("game") as bar:
         summary = self_play(

@@ -62,10 +62,10 @@ def register(subparsers):
 def run_tournament(args) -> int:
     import random
 
-    from ..tools.match import MatchSettings, read_match_file
-    from ..tools.players import PlayerSpec, close_made_players, get_player
-    from ..tools.record import append_record
-    from ..tools.tournament import pairings, play_tournament, tournament_kind
+    from ..games.matchfile import MatchSettings, read_match_file
+    from ..games.players import PlayerSpec, close_made_players, get_player
+    from ..games.tournament import pairings, play_tournament, tournament_kind
+    from ..records.record import append_record
 
     if len(args.engines) < 2:
         raise HingeError("a tournament needs at least two engines")

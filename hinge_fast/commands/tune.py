@@ -105,8 +105,8 @@ def run_tune(args) -> int:
     import random
 
     from ..errors import HingeError
+    from ..games.tune import DEFAULT_R_END, parse_param, spsa
     from ..search.registry import engine_spec
-    from ..tools.tune import DEFAULT_R_END, parse_param, spsa
 
     spec = engine_spec(args.engine)
     if not args.param:

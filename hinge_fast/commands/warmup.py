@@ -27,7 +27,7 @@ def register(subparsers):
 
 def run_warmup(args) -> int:
     from ..errors import HingeError
-    from ..tools.warmup import warm_up
+    from ..measure.warmup import warm_up
 
     if args.processes is not None and args.processes < 1:
         raise HingeError(f"--processes must be at least 1, not {args.processes}")

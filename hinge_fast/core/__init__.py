@@ -1,9 +1,11 @@
 """The rules core: geometry, position strings and the numba kernels.
 
 Layer order (lowest first): ``core`` < ``reference`` < ``board`` < ``search`` <
-``protocol`` < ``tools`` < ``web`` < ``commands`` < ``cli``; see docs/architecture.md.
+``protocol`` < ``analysis``, ``records``, ``jobs`` < ``games`` < ``solving`` <
+``measure`` < ``web`` < ``commands`` < ``cli``; see docs/architecture.md.
 
 * ``geometry``: cells, notation, neighbours, and the bitboards a ``Board`` keeps;
+* ``symmetry``: the board's 12 symmetries as permutations of cells;
 * ``tables``: the kernels' global tables, indexed by board side;
 * ``fen``: position strings in and out;
 * the numba kernels, all on one cell layout (sets of 64-bit words in which each

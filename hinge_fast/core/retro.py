@@ -11,9 +11,8 @@ swap with the other side to move have one index and one value, so the solver kee
 table for both sides to move and two "reachable" flags per index (bit 0: reachable with
 Green to move, Green's tokens being ``own``; bit 1: with Blue to move).
 
-The board has the 12 symmetries of the hexagon (6 rotations, each with or without a
-reflection); the rules commute with them (``tests/test_solve.py`` checks it). The
-solver stores one entry per class of symmetric positions, at the class's *canonical
+The board has the 12 symmetries of the hexagon (``symmetry.py``); the rules commute
+with them (``tests/test_solve.py`` checks it). The solver stores one entry per class of symmetric positions, at the class's *canonical
 index*: the smallest index among its 12 images.
 
 Value codes
@@ -30,9 +29,9 @@ import numpy as np
 from numba import prange
 
 from .codes import is_swipe, move_from, move_to
-from .geometry import geometry
 from .jit import njit
 from .moves import list_moves
+from .symmetry import N_SYMMETRIES, symmetry_permutations
 from .tables import (
     GROUP_SLOTS,
     MAX_MOVES,
@@ -45,7 +44,6 @@ from .tables import (
 SIZE = 4
 N_CELLS = 19
 N_INDEX = 3**N_CELLS
-N_SYMMETRIES = 12
 LOW_BITS = 10
 LOW_MASK = (1 << LOW_BITS) - 1
 LOW_SPAN = 3**LOW_BITS
@@ -57,32 +55,8 @@ MAX_DISTANCE = 126
 NO_LOSS = 255
 
 
-def symmetry_permutations(size: int = SIZE) -> np.ndarray:
-    """int64 ``[12, n_interior]``: the image of each interior cell under each symmetry.
-
-    In centred axial coordinates ``(q, s) = (c - S + 1, r - S + 1)`` a turn by 60
-    degrees maps direction k to direction k+1: ``(q, s) -> (q - s, q)``; the
-    reflection ``(q, s) -> (s, q)`` maps the directions onto themselves in reverse
-    cyclic order.
-    """
-    geo = geometry(size)
-    centre = size - 1
-    perms = np.zeros((N_SYMMETRIES, geo.n_interior), dtype=np.int64)
-    for reflect in range(2):
-        for turn in range(6):
-            for cell in range(geo.n_interior):
-                c, r = geo.coords[cell]
-                q, s = c - centre, r - centre
-                if reflect:
-                    q, s = s, q
-                for _ in range(turn):
-                    q, s = q - s, q
-                perms[reflect * 6 + turn, cell] = geo.index[(q + centre, s + centre)]
-    return perms
-
-
 def _index_tables():
-    perms = symmetry_permutations()
+    perms = symmetry_permutations(SIZE)
     low = np.zeros((N_SYMMETRIES, 1 << LOW_BITS), dtype=np.int64)
     high = np.zeros((N_SYMMETRIES, 1 << (N_CELLS - LOW_BITS)), dtype=np.int64)
     for s in range(N_SYMMETRIES):

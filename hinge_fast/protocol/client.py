@@ -14,7 +14,7 @@ Modelled on python-chess's ``SimpleEngine``::
 Every failure (the engine died, timed out, flooded its output, answered ``err`` or
 something unreadable) raises :class:`EngineError` (a HingeError) with a message naming
 the engine and the command, and ``termination`` saying how it failed.
-``hinge_fast.tools.players.EnginePlayer`` adapts an engine to the match runner's
+``hinge_fast.games.players.EnginePlayer`` adapts an engine to the match runner's
 player interface.
 """
 
@@ -36,8 +36,9 @@ from dataclasses import dataclass
 
 from ..board import Board, Color, Move, Termination
 from ..errors import HingeError
-from ..search.limits import Limits
+from ..search.limits import DEFAULT_TIME, Limits
 from ..search.score import Score
+from .wire import format_game_string
 
 #: Seconds to wait for an answer to a command that does not search.
 DEFAULT_TIMEOUT = 30.0
@@ -510,7 +511,6 @@ class Engine:
         self._game = None
         if moves:
             # A game string: the start position, a state the engine checks, the moves.
-            from .wire import format_game_string
 
             self._command("newgame " + format_game_string(start_fen, board, board.move_stack))
         else:
@@ -573,8 +573,6 @@ class Engine:
             if clock.moves_to_go is not None:
                 parts.append(f"movestogo {clock.moves_to_go}")
         if not parts:
-            from ..search.limits import DEFAULT_TIME
-
             parts.append("time " + hhmmss(DEFAULT_TIME))
             limit = Limits(time=DEFAULT_TIME)
         command = "bestmove " + " ".join(parts)

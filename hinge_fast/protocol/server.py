@@ -34,6 +34,7 @@ from ..core.geometry import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, check_size
 from ..errors import HingeError
 from ..search.registry import ENGINES, check_limits, create_searcher
 from ..search.searcher import Searcher
+from ..version import __version__
 from .options import Option, default_options, find_option, searcher_options
 from .wire import (  # noqa: F401  (re-exported: the protocol's public names)
     MAX_GAME_MOVES,
@@ -154,8 +155,6 @@ class EngineSession:
 
     # ----- commands (each returns the lines before 'ok'; raising leaves the state as it was)
     def _cmd_info(self, rest):
-        from .. import __version__
-
         _no_arguments("info", rest)
         return [
             f"id {ENGINE_NAME} {__version__}",

@@ -71,7 +71,6 @@ from ..core.codes import is_swipe
 from ..core.geometry import MAX_SIZE, MIN_SIZE
 from ..core.jit import njit
 from ..core.moves import list_moves, play_move
-from ..core.retro import symmetry_permutations
 from ..core.sets import (
     s_andnot,
     s_any,
@@ -83,6 +82,7 @@ from ..core.sets import (
     to_shift_words,
 )
 from ..core.swipes import grow_group
+from ..core.symmetry import symmetry_permutations
 from ..core.tables import (
     BIT_OF_CELL,
     CELL_OF_BIT,

@@ -16,7 +16,7 @@ searched and each root move's state.
 results of a run with the winner as attacker, taking at each of the winner's turns the
 proven move of the shortest known distance, and covering every reply of the loser;
 where the table has lost a result (replaced), it searches that position again. The
-checker of ``tools/proof.py`` replays such a strategy with the reference
+checker of ``solving/proof.py`` replays such a strategy with the reference
 implementation.
 
 The kernels run on a worker thread (``core/workers.py``) that Ctrl-C (KeyboardInterrupt

@@ -9,7 +9,7 @@ A :class:`Score` is one of
 Every score also reads as a chance to win (:attr:`Score.win_chance`): a win rate as it
 is, a proven result 1 or 0, and centi-tokens through the logistic curve
 ``1 / (1 + exp(-score / WIN_SCALE))``, its scale fitted by maximum likelihood to the
-results of the default engine's own games (``scripts/fit_win_scale.py``; the command and
+results of the default engine's own games (``experiments/fit_win_scale.py``; the command and
 the fit in docs/search-alphabeta.md, "Reading the scores").
 
 Scores order from the mover's point of view: every loss < every unproven score < every
@@ -36,8 +36,8 @@ from ..errors import HingeError
 CENTI = "centi"
 #: Centi-tokens of alpha-beta's score per unit of log-odds of the side to move winning,
 #: fitted to 400 self-play games of sides 6 and 9 (docs/search-alphabeta.md, "Reading the
-#: scores"): ``python -m scripts.fit_win_scale generate --out winscale.npz --games 200
-#: --seed 1`` then ``python -m scripts.fit_win_scale fit winscale.npz``.
+#: scores"): ``python -m experiments.fit_win_scale generate --out winscale.npz --games 200
+#: --seed 1`` then ``python -m experiments.fit_win_scale fit winscale.npz``.
 WIN_SCALE = 1715.0
 RATE = "rate"
 WIN = "win"

@@ -1,7 +1,7 @@
 """Reading the side-4 tablebase, and perfect play from it at a search's root.
 
-``hinge-fast solve --size 4`` (``hinge_fast/tools/tablebase.py``) writes the file;
-this module reads it, so that the searchers (which may not import the tools layer)
+``hinge-fast solve --size 4`` (``hinge_fast/solving/tablebase.py``) writes the file;
+this module reads it, so that the searchers (which may not import the layers above)
 can play from it. The method and the format are in ``docs/solve.md``.
 
     >>> from hinge_fast.search.tablebase import describe, check_tablebase_option

@@ -4,8 +4,8 @@ nothing, and the engine's options read the evaluations' names from here without
 loading numba.
 
 The fitted weights (``FITTED_*``, ``LEAF_FITTED_*``) were fitted on self-play games of
-sides 6 to 9 (``scripts/texel.py``). Side 4 has its own fit of the leaf model
-(``scripts/texel.py generate --sizes 4``, then ``fit --unit fitted``; self-play results
+sides 6 to 9 (``experiments/texel.py``). Side 4 has its own fit of the leaf model
+(``experiments/texel.py generate --sizes 4``, then ``fit --unit fitted``; self-play results
 only, never the side-4 tablebase, which is the test set; game positions, not
 ``--leaves``: on side 4 a depth-1 search's principal variation already runs to the end
 of the game, so its leaves have no evaluation to fit). ``Evaluator.weights_for(size)``
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-#: Fitted weights, opening then end (``scripts/texel.py``: a logistic fit of the game
+#: Fitted weights, opening then end (``experiments/texel.py``: a logistic fit of the game
 #: results of self-play on sides 6-9), in centi-tokens per unit of each term of
 #: ``evaluate.FITTED_TERMS``; a position with a fraction ``phase`` of its interior cells
 #: filled weighs each term by ``opening * (1 - phase) + end * phase``.

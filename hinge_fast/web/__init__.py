@@ -9,7 +9,8 @@
 tabs play in ``games.py``, the searches in ``engine.py``); ``hinge-fast serve`` runs
 it with uvicorn. The page itself is plain HTML, JavaScript and CSS under ``static/``.
 This layer holds no game logic: it calls ``hinge_fast.board``, ``hinge_fast.search``
-and ``hinge_fast.tools``. Docs: docs/web.md.
+and the domain packages below it (``analysis``, ``records``, ``solving``). Docs:
+docs/web.md.
 """
 
 from .app import create_app

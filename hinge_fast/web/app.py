@@ -27,11 +27,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from .. import __version__
+from ..analysis.position import eliminations, ranked_root_moves, root_move_text, threats
+from ..analysis.svg import COLORS, last_flipped
+from ..analysis.svg import board as board_svg
 from ..errors import HingeError
+from ..search import engine_spec
 from ..search.score import green_view
-from ..tools.analysis import eliminations, ranked_root_moves, root_move_text, threats
-from ..tools.svg import COLORS
-from ..tools.svg import board as board_svg
+from ..solving.puzzles import load_puzzles
 from .engine import (
     DEFAULT_PROVE_NODES,
     ENGINE_NAMES,
@@ -47,6 +49,7 @@ from .engine import (
 )
 from .games import MAX_NAME, MAX_TEXT, Game, GameStore
 from .guard import GUARD_ERRORS, LocalGuard
+from .rules_page import rules_html
 
 #: Searches at once across all games, by default: one per core is the most that helps.
 DEFAULT_MAX_SEARCHES = 2
@@ -233,7 +236,7 @@ class GameState(BaseModel):
     legal: list[LegalMove]
     last_flipped: list[str] = Field(..., description="tokens the last move flipped")
     searching: bool
-    svg: str = Field(..., description="the board picture (hinge_fast.tools.svg)")
+    svg: str = Field(..., description="the board picture (hinge_fast.analysis.svg)")
 
 
 class Error(BaseModel):
@@ -308,8 +311,6 @@ def add_game_links(schema: dict) -> dict:
 
 
 def _state(game: Game) -> dict:
-    from ..tools.svg import last_flipped
-
     board = game.board
     outcome = game.outcome()
     return {
@@ -475,8 +476,6 @@ def create_app(
 
     @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
     def rules(game: str | None = None):
-        from .rules_page import rules_html
-
         return rules_html(game)
 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
@@ -856,8 +855,6 @@ def create_app(
         summary="The shipped puzzles: positions whose side to move wins by force",
     )
     def puzzles():
-        from ..tools.puzzles import load_puzzles
-
         return [
             {
                 "number": i,
@@ -873,8 +870,6 @@ def create_app(
         responses={403: {"model": Error, "description": GUARD_ERRORS[403]}},
     )
     def engines():
-        from ..search import engine_spec
-
         return {
             "engines": [
                 {"name": name, "description": engine_spec(name).description}

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from ..board import Board
 from ..errors import HingeError
-from ..search import DEFAULT_ENGINE, ENGINES
+from ..search import DEFAULT_ENGINE, ENGINES, Limits, create_searcher, engine_spec
+from ..solving.puzzles import proven_moves
 
 #: Engines a person can pick in the app: the registry's, the default (the stronger) first.
 ENGINE_NAMES = (DEFAULT_ENGINE,) + tuple(e for e in ENGINES if e != DEFAULT_ENGINE)
@@ -105,8 +106,6 @@ def prepare(searcher, board: Board) -> None:
 def _search(run: RunningSearch, board: Board, on_progress, on_stage):
     """The searcher contract: ``create_searcher(name, **options).go(board, limits,
     on_progress)`` with a thread-safe ``stop()``."""
-    from ..search import Limits, create_searcher, engine_spec
-
     request = run.request
     assert request is not None  # a search runs with its request
     # the app's caps and wishes, given to each engine that has such an option: one
@@ -222,8 +221,6 @@ def prove_json(board: Board, nodes: int, prover=None) -> dict:
     a fresh table each time): the winner ('green', 'blue' or None), the proof's
     distance, the result in words, the side to move's proven winning moves, and the
     search's nodes and seconds."""
-    from ..tools.puzzles import proven_moves
-
     if board.outcome() is not None:
         raise HingeError("nothing to prove: the game is over")
     prover = new_prover() if prover is None else prover

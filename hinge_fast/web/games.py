@@ -20,7 +20,7 @@ from collections import OrderedDict
 from ..board import Board, Color, bitboard_cells
 from ..core.fen import format_fen
 from ..errors import HingeError
-from ..tools.record import GameRecord, format_record, parse_record
+from ..records.record import GameRecord, format_record, parse_record
 from .engine import RunningSearch
 
 #: Games kept at once; the least recently used one is dropped beyond that.

@@ -1,0 +1,311 @@
+"""Texel tuning of alpha-beta's fitted evaluation: a logistic fit of game results.
+
+    python -m experiments.texel generate --out texel.npz --seconds 900   # self-play, sides 6-9
+    python -m experiments.texel fit texel.npz                            # weights for evaluate.py
+    python -m experiments.texel check                                         # side 4, tablebase labels
+
+    # side 4's own weights (search/weights.py; no --leaves: see there):
+    python -m experiments.texel generate --sizes 4 --out texel4.npz --seconds 150 --seed 8
+    python -m experiments.texel fit texel4.npz --l2 1e-3 --unit fitted
+
+Example: python -m experiments.texel check --positions 500
+
+``generate`` plays self-play games (``--engine``, default ``alphabeta``, or an
+engine with options such as ``alphabeta:quiescence=0``, at ``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
+differ) on the sides ``--sizes`` (default 6 to 9) and keeps, for every position after the opening, the raw terms
+of the evaluation (``terms.board_terms``), the phase (the fraction of interior
+cells filled) and the game's result for the side to move. Positions with a verdict (no
+legal move, or an elimination now) are left out: the search scores them exactly.
+
+``fit`` fits the fitted evaluation's model, ``P(side to move wins) = sigmoid(score)``
+with ``score = sum_i term_i * (opening_i * (1 - phase) + end_i * phase)`` (the terms
+of ``FITTED_TERMS``, ``tempo`` being 1), by minimising the logistic loss (scipy's
+L-BFGS, a little L2), as Texel tuning does for chess. The weights are then converted
+from log-odds to centi-tokens at the scale that fits the classic evaluation best on
+the same positions (so a fitted centi-token means what a classic one does), and
+printed as the two tuples of ``evaluate.py``.
+Half the games (by game, so that positions of one game stay together) are held out to
+report the loss of the fit beside the hand-set ``classic`` weights.
+
+With ``generate --leaves`` each position is replaced by the leaf of its depth-1 search
+(the principal variation played out: the root move and the quiescence's flips), where the
+search applies the evaluation, labelled with the game's result for the leaf's side to
+move; ``evaluate.py``'s ``leaf-fitted`` weights come from such a fit (``fit --unit
+fitted``: in the fitted evaluation's centi-tokens).
+
+``check`` samples side-4 positions from random games and compares each evaluation's
+sign with the exact result of the side-4 tablebase (win or loss for the side to
+move): agreement rate and logistic loss, by phase, of the classic, fitted and
+leaf-fitted weights (sides 6-9) and of leaf-fitted's side-4 weights
+(``search/weights.py``, evaluator ``leaf-fitted`` on side 4). It measures how well a fit to sides 6-9 carries over to a
+board it never saw; the tablebase only measures here, it never trains.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+import numpy as np
+
+from hinge_fast import Board, Color
+from hinge_fast.search import Limits, create_searcher
+from hinge_fast.search.evaluate import FITTED_TERMS, WEIGHTS
+from hinge_fast.search.registry import parse_engine_spec
+from hinge_fast.search.terms import board_terms
+from hinge_fast.search.weights import (
+    FITTED_END,
+    FITTED_OPENING,
+    LEAF_FITTED_END,
+    LEAF_FITTED_OPENING,
+    LEAF_FITTED_SIDE4,
+)
+from scripts import run_script
+
+K = len(FITTED_TERMS)
+
+
+def features(board: Board):
+    """``(terms + (1,), phase)`` of ``board``, or None when it has a verdict."""
+    terms, n_own, can_eliminate = board_terms(board.size, board.own, board.enemy)
+    if n_own == 0 or can_eliminate:
+        return None
+    size = board.size
+    cells = 3 * (size - 1) * (size - 2) + 1
+    tokens = board.token_count(Color.GREEN) + board.token_count(Color.BLUE)
+    return np.array(list(terms) + [1], dtype=np.float64), tokens / cells
+
+
+def generate(args) -> None:
+    rng = random.Random(args.seed)
+    name, options = parse_engine_spec(args.engine)
+    if name == "alphabeta":
+        options.setdefault("threads", 1)  # deterministic under a node limit
+    searcher = create_searcher(name, **options)
+    probe = create_searcher(name, **options) if args.leaves else None
+    limits = Limits(nodes=args.nodes)
+    rows, phases, results, game_ids, sizes = [], [], [], [], []
+    started = time.monotonic()
+    games = 0
+    while time.monotonic() - started < args.seconds and games < args.games:
+        size = rng.choice(args.sizes)
+        board = Board(size)
+        for _ in range(rng.randint(2, 10)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves))
+        kept = []
+        while not board.is_game_over() and len(board.move_stack) < args.max_plies:
+            at = board
+            if args.leaves:
+                # Where the search applies the evaluation: the end of a depth-1 search's
+                # principal variation (the root move and the quiescence's flips).
+                at = board.copy()
+                for move in probe.go(board, Limits(depth=1)).pv:
+                    at.push(move)
+            f = None if at.is_game_over() else features(at)
+            if f is not None:
+                kept.append((f, int(at.turn)))
+            board.push(searcher.go(board, limits).move)
+        outcome = board.outcome()
+        if outcome is None or outcome.winner is None:
+            continue
+        winner = int(outcome.winner)
+        for (terms, phase), turn in kept:
+            rows.append(terms)
+            phases.append(phase)
+            results.append(1.0 if turn == winner else 0.0)
+            game_ids.append(games)
+            sizes.append(size)
+        games += 1
+        if games % 20 == 0:
+            print(
+                f"{games} games, {len(rows)} positions, {time.monotonic() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    from hinge_fast.core.atomic import write_atomic
+
+    out = (
+        args.out if str(args.out).endswith(".npz") else f"{args.out}.npz"
+    )  # the name numpy would give it
+    write_atomic(
+        out,
+        lambda f: np.savez_compressed(
+            f,
+            terms=np.array(rows),
+            phase=np.array(phases),
+            result=np.array(results),
+            game=np.array(game_ids),
+            size=np.array(sizes),
+        ),
+    )
+    print(f"{games} games, {len(rows)} positions -> {out}")
+
+
+def design(terms, phase):
+    """The fit's inputs: each term times (1 - phase), then times phase."""
+    p = phase[:, None]
+    return np.hstack([terms * (1 - p), terms * p])
+
+
+def logistic_loss(w, x, y, l2=0.0):
+    z = x @ w
+    # log(1 + e^z) - y z, computed stably, and its gradient.
+    loss = np.logaddexp(0.0, z) - y * z
+    grad = x.T @ (1 / (1 + np.exp(-z)) - y) / len(y)
+    return loss.mean() + l2 * (w @ w), grad + 2 * l2 * w
+
+
+def fit_weights(x, y, l2=1e-6):
+    from scipy.optimize import minimize
+
+    w0 = np.zeros(x.shape[1])
+    answer = minimize(logistic_loss, w0, args=(x, y, l2), jac=True, method="L-BFGS-B")
+    return answer.x
+
+
+def classic_vector():
+    """The classic weights in the fit's layout (same in both phases, tempo 0)."""
+    v = np.array(list(WEIGHTS) + [0], dtype=np.float64)
+    return np.concatenate([v, v])
+
+
+def best_scale(v, x, y):
+    """The logistic loss of centi-token weights ``v`` at the best scale (centi-tokens to log-odds)."""
+    from scipy.optimize import minimize_scalar
+
+    answer = minimize_scalar(
+        lambda k: logistic_loss(v * k, x, y)[0], bounds=(1e-6, 0.1), method="bounded"
+    )
+    return answer.fun, answer.x
+
+
+def fit(args) -> None:
+    data = np.load(args.data)
+    terms, phase, y, game = data["terms"], data["phase"], data["result"], data["game"]
+    x = design(terms, phase)
+    train = game % 2 == 0
+    test = ~train
+    print(
+        f"{len(y)} positions from {len(set(game.tolist()))} games; sizes {sorted(set(data['size'].tolist()))}; "
+        f"side to move won {y.mean():.3f}"
+    )
+    w = fit_weights(x[train], y[train], args.l2)
+    held_out = logistic_loss(w, x[test], y[test])[0]
+    classic_loss, _ = best_scale(classic_vector(), x[test], y[test])
+    fitted = np.array(FITTED_OPENING + FITTED_END, dtype=np.float64)
+    fitted_loss, _ = best_scale(fitted, x[test], y[test])
+    base = logistic_loss(np.zeros(x.shape[1]), x[test], y[test])[0]
+    print(
+        f"held-out logistic loss: this fit {held_out:.4f}, evaluate.py's fitted (best scale) {fitted_loss:.4f}, "
+        f"classic (best scale) {classic_loss:.4f}, constant {base:.4f}"
+    )
+    accuracy = np.mean((x[test] @ w > 0) == (y[test] > 0.5))
+    fitted_accuracy = np.mean((x[test] @ fitted > 0) == (y[test] > 0.5))
+    print(
+        f"held-out sign agreement with the result: this fit {accuracy:.3f}, evaluate.py's fitted {fitted_accuracy:.3f}"
+    )
+    w_all = fit_weights(x, y, args.l2)
+    # Centi-tokens as the classic (or with --unit fitted, the fitted) evaluation means
+    # them: its best scale (log-odds per centi-token) on all the positions converts the
+    # fitted log-odds.
+    _, k = best_scale(fitted if args.unit == "fitted" else classic_vector(), x, y)
+    centi = w_all / k
+    print(
+        f"all positions: the {args.unit} evaluation's 1 centi-token = {k:.5f} log-odds, the unit of the weights below"
+    )
+    for name, a, b in zip(FITTED_TERMS, centi[:K], centi[K:]):
+        print(f"  {name:<11} opening {a:8.1f}  end {b:8.1f}")
+    print("FITTED_OPENING = (" + ", ".join(f"{v:.0f}" for v in centi[:K]) + ")")
+    print("FITTED_END = (" + ", ".join(f"{v:.0f}" for v in centi[K:]) + ")")
+
+
+def check(args) -> None:
+    from hinge_fast.solving.tablebase import Tablebase, probe
+
+    tb = Tablebase(args.tablebase)
+    rng = random.Random(args.seed)
+    rows, phases, labels = [], [], []
+    while len(rows) < args.positions:
+        board = Board(4)
+        for _ in range(rng.randint(0, 18)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves))
+        if board.is_game_over():
+            continue
+        f = features(board)
+        if f is None:
+            continue
+        answer = probe(board, tb)
+        rows.append(f[0])
+        phases.append(f[1])
+        labels.append(1.0 if answer.win else 0.0)
+    terms, phase, y = np.array(rows), np.array(phases), np.array(labels)
+    x = design(terms, phase)
+    print(
+        f"{len(y)} side-4 positions from random games (seed {args.seed}); side to move wins {y.mean():.3f}"
+    )
+    fitted = np.array(FITTED_OPENING + FITTED_END, dtype=np.float64)
+    leaf = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
+    leaf4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
+    for name, v in (
+        ("classic", classic_vector()),
+        ("fitted", fitted),
+        ("leaf-69", leaf),
+        ("leaf-4", leaf4),
+    ):
+        loss, k = best_scale(v, x, y)
+        agree = (x @ v > 0) == (y > 0.5)
+        by_phase = []
+        for low, high in ((0, 0.25), (0.25, 0.5), (0.5, 1.01)):
+            mask = (phase >= low) & (phase < high)
+            by_phase.append(f"{agree[mask].mean():.3f} ({mask.sum()})")
+        print(
+            f"{name:<8} sign agreement {agree.mean():.3f}  by filled fraction <0.25, <0.5, rest: "
+            + ", ".join(by_phase)
+            + f"  logistic loss {loss:.4f}"
+        )
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.texel", description=__doc__.split("\n\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate", help="self-play positions with results")
+    g.add_argument("--out", required=True)
+    g.add_argument("--sizes", type=int, nargs="+", default=[6, 7, 8, 9])
+    g.add_argument("--engine", default="alphabeta")
+    g.add_argument("--nodes", type=int, default=800)
+    g.add_argument("--seconds", type=float, default=600)
+    g.add_argument("--games", type=int, default=10**9)
+    g.add_argument("--max-plies", type=int, default=400)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument(
+        "--leaves",
+        action="store_true",
+        help="keep the leaf of each position's depth-1 search (its PV played out), not the position",
+    )
+    f = sub.add_parser("fit", help="fit the weights")
+    f.add_argument("data")
+    f.add_argument("--l2", type=float, default=1e-6)
+    f.add_argument(
+        "--unit",
+        choices=("classic", "fitted"),
+        default="classic",
+        help="print the weights in the centi-tokens of this evaluation (its best scale on the data)",
+    )
+    c = sub.add_parser("check", help="side 4 against the tablebase")
+    c.add_argument("--positions", type=int, default=3000)
+    c.add_argument("--seed", type=int, default=4)
+    c.add_argument("--tablebase", default=None)
+    args = parser.parse_args(argv)
+    {"generate": generate, "fit": fit, "check": check}[args.command](args)
+
+
+if __name__ == "__main__":
+    run_script(main)

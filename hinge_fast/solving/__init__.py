@@ -1,0 +1,1 @@
+"""Solving positions: the side-4 tablebase, proofs (spread over workers, written and checked) and puzzles."""
