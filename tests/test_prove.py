@@ -210,13 +210,19 @@ def test_shortest_finds_a_shorter_win_than_the_plain_search():
     board = Board.from_fen(SHORTER_THAN_FOUND)
     assert Prover(table_mb=1).prove(board, interruptible=False).distance == 7
     result = Prover(table_mb=1).prove(board, interruptible=False, shortest=True)
-    assert (result.text(), result.shortest) == ("Blue wins, proven in 3 plies", True)
+    assert (result.text(), result.shortest) == (
+        "Blue wins in 3 plies (proven, the shortest win)",
+        True,
+    )
     assert exact_value(ref.parse_position(SHORTER_THAN_FOUND), 3) == (True, 3)
 
 
 def test_the_empty_side4_board_is_won_in_13_plies_at_best():
     result = Prover(table_mb=16).prove(Board(4), interruptible=False, shortest=True)
-    assert (result.text(), result.shortest) == ("Green wins, proven in 13 plies", True)
+    assert (result.text(), result.shortest) == (
+        "Green wins in 13 plies (proven, the shortest win)",
+        True,
+    )
 
 
 def test_shortest_stopped_by_a_limit_says_so(cli):
@@ -235,7 +241,7 @@ def test_cli_prove_shortest_writes_the_shortest_proof(cli, tmp_path):
     out = tmp_path / "proof.txt"
     run = cli("prove", SHORTER_THAN_FOUND, "--shortest", "--out", out, "--quiet", "--table-mb", "4")
     assert run.status == 0, run.err
-    assert run.out.splitlines()[0] == "Blue wins, proven in 3 plies"
+    assert run.out.splitlines()[0] == "Blue wins in 3 plies (proven, the shortest win)"
     run = cli("check-proof", out)
     assert run.status == 0, run.err
     assert run.out.splitlines()[0].endswith("in at most 3 plies")
@@ -246,7 +252,7 @@ def test_shortest_proof_of_the_empty_side4_board_is_13_plies(tmp_path, cli):
     out = tmp_path / "side4.proof"
     run = cli("prove", "--size", "4", "--shortest", "--out", out, "--quiet", "--table-mb", "64")
     assert run.status == 0, run.err
-    assert run.out.splitlines()[0] == "Green wins, proven in 13 plies"
+    assert run.out.splitlines()[0] == "Green wins in 13 plies (proven, the shortest win)"
     checked = check_proof(out)
     assert (checked.winner, checked.distance, checked.unused) == ("green", 13, 0)
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..board import Board, Color, Move
+from ..board import Board, Color, Move, Outcome
 from ..errors import HingeError
 from ..search.limits import Limits
 from ..search.registry import check_limits, create_searcher, engine_spec
+from ..search.result import SearchResult
 from ..search.score import Score, green_text, mover_text
 from .svg import COLORS
 from .svg import board as board_svg
@@ -95,7 +96,7 @@ def threats(board: Board) -> list[Threat]:
     """Every group of either side that the opponent could flip with one move: first
     those of the side not to move (flippable now), then those of the side to move (if
     the opponent were to move), each list largest group first."""
-    out = []
+    out: list[Threat] = []
     for b, to_move in ((board, True), (_turned(board), False)):
         attacker = b.turn
         found, _ = _attacks(b)
@@ -110,7 +111,7 @@ def threats(board: Board) -> list[Threat]:
 def eliminations(board: Board) -> list[Elimination]:
     """Swipes that would flip the opponent's last tokens: the side to move's (winning
     now), then the other side's (if it were its turn)."""
-    out = []
+    out: list[Elimination] = []
     for b, to_move in ((board, True), (_turned(board), False)):
         _, moves = _attacks(b)
         out.extend(Elimination(str(b.turn), move, to_move) for move in moves)
@@ -166,11 +167,11 @@ class Analysis:
     the plain text of ``hinge-fast analyze``."""
 
     board: Board
-    outcome: object = None
+    outcome: Outcome | None = None
     evaluation: dict | None = None
     threats: list[Threat] = field(default_factory=list)
     eliminations: list[Elimination] = field(default_factory=list)
-    result: object = None  # SearchResult, None when the game is over
+    result: SearchResult | None = None  # None when the game is over
     top: int = DEFAULT_TOP
     engine: str | None = None
 
@@ -179,18 +180,17 @@ class Analysis:
         return None if self.result is None else self.result.move
 
     def _move_dict(self, root_move) -> dict:
+        depth = None if self.result is None else self.result.depth
         return {
             "move": str(root_move.move),
             "score": _score_number(root_move.score),
-            "score_text": root_move_text(
-                root_move, self.result.depth, self.board.turn, green=False
-            ),
+            "score_text": root_move_text(root_move, depth, self.board.turn, green=False),
             "mate": root_move.mate,
             "win_rate": root_move.win_rate,
             "visits": root_move.visits,
             "depth": root_move.depth or None,
             "win_chance": _chance(root_move.score),
-            "green_text": root_move_text(root_move, self.result.depth, self.board.turn),
+            "green_text": root_move_text(root_move, depth, self.board.turn),
             "pv": [str(m) for m in root_move.pv],
         }
 
@@ -357,7 +357,8 @@ def analyze(
     # depth (alpha-beta); the others list their moves best first by their own measure
     # (MCTS: visits, each with its win rate).
     if "multipv" in spec.option_names:
-        options.setdefault("multipv", min(top, spec.option("multipv").high))
+        high = spec.option("multipv").high
+        options.setdefault("multipv", top if high is None else min(top, int(high)))
     if seed is not None and "seed" in spec.option_names:
         options["seed"] = seed
     searcher = create_searcher(engine, **options)

@@ -319,7 +319,7 @@ def board(
         arrow_specs.append((a, b, COLORS["arrow"], t, swipe))
 
     # lines of text under the board
-    text_lines = []
+    text_lines: list[tuple[str, str, str, str | None]] = []  # (kind, colour, text, mark)
     if caption:
         outcome = board.outcome()
         text = str(outcome) if outcome else f"{board.turn} to move"

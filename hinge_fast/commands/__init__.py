@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ..board import Board
 from ..core.text import install_hint, seconds_text
 from ..errors import HingeError
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 
 def add_position_arguments(parser, required_side=False, default_size=6):
@@ -217,7 +221,7 @@ class ProgressBar:
 
     def __init__(self, unit: str):
         self.unit = unit
-        self.bar = None
+        self.bar: tqdm | None = None
 
     def __enter__(self):
         from tqdm import tqdm

@@ -113,7 +113,7 @@ def run_match(args) -> int:
     from ..games.match import play_match
     from ..games.matchfile import MatchSettings, read_match_file
     from ..games.pairstats import Sprt
-    from ..games.players import PlayerSpec, close_made_players, get_player
+    from ..games.players import Player, PlayerSpec, close_made_players, get_player
     from ..records.record import append_record
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
@@ -182,7 +182,7 @@ def run_match(args) -> int:
     written = [0]
     try:
         done = open_games_file(args, settings)
-        players = (player_a, player_b)
+        players: tuple[Player | PlayerSpec, ...] = (player_a, player_b)
         if executor.kind != "serial":
             players = tuple(
                 PlayerSpec(

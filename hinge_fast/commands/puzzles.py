@@ -90,7 +90,7 @@ def run_puzzles(args) -> int:
     from ..records.files import write_text_file
     from ..solving.puzzles import find_puzzles, puzzles_json
 
-    header = {
+    header: dict[str, object] = {
         "command": "hinge-fast puzzles "
         + " ".join(
             [

@@ -63,7 +63,7 @@ def run_tournament(args) -> int:
     import random
 
     from ..games.matchfile import MatchSettings, read_match_file
-    from ..games.players import PlayerSpec, close_made_players, get_player
+    from ..games.players import Player, PlayerSpec, close_made_players, get_player
     from ..games.tournament import pairings, play_tournament, tournament_kind
     from ..records.record import append_record
 
@@ -123,7 +123,7 @@ def run_tournament(args) -> int:
 
         executor = executor_from_args(args)
         done = open_games_file(args, settings_for)
-        players = made
+        players: list[Player] | list[PlayerSpec] = made
         if executor.kind != "serial":
             players = [
                 PlayerSpec(

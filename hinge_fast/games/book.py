@@ -277,7 +277,7 @@ def make_book(
     )
     rng = _random.Random(seed)
     seen = set()
-    found = []  # (fen, centi-tokens or None)
+    found: list[tuple[str, int | None]] = []  # (fen, centi-tokens or None)
     for tried in range(1, tries + 1):
         board = random_position(size, plies, rng)
         if board.is_game_over() or len(board.move_stack) < plies:
@@ -290,6 +290,7 @@ def make_book(
             if is_balanced(board, tablebase):
                 found.append((board.fen(), None))
         else:
+            assert searcher is not None  # made whenever not exact
             score = searcher.go(board, Limits(depth=depth)).score
             if score.mate is None and score.centi_tokens is not None:
                 found.append((board.fen(), score.centi_tokens))
@@ -298,9 +299,12 @@ def make_book(
         if len(found) >= wanted:
             break
     if not exact and found:
-        middle = statistics.median(c for _, c in found)
-        closest = sorted(range(len(found)), key=lambda i: (abs(found[i][1] - middle), i))
-        keep = sorted(i for i in closest[:positions] if abs(found[i][1] - middle) <= margin)
+        # searched positions all have a score (None is for tablebase ones), so
+        # scores[i] is found[i]'s
+        scores = [c for _, c in found if c is not None]
+        middle = statistics.median(scores)
+        closest = sorted(range(len(found)), key=lambda i: (abs(scores[i] - middle), i))
+        keep = sorted(i for i in closest[:positions] if abs(scores[i] - middle) <= margin)
         found = [found[i] for i in keep]
     if not found:
         raise HingeError(

@@ -108,9 +108,10 @@ def play_game(
 
     board = Board(size) if start is None else start
     first = len(board.move_stack)
-    left = spent = None
+    left: list[float] | None = None
+    spent: list[float] | None = None
+    clock_time = time.perf_counter if timer is None else timer  # read only under a clock
     if time_control is not None:
-        timer = time.perf_counter if timer is None else timer
         left = [time_control.base, time_control.base]
         spent = []
         increment = time_control.increment
@@ -141,14 +142,15 @@ def play_game(
                 side = int(board.turn)
                 clock = Clock(left[0], left[1], increment, increment)
                 choose_timed = getattr(player, "choose_timed", None)
-                started = timer()
+                started = clock_time()
                 move = (
                     choose_timed(board, clock) if choose_timed is not None else player.choose(board)
                 )
         except EngineError as e:
             return finished(board.turn.other, e.termination, str(e))
         if left is not None:
-            spent.append(timer() - started)
+            assert spent is not None  # set with left, under a clock
+            spent.append(clock_time() - started)
             left[side] -= spent[-1]
             if left[side] < 0:
                 return finished(board.turn.other, Termination.TIME_FORFEIT)

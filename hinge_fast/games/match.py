@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import pickle
 import random as _random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..board import Board, Color
@@ -66,7 +67,7 @@ class GameJob:
     max_plies: int
     start: str | None = None
     time_control: object = None
-    timer: object = None
+    timer: Callable[[], float] | None = None
 
 
 def game_plan(

@@ -91,7 +91,8 @@ class Pentanomial:
             raise HingeError(f"a pair scores 0, 0.5, 1, 1.5 or 2 points, not {pair_score!r}")
         counts = list(self.ptnml)
         counts[k] += 1
-        return Pentanomial(tuple(counts))
+        ll, ld, dd, dw, ww = counts
+        return Pentanomial((ll, ld, dd, dw, ww))
 
     @property
     def mean(self) -> float:

@@ -27,11 +27,15 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..board import Board, Move
 from ..errors import HingeError
 from ..search.limits import DEFAULT_TIME, Limits
 from ..search.registry import REGISTRY, create_searcher, engine_spec, parse_engine_spec
+
+if TYPE_CHECKING:
+    from ..protocol.client import EngineOption
 
 
 class Player:
@@ -69,6 +73,8 @@ class Player:
 
 class _SeededPlayer(Player):
     """A player drawing from its own seeded random generator."""
+
+    default_name: str  # set by each subclass
 
     def __init__(self, seed: int | None = None, name: str | None = None):
         self.name = name or self.default_name
@@ -234,7 +240,9 @@ class EnginePlayer(Player):
         )
 
         self._limit_given = limit is not None and not limit.unlimited
-        self.limit = limit if self._limit_given else Limits(time=DEFAULT_TIME)
+        self.limit: Limits = (
+            limit if limit is not None and self._limit_given else Limits(time=DEFAULT_TIME)
+        )
         self.cmd = cmd
         self.margin = SEARCH_MARGIN if margin is None else margin
         self.timeout = (
@@ -244,7 +252,7 @@ class EnginePlayer(Player):
         self.restarts = 0
         self.engine = self._start()
         self.name = name or self.engine.id or self.engine.command_name
-        self._engine_options = None
+        self._engine_options: dict[str, EngineOption] | None = None
 
     def _start(self):
         from ..protocol.client import (

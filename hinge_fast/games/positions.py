@@ -55,7 +55,8 @@ def random_filling(size: int, seed: int | _random.Random | None = None) -> Board
     geo = geometry(size)
     density = rng.choice([0.2, 0.4, 0.6, 0.8])
     green_share = rng.random()
-    green, blue = [], []
+    green: list[int] = []
+    blue: list[int] = []
     for cell in range(geo.n_interior):
         if rng.random() < density:
             (green if rng.random() < green_share else blue).append(cell)

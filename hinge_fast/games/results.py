@@ -340,10 +340,11 @@ class MatchResult:
         if self.sprt is not None:
             s = self.sprt
             lower, upper = s.bounds
-            verdict = {
+            verdicts: dict[str | None, str] = {
                 "H1": f"H1 accepted ({a} is at least {s.elo1:g} Elo stronger)",
                 "H0": f"H0 accepted ({a} is not {s.elo1:g} Elo stronger)",
-            }.get(self.sprt_decision, "no decision yet")
+            }
+            verdict = verdicts.get(self.sprt_decision, "no decision yet")
             lines.append(
                 f"SPRT elo0={s.elo0:g} elo1={s.elo1:g} alpha={s.alpha:g} beta={s.beta:g}: "
                 f"LLR {self.llr if self.llr is not None else 0.0:.2f} (bounds {lower:.2f}, {upper:.2f}): {verdict}"

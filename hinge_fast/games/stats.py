@@ -42,6 +42,7 @@ import hashlib
 import math
 import random
 import time
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -524,7 +525,9 @@ def self_play(
                     progress(count[0], games)
 
             count = [0]
-            parts = ((i, stats_job(job, finished_game)) for i, job in enumerate(jobs))
+            parts: Iterator[tuple[int, Tally]] = (
+                (i, stats_job(job, finished_game)) for i, job in enumerate(jobs)
+            )
         else:
             parts = in_order(executor.run(stats_job, jobs))
         for _, part in parts:

@@ -89,6 +89,7 @@ def parse_param(engine: str, text: str, r_end: float = DEFAULT_R_END) -> Param:
     )
     if not low < high:
         raise HingeError(f"parameter {name}: low ({low:g}) must be below high ({high:g})")
+    assert option.low is not None and option.high is not None  # a number option has bounds
     if low < option.low or high > option.high:
         raise HingeError(
             f"parameter {name}: the range {low:g} to {high:g} leaves the option's bounds {option.low:g} to {option.high:g}"

@@ -44,7 +44,7 @@ def mid_game_positions(size: int = 6) -> list[str]:
     if size == 6:
         return list(MID_GAME_S6)
 
-    out = []
+    out: list[str] = []
     seed = 0
     while len(out) < 8:
         rng = random.Random(1000 * size + seed)
@@ -75,7 +75,7 @@ def _median_rate(work, count, repeat):
     return statistics.median(rates)
 
 
-def _sides(fen):
+def _sides(fen: str) -> tuple[int, tuple, tuple]:
     board = Board.from_fen(fen)
     return board.size, board.own, board.enemy
 
@@ -192,14 +192,14 @@ def search_rate(engine: str, positions, seconds=1.0, threads=1) -> Figure:
     With ``threads`` > 1 also with that many search threads (registry option
     ``threads``), each position searched with 1 and with ``threads`` in turn."""
     spec = engine_spec(engine)
-    options = {"seed": 1} if "seed" in spec.option_names else {}
+    options: dict[str, object] = {"seed": 1} if "seed" in spec.option_names else {}
     if "tablebase" in spec.option_names:
         options["tablebase"] = "off"  # the search's speed, not the table's (side 4)
     counts = (1, threads) if threads > 1 else (1,)
     searchers = {t: create_searcher(engine, threads=t, **options) for t in counts}
     for searcher in searchers.values():
         searcher.go(Board.from_fen(positions[0]), Limits(nodes=50))  # load or compile first
-    rates = {t: [] for t in counts}
+    rates: dict[int, list[float]] = {t: [] for t in counts}
     depths = []
     for fen in positions:
         for t in counts:

@@ -53,6 +53,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from ..board import Board, Termination
 from ..core.fen import parse_fen
@@ -454,7 +455,7 @@ def _scan(text: str) -> list:
             games.append(game)
         return game
 
-    def fail(message):
+    def fail(message: str) -> NoReturn:
         number = len(games) if games else 1
         raise HingeError(f"game {number}, line {line}: {message}")
 

@@ -812,6 +812,8 @@ def _build_result(board, lines, others, nodes, seconds, depth, previous=None) ->
         seen = {rm.move for rm in listed}
         listed += [rm for rm in previous.root_moves if rm.move not in seen]
     best = listed[0]
+    # the callers' ``lines`` is never empty, and score_of gave its first line a Score
+    assert best.score is not None
     return SearchResult(
         move=best.move,
         score=best.score,

@@ -103,9 +103,12 @@ def load_checkpoint(path, position: str) -> Checkpoint:
     if (
         not isinstance(saved, str)
         or len(saved) > MAX_POSITION
-        or type(nodes) is not int
+        # isinstance (which mypy narrows by) minus bool: json gives exact int/float/bool
+        or not isinstance(nodes, int)
+        or isinstance(nodes, bool)
         or not 0 <= nodes < 1 << 63
-        or type(seconds) not in (int, float)
+        or not isinstance(seconds, (int, float))
+        or isinstance(seconds, bool)
         or not 0 <= seconds < 1e12
     ):
         raise HingeError(broken)

@@ -127,7 +127,9 @@ class TreeArrays(NamedTuple):
 
     parent: np.ndarray  # int32 per node: its parent (-1 for the root)
     first: np.ndarray  # int32: its first child
-    count: np.ndarray  # int32: its number of children (0: not expanded)
+    # int32: its number of children (0: not expanded). The name shadows tuple.count on
+    # purpose (the kernel's name for the array); mypy flags any field named so.
+    count: np.ndarray  # type: ignore[assignment]
     move: np.ndarray  # int32: the move code into it
     visits: np.ndarray  # int32
     wins: np.ndarray  # float64: results for the player who moved into it
@@ -145,6 +147,24 @@ class TreeArrays(NamedTuple):
 
 class Tree:
     """The preallocated arrays of one search tree (see the module docstring)."""
+
+    # TreeArrays' fields, set as attributes by __init__ (setattr, which mypy cannot follow)
+    parent: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+    move: np.ndarray
+    visits: np.ndarray
+    wins: np.ndarray
+    proof: np.ndarray
+    plies: np.ndarray
+    prior: np.ndarray
+    stats: np.ndarray
+    path: np.ndarray
+    moves: np.ndarray
+    flips: np.ndarray
+    scratch: np.ndarray
+    group_of_bit: np.ndarray
+    sizes: np.ndarray
 
     def __init__(self, capacity: int):
         # np.empty, not np.zeros: every field of a node is written when it is handed out

@@ -202,6 +202,7 @@ def merged_result(board, trees, seconds: float) -> SearchResult:
 
     ranked = sorted(order, key=key)
     root_moves = []
+    score: Score | None  # None: an unvisited, unproven move
     for i, code in enumerate(ranked):
         visits, wins, proof, plies = stats[code]
         if proof:

@@ -55,7 +55,9 @@ class ProofResult:
         'Green wins in at most 13 plies (proven)'
         """
         if self.winner is not None:
-            return proof_text(self.winner, self.distance)
+            # every ProofResult with a winner is made with the distance of its proof
+            assert self.distance is not None
+            return proof_text(self.winner, self.distance, self.shortest)
         if self.complete:
             return "no forced win for either side: each can make the game repeat"
         return "not proven within the limits"

@@ -64,6 +64,8 @@ from .dfpn import (
     STOPPED,
     TABLE_SLOTS,
     U64,
+    ProofTable,
+    ProverBuffers,
     bitboard_of,
     children_of,
     key_of,
@@ -126,12 +128,13 @@ class Prover:
             raise HingeError(f"threads must be a whole number of at least 1, not {threads!r}")
         self.table_mb = table_mb
         self.threads = threads
-        self.table = None
-        self.buffers = {}
+        self.table: ProofTable | None = None
+        self.buffers: dict[int, ProverBuffers] = {}  # board size -> its buffers
         self.stopping = threading.Event()
         self.split = None  # the last split run (threads > 1), for ``proof``
         self.spent = (0, 0.0)  # nodes and seconds of the checkpoint a run resumed
-        self.shortest_known = {}  # (position, winner) -> its shortest win found, plies
+        # (position, winner) -> its shortest win found, plies
+        self.shortest_known: dict[tuple[str, str], int] = {}
 
     def _prepare(self, size):
         """The buffers of side ``size`` (and the table), the kernels of its word count
@@ -418,6 +421,8 @@ class Prover:
                 if result.winner is None or not result.shortest:
                     raise HingeError("the shortest win is not proven within the limits")
                 winner, known = result.winner, result.distance
+                # result.winner is not None: a proven result has the distance of its proof
+                assert known is not None
             horizon = known
         elif winner is None:
             winner = self.prove(board, nodes=nodes, seconds=seconds).winner

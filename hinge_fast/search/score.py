@@ -261,15 +261,20 @@ def _is_green(turn) -> bool:
     return str(turn) == "green"
 
 
-def proof_text(winner, distance: int) -> str:
+def proof_text(winner, distance: int, shortest: bool = False) -> str:
     """A proof's result in words: the winner, and its distance (the longest line of the
-    proof) as the bound it is; a win in one ply is the one distance a proof makes exact.
+    proof) as the bound it is; exact where it is the shortest win (``shortest``, or a win
+    in one ply).
 
     >>> from hinge_fast.board import Color
     >>> proof_text(Color.GREEN, 15), proof_text(Color.BLUE, 1)
     ('Green wins in at most 15 plies (proven)', 'Blue wins in 1 ply (proven)')
+    >>> proof_text(Color.GREEN, 13, shortest=True)
+    'Green wins in 13 plies (proven, the shortest win)'
     """
     side = str(winner).capitalize()
+    if shortest and distance != 1:
+        return f"{side} wins in {distance} plies (proven, the shortest win)"
     if distance == 1:
         return f"{side} wins in 1 ply (proven)"
     return f"{side} wins in at most {distance} plies (proven)"

@@ -301,6 +301,7 @@ def open_tablebase(path: str | os.PathLike | None = None) -> Tablebase:
     """A (cached) open Tablebase; the default location when ``path`` is None. A file
     replaced since it was opened (another size or time) is opened again."""
     key = Path(path) if path is not None else default_tablebase_path()
+    stamp: tuple[Path, int | None, int | None]
     try:
         stat = key.stat()
         stamp = (key, stat.st_size, stat.st_mtime_ns)
