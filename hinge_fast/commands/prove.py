@@ -212,7 +212,7 @@ def print_result(args, result, proof) -> int:
                 print(line)
         return 1 if result.winner is None else 0
     size = write_proof(args.out, proof.position, str(proof.winner), proof.distance, proof.strategy)
-    print(proof_text(proof.winner, proof.distance))
+    print(proof_text(proof.winner, proof.distance, result.shortest))
     if args.moves:
         for line in root_move_lines(result):
             print(line)
