@@ -44,6 +44,7 @@ MARKER = "baseline.json"
 #: Named baselines: name -> commit.
 BASELINES = {
     "0.1.0": "9b8965c",
+    "0.2.0": "83b2bc66a",
 }
 
 
