@@ -106,18 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         python = venv / "bin" / "python"
         step("pip install the wheel", [str(python), "-m", "pip", "install", "-q", str(wheels[0])])
         expected = f"hinge-fast {source_version()}"
-        outside = scratch  # not the checkout: the installed package, not the sources
-        for args_ in (
-            [str(venv / "bin" / "hinge-fast"), "--version"],
-            [str(python), "-m", "hinge_fast", "--version"],
+        for label, command in (
+            ("hinge-fast --version", [str(venv / "bin" / "hinge-fast"), "--version"]),
+            ("python -m hinge_fast --version", [str(python), "-m", "hinge_fast", "--version"]),
         ):
-            shown = step(
-                " ".join(Path(args_[0]).name if i == 0 else a for i, a in enumerate(args_)),
-                args_,
-                cwd=outside,
-            ).strip()
+            # run from the scratch folder, not the checkout: the installed package answers
+            shown = step(label, command, cwd=scratch).strip()
             if shown != expected:
-                raise HingeError(f"{' '.join(args_[1:])} printed {shown!r}, not {expected!r}")
+                raise HingeError(f"{label} printed {shown!r}, not {expected!r}")
         print(f"check_build: {wheels[0].name} and {sdists[0].name} are good ({expected})")
         return 0
     finally:

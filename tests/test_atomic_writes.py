@@ -283,9 +283,15 @@ FILE_WRITERS = {"write_text", "write_bytes", "tofile", "savefig"}
 OPENERS = {"open", "fdopen"}
 
 
+def called_name(call: ast.Call) -> str | None:
+    """``f`` of ``f(...)`` and of ``x.f(...)``; None for other callees."""
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+
+
 def writes_a_file(call: ast.Call) -> bool:
     func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    name = called_name(call)
     if name in FILE_WRITERS:
         return True
     if name and name.startswith("save") and getattr(func, "value", None) is not None:
@@ -308,11 +314,8 @@ def unguarded_writes(source: str) -> list[str]:
     def guarded(node: ast.AST) -> bool:
         while node in parent:
             node = parent[node]
-            if isinstance(node, ast.Call):
-                func = node.func
-                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-                if name == "write_atomic":
-                    return True
+            if isinstance(node, ast.Call) and called_name(node) == "write_atomic":
+                return True
         return False
 
     lines = source.splitlines()
