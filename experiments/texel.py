@@ -14,7 +14,8 @@ Example: python -m experiments.texel check --positions 500
 engine with options such as ``alphabeta:quiescence=0``, at ``--nodes`` 800 a move, after 2 to 10 uniformly random opening plies so the games
 differ) on the sides ``--sizes`` (default 6 to 9) and keeps, for every position after the opening, the raw terms
 of the evaluation (``terms.board_terms``), the phase (the fraction of interior
-cells filled) and the game's result for the side to move. Positions with a verdict (no
+cells filled), the cells (``cell_states``: what ``experiments.learned_eval`` fits) and
+the game's result for the side to move. Positions with a verdict (no
 legal move, or an elimination now) are left out: the search scores them exactly.
 
 ``fit`` fits the fitted evaluation's model, ``P(side to move wins) = sigmoid(score)``
@@ -51,6 +52,7 @@ import time
 import numpy as np
 
 from hinge_fast import Board, Color
+from hinge_fast.board import bitboard_cells
 from hinge_fast.search import Limits, create_searcher
 from hinge_fast.search.evaluate import FITTED_TERMS, WEIGHTS
 from hinge_fast.search.registry import parse_engine_spec
@@ -78,6 +80,21 @@ def features(board: Board):
     return np.array(list(terms) + [1], dtype=np.float64), tokens / cells
 
 
+#: The most cells of any side (side 9): ``cells`` rows are padded to it.
+MAX_CELLS = 3 * 9 * 8 + 1
+
+
+def cell_states(board: Board) -> np.ndarray:
+    """Each cell's state from the side to move's view (1 its token, 2 the other side's,
+    0 empty), in cell-index order, padded with -1 to ``MAX_CELLS``."""
+    states = np.full(MAX_CELLS, -1, dtype=np.int8)
+    size = board.size
+    states[: 3 * size * (size - 1) + 1] = 0
+    states[bitboard_cells(board.own)] = 1
+    states[bitboard_cells(board.enemy)] = 2
+    return states
+
+
 def generate(args) -> None:
     rng = random.Random(args.seed)
     name, options = parse_engine_spec(args.engine)
@@ -86,7 +103,7 @@ def generate(args) -> None:
     searcher = create_searcher(name, **options)
     probe = create_searcher(name, **options) if args.leaves else None
     limits = Limits(nodes=args.nodes)
-    rows, phases, results, game_ids, sizes = [], [], [], [], []
+    rows, phases, results, game_ids, sizes, cells = [], [], [], [], [], []
     started = time.monotonic()
     games = 0
     while time.monotonic() - started < args.seconds and games < args.games:
@@ -107,13 +124,14 @@ def generate(args) -> None:
                     at.push(move)
             f = None if at.is_game_over() else features(at)
             if f is not None:
-                kept.append((f, int(at.turn)))
+                kept.append((f, int(at.turn), cell_states(at)))
             board.push(searcher.go(board, limits).move)
         outcome = board.outcome()
         if outcome is None or outcome.winner is None:
             continue
         winner = int(outcome.winner)
-        for (terms, phase), turn in kept:
+        for (terms, phase), turn, states in kept:
+            cells.append(states)
             rows.append(terms)
             phases.append(phase)
             results.append(1.0 if turn == winner else 0.0)
@@ -140,6 +158,7 @@ def generate(args) -> None:
             result=np.array(results),
             game=np.array(game_ids),
             size=np.array(sizes),
+            cells=np.array(cells, dtype=np.int8),
         ),
     )
     print(f"{games} games, {len(rows)} positions -> {out}")
