@@ -29,11 +29,19 @@ Ctrl-C leaves no process running.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    InvalidStateError,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from concurrent.futures import wait as _wait_futures
+from concurrent.futures.process import BrokenProcessPool
 
 #: Seconds between two looks at ``should_stop`` and two ``tick`` calls.
 POLL = 0.02
@@ -94,11 +102,11 @@ def finished(
     timeout = poll if should_stop is not None or tick is not None else None
     try:
         while True:
-            if refill is not None and not stopped:
-                refill()
-            if not running:
-                return
             try:
+                if refill is not None and not stopped:
+                    refill()
+                if not running:
+                    return
                 if should_stop is not None and not stopped and should_stop():
                     stopped = True
                     stop()
@@ -117,11 +125,11 @@ def finished(
 
 
 def _drain(running: dict) -> None:
-    """Wait until every future of ``running`` is done, through further Ctrl-Cs."""
-    while True:
+    """Wait until every future of ``running`` is done (cancelled ones included), through
+    further Ctrl-Cs."""
+    while not all(future.done() for future in running):
         try:
-            _wait_futures(running)
-            return
+            _wait_futures(running, timeout=POLL)
         except KeyboardInterrupt:
             continue
 
@@ -198,10 +206,15 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
     )
 
 
-def end_processes(processes: ProcessPoolExecutor) -> None:
-    """End the worker processes of ``processes`` now (their jobs are lost: the futures
-    of the jobs they were running fail) and shut the pool down whole, so that its
-    queues' semaphores are released before this process ends."""
+def end_processes(processes: ProcessPoolExecutor, futures=()) -> None:
+    """End the worker processes of ``processes`` now and shut the pool down whole, so
+    that its queues' semaphores are released before this process ends. Their jobs are
+    lost: each of ``futures`` (those of the pool) not done by then fails with
+    BrokenProcessPool, so that nothing waits for them."""
     for worker in multiprocessing.active_children():
         worker.terminate()
     processes.shutdown(wait=True, cancel_futures=True)
+    for future in futures:
+        with contextlib.suppress(InvalidStateError):  # done meanwhile
+            if not future.done():
+                future.set_exception(BrokenProcessPool("the worker processes were ended"))

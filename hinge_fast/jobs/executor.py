@@ -255,7 +255,7 @@ class Executor:
             # Ctrl-C: the games running are not waited for: the workers are ended
             # (they stop the engines they started)
             self._pool = None
-            workers.end_processes(processes)
+            workers.end_processes(processes, list(running))
 
         for index, future in workers.finished(running, stop, refill=refill):
             try:
