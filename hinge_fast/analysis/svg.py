@@ -587,7 +587,7 @@ def _text_line(kind, color, text, y, shape=None):
 def _auto_legend(board, marks: _Marks):
     """(colour, text) for each kind of mark actually drawn."""
     turn, other = board.turn, board.turn.other
-    entries = []
+    entries: list[tuple] = []
     seen = set()
     lastmove, best = marks.lastmove, marks.best
     for _, color, label in marks.outlines:

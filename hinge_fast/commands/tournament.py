@@ -168,7 +168,9 @@ def run_tournament(args) -> int:
             print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
         from tqdm import tqdm
 
-        line = tqdm(total=total, initial=len(done), unit="game", file=sys.stderr, disable=None)
+        bar = line = tqdm(
+            total=total, initial=len(done), unit="game", file=sys.stderr, disable=None
+        )
         result = play_tournament(
             players,
             args.rounds,
@@ -176,7 +178,7 @@ def run_tournament(args) -> int:
             game_seed,
             args.gauntlet,
             game_settings,
-            RunSettings(executor, done, on_game, lambda _: line.update(1)),
+            RunSettings(executor, done, on_game, lambda _: bar.update(1)),
         )
     except KeyboardInterrupt:
         counted = 0

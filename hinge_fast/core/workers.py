@@ -196,11 +196,11 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
     """``count`` worker processes, each running ``initializer(*initargs)`` first. They
     come from a fork server where there is one (safe when this process runs threads),
     which imports the modules named in ``preload`` once for every process forked from it."""
+    context: multiprocessing.context.BaseContext = multiprocessing.get_context()
     if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(list(preload))
-    else:
-        context = multiprocessing.get_context()
+        server = multiprocessing.get_context("forkserver")
+        server.set_forkserver_preload(list(preload))
+        context = server
     return ProcessPoolExecutor(
         max_workers=count, mp_context=context, initializer=initializer, initargs=initargs
     )

@@ -141,23 +141,23 @@ class GameJob:
     timer: Callable[[], float] | None = None
 
 
-def game_plan(seed: int | None, games: int, size: int, settings: GameSettings):
+def game_plan(seed, games: int, size: int, settings: GameSettings):
     """``(index, start, opening, green_seed, blue_seed)`` for games ``0 .. games-1`` of
     a match with this seed: pair ``i`` shares opening ``i`` (``start``: a position
     string or None for the empty board; ``opening``: moves from it), from the settings'
     book when there is one, else random; the sequence depends on the seed alone (not
     on how the games are played), so any game can be played anywhere."""
     rng = _random.Random(seed)
-    start, opening = None, []
+    start, opening = None, ()
     book = settings.book
     for index in range(games):
         if index % 2 == 0:
             if book is None:
-                opening = random_opening(size, settings.openings, rng)
+                opening = tuple(random_opening(size, settings.openings, rng))
             else:
                 entry = book.entry(index // 2, seed, settings.book_order)
-                start, opening = entry.start, entry.moves
-        yield index, start, tuple(opening), rng.getrandbits(32), rng.getrandbits(32)
+                start, opening = entry.start, tuple(entry.moves)
+        yield index, start, opening, rng.getrandbits(32), rng.getrandbits(32)
 
 
 def game_jobs(players_of, games: int, size: int, seed: int | None, settings, done=()):

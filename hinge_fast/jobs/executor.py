@@ -42,7 +42,7 @@ import select
 import signal
 import socket
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -213,7 +213,9 @@ class Executor:
         return self
 
     # ----- running --------------------------------------------------------------------------
-    def run(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[tuple[int, Any]]:
+    def run(
+        self, fn: Callable[[Any], Any], jobs: Iterable[Any]
+    ) -> Generator[tuple[int, Any], None, None]:
         """Yield ``(index, fn(job))`` for every job, in the order they finish."""
         if self.kind == "serial":
             return self._run_serial(fn, jobs)

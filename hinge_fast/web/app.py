@@ -512,17 +512,15 @@ def create_app(
         """A POST route ``/api/games/{game_id}/PATH`` named ``name`` that changes a game
         by ``action(game, body)`` (``body``: a ``body_type`` request, or None) under its
         lock and answers with the game's new state."""
-        if body_type is None:
 
-            def endpoint(game_id: str):
-                return change(game_id, lambda g: action(g, None))
+        def without_body(game_id: str):
+            return change(game_id, lambda g: action(g, None))
 
-        else:
+        def with_body(game_id: str, body):
+            return change(game_id, lambda g: action(g, body))
 
-            def endpoint(game_id: str, body):
-                return change(game_id, lambda g: action(g, body))
-
-            endpoint.__annotations__ = {"game_id": str, "body": body_type}
+        with_body.__annotations__ = {"game_id": str, "body": body_type}
+        endpoint = without_body if body_type is None else with_body
         endpoint.__name__ = endpoint.__qualname__ = name
         app.post(
             f"/api/games/{{game_id}}/{path}",
