@@ -176,14 +176,7 @@ def add_engine_arguments(parser, default_help="", seed=True):
         help=f"searcher (default {DEFAULT_ENGINE}{default_help}). {described}",
     )
     names = ", ".join(all_options())
-    parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help=f"an engine option (repeatable): {names}",
-    )
+    add_option_argument(parser, f"an engine option (repeatable): {names}")
     add_tablebase_argument(parser)
     if seed:
         spec = all_options()["seed"]
@@ -195,6 +188,13 @@ def add_engine_arguments(parser, default_help="", seed=True):
             help=f"random seed ({spec.low} to {spec.high}; {spec.low}: a fresh one each search); "
             "the same seed and node limit give the same move",
         )
+
+
+def add_option_argument(parser, text: str) -> None:
+    """``-o/--option NAME=VALUE``, repeatable (``args.option``: the list given)."""
+    parser.add_argument(
+        "-o", "--option", action="append", default=[], metavar="NAME=VALUE", help=text
+    )
 
 
 def add_tablebase_argument(parser):

@@ -101,13 +101,12 @@ def run_tournament(args) -> int:
             raise HingeError(f"engine {twice[0]} is named twice: give each engine once")
         game_seed = seeds.getrandbits(32)
         pairs = pairings(len(names), args.gauntlet)
-        limit = (
-            f"tc {args.tc}"
-            if args.tc is not None
-            else f"nodes {args.nodes}"
-            if args.nodes is not None
-            else f"time {time:g}"
-        )
+        if args.tc is not None:  # the match file's Limit tag, and the banner's words
+            limit, clock = f"tc {args.tc}", f"{args.tc} clock"
+        elif args.nodes is not None:
+            limit, clock = f"nodes {args.nodes}", f"{count(args.nodes, 'node')} per move"
+        else:
+            limit, clock = f"time {time:g}", f"{time:g} s per move"
         kind = tournament_kind(names, args.gauntlet)
         book_tag = game_settings.book_tag()
 
@@ -151,13 +150,6 @@ def run_tournament(args) -> int:
 
         executor.start()
         total = 2 * args.rounds * len(pairs)
-        clock = (
-            f"{args.tc} clock"
-            if args.tc is not None
-            else f"{count(args.nodes, 'node')} per move"
-            if args.nodes is not None
-            else f"{time:g} s per move"
-        )
         print(
             f"tournament ({kind}): {count(total, 'game')} on side {args.size}, {count(args.rounds, 'round')}, {clock}, {openings_text(game_settings)}, "
             f"max {args.max_plies} plies, seed {seed}"
