@@ -190,6 +190,31 @@ def add_engine_arguments(parser, default_help="", seed=True):
         )
 
 
+def add_limit_arguments(
+    parser, time_help: str, nodes_help: str, depth_help=None, most_seconds=24 * 3600.0, time=None
+) -> None:
+    """A search's limits: ``--time S`` (default ``time``, at most ``most_seconds``),
+    ``--nodes N`` and, with ``depth_help``, ``--depth D``."""
+    parser.add_argument(
+        "--time", type=seconds("time", most_seconds), default=time, metavar="S", help=time_help
+    )
+    parser.add_argument(
+        "--nodes",
+        type=positive_int("nodes", 1, 10**12),
+        default=None,
+        metavar="N",
+        help=nodes_help,
+    )
+    if depth_help is not None:
+        parser.add_argument(
+            "--depth",
+            type=positive_int("depth", 1, 64),
+            default=None,
+            metavar="D",
+            help=depth_help,
+        )
+
+
 def add_option_argument(parser, text: str) -> None:
     """``-o/--option NAME=VALUE``, repeatable (``args.option``: the list given)."""
     parser.add_argument(

@@ -6,7 +6,13 @@ import sys
 
 from ..board import Color
 from ..search.registry import DEFAULT_ENGINE, ENGINES
-from . import add_color_argument, add_tablebase_argument, ansi_colors, positive_int, seconds
+from . import (
+    add_color_argument,
+    add_limit_arguments,
+    add_tablebase_argument,
+    ansi_colors,
+    positive_int,
+)
 
 HELP_TEXT = """\
 commands:
@@ -37,18 +43,12 @@ def register(subparsers):
         help=f"a player: an engine ({', '.join(ENGINES)}; default {DEFAULT_ENGINE}, the stronger), greedy or "
         "random; engine options after a colon: mcts:exploration=0.7",
     )
-    p.add_argument(
-        "--time",
-        type=seconds("time", 3600.0),
-        default=1.0,
-        metavar="S",
-        help="engine seconds per move (default 1)",
-    )
-    p.add_argument(
-        "--nodes",
-        type=positive_int("NODES", 1, 10**12),
-        default=None,
-        help="engine node limit per move instead of time",
+    add_limit_arguments(
+        p,
+        "engine seconds per move (default 1)",
+        "engine node limit per move instead of time",
+        most_seconds=3600.0,
+        time=1.0,
     )
     p.add_argument(
         "--side",
