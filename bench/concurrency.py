@@ -18,7 +18,7 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from hinge_fast.games.match import play_match
+from hinge_fast.games.match import RunSettings, play_match
 from hinge_fast.games.players import PlayerSpec
 from hinge_fast.jobs.executor import Executor
 
@@ -63,7 +63,7 @@ def main(argv=None):
 
     def match(executor):
         start = time.perf_counter()
-        result = play_match(a, b, args.games, args.size, seed=args.seed, executor=executor)
+        result = play_match(a, b, args.games, args.size, seed=args.seed, run=RunSettings(executor))
         return time.perf_counter() - start, [g.moves for g in result.games]
 
     play_match(a, b, 2, args.size, seed=args.seed + 1)  # kernels loaded here
@@ -76,7 +76,7 @@ def main(argv=None):
         started = time.perf_counter()
         backends[name] = make()
         play_match(
-            a, b, 2 * args.workers, args.size, seed=args.seed + 1, executor=backends[name]
+            a, b, 2 * args.workers, args.size, seed=args.seed + 1, run=RunSettings(backends[name])
         )  # warm every worker
         ready[name] = time.perf_counter() - started
     if not args.no_ray:
@@ -91,7 +91,9 @@ def main(argv=None):
         )
         for name, count in (("ray 1", 1), (f"ray {args.workers}", args.workers)):
             backends[name] = Executor(ray="auto", concurrency=count).start()
-            play_match(a, b, 2 * count, args.size, seed=args.seed + 1, executor=backends[name])
+            play_match(
+                a, b, 2 * count, args.size, seed=args.seed + 1, run=RunSettings(backends[name])
+            )
             ready[name] = time.perf_counter() - started
             backends[name].close()  # its actors wait, loaded, for the next Executor
     times = {name: [] for name in backends}

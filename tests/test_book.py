@@ -18,7 +18,7 @@ from hinge_fast.games.book import (
     read_book,
     symmetry_key,
 )
-from hinge_fast.games.match import play_match
+from hinge_fast.games.match import GameSettings, play_match
 from hinge_fast.games.players import get_player
 from hinge_fast.records.record import read_records
 
@@ -141,8 +141,7 @@ def test_a_book_run_plays_each_entry_twice_with_colours_swapped():
         games=6,
         size=5,
         seed=1,
-        book=book,
-        book_order="sequential",
+        settings=GameSettings(book=book, book_order="sequential"),
     )
     assert [g.start for g in result.games] == [s for s in SIDE5 for _ in range(2)]
     assert [g.a_color.name for g in result.games] == ["GREEN", "BLUE"] * 3

@@ -8,7 +8,7 @@ import pytest
 from hinge_fast import Board, HingeError
 from hinge_fast.board import Color, Termination
 from hinge_fast.games.game import play_game
-from hinge_fast.games.match import play_match
+from hinge_fast.games.match import GameSettings, play_match
 from hinge_fast.games.matchfile import MatchSettings, read_match
 from hinge_fast.games.players import Player, RandomPlayer, get_player
 from hinge_fast.protocol.server import EngineSession
@@ -207,7 +207,12 @@ def test_a_match_where_one_player_overruns_is_lost_on_time(tmp_path):
     slow = SpendingPlayer(timer, 0.3, "slow")
     fast = SpendingPlayer(timer, 0.001, "fast", seed=2)
     result = play_match(
-        slow, fast, games=4, size=6, seed=3, time_control=TimeControl(1.0, 0.0), timer=timer
+        slow,
+        fast,
+        games=4,
+        size=6,
+        seed=3,
+        settings=GameSettings(time_control=TimeControl(1.0, 0.0), timer=timer),
     )
     assert [g.termination for g in result.games] == [Termination.TIME_FORFEIT] * 4
     assert result.losses == 4 and result.time_losses == (4, 0)
@@ -239,8 +244,7 @@ def test_a_search_player_under_a_generous_clock_finishes_its_games():
         games=2,
         size=4,
         seed=1,
-        time_control=TimeControl(0.5, 0.0),
-        timer=timer,
+        settings=GameSettings(time_control=TimeControl(0.5, 0.0), timer=timer),
     )
     assert all(g.termination != Termination.TIME_FORFEIT for g in result.games)
 

@@ -10,7 +10,7 @@ import pytest
 import ray  # pip install '.[test]' installs it
 
 from hinge_fast.cli import main
-from hinge_fast.games.match import play_match
+from hinge_fast.games.match import RunSettings, play_match
 from hinge_fast.games.players import PlayerSpec
 from hinge_fast.jobs.executor import Executor
 
@@ -54,7 +54,7 @@ def test_ray_executor_runs_every_job(local_ray):
 def test_match_on_ray_equals_local(local_ray, workers):
     local = play_match(A, B, games=6, size=5, seed=9)
     with Executor(ray="auto", concurrency=workers) as ex:
-        remote = play_match(A, B, games=6, size=5, seed=9, executor=ex)
+        remote = play_match(A, B, games=6, size=5, seed=9, run=RunSettings(ex))
     assert _moves(remote) == _moves(local)
     assert (remote.wins, remote.losses, remote.unfinished) == (
         local.wins,
@@ -72,7 +72,7 @@ def test_match_survives_a_killed_worker(local_ray):
             if ex.actor_deaths == 0 and victim in ex.actors:
                 ray.kill(victim)
 
-        remote = play_match(A, B, games=10, size=5, seed=3, executor=ex, on_game=kill_once)
+        remote = play_match(A, B, games=10, size=5, seed=3, run=RunSettings(ex, on_game=kill_once))
         assert ex.actor_deaths >= 1  # the killed actor had games queued: they went elsewhere
         assert victim not in ex.actors and len(ex.actors) == 2  # replaced
     assert remote.played == 10

@@ -9,7 +9,7 @@ import pytest
 from hinge_fast import Board, HingeError
 from hinge_fast.board import Termination
 from hinge_fast.cli import main
-from hinge_fast.games.match import play_match
+from hinge_fast.games.match import GameSettings, play_match
 from hinge_fast.games.pairstats import Pentanomial, Sprt, elo_from_score, score_from_elo
 from hinge_fast.games.players import GreedyPlayer, Player, RandomPlayer, get_player, parse_spec
 from hinge_fast.games.positions import random_opening
@@ -163,7 +163,12 @@ def test_a_match_counts_its_pairs():
 # ----- match runner ---------------------------------------------------------------------------------
 def test_colours_alternate_and_openings_are_shared():
     result = play_match(
-        get_player("random"), get_player("greedy"), games=6, size=5, openings=3, seed=11
+        get_player("random"),
+        get_player("greedy"),
+        games=6,
+        size=5,
+        seed=11,
+        settings=GameSettings(3),
     )
     assert [g.a_color.name for g in result.games] == ["GREEN", "BLUE"] * 3
     assert [g.green for g in result.games] == ["random", "greedy"] * 3
@@ -177,7 +182,12 @@ def test_colours_alternate_and_openings_are_shared():
 def test_match_is_reproducible():
     def run():
         r = play_match(
-            get_player("mcts", nodes=30), get_player("random"), games=2, size=4, openings=2, seed=4
+            get_player("mcts", nodes=30),
+            get_player("random"),
+            games=2,
+            size=4,
+            seed=4,
+            settings=GameSettings(2),
         )
         return [g.moves for g in r.games]
 
@@ -197,7 +207,12 @@ def test_random_openings_never_end_the_game():
 
 def test_max_plies_makes_unfinished_games():
     result = play_match(
-        get_player("random"), get_player("random"), games=4, size=6, openings=2, max_plies=6, seed=1
+        get_player("random"),
+        get_player("random"),
+        games=4,
+        size=6,
+        seed=1,
+        settings=GameSettings(2, max_plies=6),
     )
     assert result.unfinished == 4 and result.wins == result.losses == 0
     assert all(
@@ -241,7 +256,7 @@ def test_bad_match_arguments():
     with pytest.raises(HingeError):
         play_match(a, b, games=2, size=12)
     with pytest.raises(HingeError):
-        play_match(a, b, games=2, openings=5, max_plies=5)
+        play_match(a, b, games=2, settings=GameSettings(5, max_plies=5))
 
 
 # ----- command line --------------------------------------------------------------------------------

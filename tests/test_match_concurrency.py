@@ -21,7 +21,7 @@ import pytest
 
 from hinge_fast import HingeError
 from hinge_fast.cli import main
-from hinge_fast.games.match import play_match
+from hinge_fast.games.match import RunSettings, play_match
 from hinge_fast.games.matchfile import MatchSettings, read_match, read_match_file
 from hinge_fast.games.players import PlayerSpec, get_player
 from hinge_fast.jobs.executor import Executor, in_order
@@ -101,7 +101,12 @@ def test_concurrent_match_plays_the_same_games():
     finished = []
     with Executor(concurrency=2) as pool:
         two = play_match(
-            a, b, games=6, size=5, seed=4, executor=pool, on_game=lambda g: finished.append(g.round)
+            a,
+            b,
+            games=6,
+            size=5,
+            seed=4,
+            run=RunSettings(pool, on_game=lambda g: finished.append(g.round)),
         )
     assert [g.moves for g in two.games] == [g.moves for g in one.games]
     assert [g.result for g in two.games] == [g.result for g in one.games]
@@ -115,7 +120,7 @@ def test_concurrent_match_plays_the_same_games():
             games=6,
             size=5,
             seed=4,
-            executor=pool,
+            run=RunSettings(pool),
         )
     assert [g.moves for g in objects.games] == [g.moves for g in one.games]
 
@@ -131,7 +136,7 @@ def test_concurrent_match_stops_where_a_serial_sprt_stops():
         sprt=__import__("hinge_fast.games.pairstats", fromlist=["Sprt"]).Sprt(0, 100),
     )
     with Executor(concurrency=2) as pool:
-        two = play_match(a, b, games=60, size=5, seed=1, sprt=one.sprt, executor=pool)
+        two = play_match(a, b, games=60, size=5, seed=1, sprt=one.sprt, run=RunSettings(pool))
     assert one.sprt_decision is not None and one.played < 60
     assert two.played == one.played and two.sprt_decision == one.sprt_decision
     assert [g.moves for g in two.games] == [g.moves for g in one.games]
@@ -156,7 +161,7 @@ def test_uncopyable_player_is_refused():
     player.lock = __import__("threading").Lock()  # cannot be pickled
     with Executor(concurrency=2) as pool:
         with pytest.raises(HingeError, match="cannot be sent"):
-            play_match(player, get_player("random"), games=2, size=4, seed=1, executor=pool)
+            play_match(player, get_player("random"), games=2, size=4, seed=1, run=RunSettings(pool))
 
 
 # ----- match files ---------------------------------------------------------------------------------------

@@ -86,11 +86,11 @@ def test_move_command_finds_the_elimination(capsys):
     [
         (
             ["move", "--time", "abc"],
-            "error: argument --time: S must be a number of seconds, not 'abc'",
+            "error: argument --time: time must be a number of seconds, not 'abc'",
         ),
-        (["move", "--time", "0"], "error: argument --time: S must be more than 0"),
-        (["move", "--depth", "0"], "error: argument --depth: D must be from 1 to 64, not 0"),
-        (["move", "--nodes", "x"], "error: argument --nodes: N must be a whole number"),
+        (["move", "--time", "0"], "error: argument --time: time must be more than 0"),
+        (["move", "--depth", "0"], "error: argument --depth: depth must be from 1 to 64, not 0"),
+        (["move", "--nodes", "x"], "error: argument --nodes: nodes must be a whole number"),
         (["move", "--engine", "minimax"], "error: argument --engine: invalid choice"),
         (["move", "6/7 g"], "error: position string has 2 rows"),
         (["move", "4/3bb/4/5/4/3/2 g"], "error:"),

@@ -229,7 +229,7 @@ def test_stats_say_when_games_repeat(cli, monkeypatch):
 
 
 def test_a_match_says_when_games_repeat():
-    from hinge_fast.games.match import play_match
+    from hinge_fast.games.match import GameSettings, play_match
     from hinge_fast.games.players import get_player
 
     same = play_match(
@@ -238,7 +238,7 @@ def test_a_match_says_when_games_repeat():
         games=4,
         size=4,
         seed=1,
-        openings=0,
+        settings=GameSettings(0),
     )
     assert same.distinct_games == 1 and same.figures()["distinct_games"] == 1
     assert "3 of 4 games repeat an earlier game" in same.summary()
@@ -248,7 +248,7 @@ def test_a_match_says_when_games_repeat():
         games=4,
         size=4,
         seed=1,
-        openings=2,
+        settings=GameSettings(2),
     )
     assert (
         opened.distinct_games == 2

@@ -9,6 +9,7 @@ import math
 import pytest
 
 from hinge_fast import HingeError
+from hinge_fast.games.match import RunSettings
 from hinge_fast.games.players import get_player
 from hinge_fast.games.ratings import PRIOR_DRAWS, fit_ratings, ratings_table
 from hinge_fast.games.tournament import pairings, play_tournament
@@ -164,7 +165,7 @@ def test_a_tournament_in_worker_processes_plays_the_same_games():
     ]
     serial = play_tournament(specs, rounds=1, size=4, seed=3)
     with Executor(concurrency=2) as pool:
-        parallel = play_tournament(specs, rounds=1, size=4, seed=3, executor=pool)
+        parallel = play_tournament(specs, rounds=1, size=4, seed=3, run=RunSettings(pool))
     assert {i: g.moves for i, g in serial.games.items()} == {
         i: g.moves for i, g in parallel.games.items()
     }

@@ -27,6 +27,8 @@ turn clicks into moves.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 from ..board import Color, Move
@@ -179,15 +181,11 @@ def _loop_arrow(x, y, color, stroke, klass):
     tip = _corner(x, y, r, end - 8)
     # the arrowhead points along the circle, clockwise direction of travel reversed
     a = math.radians(end - 40)
-    tx, ty = -math.sin(a), -math.cos(a)  # tangent (screen coordinates), counterclockwise
-    head = RADIUS * 0.42
-    bx, by = tip[0] - tx * head, tip[1] - ty * head
-    px, py = -ty * head * 0.6, tx * head * 0.6
+    tangent = (-math.sin(a), -math.cos(a))  # screen coordinates, counterclockwise
     return (
         f'<g class="{klass}" opacity="0.9"><path d="M{x1:.2f},{y1:.2f} A{r:.2f},{r:.2f} 0 1 0 {x2:.2f},{y2:.2f}" '
         f'fill="none" stroke={quoteattr(color)} stroke-width="{stroke:.2f}" stroke-linecap="round"/>'
-        f'<polygon points="{tip[0]:.2f},{tip[1]:.2f} {bx + px:.2f},{by + py:.2f} {bx - px:.2f},{by - py:.2f}" '
-        f"fill={quoteattr(color)}/></g>"
+        f"{_arrowhead(tip, tangent, RADIUS * 0.42, 0.6, color)}</g>"
     )
 
 
@@ -198,12 +196,22 @@ def _straight_arrow(x1, y1, x2, y2, color, stroke, klass):
     ux, uy = dx / length, dy / length
     head = RADIUS * 0.75
     base_x, base_y = x2 - ux * head, y2 - uy * head
-    px, py = -uy * head * 0.55, ux * head * 0.55
     return (
         f'<g class="{klass}" opacity="0.85"><line x1="{x1:.2f}" y1="{y1:.2f}" x2="{base_x:.2f}" y2="{base_y:.2f}" '
         f'stroke={quoteattr(color)} stroke-width="{stroke:.2f}" stroke-linecap="round"/>'
-        f'<polygon points="{x2:.2f},{y2:.2f} {base_x + px:.2f},{base_y + py:.2f} {base_x - px:.2f},{base_y - py:.2f}" '
-        f"fill={quoteattr(color)}/></g>"
+        f"{_arrowhead((x2, y2), (ux, uy), head, 0.55, color)}</g>"
+    )
+
+
+def _arrowhead(tip, direction, length, spread, color):
+    """A triangle with its point at ``tip`` pointing along the unit vector
+    ``direction``, ``length`` long and ``2 * spread * length`` wide at its base."""
+    (x, y), (ux, uy) = tip, direction
+    base_x, base_y = x - ux * length, y - uy * length
+    px, py = -uy * length * spread, ux * length * spread
+    return (
+        f'<polygon points="{x:.2f},{y:.2f} {base_x + px:.2f},{base_y + py:.2f} {base_x - px:.2f},{base_y - py:.2f}" '
+        f"fill={quoteattr(color)}/>"
     )
 
 
@@ -235,23 +243,9 @@ def _outline_path(board, cells):
     return "".join(path)
 
 
-def board(
-    board,
-    arrows=(),
-    highlight=(),
-    size: float | None = None,
-    coordinates: bool = True,
-    lastmove=AUTO,
-    outlines=(),
-    caption: bool = True,
-    best=None,
-    best_text: str | None = None,
-    flipped=AUTO,
-    legend=AUTO,
-    labels: bool = False,
-    result=None,
-) -> str:
-    """The SVG picture of ``board`` as a string.
+@dataclass(frozen=True)
+class Drawing:
+    """What :func:`board` draws besides the position (its keyword arguments).
 
     ``arrows``: moves to draw as arrows: Move objects, move text (``'E5-F6xG7'``) or
     ``(from, to)`` / ``(from, to, colour)`` cell pairs; a placement is drawn as a ring
@@ -260,28 +254,95 @@ def board(
     ``size``: width in pixels (default: natural size, about 42 px per cell).
     ``coordinates``: row numbers and column letters at both ends of every row and
     column. ``lastmove``: a Move to mark, None for none, default the last move on
-    ``board.move_stack``. ``flipped``: cells to ring as just flipped (default: the
-    tokens the last move on ``board.move_stack`` flipped, when ``lastmove`` is that
-    move). ``outlines``: groups (lists of cells, or ``(cells, colour)`` or ``(cells,
-    colour, legend text)``) to draw a border around, e.g. threatened groups.
-    ``best``: the best move, drawn as an arrow (a ring for a placement, a loop for a
-    reversing swipe) and written under the board with the same mark, followed
-    by ``best_text`` (a score, say). ``caption``: the side to move (or the outcome)
-    and, below it, the best move and a legend of what is drawn. ``legend``: AUTO (what
-    is drawn), None, or a list of ``(colour, text)`` entries (or ``(colour, text,
-    mark)``, mark ``"ring"``, ``"loop"`` or ``"arrow"``). ``labels``: each empty
-    interior cell's name written faintly inside it. ``result``: ``(winner, text)`` to
-    write as the caption instead (a game that ended off the board, by resignation).
+    ``board.move_stack``. ``outlines``: groups (lists of cells, or ``(cells, colour)``
+    or ``(cells, colour, legend text)``) to draw a border around, e.g. threatened
+    groups. ``caption``: the side to move (or the outcome) and, below it, the best move
+    and a legend of what is drawn. ``best``: the best move, drawn as an arrow (a ring
+    for a placement, a loop for a reversing swipe) and written under the board with the
+    same mark, followed by ``best_text`` (a score, say). ``flipped``: cells to ring as
+    just flipped (default: the tokens the last move on ``board.move_stack`` flipped,
+    when ``lastmove`` is that move). ``legend``: AUTO (what is drawn), None, or a list
+    of ``(colour, text)`` entries (or ``(colour, text, mark)``, mark ``"ring"``,
+    ``"loop"`` or ``"arrow"``). ``labels``: each empty interior cell's name written
+    faintly inside it. ``result``: ``(winner, text)`` to write as the caption instead
+    (a game that ended off the board, by resignation)."""
+
+    arrows: Any = ()
+    highlight: Any = ()
+    size: float | None = None
+    coordinates: bool = True
+    lastmove: Any = AUTO
+    outlines: Any = ()
+    caption: bool = True
+    best: Any = None
+    best_text: str | None = None
+    flipped: Any = AUTO
+    legend: Any = AUTO
+    labels: bool = False
+    result: Any = None
+
+
+class _Marks(NamedTuple):
+    """The cells and moves a drawing marks, resolved against the board."""
+
+    lastmove: Move | None
+    last_cells: set
+    flipped_cells: set
+    highlight_cells: set
+    green: set
+    blue: set
+    outlines: list  # (cells, colour, legend text or None)
+    arrows: list  # (from, to, colour, target, swipe)
+    best: Move | None
+
+
+def board(board, **options) -> str:
+    """The SVG picture of ``board`` as a string; ``options`` are the fields of
+    :class:`Drawing` (arrows, highlight, size, coordinates, lastmove, outlines, caption,
+    best, best_text, flipped, legend, labels, result).
 
     >>> from hinge_fast import Board
     >>> board(Board(4), size=200)[:4]
     '<svg'
     """
-    geo = board.geometry
-    side = board.size
-    best = _as_move(best)
+    drawing = Drawing(**options)
+    marks = _marks(board, drawing)
+    text_lines = _text_lines(board, drawing, marks)
+    width, board_height = natural_size(board.size)
+    height = board_height + _LINE * len(text_lines) + (RADIUS * 0.4 if text_lines else 0.0)
+    pixel_width = width if drawing.size is None else float(drawing.size)
+    if not pixel_width > 0:
+        raise HingeError(f"picture size must be a positive number of pixels, not {drawing.size!r}")
+    pixel_height = pixel_width * height / width
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{pixel_width:.0f}" height="{pixel_height:.0f}" '
+        f'viewBox="0 0 {width:.2f} {height:.2f}">',
+        f"<title>{escape(board.fen())}</title>",
+        f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="{COLORS["background"]}"/>',
+    ]
+    out += _cells_svg(board, marks, drawing.labels)
+    out += _tokens_svg(board, marks)
+    out += _outlines_svg(board, marks)
+    out += _arrows_svg(board, marks)
+    if drawing.coordinates:
+        out += _coordinates_svg(board)
+    # text under the board: the side to move, the best move, the legend
+    y = board_height + RADIUS * 0.1
+    for kind, color, text, mark in text_lines:
+        y += _LINE
+        out.append(_text_line(kind, color, text, y, mark))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
 
-    auto_last = lastmove is AUTO or (isinstance(lastmove, str) and lastmove == AUTO)
+
+def _is_auto(value) -> bool:
+    return value is AUTO or (isinstance(value, str) and value == AUTO)
+
+
+def _marks(board, drawing: Drawing) -> _Marks:
+    """The cells and moves ``drawing`` marks on ``board`` (HingeError for a bad cell)."""
+    auto_last = _is_auto(drawing.lastmove)
+    lastmove = drawing.lastmove
     if auto_last:
         lastmove = board.move_stack[-1] if board.move_stack else None
     lastmove = _as_move(lastmove)
@@ -290,19 +351,15 @@ def board(
         last_cells = set(
             _cells_of(board, [c for c in (lastmove.frm, lastmove.to) if c], "last move")
         )
-    if flipped is AUTO or (isinstance(flipped, str) and flipped == AUTO):
+    flipped = drawing.flipped
+    if _is_auto(flipped):
         flipped = (
             last_flipped(board)
             if auto_last or (board.move_stack and lastmove == board.move_stack[-1])
             else []
         )
-    flipped_cells = set(_cells_of(board, flipped, "flipped"))
-    highlight_cells = set(_cells_of(board, highlight, "highlight"))
-    green = set(_cells_of(board, board.tokens(Color.GREEN), "token"))
-    blue = set(_cells_of(board, board.tokens(Color.BLUE), "token"))
-
-    outline_specs = []
-    for group in outlines:
+    outlines = []
+    for group in drawing.outlines:
         color, label = COLORS["outline"], None
         if (
             isinstance(group, tuple)
@@ -311,29 +368,40 @@ def board(
         ):
             group, color, *rest = group
             label = rest[0] if rest else None
-        outline_specs.append((set(_cells_of(board, group, "outline")), color, label))
-
-    arrow_specs = [_arrow_spec(board, a) for a in arrows]
+        outlines.append((set(_cells_of(board, group, "outline")), color, label))
+    best = _as_move(drawing.best)
+    arrows = [_arrow_spec(board, a) for a in drawing.arrows]
     if best is not None:
         a, b, _, t, swipe = _arrow_spec(board, best)
-        arrow_specs.append((a, b, COLORS["arrow"], t, swipe))
+        arrows.append((a, b, COLORS["arrow"], t, swipe))
+    return _Marks(
+        lastmove,
+        last_cells,
+        set(_cells_of(board, flipped, "flipped")),
+        set(_cells_of(board, drawing.highlight, "highlight")),
+        set(_cells_of(board, board.tokens(Color.GREEN), "token")),
+        set(_cells_of(board, board.tokens(Color.BLUE), "token")),
+        outlines,
+        arrows,
+        best,
+    )
 
-    # lines of text under the board
-    text_lines: list[tuple[str, str, str, str | None]] = []  # (kind, colour, text, mark)
-    if caption:
+
+def _text_lines(board, drawing: Drawing, marks: _Marks) -> list:
+    """``(kind, colour, text, mark)`` for each line of text under the board."""
+    lines: list[tuple[str, str, str, str | None]] = []
+    best = marks.best
+    if drawing.caption:
         outcome = board.outcome()
         text = str(outcome) if outcome else f"{board.turn} to move"
-        color = (
-            COLORS["green"]
-            if (outcome.winner if outcome else board.turn) == Color.GREEN
-            else COLORS["blue"]
-        )
-        if result is not None:
-            winner, text = result
-            color = COLORS["green"] if Color.parse(str(winner)) == Color.GREEN else COLORS["blue"]
-        text_lines.append(("caption", color, text, None))
+        winner = outcome.winner if outcome else board.turn
+        if drawing.result is not None:
+            winner, text = drawing.result
+            winner = Color.parse(str(winner))
+        lines.append(("caption", COLORS["green" if winner == Color.GREEN else "blue"], text, None))
         if best is not None:
-            text_lines.append(
+            best_text = drawing.best_text
+            lines.append(
                 (
                     "best",
                     COLORS["arrow"],
@@ -341,81 +409,83 @@ def board(
                     _best_mark(best),
                 )
             )
-    if legend is AUTO or (isinstance(legend, str) and legend == AUTO):
-        legend = (
-            _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, best)
-            if caption
-            else []
-        )
+    legend = drawing.legend
+    if _is_auto(legend):
+        legend = _auto_legend(board, marks) if drawing.caption else []
     for entry in legend or ():
         color, text, *mark = entry
-        text_lines.append(("legend", color, text, mark[0] if mark else None))
+        lines.append(("legend", color, text, mark[0] if mark else None))
+    return lines
 
-    width, height = natural_size(side)
-    board_height = height
-    height += _LINE * len(text_lines) + (RADIUS * 0.4 if text_lines else 0.0)
-    pixel_width = width if size is None else float(size)
-    if not pixel_width > 0:
-        raise HingeError(f"picture size must be a positive number of pixels, not {size!r}")
-    pixel_height = pixel_width * height / width
 
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{pixel_width:.0f}" height="{pixel_height:.0f}" '
-        f'viewBox="0 0 {width:.2f} {height:.2f}">',
-        f"<title>{escape(board.fen())}</title>",
-        f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="{COLORS["background"]}"/>',
-    ]
-
-    # cells
+def _cells_svg(board, marks: _Marks, labels: bool) -> list:
+    """The cells (tinted for the last move and the highlight), their labels, and a
+    loop on the cell of a reversing last move."""
+    geo, side = board.geometry, board.size
+    out = []
     for cell, (c, r) in enumerate(geo.coords):
         x, y = cell_center(side, c, r)
         interior = geo.is_interior(cell)
         fill = COLORS["interior"] if interior else COLORS["edge"]
-        if cell in last_cells:
+        if cell in marks.last_cells:
             fill = COLORS["lastmove"]
-        if cell in highlight_cells:
+        if cell in marks.highlight_cells:
             fill = COLORS["highlight"]
         name = geo.names[cell]
         out.append(
             f'<polygon class="cell {name}{"" if interior else " edge"}" data-cell="{name}" '
             f'points="{_hexagon_points(x, y, RADIUS)}" fill="{fill}" stroke="{COLORS["cell_border"]}" stroke-width="1"/>'
         )
-        if labels and interior and cell not in green and cell not in blue:
+        if labels and interior and cell not in marks.green and cell not in marks.blue:
             out.append(
                 f'<text class="label" data-cell="{name}" x="{x:.2f}" y="{y + RADIUS * 0.18:.2f}" font-family="sans-serif" '
                 f'font-size="{RADIUS * 0.5:.1f}" fill="{COLORS["label"]}" text-anchor="middle" pointer-events="none">{name}</text>'
             )
+    return out
 
-    # tokens
-    for cell in sorted(green | blue):
+
+def _tokens_svg(board, marks: _Marks) -> list:
+    """The tokens, those just flipped ringed; then, when the last move was a reversing
+    swipe, a loop on its cell (not only a tint)."""
+    geo, side = board.geometry, board.size
+    out = []
+    for cell in sorted(marks.green | marks.blue):
         x, y = cell_center(side, *geo.coords[cell])
-        colour = "green" if cell in green else "blue"
+        colour = "green" if cell in marks.green else "blue"
         out.append(
             f'<circle class="token {colour}" data-cell="{geo.names[cell]}" cx="{x:.2f}" cy="{y:.2f}" r="{RADIUS * 0.68:.2f}" '
             f'fill="{COLORS[colour]}" stroke="{COLORS["token_border"]}" stroke-width="1.5"/>'
         )
-        if cell in flipped_cells:
+        if cell in marks.flipped_cells:
             out.append(
                 f'<circle class="flipped" cx="{x:.2f}" cy="{y:.2f}" r="{RADIUS * 0.4:.2f}" fill="none" '
                 f'stroke="{COLORS["flipped"]}" stroke-width="{RADIUS * 0.14:.2f}" pointer-events="none"/>'
             )
-
-    # the last move, when it was a reversing swipe: a loop, not only a tint
-    if lastmove is not None and lastmove.is_swipe and lastmove.frm == lastmove.to:
-        x, y = cell_center(side, *geo.coords[_cells_of(board, [lastmove.to], "last move")[0]])
+    last = marks.lastmove
+    if last is not None and last.is_swipe and last.frm == last.to:
+        x, y = cell_center(side, *geo.coords[_cells_of(board, [last.to], "last move")[0]])
         out.append(_loop_arrow(x, y, COLORS["reverse"], RADIUS * 0.12, "lastmove-reverse"))
+    return out
 
-    # outlined groups: the hexagon sides of each cell that face a cell outside the group
-    for cells, color, _ in outline_specs:
+
+def _outlines_svg(board, marks: _Marks) -> list:
+    """Outlined groups: the hexagon sides of each cell that face a cell outside the group."""
+    out = []
+    for cells, color, _ in marks.outlines:
         path = _outline_path(board, cells)
         if path:
             out.append(
                 f'<path class="outline" d="{path}" fill="none" stroke={quoteattr(color)} '
                 f'stroke-width="{RADIUS * 0.16:.2f}" stroke-linecap="round" pointer-events="none"/>'
             )
+    return out
 
-    # arrows, and the tokens each swipe would flip
-    for frm, to, color, target, swipe in arrow_specs:
+
+def _arrows_svg(board, marks: _Marks) -> list:
+    """The arrows, and the tokens each swipe would flip crossed out."""
+    geo, side = board.geometry, board.size
+    out = []
+    for frm, to, color, target, swipe in marks.arrows:
         x1, y1 = cell_center(side, *geo.coords[frm])
         x2, y2 = cell_center(side, *geo.coords[to])
         stroke = RADIUS * 0.2
@@ -433,39 +503,34 @@ def board(
         else:
             out.append(_straight_arrow(x1, y1, x2, y2, color, stroke, "arrow"))
         out.append("</g>")
+    return out
 
-    # coordinates: row numbers at both ends of each row, column letters at both ends
-    # of each column, one step beyond the rim along the row or column
-    if coordinates:
-        font = RADIUS * 0.62
-        style = f'font-family="sans-serif" font-size="{font:.1f}" fill="{COLORS["coordinates"]}" text-anchor="middle"'
-        top = 2 * side - 2
-        for r in range(top + 1):
-            cs = [c for c, rr in geo.coords if rr == r]
-            for c in (min(cs) - 0.85, max(cs) + 0.85):
-                x, y = cell_center(side, c, r)
-                out.append(
-                    f'<text class="coordinate" x="{x:.2f}" y="{y + font * 0.35:.2f}" {style}>{r + 1}</text>'
-                )
-        for c in range(top + 1):
-            rs = [r for cc, r in geo.coords if cc == c]
-            # on the slanted sides a column's end is also a row's end: the letter
-            # stands further out along the column, clear of that row's number
-            low = min(rs) - (0.8 if min(rs) == 0 else 1.5)
-            high = max(rs) + (0.8 if max(rs) == top else 1.5)
-            for r in (low, high):
-                x, y = cell_center(side, c, r)
-                out.append(
-                    f'<text class="coordinate" x="{x:.2f}" y="{y + font * 0.35:.2f}" {style}>{chr(ord("A") + c)}</text>'
-                )
 
-    # text under the board: the side to move, the best move, the legend
-    y = board_height + RADIUS * 0.1
-    for kind, color, text, mark in text_lines:
-        y += _LINE
-        out.append(_text_line(kind, color, text, y, mark))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+def _coordinates_svg(board) -> list:
+    """Row numbers at both ends of each row, column letters at both ends of each
+    column, one step beyond the rim along the row or column."""
+    geo, side = board.geometry, board.size
+    font = RADIUS * 0.62
+    style = f'font-family="sans-serif" font-size="{font:.1f}" fill="{COLORS["coordinates"]}" text-anchor="middle"'
+    top = 2 * side - 2
+    places = []  # (c, r, text)
+    for r in range(top + 1):
+        cs = [c for c, rr in geo.coords if rr == r]
+        places += [(c, r, str(r + 1)) for c in (min(cs) - 0.85, max(cs) + 0.85)]
+    for c in range(top + 1):
+        rs = [r for cc, r in geo.coords if cc == c]
+        # on the slanted sides a column's end is also a row's end: the letter stands
+        # further out along the column, clear of that row's number
+        low = min(rs) - (0.8 if min(rs) == 0 else 1.5)
+        high = max(rs) + (0.8 if max(rs) == top else 1.5)
+        places += [(c, r, chr(ord("A") + c)) for r in (low, high)]
+    out = []
+    for c, r, text in places:
+        x, y = cell_center(side, c, r)
+        out.append(
+            f'<text class="coordinate" x="{x:.2f}" y="{y + font * 0.35:.2f}" {style}>{text}</text>'
+        )
+    return out
 
 
 def _best_mark(best) -> str:
@@ -519,12 +584,13 @@ def _text_line(kind, color, text, y, shape=None):
     )
 
 
-def _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, best):
+def _auto_legend(board, marks: _Marks):
     """(colour, text) for each kind of mark actually drawn."""
     turn, other = board.turn, board.turn.other
-    entries = []
+    entries: list[tuple] = []
     seen = set()
-    for _, color, label in outline_specs:
+    lastmove, best = marks.lastmove, marks.best
+    for _, color, label in marks.outlines:
         if label is None:
             if color == COLORS["outline_attack"]:
                 label = f"outlined orange: {other} groups {turn} can flip now"
@@ -544,9 +610,9 @@ def _auto_legend(board, outline_specs, lastmove, flipped_cells, arrow_specs, bes
                     f"loop: {lastmove.frm} was swiped out and back onto its own cell",
                 )
             )
-    if flipped_cells:
+    if marks.flipped_cells:
         entries.append((COLORS["flipped"], "ringed: tokens the last move flipped"))
-    if arrow_specs and best is None:
+    if marks.arrows and best is None:
         entries.append((COLORS["arrow"], "arrow: a move (its flipped group crossed out)"))
     elif best is not None:
         shape = _best_mark(best)

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..board import Board
-from ..core.text import install_hint, seconds_text
+from ..core.text import count, install_hint, seconds_text
 from ..errors import HingeError
 
 if TYPE_CHECKING:
@@ -141,6 +141,19 @@ def add_executor_arguments(
     )
 
 
+def add_count_arguments(parser) -> None:
+    """``--threads``, and ``--ray`` (``add_executor_arguments``), of a count spread over
+    threads here or jobs on a Ray cluster (perft, playouts)."""
+    parser.add_argument(
+        "--threads",
+        type=positive_int("T", 1, 1024),
+        default=None,
+        metavar="T",
+        help="threads (default: every core this process may use)",
+    )
+    add_executor_arguments(parser, concurrency=False)
+
+
 def executor_from_args(args):
     """The Executor that ``--concurrency`` and ``--ray`` ask for (close it when done)."""
     from ..jobs.executor import Executor
@@ -163,14 +176,7 @@ def add_engine_arguments(parser, default_help="", seed=True):
         help=f"searcher (default {DEFAULT_ENGINE}{default_help}). {described}",
     )
     names = ", ".join(all_options())
-    parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help=f"an engine option (repeatable): {names}",
-    )
+    add_option_argument(parser, f"an engine option (repeatable): {names}")
     add_tablebase_argument(parser)
     if seed:
         spec = all_options()["seed"]
@@ -182,6 +188,38 @@ def add_engine_arguments(parser, default_help="", seed=True):
             help=f"random seed ({spec.low} to {spec.high}; {spec.low}: a fresh one each search); "
             "the same seed and node limit give the same move",
         )
+
+
+def add_limit_arguments(
+    parser, time_help: str, nodes_help: str, depth_help=None, most_seconds=24 * 3600.0, time=None
+) -> None:
+    """A search's limits: ``--time S`` (default ``time``, at most ``most_seconds``),
+    ``--nodes N`` and, with ``depth_help``, ``--depth D``."""
+    parser.add_argument(
+        "--time", type=seconds("time", most_seconds), default=time, metavar="S", help=time_help
+    )
+    parser.add_argument(
+        "--nodes",
+        type=positive_int("nodes", 1, 10**12),
+        default=None,
+        metavar="N",
+        help=nodes_help,
+    )
+    if depth_help is not None:
+        parser.add_argument(
+            "--depth",
+            type=positive_int("depth", 1, 64),
+            default=None,
+            metavar="D",
+            help=depth_help,
+        )
+
+
+def add_option_argument(parser, text: str) -> None:
+    """``-o/--option NAME=VALUE``, repeatable (``args.option``: the list given)."""
+    parser.add_argument(
+        "-o", "--option", action="append", default=[], metavar="NAME=VALUE", help=text
+    )
 
 
 def add_tablebase_argument(parser):
@@ -252,7 +290,7 @@ class ProgressBar:
 
 def add_opening_arguments(parser):
     """``--book FILE|none``, ``--book-order``, ``--book-plies N`` and ``--openings K``:
-    how the pairs of a match or tournament open (:func:`openings_from_args`)."""
+    how the pairs of a match or tournament open (:func:`game_settings_from_args`)."""
     parser.add_argument(
         "--book",
         default=None,
@@ -419,23 +457,50 @@ def open_games_file(args, settings) -> dict:
     return {}
 
 
-def openings_from_args(args, size: int):
-    """``(book, openings)``: the Book the arguments ask for (None: random openings) and
-    the random openings' plies; HingeError for a missing, empty or bad book."""
+def game_settings_from_args(args):
+    """The ``games.match.GameSettings`` of a match or tournament: the book the arguments
+    ask for (None: random openings of ``--openings`` plies), ``--book-order``,
+    ``--max-plies`` and ``--tc``; HingeError for a missing, empty or bad book, or
+    openings as long as the games."""
     from ..games.book import NO_BOOK, default_book_path, read_book
-    from ..games.match import DEFAULT_OPENING_PLIES
+    from ..games.match import DEFAULT_OPENING_PLIES, GameSettings
 
     name = args.book
     if args.openings is not None and name is not None and name.strip().lower() not in NO_BOOK:
         raise HingeError(
             "--openings asks for random openings: give it without --book, or with --book none"
         )
+    book, openings = None, DEFAULT_OPENING_PLIES if args.openings is None else args.openings
     if args.openings is not None or (name is not None and name.strip().lower() in NO_BOOK):
         if args.book_plies is not None:
             raise HingeError("--book-plies is for a book of game records, not for random openings")
-        return None, DEFAULT_OPENING_PLIES if args.openings is None else args.openings
-    path = default_book_path(size) if name is None else name
-    return read_book(path, size, args.book_plies), 0
+        if openings >= args.max_plies:
+            raise HingeError(
+                f"--openings ({openings}) must be less than --max-plies ({args.max_plies})"
+            )
+    else:
+        path = default_book_path(args.size) if name is None else name
+        book, openings = read_book(path, args.size, args.book_plies), 0
+    return GameSettings(openings, book, args.book_order, args.max_plies, args.tc)
+
+
+def openings_text(settings) -> str:
+    """A banner's words for how the games of ``settings`` (a GameSettings) open."""
+    book = settings.book
+    if book is None:
+        return f"{settings.openings}-ply random openings"
+    return f"book {book.name} ({count(len(book), 'entry', 'entries')}, {settings.book_order} order)"
+
+
+def report_games(result, path: str | None, written: int, json_path: str | None) -> int:
+    """The end of a match or tournament: its summary, the games written to ``path``,
+    every figure to ``json_path`` as JSON; the exit status."""
+    print(result.summary())
+    if path is not None:
+        print(f"{count(written, 'game')} written to {path}")
+    if json_path is not None:
+        write_json(json_path, result.figures())
+    return 0
 
 
 def write_json(path: str, data) -> None:

@@ -6,6 +6,7 @@ import sys
 
 from . import (
     add_engine_arguments,
+    add_limit_arguments,
     add_position_arguments,
     board_from_args,
     engine_options,
@@ -32,24 +33,11 @@ def register(subparsers):
     )
     add_position_arguments(p)
     add_engine_arguments(p, seed=False)
-    p.add_argument(
-        "--time",
-        type=seconds("time"),
-        default=None,
-        metavar="S",
-        help="seconds in all (default 1 unless --nodes or --depth)",
-    )
-    p.add_argument(
-        "--nodes",
-        type=positive_int("NODES", 1, 10**12),
-        default=None,
-        help="node (MCTS: playout) limit",
-    )
-    p.add_argument(
-        "--depth",
-        type=positive_int("DEPTH", 1, 64),
-        default=None,
-        help="depth limit (engines with depths; the default engine becomes the first that has them)",
+    add_limit_arguments(
+        p,
+        "seconds in all (default 1 unless --nodes or --depth)",
+        "node (MCTS: playout) limit",
+        "depth limit (engines with depths; the default engine becomes the first that has them)",
     )
     p.add_argument(
         "--top",

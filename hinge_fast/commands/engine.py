@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import HingeError
-from . import add_tablebase_argument
+from . import add_option_argument, add_tablebase_argument
 
 
 def register(subparsers):
@@ -16,13 +16,9 @@ def register(subparsers):
         "ends only the search sent just before it.",
         epilog="Example: printf 'newgame 6\\nbestmove time 00:00:01\\nquit\\n' | hinge-fast engine --option engine=mcts",
     )
-    p.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="set an option before the first command, as 'options set NAME VALUE' would (repeatable)",
+    add_option_argument(
+        p,
+        "set an option before the first command, as 'options set NAME VALUE' would (repeatable)",
     )
     add_tablebase_argument(p)
     p.set_defaults(run=run_engine)

@@ -10,13 +10,14 @@ from . import (
     add_executor_arguments,
     add_game_arguments,
     executor_from_args,
+    game_settings_from_args,
     open_games_file,
-    openings_from_args,
+    openings_text,
     positive_int,
+    report_games,
     seconds,
     seed_of_args,
     stopped_text,
-    write_json,
 )
 
 DEFAULT_MATCH_TIME = 0.1
@@ -110,18 +111,14 @@ class _Progress:
 def run_match(args) -> int:
     import random
 
-    from ..games.match import play_match
+    from ..games.match import RunSettings, play_match
     from ..games.matchfile import MatchSettings, read_match_file
     from ..games.pairstats import Sprt
     from ..games.players import Player, PlayerSpec, close_made_players, get_player
     from ..records.record import append_record
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
-    book, openings = openings_from_args(args, args.size)
-    if book is None and openings >= args.max_plies:
-        raise HingeError(
-            f"--openings ({openings}) must be less than --max-plies ({args.max_plies})"
-        )
+    game_settings = game_settings_from_args(args)
     if args.tc is not None and (args.time_b is not None or args.nodes_b is not None):
         raise HingeError(
             "--time-b and --nodes-b are odds per move: with --tc both sides play on the same clock"
@@ -142,26 +139,24 @@ def run_match(args) -> int:
     path = args.resume if args.resume is not None else args.out
     seed = seed_of_args(args)
     seeds = random.Random(seed)
-    player_a = get_player(
-        args.engine_a,
-        time=limit_a[0],
-        nodes=limit_a[1],
-        seed=seeds.getrandbits(32),
-        size=args.size,
-        margin=args.margin,
-    )
+    made: list[Player] = []
     try:
-        player_b = get_player(
-            args.engine_b,
-            time=limit_b[0],
-            nodes=limit_b[1],
-            seed=seeds.getrandbits(32),
-            size=args.size,
-            margin=args.margin,
-        )
+        for spec, (time, nodes) in ((args.engine_a, limit_a), (args.engine_b, limit_b)):
+            made.append(
+                get_player(
+                    spec,
+                    time=time,
+                    nodes=nodes,
+                    seed=seeds.getrandbits(32),
+                    size=args.size,
+                    margin=args.margin,
+                )
+            )
     except BaseException:
-        player_a.close()
+        for player in made:
+            player.close()
         raise
+    player_a, player_b = made
     match_seed = seeds.getrandbits(32)
     limit, tag = (
         _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
@@ -171,11 +166,11 @@ def run_match(args) -> int:
         args.engine_a,
         args.engine_b,
         args.size,
-        openings,
+        game_settings.openings,
         args.max_plies,
         tag,
         seed,
-        None if book is None else book.tag(args.book_order),
+        game_settings.book_tag(),
     )
     executor = executor_from_args(args)
     line = None
@@ -202,7 +197,7 @@ def run_match(args) -> int:
         executor.start()  # Ray first, to say how many workers it has
         print(
             f"match {player_a.name} vs {player_b.name}: {count(args.games, 'game')} on side {args.size}, {limit}, "
-            f"{_openings_text(book, openings, args.book_order)}, max {args.max_plies} plies, seed {seed}"
+            f"{openings_text(game_settings)}, max {args.max_plies} plies, seed {seed}"
             + ("" if executor.kind == "serial" else f", {executor.describe()}"),
             flush=True,
         )
@@ -214,17 +209,10 @@ def run_match(args) -> int:
             players[1],
             args.games,
             args.size,
-            openings,
-            args.max_plies,
             match_seed,
-            line,
             sprt,
-            executor=executor,
-            done=done,
-            on_game=on_game,
-            book=book,
-            book_order=args.book_order,
-            time_control=args.tc,
+            game_settings,
+            RunSettings(executor, done, on_game, line),
         )
     except KeyboardInterrupt:
         if line is not None:
@@ -244,19 +232,7 @@ def run_match(args) -> int:
         player_a.close()
         player_b.close()
         close_made_players()
-    print(result.summary())
-    if path is not None:
-        print(f"{count(written[0], 'game')} written to {path}")
-    if args.json is not None:
-        write_json(args.json, result.figures())
-    return 0
-
-
-def _openings_text(book, openings, order) -> str:
-    """The banner's words for the openings."""
-    if book is None:
-        return f"{openings}-ply random openings"
-    return f"book {book.name} ({len(book)} entries, {order} order)"
+    return report_games(result, path, written[0], args.json)
 
 
 def _search_note(player_a, player_b) -> str:

@@ -6,12 +6,11 @@ import sys
 
 from . import (
     add_engine_arguments,
+    add_limit_arguments,
     add_position_arguments,
     board_from_args,
     engine_options,
-    positive_int,
     require_game_on,
-    seconds,
 )
 
 
@@ -31,26 +30,11 @@ def register(subparsers):
     add_engine_arguments(
         p, default_help=", the stronger in matches; with --depth, the first engine that honours it"
     )
-    p.add_argument(
-        "--time",
-        type=seconds("S"),
-        default=None,
-        metavar="S",
-        help="seconds to think (default 1 if no limit)",
-    )
-    p.add_argument(
-        "--nodes",
-        type=positive_int("N", 1, 10**12),
-        default=None,
-        metavar="N",
-        help="positions searched or playouts, as the engine counts (its progress unit)",
-    )
-    p.add_argument(
-        "--depth",
-        type=positive_int("D", 1, 64),
-        default=None,
-        metavar="D",
-        help="plies of iterative deepening (only for engines with depths: an error for the others)",
+    add_limit_arguments(
+        p,
+        "seconds to think (default 1 if no limit)",
+        "positions searched or playouts, as the engine counts (its progress unit)",
+        "plies of iterative deepening (only for engines with depths: an error for the others)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(run=run_move)

@@ -8,7 +8,7 @@ import time
 from ..core.text import count, rate
 from . import (
     ProgressBar,
-    add_executor_arguments,
+    add_count_arguments,
     add_position_arguments,
     board_from_args,
     executor_from_args,
@@ -39,19 +39,12 @@ def register(subparsers):
     )
     p.add_argument("--reference", action="store_true", help="use the slow reference implementation")
     p.add_argument(
-        "--threads",
-        type=positive_int("T", 1, 1024),
-        default=None,
-        metavar="T",
-        help="threads (default: every core this process may use)",
-    )
-    p.add_argument(
         "--no-bulk",
         dest="bulk",
         action="store_false",
         help="play every leaf move instead of counting the last ply",
     )
-    add_executor_arguments(p, concurrency=False)
+    add_count_arguments(p)
     p.set_defaults(run=run_perft)
 
 

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..board import Color
 from ..search.registry import DEFAULT_ENGINE, ENGINES
-from . import add_color_argument, add_tablebase_argument, ansi_colors, positive_int, seconds
+from . import (
+    add_color_argument,
+    add_limit_arguments,
+    add_tablebase_argument,
+    ansi_colors,
+    positive_int,
+)
 
 HELP_TEXT = """\
 commands:
@@ -37,18 +45,12 @@ def register(subparsers):
         help=f"a player: an engine ({', '.join(ENGINES)}; default {DEFAULT_ENGINE}, the stronger), greedy or "
         "random; engine options after a colon: mcts:exploration=0.7",
     )
-    p.add_argument(
-        "--time",
-        type=seconds("time", 3600.0),
-        default=1.0,
-        metavar="S",
-        help="engine seconds per move (default 1)",
-    )
-    p.add_argument(
-        "--nodes",
-        type=positive_int("NODES", 1, 10**12),
-        default=None,
-        help="engine node limit per move instead of time",
+    add_limit_arguments(
+        p,
+        "engine seconds per move (default 1)",
+        "engine node limit per move instead of time",
+        most_seconds=3600.0,
+        time=1.0,
     )
     p.add_argument(
         "--side",
@@ -86,21 +88,24 @@ class _Leave(Exception):
     """The person typed quit or the input ended."""
 
 
+@dataclass
 class TerminalGame:
-    """The terminal game: reads commands from ``stdin``, writes to ``stdout``. The
-    moves go through the one game loop (``hinge_fast.games.game.play_game``), the
-    person being the player whose ``choose`` reads the terminal."""
+    """The terminal game: reads commands from ``stdin``, writes to ``out``. The moves
+    go through the one game loop (``hinge_fast.games.game.play_game``), the person
+    being the player whose ``choose`` reads the terminal."""
 
-    def __init__(self, board, human, player, engine_name, stdin, stdout, ansi):
-        self.board = board
-        self.human = human
-        self.player = player
-        self.engine_name = engine_name
-        self.stdin = stdin
-        self.out = stdout
-        self.ansi = ansi
-        self.interactive = hasattr(stdin, "isatty") and stdin.isatty()
-        self.name = "you"
+    board: Any
+    human: Color
+    player: Any
+    engine_name: str
+    stdin: Any
+    out: Any
+    ansi: bool
+    name: str = field(default="you", init=False)
+
+    @property
+    def interactive(self) -> bool:
+        return hasattr(self.stdin, "isatty") and self.stdin.isatty()
 
     def say(self, text=""):
         print(text, file=self.out, flush=True)

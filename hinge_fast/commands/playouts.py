@@ -9,7 +9,7 @@ from ..core.text import count
 from ..core.text import rate as per_second
 from . import (
     ProgressBar,
-    add_executor_arguments,
+    add_count_arguments,
     add_position_arguments,
     board_from_args,
     executor_from_args,
@@ -43,14 +43,7 @@ def register(subparsers):
         metavar="M",
         help="stop a game unfinished after M plies (default 10000)",
     )
-    p.add_argument(
-        "--threads",
-        type=positive_int("T", 1, 1024),
-        default=None,
-        metavar="T",
-        help="threads (default: every core this process may use)",
-    )
-    add_executor_arguments(p, concurrency=False)
+    add_count_arguments(p)
     p.set_defaults(run=run_playouts)
 
 

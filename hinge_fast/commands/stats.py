@@ -6,7 +6,13 @@ from __future__ import annotations
 import sys
 
 from ..games.stats import DEFAULT_GAMES, DEFAULT_MAX_PLIES
-from . import ProgressBar, add_executor_arguments, executor_from_args, positive_int, seconds
+from . import (
+    ProgressBar,
+    add_executor_arguments,
+    add_limit_arguments,
+    executor_from_args,
+    positive_int,
+)
 
 
 def register(subparsers):
@@ -41,18 +47,11 @@ def register(subparsers):
         metavar="PLAYER",
         help="random (default), greedy, alphabeta or mcts: plays both sides",
     )
-    p.add_argument(
-        "--time",
-        type=seconds("time", 3600.0),
-        default=None,
-        metavar="S",
-        help="search seconds per move (alphabeta, mcts)",
-    )
-    p.add_argument(
-        "--nodes",
-        type=positive_int("NODES", 1, 10**12),
-        default=None,
-        help="search nodes per move (alphabeta, mcts)",
+    add_limit_arguments(
+        p,
+        "search seconds per move (alphabeta, mcts)",
+        "search nodes per move (alphabeta, mcts)",
+        most_seconds=3600.0,
     )
     p.add_argument("--seed", type=int, default=None, help="random seed: same seed, same games")
     p.add_argument(

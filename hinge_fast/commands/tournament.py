@@ -10,12 +10,13 @@ from . import (
     add_executor_arguments,
     add_game_arguments,
     executor_from_args,
+    game_settings_from_args,
     open_games_file,
-    openings_from_args,
+    openings_text,
     positive_int,
+    report_games,
     seed_of_args,
     stopped_text,
-    write_json,
 )
 
 DEFAULT_TOURNAMENT_TIME = 0.1
@@ -62,6 +63,7 @@ def register(subparsers):
 def run_tournament(args) -> int:
     import random
 
+    from ..games.match import RunSettings
     from ..games.matchfile import MatchSettings, read_match_file
     from ..games.players import Player, PlayerSpec, close_made_players, get_player
     from ..games.tournament import pairings, play_tournament, tournament_kind
@@ -69,11 +71,7 @@ def run_tournament(args) -> int:
 
     if len(args.engines) < 2:
         raise HingeError("a tournament needs at least two engines")
-    book, openings = openings_from_args(args, args.size)
-    if book is None and openings >= args.max_plies:
-        raise HingeError(
-            f"--openings ({openings}) must be less than --max-plies ({args.max_plies})"
-        )
+    game_settings = game_settings_from_args(args)
     time = (
         args.time
         if args.time is not None or args.nodes is not None or args.tc is not None
@@ -103,22 +101,29 @@ def run_tournament(args) -> int:
             raise HingeError(f"engine {twice[0]} is named twice: give each engine once")
         game_seed = seeds.getrandbits(32)
         pairs = pairings(len(names), args.gauntlet)
-        limit = (
-            f"tc {args.tc}"
-            if args.tc is not None
-            else f"nodes {args.nodes}"
-            if args.nodes is not None
-            else f"time {time:g}"
-        )
+        if args.tc is not None:  # the match file's Limit tag, and the banner's words
+            limit, clock = f"tc {args.tc}", f"{args.tc} clock"
+        elif args.nodes is not None:
+            limit, clock = f"nodes {args.nodes}", f"{count(args.nodes, 'node')} per move"
+        else:
+            limit, clock = f"time {time:g}", f"{time:g} s per move"
         kind = tournament_kind(names, args.gauntlet)
-        book_tag = None if book is None else book.tag(args.book_order)
+        book_tag = game_settings.book_tag()
 
         def settings_for(index):
             if index >= 2 * args.rounds * len(pairs):
                 return None
             i, j = pairs[(index // 2) % len(pairs)]
             return MatchSettings(
-                names[i], names[j], args.size, openings, args.max_plies, limit, seed, book_tag, kind
+                names[i],
+                names[j],
+                args.size,
+                game_settings.openings,
+                args.max_plies,
+                limit,
+                seed,
+                book_tag,
+                kind,
             )
 
         executor = executor_from_args(args)
@@ -145,20 +150,8 @@ def run_tournament(args) -> int:
 
         executor.start()
         total = 2 * args.rounds * len(pairs)
-        opened = (
-            f"{openings}-ply random openings"
-            if book is None
-            else f"book {book.name} ({count(len(book), 'entry', 'entries')}, {args.book_order} order)"
-        )
-        clock = (
-            f"{args.tc} clock"
-            if args.tc is not None
-            else f"{count(args.nodes, 'node')} per move"
-            if args.nodes is not None
-            else f"{time:g} s per move"
-        )
         print(
-            f"tournament ({kind}): {count(total, 'game')} on side {args.size}, {count(args.rounds, 'round')}, {clock}, {opened}, "
+            f"tournament ({kind}): {count(total, 'game')} on side {args.size}, {count(args.rounds, 'round')}, {clock}, {openings_text(game_settings)}, "
             f"max {args.max_plies} plies, seed {seed}"
             + ("" if executor.kind == "serial" else f", {executor.describe()}"),
             flush=True,
@@ -167,22 +160,17 @@ def run_tournament(args) -> int:
             print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
         from tqdm import tqdm
 
-        line = tqdm(total=total, initial=len(done), unit="game", file=sys.stderr, disable=None)
+        bar = line = tqdm(
+            total=total, initial=len(done), unit="game", file=sys.stderr, disable=None
+        )
         result = play_tournament(
             players,
             args.rounds,
             args.size,
-            openings,
-            args.max_plies,
             game_seed,
-            gauntlet=args.gauntlet,
-            book=book,
-            book_order=args.book_order,
-            time_control=args.tc,
-            executor=executor,
-            done=done,
-            on_game=on_game,
-            progress=lambda _: line.update(1),
+            args.gauntlet,
+            game_settings,
+            RunSettings(executor, done, on_game, lambda _: bar.update(1)),
         )
     except KeyboardInterrupt:
         counted = 0
@@ -201,9 +189,4 @@ def run_tournament(args) -> int:
         for player in made:
             player.close()
         close_made_players()
-    print(result.summary())
-    if path is not None:
-        print(f"{count(written[0], 'game')} written to {path}")
-    if args.json is not None:
-        write_json(args.json, result.figures())
-    return 0
+    return report_games(result, path, written[0], args.json)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import sys
 
 from ..core.text import count
-from . import ProgressBar, add_executor_arguments, executor_from_args, positive_int, seconds
+from . import (
+    ProgressBar,
+    add_executor_arguments,
+    add_option_argument,
+    executor_from_args,
+    positive_int,
+    seconds,
+)
 
 
 def register(subparsers):
@@ -27,13 +34,9 @@ def register(subparsers):
         metavar="NAME=START,LOW,HIGH[,STEP]",
         help="a tuned option (repeatable); STEP: the perturbation at the last iteration (default 5%% of the range)",
     )
-    p.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a fixed option of both sides (repeatable)",
+    add_option_argument(
+        p,
+        "a fixed option of both sides (repeatable)",
     )
     p.add_argument(
         "--iterations",

@@ -90,23 +90,26 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1, should_stop=None
     lock = threading.Lock()
     next_index = [0]
 
+    def count(work, lo, hi):
+        kernels.perft_children(
+            size,
+            own,
+            enemy,
+            depth,
+            bulk,
+            work,
+            codes_by_size,
+            flips_by_size,
+            lo,
+            hi,
+            counts_by_size,
+        )
+
     def worker():
         work = workspace(depth, stop)
         if threads == 1:  # one call for every root move: the kernel itself heeds ``stop``
             if not stop[0]:
-                kernels.perft_children(
-                    size,
-                    own,
-                    enemy,
-                    depth,
-                    bulk,
-                    work,
-                    codes_by_size,
-                    flips_by_size,
-                    0,
-                    n,
-                    counts_by_size,
-                )
+                count(work, 0, n)
             return
         while not stop[0]:
             with lock:
@@ -114,19 +117,7 @@ def perft_divide(size, own, enemy, depth, bulk=True, threads=1, should_stop=None
                 next_index[0] += 1
             if i >= n:
                 return
-            kernels.perft_children(
-                size,
-                own,
-                enemy,
-                depth,
-                bulk,
-                work,
-                codes_by_size,
-                flips_by_size,
-                i,
-                i + 1,
-                counts_by_size,
-            )
+            count(work, i, i + 1)
 
     def finished() -> int:
         return int(np.count_nonzero(counts_by_size >= 0))

@@ -1,6 +1,9 @@
-"""Interruptible work on threads: start it, poll it, stop it on Ctrl-C or when asked,
-collect what it returns. Perft and playouts (``parallel.py``), alpha-beta's depths and
-its Lazy SMP helpers, MCTS's trees and the prover's threads all run through here.
+"""Interruptible work on threads or worker processes: start it, poll it, stop it on
+Ctrl-C or when asked (a deadline passed, a searcher told to stop), collect what it
+returns. Perft and playouts (``parallel.py``), alpha-beta's depths and its Lazy SMP
+helpers, MCTS's trees and the prover's threads run here on threads; the jobs of
+matches, tournaments and counts (``jobs/executor.py``) on worker processes or Ray
+actors, through the same loop (:func:`finished`).
 
     >>> import threading
     >>> stop = threading.Event()
@@ -18,13 +21,27 @@ has returned, so no thread is left running a kernel. A task that raises stops th
 others; its exception is raised by ``wait`` once all have returned. The threads come
 from one pool for the process and are reused: starting a thread cost about 0.4 ms, a
 lot of a 0.01 s search.
+
+Worker processes (:func:`process_pool`) run jobs that hold the GIL (a game's Python
+parts); their ``stop`` is :func:`end_processes`, which ends them at once, so that
+Ctrl-C leaves no process running.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import threading
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    InvalidStateError,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from concurrent.futures import wait as _wait_futures
+from concurrent.futures.process import BrokenProcessPool
 
 #: Seconds between two looks at ``should_stop`` and two ``tick`` calls.
 POLL = 0.02
@@ -64,6 +81,59 @@ def _counted(task):
     return run
 
 
+def finished(
+    running: dict,
+    stop: Callable[[], None],
+    poll: float | None = POLL,
+    should_stop: Callable[[], bool] | None = None,
+    tick: Callable[[], None] | None = None,
+    refill: Callable[[], None] | None = None,
+) -> Iterator[tuple[object, Future]]:
+    """The one waiting loop: ``(running[f], f)`` for each future ``f`` of ``running``
+    (``{future: key}``) as it finishes, in the order they finish (``f`` is taken out of
+    ``running``). Before each wait ``refill()`` may start more tasks and add them to
+    ``running`` (until ``stop``); the loop ends when nothing is running after it.
+    Every ``poll`` seconds (None: no polling without ``should_stop`` and ``tick``)
+    ``should_stop()`` is asked (true: ``stop()``, once) and ``tick()`` called while tasks
+    run. An exception while waiting (Ctrl-C: KeyboardInterrupt) calls ``stop()``, waits
+    until every running task has ended (a second Ctrl-C does not cut that short), and
+    is raised. Closing the loop early cancels the tasks that have not begun."""
+    stopped = False
+    timeout = poll if should_stop is not None or tick is not None else None
+    try:
+        while True:
+            try:
+                if refill is not None and not stopped:
+                    refill()
+                if not running:
+                    return
+                if should_stop is not None and not stopped and should_stop():
+                    stopped = True
+                    stop()
+                done, pending = _wait_futures(running, timeout=timeout, return_when=FIRST_COMPLETED)
+                if tick is not None and pending:
+                    tick()
+            except BaseException:
+                stop()
+                _drain(running)
+                raise
+            for future in done:
+                yield running.pop(future), future
+    finally:
+        for future in running:
+            future.cancel()
+
+
+def _drain(running: dict) -> None:
+    """Wait until every future of ``running`` is done (cancelled ones included), through
+    further Ctrl-Cs."""
+    while not all(future.done() for future in running):
+        try:
+            _wait_futures(running, timeout=POLL)
+        except KeyboardInterrupt:
+            continue
+
+
 class Work:
     """Tasks started on the worker threads (``start``)."""
 
@@ -86,25 +156,18 @@ class Work:
     def wait(self, poll: float = POLL, should_stop=None, tick=None) -> list:
         """Wait for every task (module docstring); their results, in order."""
         failure = None
-        while True:
-            try:
-                if should_stop is not None and not self.stopped and should_stop():
-                    self.stop()
-                finished, pending = _wait_futures(
-                    self.futures, timeout=poll, return_when=FIRST_EXCEPTION
-                )
-                if any(f.exception() is not None for f in finished) and not self.stopped:
+        running = {future: index for index, future in enumerate(self.futures)}
+        try:
+            for _, future in finished(running, self.stop, poll, should_stop, tick):
+                if future.exception() is not None and not self.stopped:
                     self.stop()  # a task failed: the others end too
-                if not pending:
-                    break
-                if tick is not None:
-                    tick()
-            except KeyboardInterrupt:
-                self.interrupted = True
-                self.stop()
-            except BaseException as error:  # noqa: BLE001  (raised once the tasks ended)
-                failure = failure or error
-                self.stop()
+        except KeyboardInterrupt:
+            self.interrupted = True
+        except BaseException as error:  # noqa: BLE001  (raised once the tasks ended)
+            failure = error
+        if self.interrupted or failure is not None:  # also when it came between two waits
+            self.stop()
+            _drain(running)
         if tick is not None and failure is None and not self.interrupted:
             tick()
         for f in self.futures:
@@ -127,3 +190,31 @@ def run(tasks, stop, poll: float = POLL, should_stop=None, tick=None) -> Work:
     work = start(tasks, stop)
     work.wait(poll, should_stop, tick)
     return work
+
+
+def process_pool(count: int, initializer=None, initargs=(), preload=()) -> ProcessPoolExecutor:
+    """``count`` worker processes, each running ``initializer(*initargs)`` first. They
+    come from a fork server where there is one (safe when this process runs threads),
+    which imports the modules named in ``preload`` once for every process forked from it."""
+    context: multiprocessing.context.BaseContext = multiprocessing.get_context()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        server = multiprocessing.get_context("forkserver")
+        server.set_forkserver_preload(list(preload))
+        context = server
+    return ProcessPoolExecutor(
+        max_workers=count, mp_context=context, initializer=initializer, initargs=initargs
+    )
+
+
+def end_processes(processes: ProcessPoolExecutor, futures=()) -> None:
+    """End the worker processes of ``processes`` now and shut the pool down whole, so
+    that its queues' semaphores are released before this process ends. Their jobs are
+    lost: each of ``futures`` (those of the pool) not done by then fails with
+    BrokenProcessPool, so that nothing waits for them."""
+    for worker in multiprocessing.active_children():
+        worker.terminate()
+    processes.shutdown(wait=True, cancel_futures=True)
+    for future in futures:
+        with contextlib.suppress(InvalidStateError):  # done meanwhile
+            if not future.done():
+                future.set_exception(BrokenProcessPool("the worker processes were ended"))

@@ -11,7 +11,7 @@ of one pair of games (the same opening, the colours swapped) per pairing. Pair `
 is pairing ``k % P`` of round ``k // P`` (``P`` pairings); its games are ``2k`` (the
 pairing's first player has Green) and ``2k + 1``, played, opened (book or random plies),
 seeded, saved and resumed exactly as a match's (``games/match.py``: :func:`game_plan`,
-:class:`GameJob`, :func:`run_games`, :func:`read_match`), so more rounds add games to a
+:func:`game_jobs`, :func:`run_games`, :func:`read_match`), so more rounds add games to a
 tournament file. The rating list is fitted over all the games at once
 (``games/ratings.py``).
 """
@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 
 from ..core.geometry import check_size
 from ..errors import HingeError
-from .game import DEFAULT_MAX_PLIES
-from .match import DEFAULT_OPENING_PLIES, GameJob, game_plan, player_label, run_games
+from .match import GameSettings, RunSettings, game_jobs, player_label, run_games
 from .ratings import fit_ratings, ratings_table
 
 
@@ -136,25 +135,16 @@ def play_tournament(
     players,
     rounds: int,
     size: int = 6,
-    openings: int = DEFAULT_OPENING_PLIES,
-    max_plies: int = DEFAULT_MAX_PLIES,
     seed: int | None = None,
-    *,
     gauntlet: bool = False,
-    book=None,
-    book_order: str = "random",
-    time_control=None,
-    timer=None,
-    executor=None,
-    done=None,
-    on_game=None,
-    progress=None,
+    settings: GameSettings | None = None,
+    run: RunSettings | None = None,
 ) -> TournamentResult:
     """Play a tournament of ``players`` (Players or PlayerSpecs, at least two, their
     names distinct): ``rounds`` rounds of a pair of games per pairing (module
-    docstring). The other arguments are :func:`~hinge_fast.games.match.play_match`'s;
-    ``done``: games already played (``{index: Game}``); ``on_game(game)`` as each new
-    game finishes; ``progress(result)`` after each."""
+    docstring), round robin or ``gauntlet``. ``seed``, ``settings`` and ``run`` are
+    :func:`~hinge_fast.games.match.play_match`'s (``run.progress(result)`` is called
+    after each game)."""
     size = check_size(size)
     if len(players) < 2:
         raise HingeError("a tournament needs at least two players")
@@ -164,46 +154,24 @@ def play_tournament(
         raise HingeError(f"player {twice[0]} is in the tournament twice: give each player once")
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise HingeError(f"rounds must be a whole number of at least 1, not {rounds!r}")
-    if book is None and openings >= max_plies:
-        raise HingeError(
-            f"the opening ({openings} plies) must be shorter than max plies ({max_plies})"
-        )
+    settings = (settings or GameSettings()).checked(size)
+    run = run or RunSettings()
     pairs = pairings(len(players), gauntlet)
     total = 2 * rounds * len(pairs)
     result = TournamentResult(names, size, pairs)
-    done = dict(done or {})
-    if any(not 0 <= i < total for i in done):
-        raise HingeError(
-            f"the games already played go up to game {max(done) + 1}, past the {total} of this tournament"
-        )
+    done = run.already_played(total, "tournament")
     result.games.update(done)
 
-    def jobs():
-        for index, start, opening, green_seed, blue_seed in game_plan(
-            seed, total, size, openings, book, book_order
-        ):
-            if index not in done:
-                i, j = result.pairing_of(index)
-                yield GameJob(
-                    index,
-                    players[i],
-                    players[j],
-                    size,
-                    opening,
-                    green_seed,
-                    blue_seed,
-                    max_plies,
-                    start,
-                    time_control,
-                    timer,
-                )
+    def players_of(index):
+        i, j = result.pairing_of(index)
+        return players[i], players[j]
 
     def take(game) -> bool:
         result.games[game.round - 1] = game
-        if progress is not None:
-            progress(result)
+        if run.progress is not None:
+            run.progress(result)
         return False
 
     if len(done) < total:
-        run_games(jobs(), executor, on_game, take)
+        run_games(game_jobs(players_of, total, size, seed, settings, done), run, take)
     return result

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from ..errors import HingeError
 from ..search.registry import engine_spec
-from .match import play_match
+from .match import GameSettings, RunSettings, play_match
 from .players import SearchPlayer
 
 ALPHA = 0.602
@@ -207,33 +207,26 @@ def spsa(
         c_k = {name: c0[name] / k**GAMMA for name in names}
         plus = {p.name: p.value(theta[p.name] + c_k[p.name] * delta[p.name]) for p in params}
         minus = {p.name: p.value(theta[p.name] - c_k[p.name] * delta[p.name]) for p in params}
-        player_plus = SearchPlayer(
-            spec.name,
-            time=time,
-            nodes=nodes,
-            seed=rng.getrandbits(32),
-            name="plus",
-            **fixed,
-            **plus,
-        )
-        player_minus = SearchPlayer(
-            spec.name,
-            time=time,
-            nodes=nodes,
-            seed=rng.getrandbits(32),
-            name="minus",
-            **fixed,
-            **minus,
+        player_plus, player_minus = (
+            SearchPlayer(
+                spec.name,
+                time=time,
+                nodes=nodes,
+                seed=rng.getrandbits(32),
+                name=name,
+                **fixed,
+                **values,
+            )
+            for name, values in (("plus", plus), ("minus", minus))
         )
         match = play_match(
             player_plus,
             player_minus,
             games_per_iteration,
             size,
-            openings,
-            max_plies,
             rng.getrandbits(32),
-            executor=executor,
+            settings=GameSettings(openings, max_plies=max_plies),
+            run=RunSettings(executor),
         )
         outcome = match.wins - match.losses
         for p in params:

@@ -36,18 +36,17 @@ started are dropped. The pool or the actors are made on first use and kept for l
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
-import multiprocessing
 import os
 import select
 import signal
 import socket
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from ..core import workers
 from ..errors import HingeError
 from ..protocol.client import stop_running_engines
 
@@ -214,7 +213,9 @@ class Executor:
         return self
 
     # ----- running --------------------------------------------------------------------------
-    def run(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[tuple[int, Any]]:
+    def run(
+        self, fn: Callable[[Any], Any], jobs: Iterable[Any]
+    ) -> Generator[tuple[int, Any], None, None]:
         """Yield ``(index, fn(job))`` for every job, in the order they finish."""
         if self.kind == "serial":
             return self._run_serial(fn, jobs)
@@ -229,62 +230,44 @@ class Executor:
 
     def _run_pool(self, fn, jobs):
         if self._pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            # forkserver: safe when this process runs threads (Ray, a progress bar), and
-            # its server imports the kernels once for every worker forked from it
-            if "forkserver" in methods:
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(
-                    [
-                        "hinge_fast.jobs.executor",
-                        "hinge_fast.core.kernels",
-                        "hinge_fast.search",
-                        "hinge_fast.games.match",
-                    ]
-                )
-            else:
-                context = multiprocessing.get_context()
-            self._pool = cf.ProcessPoolExecutor(
-                max_workers=self.concurrency,
-                mp_context=context,
-                initializer=_worker_start,
-                initargs=(os.getpid(),),
+            # the fork server imports the kernels once for every worker forked from it
+            self._pool = workers.process_pool(
+                self.workers,
+                _worker_start,
+                (os.getpid(),),
+                preload=(
+                    "hinge_fast.jobs.executor",
+                    "hinge_fast.core.kernels",
+                    "hinge_fast.search",
+                    "hinge_fast.games.match",
+                ),
             )
-        pending: dict = {}
+        processes = self._pool
+        running: dict = {}
         todo = iter(enumerate(jobs))
-        limit = QUEUE_PER_WORKER * self.workers
-        try:
-            while True:
-                while len(pending) < limit:
-                    item = next(todo, None)
-                    if item is None:
-                        break
-                    pending[self._pool.submit(fn, item[1])] = item[0]
-                if not pending:
+
+        def refill():
+            while len(running) < QUEUE_PER_WORKER * self.workers:
+                item = next(todo, None)
+                if item is None:
                     return
-                done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                for future in done:
-                    index = pending.pop(future)
-                    try:
-                        result = future.result()
-                    except BrokenProcessPool:
-                        self._pool = None
-                        raise HingeError(
-                            "a worker process died (out of memory?); the run stopped"
-                        ) from None
-                    yield index, result
-        except KeyboardInterrupt:
-            # Ctrl-C: the games running are not waited for: the workers are stopped
-            # (they stop the engines they started), then the pool is shut down whole, so
-            # that its queues' semaphores are released before this process ends.
-            for worker in multiprocessing.active_children():
-                worker.terminate()
-            self._pool.shutdown(wait=True, cancel_futures=True)
+                running[processes.submit(fn, item[1])] = item[0]
+
+        def stop():
+            # Ctrl-C: the games running are not waited for: the workers are ended
+            # (they stop the engines they started)
             self._pool = None
-            raise
-        finally:
-            for future in pending:
-                future.cancel()
+            workers.end_processes(processes, list(running))
+
+        for index, future in workers.finished(running, stop, refill=refill):
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                self._pool = None
+                raise HingeError(
+                    "a worker process died (out of memory?); the run stopped"
+                ) from None
+            yield index, result
 
     # ----- Ray ------------------------------------------------------------------------------------
     def _start_ray(self):
@@ -356,56 +339,61 @@ class Executor:
         todo = iter(enumerate(jobs))
         retry: list[tuple[int, Any]] = []  # jobs whose actor died, to go first
         attempts: dict[int, int] = {}
-        running: dict = {}  # ObjectRef -> (index, job, actor)
+        running: dict = {}  # future -> (index, job, actor, ObjectRef)
         load = {id(a): 0 for a in self._actors}
+
+        def refill():
+            for actor in list(self._actors):
+                while load.get(id(actor), 0) < QUEUE_PER_WORKER:
+                    item = retry.pop() if retry else next(todo, None)
+                    if item is None:
+                        return
+                    ref = actor.run.remote(fn, item[1])
+                    running[ref.future()] = (item[0], item[1], actor, ref)
+                    load[id(actor)] = load.get(id(actor), 0) + 1
+
+        def stop():
+            # Ctrl-C: the actors are ended with the jobs they run (not waited for)
+            for actor in self._actors:
+                with contextlib.suppress(Exception):
+                    ray.kill(actor)
+            self._actors = []
+
+        def replace(actor):
+            """A new actor in place of one that died (once, whichever job noticed)."""
+            if actor in self._actors:
+                self._actors.remove(actor)
+                load.pop(id(actor), None)
+                fresh = self._new_actor()
+                self._actors.append(fresh)
+                load[id(fresh)] = 0
+
         try:
-            while True:
-                for actor in list(self._actors):
-                    while load.get(id(actor), 0) < QUEUE_PER_WORKER:
-                        item = retry.pop() if retry else next(todo, None)
-                        if item is None:
-                            break
-                        ref = actor.run.remote(fn, item[1])
-                        running[ref] = (item[0], item[1], actor)
-                        load[id(actor)] = load.get(id(actor), 0) + 1
-                if not running:
-                    return
-                ready, _ = ray.wait(list(running), num_returns=1)
-                for ref in ready:
-                    index, job, actor = running.pop(ref)
-                    if id(actor) in load:
-                        load[id(actor)] -= 1
-                    try:
-                        result = ray.get(ref)
-                    except RayActorError:
-                        self.actor_deaths += 1
-                        attempts[index] = attempts.get(index, 0) + 1
-                        if attempts[index] >= MAX_ATTEMPTS:
-                            raise HingeError(
-                                f"job {index} was running on {MAX_ATTEMPTS} Ray workers that died; the run stopped"
-                            ) from None
-                        retry.append((index, job))
-                        if (
-                            actor in self._actors
-                        ):  # replace it once, whichever of its jobs noticed first
-                            self._actors.remove(actor)
-                            load.pop(id(actor), None)
-                            fresh = self._new_actor()
-                            self._actors.append(fresh)
-                            load[id(fresh)] = 0
-                        continue
-                    except RayTaskError as e:
-                        cause = getattr(e, "cause", None)
-                        if isinstance(cause, HingeError):
-                            raise HingeError(str(cause)) from None
-                        raise
-                    yield index, result
-        finally:
-            for ref in running:
+            for (index, job, actor, _), future in workers.finished(running, stop, refill=refill):
+                if id(actor) in load:
+                    load[id(actor)] -= 1
                 try:
+                    result = future.result()
+                except RayActorError:
+                    self.actor_deaths += 1
+                    attempts[index] = attempts.get(index, 0) + 1
+                    if attempts[index] >= MAX_ATTEMPTS:
+                        raise HingeError(
+                            f"job {index} was running on {MAX_ATTEMPTS} Ray workers that died; the run stopped"
+                        ) from None
+                    retry.append((index, job))
+                    replace(actor)
+                    continue
+                except RayTaskError as e:
+                    cause = getattr(e, "cause", None)
+                    if isinstance(cause, HingeError):
+                        raise HingeError(str(cause)) from None
+                    raise
+                yield index, result
+        finally:
+            for *_, ref in running.values():
+                with contextlib.suppress(Exception):  # already finished or its actor gone
                     ray.cancel(ref)
-                except Exception:  # noqa: BLE001  (already finished or its actor gone)
-                    pass
 
     # ----- life -----------------------------------------------------------------------------------
     def close(self) -> None:

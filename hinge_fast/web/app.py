@@ -508,77 +508,63 @@ def create_app(
         with game.lock:
             return game.legal_moves()
 
-    @app.post(
-        "/api/games/{game_id}/moves",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="Play a move",
-    )
-    def play(game_id: str, body: MoveRequest):
-        return change(game_id, lambda g: g.play(body.move))
+    def changing(name: str, path: str, summary: str, body_type, action) -> None:
+        """A POST route ``/api/games/{game_id}/PATH`` named ``name`` that changes a game
+        by ``action(game, body)`` (``body``: a ``body_type`` request, or None) under its
+        lock and answers with the game's new state."""
 
-    @app.post(
-        "/api/games/{game_id}/undo",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="Take back the last move",
-    )
-    def undo(game_id: str):
-        return change(game_id, lambda g: g.undo())
+        def without_body(game_id: str):
+            return change(game_id, lambda g: action(g, None))
 
-    @app.post(
-        "/api/games/{game_id}/redo",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="Play the move taken back again",
-    )
-    def redo(game_id: str):
-        return change(game_id, lambda g: g.redo_move())
+        def with_body(game_id: str, body):
+            return change(game_id, lambda g: action(g, body))
 
-    @app.post(
-        "/api/games/{game_id}/resign",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="A side resigns (undo takes it back)",
-    )
-    def resign(game_id: str, body: ResignRequest):
-        return change(game_id, lambda g: g.resign(body.side))
+        with_body.__annotations__ = {"game_id": str, "body": body_type}
+        endpoint = without_body if body_type is None else with_body
+        endpoint.__name__ = endpoint.__qualname__ = name
+        app.post(
+            f"/api/games/{{game_id}}/{path}",
+            response_model=GameState,
+            responses=ERRORS,
+            summary=summary,
+        )(endpoint)
 
-    @app.post(
-        "/api/games/{game_id}/goto",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="Go to a ply of the game",
-    )
-    def goto(game_id: str, body: GotoRequest):
-        return change(game_id, lambda g: g.goto(body.ply))
-
-    @app.post(
-        "/api/games/{game_id}/new",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="A new game on the empty board",
-    )
-    def new(game_id: str, body: SizeRequest):
-        return change(game_id, lambda g: g.new(body.size))
-
-    @app.post(
-        "/api/games/{game_id}/position",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="Load a position string",
-    )
-    def load_position(game_id: str, body: PositionRequest):
-        return change(game_id, lambda g: g.load_position(body.position))
-
-    @app.post(
-        "/api/games/{game_id}/record",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="Load a game record",
-    )
-    def load_record(game_id: str, body: RecordRequest):
-        return change(game_id, lambda g: g.load_record(body.record))
+    for name, path, summary, body_type, action in (
+        ("play", "moves", "Play a move", MoveRequest, lambda g, b: g.play(b.move)),
+        ("undo", "undo", "Take back the last move", None, lambda g, _: g.undo()),
+        ("redo", "redo", "Play the move taken back again", None, lambda g, _: g.redo_move()),
+        (
+            "resign",
+            "resign",
+            "A side resigns (undo takes it back)",
+            ResignRequest,
+            lambda g, b: g.resign(b.side),
+        ),
+        ("goto", "goto", "Go to a ply of the game", GotoRequest, lambda g, b: g.goto(b.ply)),
+        ("new", "new", "A new game on the empty board", SizeRequest, lambda g, b: g.new(b.size)),
+        (
+            "load_position",
+            "position",
+            "Load a position string",
+            PositionRequest,
+            lambda g, b: g.load_position(b.position),
+        ),
+        (
+            "load_record",
+            "record",
+            "Load a game record",
+            RecordRequest,
+            lambda g, b: g.load_record(b.record),
+        ),
+        (
+            "edit",
+            "edit",
+            "Position editor: set or empty one cell, or change the side to move",
+            EditRequest,
+            lambda g, b: g.edit(b.cell, b.piece, b.turn),
+        ),
+    ):
+        changing(name, path, summary, body_type, action)
 
     @app.get(
         "/api/games/{game_id}/record",
@@ -592,15 +578,6 @@ def create_app(
             return PlainTextResponse(
                 game.record_text(), headers={"Content-Disposition": 'inline; filename="game.hgn"'}
             )
-
-    @app.post(
-        "/api/games/{game_id}/edit",
-        response_model=GameState,
-        responses=ERRORS,
-        summary="Position editor: set or empty one cell, or change the side to move",
-    )
-    def edit(game_id: str, body: EditRequest):
-        return change(game_id, lambda g: g.edit(body.cell, body.piece, body.turn))
 
     # ----- searches --------------------------------------------------------------------------
     def start_search(game: Game, body: SearchBody, analysis: bool):

@@ -279,30 +279,24 @@ def _with_security_headers(send):
 
 
 async def _answer_page(send, status: int, html: str) -> None:
-    body = html.encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"text/html; charset=utf-8"),
-                (b"content-length", str(len(body)).encode()),
-                (b"cache-control", b"no-store"),
-            ],
-        }
+    await _respond(
+        send, status, html.encode(), b"text/html; charset=utf-8", [(b"cache-control", b"no-store")]
     )
-    await send({"type": "http.response.body", "body": body})
 
 
 async def _answer(send, status: int, text: str) -> None:
-    body = json.dumps({"error": text}).encode()
+    await _respond(send, status, json.dumps({"error": text}).encode(), b"application/json")
+
+
+async def _respond(send, status: int, body: bytes, content_type: bytes, headers=()) -> None:
     await send(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
-                (b"content-type", b"application/json"),
+                (b"content-type", content_type),
                 (b"content-length", str(len(body)).encode()),
+                *headers,
             ],
         }
     )
