@@ -189,3 +189,25 @@ def test_cells_and_tokens_carry_their_names():
     named = {e.get("data-cell") for e in root.iter() if e.get("data-cell")}
     assert "F3" in named and "A1" in named and len(named) == 91
     assert any(e.get("class") == "label" and e.text == "C4" for e in root.iter(SVG + "text"))
+
+
+@pytest.mark.parametrize("size", [4, 6, 9])
+def test_a_long_caption_is_wrapped_inside_the_picture(size):
+    """A best-move text longer than the picture is broken into lines at spaces: every
+    word is drawn, and no text reaches the picture's right edge (the last columns of
+    the rendered picture stay background)."""
+    from hinge_fast.analysis.svg import natural_size
+
+    board = Board(size)
+    words = [f"word{i}" for i in range(40)]
+    svg = board_svg(board, best=board.legal_moves[0], best_text=" ".join(words))
+    texts = [
+        t.text
+        for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")
+        if t.text and "word" in t.text
+    ]
+    assert len(texts) > 1 and " ".join(texts).split()[-40:] == words
+    image = render(svg)
+    _, board_height = natural_size(size)
+    strip = image.crop((image.width - 6, int(board_height), image.width, image.height))
+    assert all(close(p, COLORS["background"]) for p in strip.getdata())

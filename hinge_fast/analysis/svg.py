@@ -27,6 +27,7 @@ turn clicks into moves.
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
@@ -307,8 +308,8 @@ def board(board, **options) -> str:
     """
     drawing = Drawing(**options)
     marks = _marks(board, drawing)
-    text_lines = _text_lines(board, drawing, marks)
     width, board_height = natural_size(board.size)
+    text_lines = _wrapped(_text_lines(board, drawing, marks), width)
     height = board_height + _LINE * len(text_lines) + (RADIUS * 0.4 if text_lines else 0.0)
     pixel_width = width if drawing.size is None else float(drawing.size)
     if not pixel_width > 0:
@@ -541,11 +542,38 @@ def _best_mark(best) -> str:
     return "ring"
 
 
+#: Where a line of text under the board starts, after its mark, and the widest a
+#: character of its font is on average, in ems (sans-serif; bold a little wider).
+_TEXT_X = RADIUS * 1.8 + 4
+_EM_WIDTH = {"best": 0.7}
+_DEFAULT_EM_WIDTH = 0.62
+
+
+def _font_size(kind) -> float:
+    return RADIUS * (0.7 if kind != "legend" else 0.6)
+
+
+def _wrapped(lines, width) -> list:
+    """``lines`` with each text too long for the picture's ``width`` broken at spaces
+    into lines of its own, the continuations without a mark (kind ``more``), so that no
+    text runs off the picture."""
+    out = []
+    for kind, color, text, mark in lines:
+        em = _EM_WIDTH.get(kind, _DEFAULT_EM_WIDTH) * _font_size(kind)
+        chars = max(12, int((width - _TEXT_X - RADIUS * 0.3) / em))
+        first, *rest = textwrap.wrap(text, chars) or [""]
+        out.append((kind, color, first, mark))
+        out += [("more-" + kind, color, more, None) for more in rest]
+    return out
+
+
 def _text_line(kind, color, text, y, shape=None):
-    font = RADIUS * (0.7 if kind != "legend" else 0.6)
+    font = _font_size(kind.removeprefix("more-"))
     x0, x1 = RADIUS * 0.6, RADIUS * 1.8
     mid = y - font * 0.35
-    if shape == "ring":
+    if kind.startswith("more-"):
+        mark = ""  # the rest of the line above
+    elif shape == "ring":
         mark = (
             f'<circle class="legend-ring" cx="{(x0 + x1) / 2 - 4:.2f}" cy="{mid:.2f}" r="{RADIUS * 0.32:.2f}" fill="none" '
             f'stroke={quoteattr(color)} stroke-width="{RADIUS * 0.1:.2f}"/>'
@@ -577,9 +605,9 @@ def _text_line(kind, color, text, y, shape=None):
             f'<line x1="{x0:.2f}" y1="{mid:.2f}" x2="{x1 - 4:.2f}" y2="{mid:.2f}" stroke={quoteattr(color)} '
             f'stroke-width="{RADIUS * 0.16:.2f}" stroke-linecap="round"/>'
         )
-    weight = ' font-weight="bold"' if kind == "best" else ""
+    weight = ' font-weight="bold"' if kind.removeprefix("more-") == "best" else ""
     return (
-        f'<g class="text-{kind}">{mark}<text x="{x1 + 4:.2f}" y="{y:.2f}" font-family="sans-serif" '
+        f'<g class="text-{kind}">{mark}<text x="{_TEXT_X:.2f}" y="{y:.2f}" font-family="sans-serif" '
         f'font-size="{font:.1f}"{weight} fill="{COLORS["coordinates"]}">{escape(text)}</text></g>'
     )
 
