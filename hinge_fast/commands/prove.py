@@ -198,6 +198,7 @@ def run_prove_jobs(args, board) -> int:
 
     resuming = args.checkpoint is not None and os.path.exists(args.checkpoint)
     with executor_from_args(args) as executor:
+        executor.start()
         if not args.quiet:
             plies = SPLIT_PLIES if args.split_plies is None else args.split_plies
             print(
