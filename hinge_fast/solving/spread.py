@@ -604,6 +604,9 @@ def prove_jobs(
     if checkpoint is not None and os.path.exists(checkpoint):
         master.load(checkpoint)
     executor.start()
+    serial = executor.kind == "serial"
+    if serial:  # the jobs run in this process: a table of this run's own
+        _WORKER_PROVER.clear()
     feeder = _Feeder(master, max(1, executor.workers), nodes, deadline, executor.kind == "serial")
     try:
         while not master.decided():
@@ -633,9 +636,13 @@ def prove_jobs(
     result = master.result(started)
     if checkpoint is not None:
         master.save(checkpoint, started)
-    if not proof or result.winner is None:
-        return result, None
-    return result, _joined_proof(master, result.winner, executor, deadline, table_mb)
+    try:
+        if not proof or result.winner is None:
+            return result, None
+        return result, _joined_proof(master, result.winner, executor, deadline, table_mb)
+    finally:
+        if serial:
+            _WORKER_PROVER.clear()
 
 
 def _joined_proof(master, winner, executor, deadline, table_mb) -> Proof:
