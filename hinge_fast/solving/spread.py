@@ -74,6 +74,8 @@ from .spread_settings import JOB_NODES, MAX_SPLIT_PLIES, SPLIT_PLIES
 #: The name and version written at the top of a checkpoint.
 CHECKPOINT_FORMAT = "hinge-fast split proof"
 CHECKPOINT_VERSION = 1
+#: Jobs given out per worker at once: one running, one waiting to start.
+JOBS_PER_WORKER = 2
 #: A checkpoint larger than this is refused before it is read.
 MAX_CHECKPOINT_BYTES = 256 << 20
 
@@ -549,12 +551,12 @@ def _text(value) -> str:
 
 
 class _Feeder:
-    """The jobs for ``Executor.run``, made as it asks for them: at most ``workers``
-    running at once, each the most-proving leaf when it is asked for."""
+    """The jobs for ``Executor.run``, made as it asks for them: at most ``most`` given
+    out at once, each the most-proving leaf when it is asked for."""
 
-    def __init__(self, master, workers, nodes, deadline, interruptible):
+    def __init__(self, master, most, nodes, deadline, interruptible):
         self.master = master
-        self.workers = workers
+        self.most = most
         self.nodes = nodes
         self.deadline = deadline
         self.interruptible = interruptible
@@ -565,7 +567,7 @@ class _Feeder:
         return self
 
     def __next__(self) -> Job:
-        if len(self.master.running) >= self.workers:
+        if len(self.master.running) >= self.most:
             raise StopIteration
         job = self.master.next_job(self.nodes, self.deadline, self.interruptible)
         if job is None:
@@ -607,7 +609,9 @@ def prove_jobs(
     serial = executor.kind == "serial"
     if serial:  # the jobs run in this process: a table of this run's own
         _WORKER_PROVER.clear()
-    feeder = _Feeder(master, max(1, executor.workers), nodes, deadline, executor.kind == "serial")
+    # Two jobs a worker, as the executor queues them: on Ray it fills one actor's queue
+    # before the next, so with one job a worker the second job would wait behind the first.
+    feeder = _Feeder(master, JOBS_PER_WORKER * max(1, executor.workers), nodes, deadline, serial)
     try:
         while not master.decided():
             given = feeder.given
