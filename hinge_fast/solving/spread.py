@@ -101,7 +101,7 @@ class Answer(NamedTuple):
     """What a worker sends back."""
 
     ident: int
-    winner: Color | None
+    winner: object  # a Color, or None
     distance: int | None
     pn: int
     dn: int
@@ -226,9 +226,7 @@ class Master:
             leaf.win = None if outcome.winner is None else outcome.winner == board.turn
             leaf.distance = 0
         else:
-            leaf = self.leaves.get(key)
-            if leaf is None:
-                leaf = self.leaves[key] = _Leaf(board.fen(), board.turn)
+            leaf = self.leaves.setdefault(key, _Leaf(board.fen(), board.turn))
         return _Node(board, key, depth, leaf)
 
     def expand(self, node) -> None:
