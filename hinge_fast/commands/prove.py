@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..solving.spread_settings import JOB_NODES, MAX_SPLIT_PLIES, SPLIT_PLIES
 from . import (
     add_executor_arguments,
     add_position_arguments,
@@ -28,8 +29,9 @@ def register(subparsers):
         "(docs/solve.md). With --checkpoint, the search's table and counters are saved to FILE every few minutes, "
         "at the end and on Ctrl-C, and a later run given the same FILE continues from it. With --threads T, it "
         "searches on T threads: one as a single thread does, the others proving the root's moves. With "
-        "--concurrency C or --ray, the root's moves are proven by jobs in worker processes or on a Ray cluster, in "
-        "rounds of growing node budgets. With --shortest, the distance N is then made the shortest win (under "
+        "--concurrency C or --ray, a master keeps the first --split-plies plies with their proof numbers and "
+        "sends the most-proving positions below as jobs to worker processes or a Ray cluster, each worker "
+        "keeping its own table; --checkpoint then saves the master after every job. With --shortest, the distance N is then made the shortest win (under "
         "the loser's longest defence) and the proof written follows it. Ctrl-C stops it (exit status 130).",
         epilog="Example: hinge-fast prove '4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g' --out proof.txt",
     )
@@ -61,14 +63,15 @@ def register(subparsers):
         default=None,
         metavar="FILE",
         help="save the search to FILE (a .npz archive) every --checkpoint-every minutes, at the end and "
-        "on Ctrl-C; if FILE exists, continue the run saved in it (it must be of the same position)",
+        "on Ctrl-C; with --concurrency or --ray, the master's tree and the jobs' results (JSON) after every "
+        "job; if FILE exists, continue the run saved in it (it must be of the same position)",
     )
     p.add_argument(
         "--checkpoint-every",
         type=positive_int("MIN", 1, 10**6),
-        default=10,
+        default=None,
         metavar="MIN",
-        help="minutes between two checkpoints (default 10)",
+        help="minutes between two checkpoints (default 10; one thread)",
     )
     p.add_argument(
         "--threads",
@@ -81,8 +84,24 @@ def register(subparsers):
     )
     add_executor_arguments(
         p,
-        concurrency_help="prove the root's moves in C worker processes, each with its own "
-        "table (not with --threads or --checkpoint); --nodes then limits the proof of each move",
+        concurrency_help="prove the position by jobs in C worker processes, each with its own "
+        "table (not with --threads); --nodes then limits the nodes of all jobs together",
+    )
+    p.add_argument(
+        "--split-plies",
+        type=positive_int("P", 1, MAX_SPLIT_PLIES),
+        default=None,
+        metavar="P",
+        help=f"with --concurrency or --ray: the plies below the position that the master keeps "
+        f"(default {SPLIT_PLIES})",
+    )
+    p.add_argument(
+        "--job-nodes",
+        type=positive_int("N", 1, 10**15),
+        default=None,
+        metavar="N",
+        help=f"with --concurrency or --ray: the nodes of a position's first job (default {JOB_NODES:,}); "
+        "each later job of a position at the last split ply gets twice its last one's",
     )
     p.add_argument("--out", default=None, metavar="FILE", help="write the proof to FILE")
     p.add_argument(
@@ -111,7 +130,8 @@ def run_prove(args) -> int:
     import os
 
     resuming = args.checkpoint is not None and os.path.exists(args.checkpoint)
-    if resuming and args.table_mb is not None:
+    split = args.concurrency is not None or args.ray is not None
+    if resuming and args.table_mb is not None and not split:
         raise HingeError(
             f"the checkpoint {args.checkpoint} holds its own table: resume it without --table-mb"
         )
@@ -119,15 +139,23 @@ def run_prove(args) -> int:
         raise HingeError("--checkpoint works with one thread: leave out --threads")
     if args.shortest and args.threads > 1:
         raise HingeError("--shortest searches on one thread: leave out --threads")
-    if args.concurrency is not None or args.ray is not None:
+    split = args.concurrency is not None or args.ray is not None
+    if not split and (args.split_plies is not None or args.job_nodes is not None):
+        raise HingeError(
+            "--split-plies and --job-nodes set the jobs of --concurrency and --ray: add one of them"
+        )
+    if split:
         if args.shortest:
             raise HingeError("--shortest searches on one thread: leave out --concurrency and --ray")
-        if args.threads > 1 or args.checkpoint is not None:
+        if args.threads > 1:
             raise HingeError(
-                "--concurrency and --ray prove the root's moves as jobs: leave out --threads and "
-                "--checkpoint"
+                "--concurrency and --ray prove the position by jobs: leave out --threads"
             )
-        return run_prove_spread(args, board)
+        if args.checkpoint_every is not None:
+            raise HingeError(
+                "--concurrency and --ray write the checkpoint after every job: leave out --checkpoint-every"
+            )
+        return run_prove_jobs(args, board)
     prover = Prover(table_mb=256 if args.table_mb is None else args.table_mb, threads=args.threads)
     if resuming and not args.quiet:
         print(f"resuming the run saved in {args.checkpoint}", file=sys.stderr, flush=True)
@@ -139,7 +167,7 @@ def run_prove(args) -> int:
             seconds=args.time,
             progress=progress,
             checkpoint=args.checkpoint,
-            checkpoint_every=60.0 * args.checkpoint_every,
+            checkpoint_every=60.0 * (args.checkpoint_every or 10),
             shortest=args.shortest,
         )
     except KeyboardInterrupt:
@@ -162,24 +190,46 @@ def run_prove(args) -> int:
     return print_result(args, result, proof)
 
 
-def run_prove_spread(args, board) -> int:
-    """``prove --concurrency C`` / ``--ray``: the root's moves proven as jobs."""
-    from ..solving.spread import prove_spread
+def run_prove_jobs(args, board) -> int:
+    """``prove --concurrency C`` / ``--ray``: the position proven by jobs."""
+    import os
 
+    from ..solving.spread import prove_jobs
+
+    resuming = args.checkpoint is not None and os.path.exists(args.checkpoint)
     with executor_from_args(args) as executor:
+        executor.start()
         if not args.quiet:
-            print(f"proving the root's moves on {executor.describe()}", file=sys.stderr, flush=True)
-        result, proof = prove_spread(
-            board,
-            executor,
-            nodes=args.nodes,
-            seconds=args.time,
-            table_mb=256 if args.table_mb is None else args.table_mb,
-            proof=args.out is not None,
-            progress=progress_printer(args),
-        )
+            plies = SPLIT_PLIES if args.split_plies is None else args.split_plies
+            print(
+                f"proving by jobs on {executor.describe()}, the master keeping {plies} "
+                f"{'ply' if plies == 1 else 'plies'}",
+                file=sys.stderr,
+                flush=True,
+            )
+            if resuming:
+                print(f"resuming the run saved in {args.checkpoint}", file=sys.stderr, flush=True)
+        try:
+            result, proof = prove_jobs(
+                board,
+                executor,
+                nodes=args.nodes,
+                seconds=args.time,
+                table_mb=256 if args.table_mb is None else args.table_mb,
+                split_plies=SPLIT_PLIES if args.split_plies is None else args.split_plies,
+                job_nodes=JOB_NODES if args.job_nodes is None else args.job_nodes,
+                checkpoint=args.checkpoint,
+                proof=args.out is not None,
+                progress=progress_printer(args),
+            )
+        except KeyboardInterrupt:
+            if args.checkpoint is not None:
+                print(f"checkpoint written to {args.checkpoint}", file=sys.stderr, flush=True)
+            raise
     if not args.quiet:
         print(f"{result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr)
+        if args.checkpoint is not None:
+            print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
     return print_result(args, result, proof)
 
 
