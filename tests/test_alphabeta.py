@@ -487,7 +487,9 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
     called on the arrays themselves."""
     from hinge_fast.core.sets import to_shift_words
 
-    def plain(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
+    def plain(
+        size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf, keys, data, like
+    ):
         return negamax.negamax(
             size,
             colour,
@@ -498,6 +500,7 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
             ply,
             alpha,
             beta,
+            config,
             buf,
             keys,
             data,
