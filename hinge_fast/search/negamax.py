@@ -644,15 +644,11 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
         before = state[NODES]
 
         # Step 8. Principal variation search: the first move with the full window, the
-        # others with a null window (late quiet ones reduced first), re-searched when
-        # they beat alpha.
-        exact = True
-        if i == 0:
-            score = -negamax(
-                size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha,
-                config, buf, keys, data,
-            )  # fmt: skip
-        else:
+        # others with a null window (late quiet ones reduced first), searched again with
+        # the full window when they land inside it. A child at the depth is a quiescence
+        # node, called directly (a call less per leaf).
+        score = alpha + 1
+        if i > 0:
             reduction = 0
             if (
                 selective
@@ -665,24 +661,34 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
                 if beta - alpha > 1 and reduction > 0:
                     reduction -= 1
                 reduction = min(reduction, depth - 2)
-            score = alpha + 1
-            if reduction > 0:
+            if reduction > 0:  # then depth - 1 - reduction >= 1
                 score = -negamax(
                     size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1,
                     -alpha - 1, -alpha, config, buf, keys, data,
                 )  # fmt: skip
             if score > alpha:
-                score = -negamax(
-                    size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1,
-                    -alpha, config, buf, keys, data,
-                )  # fmt: skip
-            exact = False
-            if alpha < score < beta:
+                if depth > 1:
+                    score = -negamax(
+                        size, 1 - colour, their, ours, child, depth - 1, ply + 1,
+                        -alpha - 1, -alpha, config, buf, keys, data,
+                    )  # fmt: skip
+                else:
+                    score = -quiescence(
+                        size, 1 - colour, their, ours, child, 0, ply + 1,
+                        -alpha - 1, -alpha, config, buf, keys, data,
+                    )  # fmt: skip
+        exact = i == 0 or alpha < score < beta
+        if exact:
+            if depth > 1:
                 score = -negamax(
                     size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha,
                     config, buf, keys, data,
                 )  # fmt: skip
-                exact = True
+            else:
+                score = -quiescence(
+                    size, 1 - colour, their, ours, child, 0, ply + 1, -beta, -alpha,
+                    config, buf, keys, data,
+                )  # fmt: skip
         if state[ABORTED]:
             return np.int64(0)
 
