@@ -150,20 +150,17 @@ class SearchConfig(NamedTuple):
 def search_config(
     generation, table_on, history_length, evaluator, quiescence, quiescence_plies, selective
 ) -> SearchConfig:
-    """A ``SearchConfig`` of int64 fields (one compiled version of the kernels)."""
+    """A ``SearchConfig`` of Python ints: one compiled version of the kernels, and the
+    quickest for numba's dispatcher to type (numpy scalars took it about twice as long
+    per call)."""
     return SearchConfig(
-        *(
-            np.int64(v)
-            for v in (
-                generation,
-                table_on,
-                history_length,
-                evaluator,
-                quiescence,
-                quiescence_plies,
-                selective,
-            )
-        )
+        int(generation),
+        int(table_on),
+        int(history_length),
+        int(evaluator),
+        int(quiescence),
+        int(quiescence_plies),
+        int(selective),
     )
 
 
