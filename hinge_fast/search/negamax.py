@@ -64,12 +64,13 @@ root's bookkeeping.
   every ``CLOCK_EVERY`` nodes, so the search stops within a millisecond or so of its
   deadline; the driver sets the deadline to 0 to stop it (Ctrl-C, ``stop()``).
 * **One entry kernel**: the root is a branch of the recursive ``negamax`` rather than a
-  kernel of its own, because numba's cache cannot load a cached kernel that calls a
-  cached recursive kernel (the second run fails with "unresolved symbol" or crashes).
-  For the same reason ``negamax`` keeps one signature, every call passing the same
-  types: whether the node follows a null move is read from the line of keys (a null
-  move changes only the side-to-move key), not passed as an argument (a boolean
-  argument, literal at the calls, crashed the second run).
+  kernel of its own: with older numba versions the cache could not load a cached kernel
+  that called a cached recursive kernel (the second run failed with "unresolved symbol"
+  or crashed); numba 0.68's loads ``search_depth`` and ``negamax``, each calling a
+  recursive kernel. ``negamax`` and ``quiescence`` keep one signature each, every call
+  passing the same types: whether the node follows a null move is read from the line
+  of keys (a null move changes only the side-to-move key), not passed as an argument
+  (a boolean argument, literal at the calls, crashed the second run).
 * **One layout**: a node's sides are sets of the shift layout (``core/sets.py``)
   in the side's words; ``search_depth`` converts the root once, and the type of the
   sets picks ``negamax``'s compiled version. Moves are listed, played and hashed by
