@@ -487,7 +487,9 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
     called on the arrays themselves."""
     from hinge_fast.core.sets import to_shift_words
 
-    def plain(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
+    def plain(
+        size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf, keys, data, like
+    ):
         return negamax.negamax(
             size,
             colour,
@@ -498,6 +500,7 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
             ply,
             alpha,
             beta,
+            config,
             buf,
             keys,
             data,
@@ -517,3 +520,12 @@ def test_search_over_unowned_views_is_the_plain_recursion(size, monkeypatch):
             b.nodes,
             b.depth,
         )
+
+
+def test_the_evaluators_kernel_ids_are_the_branches_leaf_evaluation_names():
+    """``evaluate``'s named kernel ids (MCTS takes ``FITTED`` as a constant) are the
+    evaluators' ``kernel_id``s."""
+    from hinge_fast.search.evaluate import CLASSIC, FITTED, MATERIAL_ONLY, get_evaluator
+
+    ids = tuple(get_evaluator(name).kernel_id for name in ("classic", "material", "leaf-fitted"))
+    assert ids == (CLASSIC, MATERIAL_ONLY, FITTED)

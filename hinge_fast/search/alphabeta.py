@@ -82,24 +82,19 @@ from .negamax import (  # noqa: F401  (re-exported: negamax, repeated, search_de
     ABORTED,
     CAN_ABORT,
     DEADLINE,
-    EVALUATOR,
-    GENERATION,
-    HISTORY_LENGTH,
     HISTORY_ROOM,
     INFINITE,
     NODE_LIMIT,
     NODES,
-    QUIESCENCE,
-    QUIESCENCE_PLIES,
     ROOT_BEST,
     ROOT_COUNT,
     ROOT_DONE,
-    SELECTIVE,
-    TABLE_ON,
     SearchBuffers,
+    SearchConfig,
     negamax,
     new_buffers,
     repeated,
+    search_config,
     search_depth,
 )
 from .options import DEFAULT_THREADS
@@ -222,13 +217,15 @@ def _history_hashes(board) -> list[int]:
 
 class RootCall(NamedTuple):
     """The arguments of ``negamax.search_depth`` that stay the same for every depth of
-    one search and thread: the root position, the thread's buffers and the table."""
+    one search and thread: the root position, the search's constants, the thread's
+    buffers and the table."""
 
     size: int
     colour: int
     own: np.ndarray
     enemy: np.ndarray
     key: np.uint64
+    config: SearchConfig
     buf: SearchBuffers
     keys: np.ndarray
     data: np.ndarray
@@ -247,6 +244,7 @@ def search_root(call: RootCall, depth: int):
         0,
         -INFINITE,
         INFINITE,
+        call.config,
         call.buf,
         call.keys,
         call.data,
@@ -354,6 +352,7 @@ class AlphaBetaSearcher(Searcher):
                 0,
                 -INFINITE,
                 INFINITE,
+                search_config(1, 0, 0, 0, 0, 0, 0),
                 buf,
                 keys,
                 data,
@@ -427,19 +426,23 @@ def _search(searcher, board, limits, progress, start):
     buf.killers.fill(0)
     state = buf.state
     state[:] = 0
-    state[GENERATION] = generation
-    state[TABLE_ON] = 1 if searcher.table is not None else 0
-    state[HISTORY_LENGTH] = len(history)
-    state[EVALUATOR] = searcher.evaluator.kernel_id
-    config = searcher.config
-    state[QUIESCENCE] = config.quiescence
-    state[QUIESCENCE_PLIES] = config.quiescence_plies
-    state[SELECTIVE] = 1 if config.selective else 0
+    options = searcher.config
+    config = search_config(
+        generation,
+        searcher.table is not None,
+        len(history),
+        searcher.evaluator.kernel_id,
+        options.quiescence,
+        options.quiescence_plies,
+        options.selective,
+    )
     weights = searcher.evaluator.weights_for(board.size)  # side 4 has its own (search/weights.py)
     buf.weights[: len(weights)] = weights
 
     root = RootOrder(codes.copy(), flips.copy(), np.zeros(n_root, dtype=np.int64))
-    call = RootCall(board.size, colour, own, enemy, root_key, buf, keys, data, set_like(board.size))
+    call = RootCall(
+        board.size, colour, own, enemy, root_key, config, buf, keys, data, set_like(board.size)
+    )
     state[ROOT_COUNT] = n_root
     state[NODES] = 0
     threads = searcher.threads
@@ -519,7 +522,7 @@ def _main_search(searcher, board, progress, call, root, plan, helpers):
                 seconds = (_time.monotonic_ns() - start) / 1e9
                 pv_codes = buf.pv[0, : buf.pv_length[0]].copy()
                 pv_codes = _pv_from_table(
-                    board, pv_codes, call.keys, call.data, int(state[GENERATION]), depth
+                    board, pv_codes, call.keys, call.data, int(call.config.generation), depth
                 )
                 best_index, done = k + int(state[ROOT_BEST]), int(state[ROOT_DONE])
                 if state[ABORTED]:
@@ -674,11 +677,11 @@ class _LazySMP:
     def __init__(self, searcher, call, root, limits, max_depth):
         buf = call.buf
         self.done = threading.Event()
-        self.keys, self.data, self.generation = call.keys, call.data, int(buf.state[GENERATION])
+        self.keys, self.data, self.generation = call.keys, call.data, int(call.config.generation)
         self.buffers = searcher.helper_buffers[: searcher.threads - 1]
         self.completed = [None] * len(self.buffers)  # per helper: its deepest completed iteration
         n_root = len(root.moves)
-        length = int(buf.state[HISTORY_LENGTH]) + 1
+        length = int(call.config.history_length) + 1
         jobs = []
         for h, hbuf in enumerate(self.buffers, start=1):
             hbuf.line[:length] = buf.line[:length]
@@ -686,17 +689,7 @@ class _LazySMP:
             hbuf.killers.fill(0)
             hs = hbuf.state
             hs[:] = 0
-            for slot in (
-                GENERATION,
-                TABLE_ON,
-                HISTORY_LENGTH,
-                EVALUATOR,
-                DEADLINE,
-                QUIESCENCE,
-                QUIESCENCE_PLIES,
-                SELECTIVE,
-            ):
-                hs[slot] = buf.state[slot]
+            hs[DEADLINE] = buf.state[DEADLINE]
             hbuf.weights[:] = buf.weights
             hs[ROOT_COUNT] = n_root
             hs[CAN_ABORT] = 1
@@ -709,6 +702,7 @@ class _LazySMP:
                 call.own,
                 call.enemy,
                 call.key,
+                call.config,
                 hbuf,
                 call.keys,
                 call.data,

@@ -82,6 +82,8 @@ EVAL_LIMIT = 300_000
 LOST = -WIN
 #: Sentinel of ``evaluate``: the side to move can flip the last enemy group now.
 WINNING = WIN
+#: The evaluations' ``kernel_id`` (``weights.EVALUATORS``): the branch of ``leaf_evaluation``.
+CLASSIC, MATERIAL_ONLY, FITTED = 0, 1, 2
 
 #: Term names in the order ``terms.position_terms`` returns them.
 TERMS = (
@@ -142,7 +144,7 @@ def tokens_terms_score(kind, size, tokens, terms, n_own, can_eliminate, weights)
         return np.int64(LOST)
     if can_eliminate:
         return np.int64(WINNING)
-    if kind == 0:
+    if kind == CLASSIC:
         return classic_score(terms)
     score = fitted_blend(size, tokens, terms, weights)
     return np.int64(max(-EVAL_LIMIT, min(EVAL_LIMIT, score)))
@@ -160,7 +162,7 @@ def leaf_evaluation(kind, size, own, enemy, moves, flips, work, group_of_bit, we
 
     The material evaluation lists the moves (``moves.list_moves``); the classic and
     fitted ones take their terms from ``terms.position_terms`` and list none."""
-    if kind == 1:
+    if kind == MATERIAL_ONLY:
         n = list_moves(size, own, enemy, moves, flips, work, group_of_bit, 0)
         if n == 0:
             return np.int64(LOST), np.int64(n), np.int64(0)
@@ -238,7 +240,7 @@ class Evaluator:
     def describe(self, board) -> dict:
         """``evaluate_board``'s dict for the classic evaluation; ``{'total', 'verdict'}``
         for others."""
-        if self.kernel_id == 0:
+        if self.kernel_id == CLASSIC:
             return evaluate_board(board)
         total = self(board)
         return {

@@ -88,7 +88,7 @@ from ..core.moves import flipped_group, list_moves, play_move
 from ..core.playouts import rng_below
 from ..core.sets import s_count, s_row, set_like, to_shift_words
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
-from .evaluate import LOST, WINNING, get_evaluator, leaf_evaluation
+from .evaluate import FITTED, LOST, WINNING, get_evaluator, leaf_evaluation
 from .mcts_config import (
     DEFAULT_EVAL_SCALE,
     DEFAULT_EXPLORATION,
@@ -239,7 +239,7 @@ def eval_win_rate(size, own, enemy, scale, weights, t):
     ``1 / (1 + exp(-score / scale))``; its verdicts exactly: 1 when it can eliminate
     now, 0 with ``lost`` True when it has no legal move."""
     score = leaf_evaluation(
-        2, size, own, enemy, t.moves, t.flips, t.scratch, t.group_of_bit, weights
+        FITTED, size, own, enemy, t.moves, t.flips, t.scratch, t.group_of_bit, weights
     )[0]
     if score == LOST:
         return 0.0, True
@@ -284,6 +284,10 @@ def run_iterations(
     shift layout of ``like``'s words. Returns how many ran (fewer once the root is
     proven). ``config``: ``MCTSConfig``; a leaf's result is its ``eval_win_rate``."""
     exploration, fpu, prior_weight, eval_scale = config
+    # First-play urgency: with fpu >= 0 an unvisited child is worth fpu + w * prior and
+    # children of equal prior are shuffled at expansion; with fpu < 0 the unvisited
+    # children are taken first, in prior order.
+    urgency = fpu >= 0.0
     parent, first, count, move, visits, wins, proof, plies, prior = (
         t.parent,
         t.first,
@@ -356,7 +360,7 @@ def run_iterations(
                         # A swipe flipping every enemy token eliminates them: won.
                         proof[c] = 1 if s > 0 and s == enemy_count else 0
                         c += 1
-                    if fpu >= 0.0:
+                    if urgency:
                         # With first-play urgency, unvisited children of equal prior
                         # are tried first to last: shuffle them (Fisher-Yates), so
                         # that no cell is favoured by the generation order.
@@ -381,7 +385,7 @@ def run_iterations(
                 if proof[c] < 0:
                     continue
                 if visits[c] == 0:
-                    if fpu < 0.0:
+                    if not urgency:
                         best = c  # every child once, in prior order, before UCT
                         break
                     value = fpu + prior_weight * prior[c]  # first-play urgency

@@ -2,9 +2,20 @@
 and move ordering, the whole tree in numba. ``alphabeta.py`` drives it one depth at a
 time (iterative deepening, threads, limits) and builds the result.
 
+``negamax`` runs in numbered steps (the comments ``# Step n.``): past the depth, the
+quiescence search (``quiescence``, a kernel of its own); the node count and the limits;
+repetition and the table probe; the prunings on the static evaluation; the moves and
+their ordering keys (``score_moves``); the move loop with late move and futility
+pruning, principal variation search and late move reductions; the best move, PV,
+killers and history; the table store. A search's constants (table generation, whether
+the table is on, the game's length before the root, the evaluator, the quiescence and
+the selective search) are one ``SearchConfig`` argument, the same at every node; the
+``state`` array holds only what changes: node count, limits, the stop flag and the
+root's bookkeeping.
+
 * **Negamax with principal variation search** (a null window after the first move,
   re-searched when it fails high).
-* **Selective search** (``state[SELECTIVE]``, on by default), at nodes searched with a
+* **Selective search** (``config.selective``, on by default), at nodes searched with a
   null window only:
   - *null move*: from depth ``NULL_MIN_DEPTH`` on, when the static evaluation is at
     least beta, the opponent moves twice in a search ``NULL_R + depth // NULL_R_DIVISOR``
@@ -24,18 +35,19 @@ time (iterative deepening, threads, limits) and builds the result.
     alpha - ``FUTILITY_MARGIN`` per ply of depth, the quiet moves are not searched
     once a move that is not lost has been.
   Each was measured alone in matches against the same engine without it
-  (docs/search-alphabeta.md). With ``state[SELECTIVE] = 0`` nothing prunes or reduces by
+  (docs/search-alphabeta.md). With ``config.selective = 0`` nothing prunes or reduces by
   move order, so the score of a fixed-depth search is exactly the depth-limited minimax
   value with or without the table (``tt.py``): a stored score cuts the search off only
   when it was searched to exactly the depth needed (in Hinge a position cannot recur at
   two different depths of one tree except through swipes that undo each other, so
   ``>=`` would buy almost nothing).
-* **Quiescence** (``state[QUIESCENCE]`` = k > 0): at depth 0 the evaluation is a
+* **Quiescence** (``config.quiescence`` = k > 0): at depth 0 the evaluation is a
   stand-pat score and, below beta, the swipes that flip k tokens or more (listed only
-  when the evaluation says such a flip exists) are searched on, largest flip first, at most ``state[QUIESCENCE_PLIES]`` plies
-  past the depth. Below depth 0 nothing is stored in the table and no killer or history
-  is updated; depth-0 results are stored with their true bound, so fixed-depth scores
-  stay the same with and without the table.
+  when the evaluation says such a flip exists) are searched on, largest flip first, at
+  most ``config.quiescence_plies`` plies past the depth. Below depth 0 the table is
+  neither read nor written and no killer or history is updated; depth-0 results are
+  stored with their true bound, so fixed-depth scores stay the same with and without
+  the table.
 * **Scores** are centi-tokens from the side to move (``evaluate.py``). A position whose
   side to move has no legal move (eliminated or stuck) is lost: ``-(WIN - ply)``, so
   the search prefers the fastest win and the slowest loss. A swipe that flips the last
@@ -52,12 +64,13 @@ time (iterative deepening, threads, limits) and builds the result.
   every ``CLOCK_EVERY`` nodes, so the search stops within a millisecond or so of its
   deadline; the driver sets the deadline to 0 to stop it (Ctrl-C, ``stop()``).
 * **One entry kernel**: the root is a branch of the recursive ``negamax`` rather than a
-  kernel of its own, because numba's cache cannot load a cached kernel that calls a
-  cached recursive kernel (the second run fails with "unresolved symbol" or crashes).
-  For the same reason ``negamax`` keeps one signature, every call passing the same
-  types: whether the node follows a null move is read from the line of keys (a null
-  move changes only the side-to-move key), not passed as an argument (a boolean
-  argument, literal at the calls, crashed the second run).
+  kernel of its own: with older numba versions the cache could not load a cached kernel
+  that called a cached recursive kernel (the second run failed with "unresolved symbol"
+  or crashed); numba 0.68's loads ``search_depth`` and ``negamax``, each calling a
+  recursive kernel. ``negamax`` and ``quiescence`` keep one signature each, every call
+  passing the same types: whether the node follows a null move is read from the line
+  of keys (a null move changes only the side-to-move key), not passed as an argument
+  (a boolean argument, literal at the calls, crashed the second run).
 * **One layout**: a node's sides are sets of the shift layout (``core/sets.py``)
   in the side's words; ``search_depth`` converts the root once, and the type of the
   sets picks ``negamax``'s compiled version. Moves are listed, played and hashed by
@@ -109,23 +122,48 @@ HISTORY_ROOM = 256
 #: Nodes between two clock readings.
 CLOCK_EVERY = 256
 
-# Slots of the ``state`` array shared by Python and the kernels.
+# Slots of the ``state`` array: the live record of a search, shared by Python and the
+# kernels (the counters, the limits, and the root's bookkeeping at each depth).
 NODES = 0  # positions searched so far
 NODE_LIMIT = 1  # stop when NODES reaches this
 DEADLINE = 2  # stop when the monotonic clock (ns) reaches this; 0 = stop now (Ctrl-C)
 ABORTED = 3  # set by the kernel when it stopped before finishing the depth
-GENERATION = 4  # this search's table generation (1..255)
-TABLE_ON = 5  # 1 when the transposition table is in use
-HISTORY_LENGTH = 6  # game positions before the root in ``line``
-CAN_ABORT = 7  # 0 during depth 1, which always completes
-ROOT_COUNT = 8  # root moves in buf.moves[0]
-ROOT_BEST = 9  # index of the best root move finished
-ROOT_DONE = 10  # root moves finished in this depth
-EVALUATOR = 11  # kernel_id of the leaf evaluation (search/evaluate.py)
-QUIESCENCE = 12  # quiescence: least flip (tokens) of a swipe searched past the depth; 0: none
-QUIESCENCE_PLIES = 13  # most plies of quiescence
-SELECTIVE = 14  # 1: null move, futility pruning, late move reductions and pruning; 0: full width
-STATE_SLOTS = 15
+CAN_ABORT = 4  # 0 during depth 1, which always completes
+ROOT_COUNT = 5  # root moves in buf.moves[0]
+ROOT_BEST = 6  # index of the best root move finished
+ROOT_DONE = 7  # root moves finished in this depth
+STATE_SLOTS = 8
+
+
+class SearchConfig(NamedTuple):
+    """The constants of one search, the same at every node: the kernels take them as
+    one argument (``search_config`` builds it with the types of the compiled kernels)."""
+
+    generation: int  # this search's table generation (1..255)
+    table_on: int  # 1 when the transposition table is in use
+    history_length: int  # game positions before the root in ``buf.line``
+    evaluator: int  # kernel_id of the leaf evaluation (search/evaluate.py)
+    quiescence: int  # least flip (tokens) of a swipe searched past the depth; 0: none
+    quiescence_plies: int  # most plies of quiescence
+    selective: int  # 1: null move, futility pruning, late move reductions and pruning
+
+
+def search_config(
+    generation, table_on, history_length, evaluator, quiescence, quiescence_plies, selective
+) -> SearchConfig:
+    """A ``SearchConfig`` of Python ints: one compiled version of the kernels, and the
+    quickest for numba's dispatcher to type (numpy scalars took it about twice as long
+    per call)."""
+    return SearchConfig(
+        int(generation),
+        int(table_on),
+        int(history_length),
+        int(evaluator),
+        int(quiescence),
+        int(quiescence_plies),
+        int(selective),
+    )
+
 
 #: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth // NULL_R_DIVISOR.
 NULL_MIN_DEPTH = 3
@@ -271,44 +309,230 @@ def select_move(order, moves, flips, i, n, like):
             flips[i, w], flips[pick, w] = flips[pick, w], flips[i, w]
 
 
+@njit(cache=True)
+def score_moves(moves, flips, order, n, table_move, killer1, killer2, history, enemy_count, like):
+    """The ordering keys of a node's ``n`` moves into ``order``: the table's move, then
+    swipes flipping two tokens or more (largest first, then by history), the two
+    killers, the rest by history. Returns the index of a swipe that flips all
+    ``enemy_count`` enemy tokens (it wins at once: the keys are then unfinished), else
+    -1 (flipped groups: the words of ``like``'s layout)."""
+    for i in range(n):
+        move = moves[i]
+        if move == table_move:
+            order[i] = np.int64(1) << 60
+            continue
+        if is_swipe(move):
+            flipped = s_count(s_row(flips, i, like))
+            if flipped == enemy_count:
+                return i
+            if flipped >= 2:
+                order[i] = (np.int64(1) << 50) + (flipped << 32) + history[move & 0x3FFFF]
+                continue
+        if move == killer1:
+            order[i] = np.int64(1) << 46
+        elif move == killer2:
+            order[i] = np.int64(1) << 45
+        else:
+            order[i] = history[move & 0x3FFFF]
+    return -1
+
+
 @njit(cache=True, nogil=True)
-def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data):
+def quiescence(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf, keys, data):
+    """Score of a node at or past the depth (``depth`` <= 0) for the side to move,
+    within the window (alpha, beta): its evaluation stands unless a swipe flipping
+    ``config.quiescence`` tokens or more, searched on (largest flip first, at most
+    ``config.quiescence_plies`` plies past the depth), beats it. Arguments as
+    ``negamax``'s. Only depth-0 nodes use the table; no killer or history changes."""
+    state = buf.state
+    buf.pv_length[ply] = ply
+
+    # Step 1. Count the node; stop when out of budget.
+    if out_of_budget(state):
+        return np.int64(0)
+
+    # Step 2. A position that occurred on the line is a draw.
+    if repeated(buf.line, config.history_length + ply, key):
+        return np.int64(0)
+
+    # Step 3. Table probe (entries are stored at depth 0 and deeper only).
+    if config.table_on and depth == 0:
+        entry = table_probe(keys, data, key, config.generation)
+        if entry != 0 and entry_depth(entry) == 0:
+            score = score_from_table(entry_score(entry), ply)
+            bound = entry_bound(entry)
+            if (
+                bound == EXACT
+                or (bound == LOWER and score >= beta)
+                or (bound == UPPER and score <= alpha)
+            ):
+                return score
+
+    # Step 4. Static evaluation: a proven result, or the stand-pat score.
+    moves = buf.moves[ply]
+    flips = buf.flips[ply]
+    order = buf.order[ply]
+    score, n, largest_flip = leaf_evaluation(
+        config.evaluator,
+        size,
+        own,
+        enemy,
+        moves,
+        flips,
+        buf.scratch,
+        buf.group_of_bit,
+        buf.weights,
+    )
+    proven = True
+    if score == LOST:
+        score = -(WIN - ply)
+    elif score == WINNING:
+        score = WIN - ply - 1
+        if n < 0:  # the evaluation listed no move: list the eliminating swipes
+            n = list_moves(
+                size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, s_count(enemy)
+            )
+        note_elimination(buf, ply, moves, flips, s_count(enemy), own)
+    else:
+        proven = False
+
+    # Step 5. The swipes flipping least_flip tokens or more, keyed by their flip. The
+    # evaluation may have left the side to move's moves in the buffer, swipes first;
+    # if not (n < 0) they are listed now, if a swipe flips enough (largest_flip: the
+    # largest group it can flip).
+    least_flip = config.quiescence
+    m = 0
+    if least_flip > 0 and not proven and -depth < config.quiescence_plies and score < beta:
+        if n < 0:
+            if largest_flip >= least_flip:
+                n = list_moves(
+                    size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, least_flip
+                )
+            else:
+                n = 0
+        for i in range(n):
+            if not is_swipe(moves[i]):
+                break
+            flipped = s_count(s_row(flips, i, own))
+            if flipped >= least_flip:
+                moves[m] = moves[i]
+                for w in range(len(own)):
+                    flips[m, w] = flips[i, w]
+                order[m] = flipped
+                m += 1
+    if m == 0:
+        if config.table_on and depth == 0:
+            bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
+            table_store(keys, data, key, 0, bound, 0, config.generation, score, ply)
+        return score
+
+    # Step 6. Move loop: the flips, largest first, with principal variation search,
+    # over the stand-pat score.
+    original_alpha = alpha
+    best = score
+    if best > alpha:
+        alpha = best
+    best_move = np.int64(0)
+    line_index = config.history_length + ply + 1
+    for i in range(m):
+        select_move(order, moves, flips, i, m, own)
+        move = moves[i]
+        flipped = s_row(flips, i, own)
+        their, ours = play_move(size, own, enemy, move, flipped)
+        child = child_key(size, colour, key, move, flipped)
+        buf.line[line_index] = child
+        if i == 0:
+            score = -quiescence(
+                size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha,
+                config, buf, keys, data,
+            )  # fmt: skip
+        else:
+            score = -quiescence(
+                size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha,
+                config, buf, keys, data,
+            )  # fmt: skip
+            if alpha < score < beta:
+                score = -quiescence(
+                    size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha,
+                    config, buf, keys, data,
+                )  # fmt: skip
+        if state[ABORTED]:
+            return np.int64(0)
+        if score > best:
+            best = score
+            best_move = move
+            if score > alpha:
+                alpha = score
+                update_pv(buf.pv, buf.pv_length, ply, move)
+                if score >= beta:
+                    break
+
+    # Step 7. Store a depth-0 result with its bound.
+    if config.table_on and depth == 0:
+        bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        table_store(keys, data, key, best_move, bound, 0, config.generation, best, ply)
+    return best
+
+
+@njit(cache=True, inline="always")
+def update_pv(pv, pv_length, ply, move):
+    """The principal variation at ``ply``: ``move``, then the child's."""
+    pv[ply, ply] = move
+    for k in range(ply + 1, pv_length[ply + 1]):
+        pv[ply, k] = pv[ply + 1, k]
+    pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+
+
+@njit(cache=True, nogil=True)
+def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf, keys, data):
     """Score of the position for the side to move (``colour``: 0 green, 1 blue),
     searched ``depth`` plies deep within the window (alpha, beta).
 
     ``own`` and ``enemy`` are the sides as sets of the shift layout, and so are the
-    flipped groups of ``buf.flips`` (their first words).
-
-    At ply 0 (the root) the moves are not generated but taken, in order, from
-    ``buf.moves[0, :state[ROOT_COUNT]]`` and ``buf.flips[0]``; each finished root
-    move's score, exactness and node count go to ``buf.root_info``, the index of the
-    best to ``state[ROOT_BEST]`` and the number finished to ``state[ROOT_DONE]``. (The
-    root is a branch of this function rather than a function of its own because
-    numba's cache cannot load a kernel that calls a recursive kernel.)
+    flipped groups of the move lists (``core/sets.py``); ``key`` is the position's
+    Zobrist key. ``config`` is the search's ``SearchConfig``; ``buf`` its
+    ``SearchBuffers``, whose ``state`` holds the counters and limits; ``keys`` and
+    ``data`` the transposition table (``tt.py``). At the root (ply 0), the moves are
+    those the caller put in ``buf.moves[0]`` (``state[ROOT_COUNT]`` of them), searched
+    in that order; each one's score, exactness and nodes go to ``buf.root_info``, the
+    index of the best to ``state[ROOT_BEST]`` and the number finished to
+    ``state[ROOT_DONE]``. (The root is a branch of this function rather than a function
+    of its own because numba's cache cannot load a kernel that calls a recursive
+    kernel.)
     """
+    # Step 1. Past the depth: the quiescence search.
+    if depth <= 0:
+        return quiescence(
+            size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf, keys, data
+        )
+
+    # Step 2. Count the node; stop when out of budget.
     state = buf.state
     buf.pv_length[ply] = ply
-    stand_pat = np.int64(0)
-    futile = False  # the quiet moves of this node cannot raise alpha (futility pruning)
     if out_of_budget(state):
         return np.int64(0)
     root = ply == 0
+    selective = config.selective != 0
+    table_on = config.table_on != 0
     moves = buf.moves[ply]
     flips = buf.flips[ply]
     order = buf.order[ply]
-    generation = state[GENERATION]
     table_move = np.int64(0)
     killer1 = buf.killers[ply, 0]
     killer2 = buf.killers[ply, 1]
+    futile = False  # the quiet moves of this node cannot raise alpha (futility pruning)
     if root:
+        # Step 3. The root: the caller's moves, in the caller's order.
         n = state[ROOT_COUNT]
         for i in range(n):
-            order[i] = n - i  # the caller's order
+            order[i] = n - i
     else:
-        if repeated(buf.line, state[HISTORY_LENGTH] + ply, key):
+        # Step 3. Repetition (a draw), then the table: a stored score of exactly this
+        # depth whose bound settles the window ends the node; its move is tried first.
+        if repeated(buf.line, config.history_length + ply, key):
             return np.int64(0)
-        if state[TABLE_ON]:
-            entry = table_probe(keys, data, key, generation)
+        if table_on:
+            entry = table_probe(keys, data, key, config.generation)
             if entry != 0:
                 table_move = entry_move(entry)
                 if entry_depth(entry) == depth:
@@ -321,228 +545,111 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                     ):
                         return score
 
-        n = -1
-        if depth <= 0:
-            score, n, largest_flip = leaf_evaluation(
-                state[EVALUATOR],
-                size,
-                own,
-                enemy,
-                moves,
-                flips,
-                buf.scratch,
-                buf.group_of_bit,
-                buf.weights,
-            )
-            proven = True
-            if score == LOST:
-                score = -(WIN - ply)
-            elif score == WINNING:
-                score = WIN - ply - 1
-                if n < 0:  # the evaluation listed no move: list the eliminating swipes
-                    n = list_moves(
-                        size,
-                        own,
-                        enemy,
-                        moves,
-                        flips,
-                        buf.scratch,
-                        buf.group_of_bit,
-                        s_count(enemy),
-                    )
-                note_elimination(buf, ply, moves, flips, s_count(enemy), own)
-            else:
-                proven = False
-            least_flip = state[QUIESCENCE]
-            if least_flip > 0 and not proven and -depth < state[QUIESCENCE_PLIES] and score < beta:
-                # Quiescence: the score stands unless a swipe flipping least_flip tokens
-                # or more (searched on, largest first) beats it. The evaluation may have
-                # left the side to move's moves in the buffer, swipes first; if not
-                # (n < 0) they are listed now, if a swipe flips enough (largest_flip:
-                # the largest group it can flip).
-                if n < 0:
-                    if largest_flip >= least_flip:
-                        n = list_moves(
-                            size,
-                            own,
-                            enemy,
-                            moves,
-                            flips,
-                            buf.scratch,
-                            buf.group_of_bit,
-                            least_flip,
-                        )
-                    else:
-                        n = 0
-                m = 0
-                for i in range(n):
-                    if not is_swipe(moves[i]):
-                        break
-                    flipped = s_count(s_row(flips, i, own))
-                    if flipped >= least_flip:
-                        moves[m] = moves[i]
-                        for w in range(len(own)):
-                            flips[m, w] = flips[i, w]
-                        order[m] = flipped
-                        m += 1
-                n = m
-            else:
-                n = 0
-            if n == 0:
-                if state[TABLE_ON] and depth == 0:
-                    bound = LOWER if least_flip > 0 and not proven and score >= beta else EXACT
-                    table_store(keys, data, key, 0, bound, 0, generation, score, ply)
-                return score
-            stand_pat = score
-        after_null = key ^ buf.line[state[HISTORY_LENGTH] + ply - 1] == ZOBRIST[size, 2, 0]
-        null_move = depth >= NULL_MIN_DEPTH and not after_null
-        if (
-            n < 0
-            and state[SELECTIVE]
-            and beta - alpha == 1
-            and -MATE_BOUND < beta < MATE_BOUND
-            and (null_move or depth <= max(RFP_MAX_DEPTH, FUTILITY_MAX_DEPTH))
-        ):
-            # The static evaluation decides three prunings. Reverse futility: far
-            # enough above beta, the node fails high. Futility: far enough below alpha,
-            # its quiet moves are not searched. Null move: if the opponent, moving
-            # twice, still cannot bring the score below beta in a shallower search, the
-            # node fails high.
-            score, n, largest_flip = leaf_evaluation(
-                state[EVALUATOR],
-                size,
-                own,
-                enemy,
-                moves,
-                flips,
-                buf.scratch,
-                buf.group_of_bit,
-                buf.weights,
-            )
-            if score == LOST:
-                return -(WIN - ply)
-            if score != WINNING:
-                if depth <= RFP_MAX_DEPTH and score - RFP_MARGIN * depth >= beta:
-                    return score
-                futile = depth <= FUTILITY_MAX_DEPTH and score + FUTILITY_MARGIN * depth <= alpha
-            if null_move and score != WINNING and score >= beta:
-                child = key ^ ZOBRIST[size, 2, 0]
-                buf.line[state[HISTORY_LENGTH] + ply + 1] = child
-                r = NULL_R + depth // NULL_R_DIVISOR
-                score = -negamax(
+        # Step 4. Pruning on the static evaluation, at null-window nodes of the selective
+        # search. Reverse futility: far enough above beta, the node fails high.
+        # Futility: far enough below alpha, its quiet moves are not searched. Null move:
+        # if the opponent, moving twice, still cannot bring the score below beta in a
+        # shallower search, the node fails high.
+        if selective and beta - alpha == 1 and -MATE_BOUND < beta < MATE_BOUND:
+            after_null = key ^ buf.line[config.history_length + ply - 1] == ZOBRIST[size, 2, 0]
+            null_move = depth >= NULL_MIN_DEPTH and not after_null
+            if null_move or depth <= max(RFP_MAX_DEPTH, FUTILITY_MAX_DEPTH):
+                score = leaf_evaluation(
+                    config.evaluator,
                     size,
-                    1 - colour,
-                    enemy,
                     own,
-                    child,
-                    depth - 1 - r,
-                    ply + 1,
-                    -beta,
-                    -beta + 1,
-                    buf,
-                    keys,
-                    data,
-                )
-                if state[ABORTED]:
-                    return np.int64(0)
-                if score >= beta:
-                    return beta if score >= MATE_BOUND else score
-            n = -1
-        if n < 0:
-            n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
-            if n == 0:
-                return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
+                    enemy,
+                    moves,
+                    flips,
+                    buf.scratch,
+                    buf.group_of_bit,
+                    buf.weights,
+                )[0]
+                if score == LOST:
+                    return -(WIN - ply)
+                if score != WINNING:
+                    if depth <= RFP_MAX_DEPTH and score - RFP_MARGIN * depth >= beta:
+                        return score
+                    futile = (
+                        depth <= FUTILITY_MAX_DEPTH and score + FUTILITY_MARGIN * depth <= alpha
+                    )
+                if null_move and score != WINNING and score >= beta:
+                    child = key ^ ZOBRIST[size, 2, 0]
+                    buf.line[config.history_length + ply + 1] = child
+                    r = NULL_R + depth // NULL_R_DIVISOR
+                    score = -negamax(
+                        size, 1 - colour, enemy, own, child, depth - 1 - r, ply + 1,
+                        -beta, -beta + 1, config, buf, keys, data,
+                    )  # fmt: skip
+                    if state[ABORTED]:
+                        return np.int64(0)
+                    if score >= beta:
+                        return beta if score >= MATE_BOUND else score
 
-            # Ordering keys; a swipe that flips every enemy token wins at once.
-            enemy_count = s_count(enemy)
-            for i in range(n):
-                move = moves[i]
-                if move == table_move:
-                    order[i] = np.int64(1) << 60
-                    continue
-                if is_swipe(move):
-                    flipped = s_count(s_row(flips, i, own))
-                    if flipped == enemy_count:
-                        buf.pv[ply, ply] = move
-                        buf.pv_length[ply] = ply + 1
-                        return WIN - ply - 1
-                    if flipped >= 2:
-                        order[i] = (
-                            (np.int64(1) << 50) + (flipped << 32) + buf.history[move & 0x3FFFF]
-                        )
-                        continue
-                if move == killer1:
-                    order[i] = np.int64(1) << 46
-                elif move == killer2:
-                    order[i] = np.int64(1) << 45
-                else:
-                    order[i] = buf.history[move & 0x3FFFF]
+        # Step 5. The moves and their ordering keys; a swipe that flips every enemy
+        # token wins at once.
+        n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
+        if n == 0:
+            return -(WIN - ply)  # eliminated or no legal move: the side to move has lost
+        winning = score_moves(
+            moves, flips, order, n, table_move, killer1, killer2, buf.history, s_count(enemy), own
+        )
+        if winning >= 0:
+            buf.pv[ply, ply] = moves[winning]
+            buf.pv_length[ply] = ply + 1
+            return WIN - ply - 1
 
+    # Step 6. The move loop, best key first. The keys do not change during the loop, so
+    # the next move is known before this one is searched: with the table on, it is
+    # placed and its child's bucket prefetched a move ahead (the same order: each
+    # selection step is the one the loop would take).
     original_alpha = alpha
     best = -INFINITE
-    if depth <= 0 and not root:  # quiescence: the evaluation stands unless a flip beats it
-        best = stand_pat
-        if best > alpha:
-            alpha = best
     best_move = np.int64(0)
-    line_index = state[HISTORY_LENGTH] + ply + 1
-    # The keys do not change during the loop, so the next move is known before this one
-    # is searched: with the table on, it is placed and its child's bucket prefetched a
-    # move ahead (the same order: each selection step is the one the loop would take).
-    ahead = state[TABLE_ON] != 0
+    line_index = config.history_length + ply + 1
     next_child = U64(0)
     for i in range(n):
-        # Selection sort, one step at a time: most nodes cut off after a move or two.
-        if i == 0 or not ahead:
+        if i == 0 or not table_on:
             select_move(order, moves, flips, i, n, own)
+        # Step 7. Late move pruning and futility pruning: the rest are quiet moves too
+        # (the keys are sorted).
         if (
-            state[SELECTIVE]
+            selective
             and not root
-            and 0 < depth <= LMP_MAX_DEPTH
+            and depth <= LMP_MAX_DEPTH
             and beta - alpha == 1
             and i >= LMP_BASE + LMP_STEP * depth * depth
             and order[i] < QUIET_BELOW
             and best > -MATE_BOUND
         ):
-            break  # the rest are quiet moves too (the keys are sorted)
+            break
         if futile and order[i] < QUIET_BELOW and best > -MATE_BOUND:
-            break  # futility pruning: the rest are quiet moves too
+            break
         move = moves[i]
         flipped = s_row(flips, i, own)
         their, ours = play_move(size, own, enemy, move, flipped)
-        if i > 0 and ahead:
+        if i > 0 and table_on:
             child = next_child
         else:
             child = child_key(size, colour, key, move, flipped)
-            if ahead:
+            if table_on:
                 prefetch_bucket(keys, data, child)
-        if ahead and i + 1 < n:
+        if table_on and i + 1 < n:
             select_move(order, moves, flips, i + 1, n, own)
             next_child = child_key(size, colour, key, moves[i + 1], s_row(flips, i + 1, own))
             prefetch_bucket(keys, data, next_child)
         buf.line[line_index] = child
         before = state[NODES]
-        exact = True
-        big_flip = is_swipe(move) and s_count(flipped) >= 2
-        if i == 0:
-            score = -negamax(
-                size,
-                1 - colour,
-                their,
-                ours,
-                child,
-                depth - 1,
-                ply + 1,
-                -beta,
-                -alpha,
-                buf,
-                keys,
-                data,
-            )
-        else:
+
+        # Step 8. Principal variation search: the first move with the full window, the
+        # others with a null window (late quiet ones reduced first), searched again with
+        # the full window when they land inside it. A child at the depth is a quiescence
+        # node, called directly (a call less per leaf).
+        score = alpha + 1
+        if i > 0:
             reduction = 0
             if (
-                state[SELECTIVE]
+                selective
                 and not root
                 and depth >= LMR_MIN_DEPTH
                 and i >= LMR_FROM_MOVE
@@ -552,56 +659,39 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 if beta - alpha > 1 and reduction > 0:
                     reduction -= 1
                 reduction = min(reduction, depth - 2)
-            score = alpha + 1
-            if reduction > 0:
+            if reduction > 0:  # then depth - 1 - reduction >= 1
                 score = -negamax(
-                    size,
-                    1 - colour,
-                    their,
-                    ours,
-                    child,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    buf,
-                    keys,
-                    data,
-                )
+                    size, 1 - colour, their, ours, child, depth - 1 - reduction, ply + 1,
+                    -alpha - 1, -alpha, config, buf, keys, data,
+                )  # fmt: skip
             if score > alpha:
+                if depth > 1:
+                    score = -negamax(
+                        size, 1 - colour, their, ours, child, depth - 1, ply + 1,
+                        -alpha - 1, -alpha, config, buf, keys, data,
+                    )  # fmt: skip
+                else:
+                    score = -quiescence(
+                        size, 1 - colour, their, ours, child, 0, ply + 1,
+                        -alpha - 1, -alpha, config, buf, keys, data,
+                    )  # fmt: skip
+        exact = i == 0 or alpha < score < beta
+        if exact:
+            if depth > 1:
                 score = -negamax(
-                    size,
-                    1 - colour,
-                    their,
-                    ours,
-                    child,
-                    depth - 1,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    buf,
-                    keys,
-                    data,
-                )
-            exact = False
-            if alpha < score < beta:
-                score = -negamax(
-                    size,
-                    1 - colour,
-                    their,
-                    ours,
-                    child,
-                    depth - 1,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    buf,
-                    keys,
-                    data,
-                )
-                exact = True
+                    size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha,
+                    config, buf, keys, data,
+                )  # fmt: skip
+            else:
+                score = -quiescence(
+                    size, 1 - colour, their, ours, child, 0, ply + 1, -beta, -alpha,
+                    config, buf, keys, data,
+                )  # fmt: skip
         if state[ABORTED]:
             return np.int64(0)
+
+        # Step 9. The root's record, the best move, the PV, and at a cut-off the killers
+        # and the history.
         if root:
             buf.root_info[0, i] = score
             buf.root_info[1, i] = 1 if exact else 0
@@ -614,13 +704,9 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                 state[ROOT_BEST] = i
             if score > alpha:
                 alpha = score
-                buf.pv[ply, ply] = move
-                for k in range(ply + 1, buf.pv_length[ply + 1]):
-                    buf.pv[ply, k] = buf.pv[ply + 1, k]
-                buf.pv_length[ply] = max(buf.pv_length[ply + 1], ply + 1)
+                update_pv(buf.pv, buf.pv_length, ply, move)
                 if score >= beta:
-                    if depth <= 0:
-                        break  # quiescence: no killers or history
+                    big_flip = is_swipe(move) and s_count(flipped) >= 2
                     if not big_flip and move != killer1:
                         buf.killers[ply, 1] = killer1
                         buf.killers[ply, 0] = move
@@ -630,9 +716,10 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, d
                         history_malus(buf.history, moves, flips, i, depth, own)
                     break
 
-    if state[TABLE_ON] and not root and depth >= 0:
+    # Step 10. Store the result with its bound.
+    if table_on and not root:
         bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        table_store(keys, data, key, best_move, bound, depth, generation, best, ply)
+        table_store(keys, data, key, best_move, bound, depth, config.generation, best, ply)
     return best
 
 
@@ -657,7 +744,9 @@ def unowned_buffers(buf):
 
 
 @njit(cache=True, nogil=True)
-def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, keys, data, like):
+def search_depth(
+    size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf, keys, data, like
+):
     """``negamax`` of the position given as bitboards (``own``, ``enemy``: ``Board``'s
     words), converted to the shift layout of ``like``'s words, over views of the buffers
     and table that numba does not reference-count: every call of the recursion passed
@@ -673,6 +762,7 @@ def search_depth(size, colour, own, enemy, key, depth, ply, alpha, beta, buf, ke
         ply,
         alpha,
         beta,
+        config,
         unowned_buffers(buf),
         unowned(keys),
         unowned(data),
