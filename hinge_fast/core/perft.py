@@ -6,18 +6,19 @@ compiled version); the walk never leaves the sets of ``sets.py``.
 
 A node's moves are listed as whole child positions, sets, without move codes:
 
-* placements (rule 3): the cells of ``placements``, each child ``(enemy, own | f)``;
-* swipes: ``swipes.swipe_end_sets`` gives the thirteen end sets ``F[k]`` of every
+* placements (rule 3): the cells of ``placements`` (``swipes.frame``), each child
+  ``(enemy, own | f)``;
+* swipes: ``swipes.swipe_ends`` gives the thirteen end sets ``F[k]`` of every
   friendly token at once (``swipes.py``'s module docstring). A swipe is a (token, end,
   enemy group next to the end) and the thirteen ends of a token are distinct cells, so
   the swipes flipping the enemy group ``G`` are exactly the cells of ``F[k] & dilate(G)``
   for each ``k``, and their tokens the cells of ``start_cells(F[k] & dilate(G), k)`` in
   the same order (the map is one shift). Each group next to an end is filled once per
-  node (not once per move, as ``swipes.nth_group`` does); its swipes share the child's
-  enemy set ``enemy & ~G``, and the mover's is ``(own | G) & ~x | f``.
+  node (``swipes.flippable``, ``sets.next_group``; not once per move, as
+  ``swipes.nth_group`` does); its swipes share the child's enemy set ``enemy & ~G``,
+  and the mover's is ``(own | G) & ~x | f``.
 
-A side to move with no tokens while the board holds two or more has been eliminated
-(rules.md section 6): no moves.
+An eliminated side to move (``swipes.eliminated``, rule 6) has no moves.
 
 The walk is iterative over per-ply buffers (a recursive call per node would pay an
 atomic reference-count update for every array it passes): the children of each node
@@ -33,12 +34,10 @@ import numpy as np
 from .jit import njit
 from .moves import list_moves, play_move
 from .sets import (
-    adjacent,
-    dilate,
+    next_group,
     s_and,
     s_andnot,
     s_any,
-    s_count,
     s_interior,
     s_lowest,
     s_or,
@@ -49,7 +48,15 @@ from .sets import (
     set_like,
     to_shift_words,
 )
-from .swipes import END_SETS, grow_group, start_cells, swipe_end_sets, uniform_count
+from .swipes import (
+    END_SETS,
+    eliminated,
+    flippable,
+    frame,
+    start_cells,
+    swipe_ends,
+    uniform_count,
+)
 from .tables import MAX_MOVES
 
 U64 = np.uint64
@@ -86,27 +93,18 @@ def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
     that each caller compiles only its own branch."""
     n = np.int64(0)
     made = s_zero(own)
-    if not s_any(own) and s_count(enemy) >= 2:
-        return n, U64(0)  # eliminated (rules.md section 6)
-    empty = s_andnot(inside, s_or(own, enemy))
-    t1 = dilate(enemy, w)
-    near_own = adjacent(own, w)
-    # Rule 3: next to no enemy token, or next to a friendly one.
-    cells = s_and(empty, s_or(s_andnot(inside, t1), near_own))
-    while s_any(cells):
-        f = s_lowest(cells)
-        cells = s_andnot(cells, f)
+    if eliminated(own, enemy):
+        return n, U64(0)
+    placements, t1, landing, grouped = frame(w, inside, own, enemy)
+    while s_any(placements):
+        f = s_lowest(placements)
+        placements = s_andnot(placements, f)
         made = keep(store, made, n, first, kids_to_move, kids_mover, enemy, s_or(own, f))
         n += 1
-    landing = s_and(empty, t1)
-    if not (s_any(s_and(own, near_own)) and (s_any(landing) or s_any(s_and(own, t1)))):
-        return n, fold(made)  # no swipe can end anywhere
-    reached = swipe_end_sets(w, own, enemy, t1, landing, work)
-    # The enemy groups next to an end, each filled once.
-    flippable = s_and(enemy, adjacent(reached, w))
-    while s_any(flippable):
-        group, near = grow_group(enemy, s_lowest(flippable), w)
-        flippable = s_andnot(flippable, group)
+    reached = swipe_ends(w, own, enemy, t1, landing, grouped, work)
+    seeds = flippable(w, enemy, reached)
+    while s_any(seeds):
+        group, near, seeds = next_group(enemy, seeds, w)
         to_move = s_andnot(enemy, group)
         base = s_or(own, group)
         for k in range(END_SETS):
@@ -146,7 +144,7 @@ def perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop):
     work = np.empty((END_SETS, words), dtype=np.uint64)
     if depth == 1:
         if bulk:
-            if not s_any(own) and s_count(enemy) >= 2:
+            if eliminated(own, enemy):
                 return np.int64(0)
             return uniform_count(w, inside, own, enemy, work)[0]
         n, checksum = expand(w, inside, own, enemy, work, False, work, work, 0)
@@ -173,7 +171,7 @@ def perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop):
         b = s_row(kids_mover, row, like)
         if ply == last:
             if bulk:
-                if s_any(a) or s_count(b) < 2:
+                if not eliminated(a, b):
                     total += uniform_count(w, inside, a, b, work)[0]
             else:
                 n, c = expand(w, inside, a, b, work, False, work, work, 0)
