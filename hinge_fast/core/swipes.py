@@ -264,8 +264,10 @@ def swipe_count(work, touch2):
     or the cell it passes: rules 4.2 to 4.4)."""
     n = np.int64(0)
     for k in range(END_SETS):
-        ends = s_row(work, k, touch2)
-        n += s_count(ends) + s_count(s_and(ends, touch2))
+        n += s_count(s_row(work, k, touch2))
+    if s_any(touch2):
+        for k in range(END_SETS):
+            n += s_count(s_and(s_row(work, k, touch2), touch2))
     return n
 
 
