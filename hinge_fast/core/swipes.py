@@ -35,9 +35,9 @@ only counts and folds its children, in the order cheapest for it: placements, th
 each flippable group's swipes by end set. The uniform playouts number the moves
 placements first (in cell order), then end set by end set (``uniform_nth``): the n-th
 move in that order is decoded from the counts of the end sets alone, where the
-canonical order would need the whole list (on the side-9 mid-game position of
-docs/performance.md, listing the moves takes about twice as long as counting them and
-decoding one). The index a seed draws names a move in this order, so a seed plays the
+canonical order would need the whole list (on 200 positions of random side-9 games,
+one process: 1.9 to 2.4 microseconds a position to list the moves, 0.7 to 0.75 to count
+them and decode one). The index a seed draws names a move in this order, so a seed plays the
 same games on every version that keeps it.
 """
 
