@@ -31,6 +31,14 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
+from hinge_fast.core.sets import (
+    group_touches_at,
+    lift_stuck_among,
+    run_counter,
+    s_all,
+    s_and,
+    s_andnot,
+)
 
 #: The README's mid-game position (side 6, Green to move, 10 tokens each).
 MID_GAME = "6/3bb2/6g1/2g6/3g2b3/6bb1g1/2g3ggg1/1g5g1/2bb1b2/1b1b3/6 g"
@@ -286,3 +294,16 @@ def side4_table(tmp_path_factory):
     (data / "hinge-fast").mkdir()
     write_tablebase(result, data / "hinge-fast" / "side4.tb")
     return result, data
+
+
+def group_touches(stones, w):
+    """The cells next to one, two, three groups of ``stones``, exact on every cell off
+    the stones (``group_touches_at`` asked for all of them)."""
+    return group_touches_at(stones, s_andnot(s_all(stones), stones), w)
+
+
+def lift_stuck(size, own, w):
+    """The tokens whose lift splits their group (rule 4.1): ``lift_stuck_among`` asked
+    for every token whose friendly neighbours form two runs or more (the others never
+    split it)."""
+    return lift_stuck_among(size, own, s_and(own, run_counter(own, w)[1]), w)

@@ -17,9 +17,7 @@ from hinge_fast.core.geometry import geometry
 from hinge_fast.core.sets import (
     SET_LIKES,
     down,
-    group_touches,
     group_touches_at,
-    lift_stuck,
     nth_bit,
     s_count,
     s_highest,
@@ -31,7 +29,7 @@ from hinge_fast.core.sets import (
 )
 from hinge_fast.core.tables import MAX_SIZE, NWORDS, SHIFT_INTERIOR, workspace
 from hinge_fast.games.positions import random_filling
-from tests.conftest import QUICK_MAX_SIZE, game_positions
+from tests.conftest import QUICK_MAX_SIZE, game_positions, group_touches, lift_stuck
 
 SIZES = range(4, MAX_SIZE + 1)
 

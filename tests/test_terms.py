@@ -17,11 +17,11 @@ import pytest
 
 from hinge_fast import Board
 from hinge_fast.core.geometry import MAX_SIZE, MIN_SIZE
-from hinge_fast.core.sets import lift_stuck, set_like, to_shift_words
+from hinge_fast.core.sets import set_like, to_shift_words
 from hinge_fast.games.positions import random_filling
 from hinge_fast.search.evaluate import EVALUATOR_BY_NAME, LOST, WINNING, evaluate_board
 from hinge_fast.search.terms import board_terms
-from tests.conftest import QUICK_MAX_SIZE
+from tests.conftest import QUICK_MAX_SIZE, lift_stuck
 
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 

@@ -8,7 +8,7 @@ to know which colour is which. A move is one int64 code (``movecode.py``) naming
 of ``geometry.py``; ``tables.CELL_OF_BIT`` and ``tables.BIT_OF_CELL`` map them to the
 layout's bits.
 
-``list_moves`` takes the swipes from ``swipes.swipe_end_sets`` (the thirteen end sets
+``list_moves`` takes the swipes from the frame of ``swipes.py`` (the thirteen end sets
 of every friendly token at once, the lift of rule 4.1 applied) and fills each enemy
 group next to an end once. The list is in a fixed order, the one ``Board.legal_moves``
 and the searchers' ties rely on: the friendly groups by their first cell, each group's
@@ -24,8 +24,8 @@ from .bits import lowest_bit_index64
 from .codes import encode_placement, encode_swipe, is_swipe, move_from, move_target, move_to
 from .jit import njit
 from .sets import (
-    adjacent,
-    dilate,
+    grow_group,
+    next_group,
     s_and,
     s_andnot,
     s_any,
@@ -43,7 +43,7 @@ from .sets import (
     set_like,
     to_shift_words,
 )
-from .swipes import END_SETS, grow_group, start_cells, swipe_end_sets, words
+from .swipes import END_SETS, eliminated, flippable, frame, start_cells, swipe_ends, words
 from .tables import BIT_OF_CELL, CELL_OF_BIT, FLIP_KEYS, SHIFT_WORDS, SHIFT_WORDS_OF, ZOBRIST
 
 U64 = np.uint64
@@ -78,24 +78,18 @@ def list_moves(size, own, enemy, moves, flips, work, group_of_bit, least_flip):
     Each enemy group next to an end is filled once (kept, if large enough, in ``work``
     from row ``GROUP_ROWS``, its target cell in ``group_of_bit`` at ``TARGET_SLOTS`` +
     its number; its number, or -1, at each of its bits)."""
-    if not s_any(own) and s_count(enemy) >= 2:
-        return np.int64(0)  # eliminated (rules.md section 6)
+    if eliminated(own, enemy):
+        return np.int64(0)
     w = U64(2 * size - 1)
-    inside = s_interior(size, own)
     n = np.int64(0)
-    empty = s_andnot(inside, s_or(own, enemy))
-    t1 = dilate(enemy, w)
-    near_own = adjacent(own, w)
-    landing = s_and(empty, t1)
-    grouped = s_and(own, near_own)  # tokens with a friendly neighbour: the only ones with a pivot
-    if s_any(grouped) and (s_any(landing) or s_any(s_and(own, t1))):
-        reached = swipe_end_sets(w, own, enemy, t1, landing, work)
-        flippable = s_and(enemy, adjacent(reached, w))
+    placements, t1, landing, grouped = frame(w, s_interior(size, own), own, enemy)
+    reached = swipe_ends(w, own, enemy, t1, landing, grouped, work)
+    if s_any(reached):
+        seeds = flippable(w, enemy, reached)
         kept = s_zero(own)  # the cells next to a kept group
         g = 0
-        while s_any(flippable):
-            group, near = grow_group(enemy, s_lowest(flippable), w)
-            flippable = s_andnot(flippable, group)
+        while s_any(seeds):
+            group, near, seeds = next_group(enemy, seeds, w)
             label = -1
             if s_count(group) >= least_flip:
                 label = g
@@ -117,8 +111,7 @@ def list_moves(size, own, enemy, moves, flips, work, group_of_bit, least_flip):
             iw = np.int64(w)
             rest = grouped
             while s_any(s_and(rest, movers)):
-                group, _ = grow_group(own, s_lowest(rest), w)
-                rest = s_andnot(rest, group)
+                group, _, rest = next_group(own, rest, w)
                 tokens = s_and(group, movers)
                 while s_any(tokens):
                     x = s_lowest_index(tokens)
@@ -155,8 +148,7 @@ def list_moves(size, own, enemy, moves, flips, work, group_of_bit, least_flip):
                             n += 1
     if least_flip > 0:
         return n
-    # Rule 3: an empty interior cell with no enemy neighbour or a friendly neighbour.
-    cells = s_and(empty, s_or(s_andnot(inside, t1), near_own))
+    cells = placements
     zero = s_zero(own)
     while s_any(cells):
         moves[n] = encode_placement(CELL_OF_BIT[size, s_lowest_index(cells)])
@@ -239,8 +231,7 @@ def labels_in(size, bits, labels, like):
     stones = to_shift_words(size, bits, like)
     g = 0
     while s_any(stones):
-        group, _ = grow_group(stones, s_lowest(stones), w)
-        stones = s_andnot(stones, group)
+        group, _, stones = next_group(stones, stones, w)
         while s_any(group):
             labels[CELL_OF_BIT[size, s_lowest_index(group)]] = g
             group = s_andnot(group, s_lowest(group))
@@ -252,7 +243,7 @@ def group_labels(size, bits, labels):
     """The groups of the tokens of the bitboard ``bits``: ``labels[cell]`` is its group's
     number, from 0 in the order of the groups' lowest cells (untouched where there is no
     token). Returns the number of groups. The flood fill of the move generator
-    (``swipes.grow_group``), a ring of cells a round."""
+    (``sets.grow_group``), a ring of cells a round."""
     return labels_in(size, bits, labels, set_like(size))
 
 

@@ -6,23 +6,24 @@ compiled version); the walk never leaves the sets of ``sets.py``.
 
 A node's moves are listed as whole child positions, sets, without move codes:
 
-* placements (rule 3): the cells of ``placements``, each child ``(enemy, own | f)``;
-* swipes: ``swipes.swipe_end_sets`` gives the thirteen end sets ``F[k]`` of every
+* placements (rule 3): the cells of ``placements`` (``swipes.frame``), each child
+  ``(enemy, own | f)``;
+* swipes: ``swipes.swipe_ends`` gives the thirteen end sets ``F[k]`` of every
   friendly token at once (``swipes.py``'s module docstring). A swipe is a (token, end,
   enemy group next to the end) and the thirteen ends of a token are distinct cells, so
   the swipes flipping the enemy group ``G`` are exactly the cells of ``F[k] & dilate(G)``
   for each ``k``, and their tokens the cells of ``start_cells(F[k] & dilate(G), k)`` in
   the same order (the map is one shift). Each group next to an end is filled once per
-  node (not once per move, as ``swipes.nth_group`` does); its swipes share the child's
-  enemy set ``enemy & ~G``, and the mover's is ``(own | G) & ~x | f``.
+  node (``swipes.flippable``, ``sets.next_group``; not once per move, as
+  ``swipes.nth_group`` does); its swipes share the child's enemy set ``enemy & ~G``,
+  and the mover's is ``(own | G) & ~x | f``.
 
-A side to move with no tokens while the board holds two or more has been eliminated
-(rules.md section 6): no moves.
+An eliminated side to move (``swipes.eliminated``, rule 6) has no moves.
 
 The walk is iterative over per-ply buffers (a recursive call per node would pay an
 atomic reference-count update for every array it passes): the children of each node
-above the last two plies are written to its ply's rows, then visited in turn; a leaf's
-parent lists its children without storing them (made perft: each child is built and
+above the leaves' parents are written to the next ply's rows, then visited in turn; a
+leaf's parent lists its children without storing them (made perft: each child is built and
 folded into a checksum, so the compiler cannot skip it) or only counts them (bulk
 perft: ``swipes.uniform_count``, measured faster per position than a count written
 for perft alone: 205 against 226 ns on side 6, 659 against 879 ns on side 9).
@@ -33,12 +34,10 @@ import numpy as np
 from .jit import njit
 from .moves import list_moves, play_move
 from .sets import (
-    adjacent,
-    dilate,
+    next_group,
     s_and,
     s_andnot,
     s_any,
-    s_count,
     s_interior,
     s_lowest,
     s_or,
@@ -49,7 +48,15 @@ from .sets import (
     set_like,
     to_shift_words,
 )
-from .swipes import END_SETS, grow_group, start_cells, swipe_end_sets, uniform_count
+from .swipes import (
+    END_SETS,
+    eliminated,
+    flippable,
+    frame,
+    start_cells,
+    swipe_ends,
+    uniform_count,
+)
 from .tables import MAX_MOVES
 
 U64 = np.uint64
@@ -86,27 +93,18 @@ def expand(w, inside, own, enemy, work, store, kids_to_move, kids_mover, first):
     that each caller compiles only its own branch."""
     n = np.int64(0)
     made = s_zero(own)
-    if not s_any(own) and s_count(enemy) >= 2:
-        return n, U64(0)  # eliminated (rules.md section 6)
-    empty = s_andnot(inside, s_or(own, enemy))
-    t1 = dilate(enemy, w)
-    near_own = adjacent(own, w)
-    # Rule 3: next to no enemy token, or next to a friendly one.
-    cells = s_and(empty, s_or(s_andnot(inside, t1), near_own))
-    while s_any(cells):
-        f = s_lowest(cells)
-        cells = s_andnot(cells, f)
+    if eliminated(own, enemy):
+        return n, U64(0)
+    placements, t1, landing, grouped = frame(w, inside, own, enemy)
+    while s_any(placements):
+        f = s_lowest(placements)
+        placements = s_andnot(placements, f)
         made = keep(store, made, n, first, kids_to_move, kids_mover, enemy, s_or(own, f))
         n += 1
-    landing = s_and(empty, t1)
-    if not (s_any(s_and(own, near_own)) and (s_any(landing) or s_any(s_and(own, t1)))):
-        return n, fold(made)  # no swipe can end anywhere
-    reached = swipe_end_sets(w, own, enemy, t1, landing, work)
-    # The enemy groups next to an end, each filled once.
-    flippable = s_and(enemy, adjacent(reached, w))
-    while s_any(flippable):
-        group, near = grow_group(enemy, s_lowest(flippable), w)
-        flippable = s_andnot(flippable, group)
+    reached = swipe_ends(w, own, enemy, t1, landing, grouped, work)
+    seeds = flippable(w, enemy, reached)
+    while s_any(seeds):
+        group, near, seeds = next_group(enemy, seeds, w)
         to_move = s_andnot(enemy, group)
         base = s_or(own, group)
         for k in range(END_SETS):
@@ -138,29 +136,26 @@ def perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop):
     """``perft`` of the position ``(own, enemy)`` (sets of the side's words,
     ``depth >= 1``); the made leaves' checksum is XORed into ``leaf_checksum[0]``.
     Returns -1 as soon as it sees ``stop[0]`` set (checked at every node above the
-    leaves' parents)."""
+    leaves' parents).
+
+    Ply ``p``'s rows hold positions ``p`` plies below the root (the root alone at ply
+    0), each with its side to move first: one node is expanded in one place, and one
+    leaves' parent counted or made in one, so the walk inlines each only once."""
     w = U64(2 * size - 1)
     inside = s_interior(size, own)
     like = own
     words = len(like)
     work = np.empty((END_SETS, words), dtype=np.uint64)
-    if depth == 1:
-        if bulk:
-            if not s_any(own) and s_count(enemy) >= 2:
-                return np.int64(0)
-            return uniform_count(w, inside, own, enemy, work)[0]
-        n, checksum = expand(w, inside, own, enemy, work, False, work, work, 0)
-        leaf_checksum[0] ^= checksum
-        return n
-    # Plies 0 .. depth - 2 store their children: MAX_MOVES rows each.
-    kids_to_move = np.empty(((depth - 1) * MAX_MOVES, words), dtype=np.uint64)
-    kids_mover = np.empty(((depth - 1) * MAX_MOVES, words), dtype=np.uint64)
-    count = np.zeros(depth - 1, dtype=np.int64)
-    next_kid = np.zeros(depth - 1, dtype=np.int64)
-    count[0] = expand(w, inside, own, enemy, work, True, kids_to_move, kids_mover, 0)[0]
+    kids_to_move = np.empty((depth * MAX_MOVES, words), dtype=np.uint64)
+    kids_mover = np.empty((depth * MAX_MOVES, words), dtype=np.uint64)
+    count = np.zeros(depth, dtype=np.int64)
+    next_kid = np.zeros(depth, dtype=np.int64)
+    s_store(kids_to_move, 0, own)
+    s_store(kids_mover, 0, enemy)
+    count[0] = 1
     total = np.int64(0)
     checksum = U64(0)
-    last = depth - 2  # the ply whose children are leaves' parents
+    last = depth - 1  # the ply of the leaves' parents
     ply = 0
     while ply >= 0:
         i = next_kid[ply]
@@ -173,7 +168,7 @@ def perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop):
         b = s_row(kids_mover, row, like)
         if ply == last:
             if bulk:
-                if s_any(a) or s_count(b) < 2:
+                if not eliminated(a, b):
                     total += uniform_count(w, inside, a, b, work)[0]
             else:
                 n, c = expand(w, inside, a, b, work, False, work, work, 0)

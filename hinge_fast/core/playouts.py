@@ -18,15 +18,10 @@ The random generator of MCTS (``rng_next``, ``rng_below``: xorshift64*) is here 
 import numpy as np
 
 from .jit import njit
-from .sets import (
-    s_any,
-    s_count,
-    s_interior,
-    set_like,
-    to_shift_words,
-)
+from .sets import s_interior, set_like, to_shift_words
 from .swipes import (
     END_SETS,
+    eliminated,
     uniform_code,
     uniform_count,
     uniform_nth,
@@ -147,9 +142,9 @@ def random_game(size, own_bits, enemy_bits, state, max_plies, work, trace, like)
     b = to_shift_words(size, enemy_bits, like)
     ply = 0
     while ply < max_plies:
-        if not s_any(a) and s_count(b) >= 2:
-            return ply, 1 - (ply & 1), ELIMINATION  # rule 6: the side to move lost
-        n, placements, touch2 = uniform_count(w, inside, a, b, work)
+        if eliminated(a, b):
+            return ply, 1 - (ply & 1), ELIMINATION
+        n, placements, touch2, _ = uniform_count(w, inside, a, b, work)
         if n == 0:
             return ply, 1 - (ply & 1), NO_LEGAL_MOVE
         state, k = draw_below(state, n)
@@ -215,7 +210,7 @@ def moves_count(size, own_bits, enemy_bits, like):
     """The number of distinct legal moves of the side to move (0 when it is eliminated)."""
     own = to_shift_words(size, own_bits, like)
     enemy = to_shift_words(size, enemy_bits, like)
-    if not s_any(own) and s_count(enemy) >= 2:
+    if eliminated(own, enemy):
         return np.int64(0)
     work = np.zeros((END_SETS, len(like)), dtype=np.uint64)
     return uniform_count(np.uint64(2 * size - 1), s_interior(size, like), own, enemy, work)[0]

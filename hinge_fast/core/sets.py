@@ -27,7 +27,7 @@ the pivot ``N[j-1]`` it goes to ``N[j]`` too, and onward to ``C[j-1]``. So with
 ``swipes.swipe_end_sets`` builds the end sets from these pieces. Each end gives one
 move per enemy group next to it (rule 4.5); no end is next to three groups, so with
 ``touch2`` the cells next to two enemy groups, an end set E gives ``|E| + |E & touch2|``
-moves (``ends_moves``).
+moves (``swipes.swipe_count``).
 
 Rule 4.1 (the lift) is settled for the tokens with an end whose friendly neighbours
 form two runs or more (``lift_stuck_among``): such a token splits its group when two of
@@ -41,6 +41,9 @@ groups with a centre (a token next to all the others: lone tokens, every group o
 two or three, most of four), the runs of their tokens around each cell, all at
 once; the other groups are grown a whole ring a round (``dilate``: four shifts,
 ANDed with the tokens), only those next to the cells asked for (``group_touches_at``).
+
+Every flood fill is ``grow_group`` (a group, a hole, the cells open to the edge: a whole
+ring a round), and every walk over groups steps with ``next_group``.
 """
 
 import numpy as np
@@ -653,8 +656,32 @@ def add_to_counter(t1, t2, t3, near):
 
 
 @njit(cache=True, inline="always")
+def grow_group(within, seed, w):
+    """The flood fill of every kernel: the cells of ``within`` joined to ``seed`` through
+    ``within`` (a group of tokens, a hole, the cells open to the edge), grown a ring a
+    round (one ``dilate`` for the whole board per round), and those cells with every
+    cell next to them: ``(cells, near)``."""
+    reached = s_and(seed, within)
+    while True:
+        near = dilate(reached, w)
+        grown = s_and(near, within)
+        if s_eq(grown, reached):
+            return reached, near
+        reached = grown
+
+
+@njit(cache=True, inline="always")
+def next_group(stones, seeds, w):
+    """One step of a walk over the groups of ``stones`` with a token in ``seeds``: the
+    group of the lowest seed, with every cell next to it (``grow_group``), and the
+    seeds of the other groups: ``(group, near, seeds left)``."""
+    group, near = grow_group(stones, s_lowest(seeds), w)
+    return group, near, s_andnot(seeds, group)
+
+
+@njit(cache=True, inline="always")
 def centred_touches(stones, w):
-    """The touch counts of ``group_touches`` from the groups with a centre (a token
+    """The touch counts of ``group_touches_at`` from the groups with a centre (a token
     next to all the others), all at once, and the tokens of the other groups."""
     far = s_or(s_or(far_from(stones, 0, w), far_from(stones, 1, w)), far_from(stones, 2, w))
     far = s_or(
@@ -669,47 +696,27 @@ def centred_touches(stones, w):
 @njit(cache=True, inline="always")
 def add_groups(t1, t2, t3, stones, seeds, w):
     """Add to the counter the cells next to each group of ``stones`` with a token in
-    ``seeds``, the groups grown one by one, a ring a round."""
+    ``seeds`` (``next_group``)."""
     while s_any(seeds):
-        group = s_lowest(seeds)
-        while True:
-            near = dilate(group, w)
-            grown = s_and(near, stones)
-            if s_eq(grown, group):
-                break
-            group = grown
+        _, near, seeds = next_group(stones, seeds, w)
         t1, t2, t3 = add_to_counter(t1, t2, t3, near)
-        seeds = s_andnot(seeds, group)
     return t1, t2, t3
 
 
 @njit(cache=True, inline="always")
-def group_touches(stones, w):
-    """The cells next to at least one, two and three groups of ``stones`` (a group's
-    own cells may count as next to it; the counts are exact on the other cells).
+def group_touches_at(stones, cells, w):
+    """The cells next to at least one, two and three groups of ``stones``, exact on the
+    cells ``cells`` (not of ``stones``).
 
     A group with a token next to all its other tokens (a centre: lone tokens, every
     group of two or three, most of four) cannot close a ring round a cell with one
     more cell, so around any cell its tokens form one run at most: for those groups
-    the counts are the runs of their tokens around each cell, all at once. The other
-    groups are grown one by one, a ring a round, and added to the counter."""
-    t1, t2, t3, rest = centred_touches(stones, w)
-    return add_groups(t1, t2, t3, stones, rest, w)
-
-
-@njit(cache=True, inline="always")
-def group_touches_at(stones, cells, w):
-    """``group_touches`` exact on the cells ``cells`` only (not of ``stones``): of the
-    groups without a centre, only those next to ``cells`` are grown (a group is all
-    centred or all not: a centre's neighbours are all in its group)."""
+    the counts are the runs of their tokens around each cell, all at once. Of the other
+    groups only those next to ``cells`` are grown, one by one, a ring a round, and added
+    to the counter (a group is all centred or all not: a centre's neighbours are all in
+    its group)."""
     t1, t2, t3, rest = centred_touches(stones, w)
     return add_groups(t1, t2, t3, stones, s_and(rest, adjacent(cells, w)), w)
-
-
-@njit(cache=True)
-def ends_moves(ends, touch2, touch3):
-    """Moves of a set of ends (rule 4.5): one per enemy group next to each."""
-    return s_count(ends) + s_count(s_and(ends, touch2)) + s_count(s_and(ends, touch3))
 
 
 @njit(cache=True)
@@ -734,18 +741,6 @@ def run_counter(a, w):
 
 
 @njit(cache=True)
-def fill(within, seed, w):
-    """The cells of ``within`` joined to ``seed`` through ``within`` (a flood, a ring a
-    round: one loop for the whole board): the cells open to the edge, a hole, a group."""
-    reached = s_and(seed, within)
-    while True:
-        grown = s_and(dilate(reached, w), within)
-        if s_eq(grown, reached):
-            return reached
-        reached = grown
-
-
-@njit(cache=True)
 def lift_stuck_among(size, own, check, w):
     """The tokens of ``check`` (friendly tokens whose friendly neighbours form two runs
     or more) whose lift would split their group (rule 4.1). Call a token's gaps the runs
@@ -760,28 +755,16 @@ def lift_stuck_among(size, own, check, w):
     are small)."""
     inside = s_interior(size, own)
     free = s_andnot(inside, own)
-    open_cells = fill(free, s_edge(size, own), w)
+    open_cells = grow_group(free, s_edge(size, own), w)[0]
     stuck = s_and(check, run_counter(s_or(open_cells, s_andnot(s_all(own), inside)), w)[1])
     unsure = s_andnot(check, stuck)
     if s_any(unsure):
         holes = s_andnot(free, open_cells)
         seeds = s_and(holes, adjacent(unsure, w))
         while s_any(seeds):
-            hole = fill(holes, s_lowest(seeds), w)
+            hole, _, seeds = next_group(holes, seeds, w)
             stuck = s_or(stuck, s_and(unsure, run_counter(hole, w)[1]))
-            seeds = s_andnot(seeds, hole)
     return stuck
-
-
-@njit(cache=True)
-def lift_stuck(size, own, w):
-    """The friendly tokens whose lift would split their group (rule 4.1). A token
-    whose friendly neighbours form one run (or none) never does; the others are
-    ``lift_stuck_among``'s."""
-    runs2 = s_and(own, run_counter(own, w)[1])
-    if not s_any(runs2):
-        return runs2
-    return lift_stuck_among(size, own, runs2, w)
 
 
 def set_like(size: int) -> tuple:
