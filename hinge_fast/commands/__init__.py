@@ -92,6 +92,12 @@ def positive_int(name, low, high):
     return parse
 
 
+def int_option(parser, flag, low, high, **options) -> None:
+    """Declare the option ``flag`` on ``parser``: a whole number from ``low`` to ``high``
+    (``positive_int``), with argparse's ``default``, ``metavar`` and ``help``."""
+    parser.add_argument(flag, type=positive_int(flag, low, high), **options)
+
+
 def seconds(name="time", high=24 * 3600.0):
     """An argparse type: a number of seconds, more than 0 and at most ``high``."""
 
@@ -121,12 +127,8 @@ def add_executor_arguments(
     where a command's jobs run (``hinge_fast.jobs.executor``). A command taking them
     calls :func:`executor_from_args` and hands the Executor to its runner."""
     if concurrency:
-        parser.add_argument(
-            "--concurrency",
-            type=positive_int("--concurrency", 1, 4096),
-            default=None,
-            metavar="C",
-            help=concurrency_help,
+        int_option(
+            parser, "--concurrency", 1, 4096, default=None, metavar="C", help=concurrency_help
         )
     parser.add_argument(
         "--ray",
@@ -304,16 +306,20 @@ def add_opening_arguments(parser):
         default="random",
         help="take the book's entries in an order shuffled by the seed (default) or in file order",
     )
-    parser.add_argument(
+    int_option(
+        parser,
         "--book-plies",
-        type=positive_int("--book-plies", 0, 10**6),
+        0,
+        10**6,
         default=None,
         metavar="N",
         help="a book of game records: play the first N moves of each game (default: all)",
     )
-    parser.add_argument(
+    int_option(
+        parser,
         "--openings",
-        type=positive_int("--openings", 0, 1000),
+        0,
+        1000,
         default=None,
         metavar="K",
         help="no book: K uniformly random plies open each pair of games (default with --book none: 4)",
@@ -333,9 +339,11 @@ def add_game_arguments(parser, what: str, default_time: float):
         metavar="S",
         help=f"seconds per search move (default {default_time})",
     )
-    limit.add_argument(
+    int_option(
+        limit,
         "--nodes",
-        type=positive_int("--nodes", 1, 10**12),
+        1,
+        10**12,
         default=None,
         metavar="N",
         help="nodes (alpha-beta) or playouts (MCTS) per search move",
@@ -349,24 +357,22 @@ def add_game_arguments(parser, what: str, default_time: float):
         "60: no increment); the engines "
         "decide the time of each move, and a side whose clock runs out loses on time",
     )
-    parser.add_argument(
-        "--size",
-        type=positive_int("--size", 4, 9),
-        default=6,
-        metavar="S",
-        help="board side (default 6)",
-    )
+    int_option(parser, "--size", 4, 9, default=6, metavar="S", help="board side (default 6)")
     add_opening_arguments(parser)
-    parser.add_argument(
+    int_option(
+        parser,
         "--max-plies",
-        type=positive_int("--max-plies", 1, 10**6),
+        1,
+        10**6,
         default=400,
         metavar="M",
         help="a game this long (opening included) is unfinished (default 400)",
     )
-    parser.add_argument(
+    int_option(
+        parser,
         "--seed",
-        type=positive_int("--seed", 0, 2**63 - 1),
+        0,
+        2**63 - 1,
         default=None,
         metavar="N",
         help="seed of openings and players (default: random)",

@@ -6,7 +6,7 @@ import sys
 
 from ..core.text import count
 from ..errors import HingeError
-from . import positive_int
+from . import int_option
 
 BOOK_SETTINGS = {4: (4, 200, 6)}  # side: (plies, margin, candidates) where the defaults do not fit
 
@@ -25,51 +25,57 @@ def register(subparsers):
         "format 'match --book' reads.",
         epilog="Example: hinge-fast book --size 6 --positions 100 --seed 1 --out side6.txt",
     )
-    p.add_argument(
-        "--size",
-        type=positive_int("--size", 4, 9),
-        default=6,
-        metavar="S",
-        help="board side (default 6)",
-    )
-    p.add_argument(
+    int_option(p, "--size", 4, 9, default=6, metavar="S", help="board side (default 6)")
+    int_option(
+        p,
         "--positions",
-        type=positive_int("--positions", 1, 100_000),
+        1,
+        100_000,
         default=100,
         metavar="N",
         help="positions to find (default 100)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--plies",
-        type=positive_int("--plies", 0, 200),
+        0,
+        200,
         default=None,
         metavar="K",
         help=f"random plies before each position (default {DEFAULT_BOOK_PLIES}; side 4: 4)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--depth",
-        type=positive_int("--depth", 1, 12),
+        1,
+        12,
         default=DEFAULT_BOOK_DEPTH,
         metavar="D",
         help=f"depth of the alpha-beta search that scores each position (default {DEFAULT_BOOK_DEPTH})",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--margin",
-        type=positive_int("--margin", 0, 100_000),
+        0,
+        100_000,
         default=None,
         metavar="CP",
         help=f"the most centi-tokens a kept score is from the median (default {DEFAULT_MARGIN}; side 4: 200)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--candidates",
-        type=positive_int("--candidates", 1, 1000),
+        1,
+        1000,
         default=None,
         metavar="M",
         help="score M times N positions and keep the N closest to the median (default 3; side 4: 6)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--tries",
-        type=positive_int("--tries", 1, 10**8),
+        1,
+        10**8,
         default=None,
         metavar="T",
         help="random positions drawn at most (default 50 a position asked for)",
@@ -80,13 +86,7 @@ def register(subparsers):
         metavar="FILE",
         help="side 4: judge positions exactly by this tablebase (the file 'hinge-fast solve --size 4' writes)",
     )
-    p.add_argument(
-        "--seed",
-        type=positive_int("--seed", 0, 2**63 - 1),
-        default=1,
-        metavar="N",
-        help="seed (default 1)",
-    )
+    int_option(p, "--seed", 0, 2**63 - 1, default=1, metavar="N", help="seed (default 1)")
     p.add_argument(
         "--out", default=None, metavar="FILE", help="write the book to FILE (default: stdout)"
     )

@@ -11,9 +11,9 @@ from . import (
     add_game_arguments,
     executor_from_args,
     game_settings_from_args,
+    int_option,
     open_games_file,
     openings_text,
-    positive_int,
     report_games,
     seconds,
     seed_of_args,
@@ -41,13 +41,7 @@ def register(subparsers):
         "engine_a", metavar="ENGINE_A", help="the player rated (random, greedy, alphabeta, mcts)"
     )
     p.add_argument("engine_b", metavar="ENGINE_B", help="its opponent")
-    p.add_argument(
-        "--games",
-        type=positive_int("--games", 1, 10**6),
-        default=10,
-        metavar="N",
-        help="games to play (default 10)",
-    )
+    int_option(p, "--games", 1, 10**6, default=10, metavar="N", help="games to play (default 10)")
     add_game_arguments(p, "match", DEFAULT_MATCH_TIME)
     odds = p.add_mutually_exclusive_group()
     odds.add_argument(
@@ -57,9 +51,11 @@ def register(subparsers):
         metavar="S",
         help="ENGINE_B's own seconds per search move (time odds; default: as ENGINE_A)",
     )
-    odds.add_argument(
+    int_option(
+        odds,
         "--nodes-b",
-        type=positive_int("--nodes-b", 1, 10**12),
+        1,
+        10**12,
         default=None,
         metavar="N",
         help="ENGINE_B's own nodes or playouts per search move (default: as ENGINE_A)",

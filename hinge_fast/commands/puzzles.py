@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..core.text import count
-from . import ProgressBar, positive_int, seconds
+from . import ProgressBar, int_option, positive_int, seconds
 
 
 def register(subparsers):
@@ -31,37 +31,47 @@ def register(subparsers):
         metavar="S",
         help="board sides, one or more (default 6): --games games and up to --count puzzles each",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--games",
-        type=positive_int("--games", 1, 100_000),
+        1,
+        100_000,
         default=10,
         metavar="N",
         help="games to play per side at most (default 10)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--count",
-        type=positive_int("--count", 1, 100_000),
+        1,
+        100_000,
         default=10,
         metavar="N",
         help="puzzles to find per side: stop the side once found (default 10)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--seed",
-        type=positive_int("--seed", 0, 2**31 - 1),
+        0,
+        2**31 - 1,
         default=1,
         metavar="N",
         help="seed of the games' openings and of MCTS (default 1)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--nodes",
-        type=positive_int("--nodes", 1, 10**10),
+        1,
+        10**10,
         default=DEFAULT_NODES,
         metavar="N",
         help=f"the prover's node budget per position (default {DEFAULT_NODES})",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--play-nodes",
-        type=positive_int("--play-nodes", 10, 10**9),
+        10,
+        10**9,
         default=DEFAULT_PLAY_NODES,
         metavar="N",
         help=f"alpha-beta's nodes per move in the games; MCTS plays a tenth as many "

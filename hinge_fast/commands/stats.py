@@ -11,6 +11,7 @@ from . import (
     add_executor_arguments,
     add_limit_arguments,
     executor_from_args,
+    int_option,
     positive_int,
 )
 
@@ -54,9 +55,11 @@ def register(subparsers):
         most_seconds=3600.0,
     )
     p.add_argument("--seed", type=int, default=None, help="random seed: same seed, same games")
-    p.add_argument(
+    int_option(
+        p,
         "--openings",
-        type=positive_int("--openings", 0, 1000),
+        0,
+        1000,
         default=None,
         metavar="K",
         help="K uniformly random plies (seeded) open each game of a player other than random, so that a "

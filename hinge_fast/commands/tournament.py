@@ -11,9 +11,9 @@ from . import (
     add_game_arguments,
     executor_from_args,
     game_settings_from_args,
+    int_option,
     open_games_file,
     openings_text,
-    positive_int,
     report_games,
     seed_of_args,
     stopped_text,
@@ -35,9 +35,11 @@ def register(subparsers):
         epilog="Example: hinge-fast tournament alphabeta mcts greedy --rounds 10 --time 0.1 --size 6 --out t.hgn",
     )
     p.add_argument("engines", nargs="+", metavar="ENGINE", help="the players (at least two)")
-    p.add_argument(
+    int_option(
+        p,
         "--rounds",
-        type=positive_int("--rounds", 1, 10**6),
+        1,
+        10**6,
         default=2,
         metavar="N",
         help="pairs of games per pairing (default 2)",

@@ -10,7 +10,7 @@ from . import (
     add_executor_arguments,
     add_option_argument,
     executor_from_args,
-    positive_int,
+    int_option,
     seconds,
 )
 
@@ -38,16 +38,14 @@ def register(subparsers):
         p,
         "a fixed option of both sides (repeatable)",
     )
-    p.add_argument(
-        "--iterations",
-        type=positive_int("--iterations", 1, 10**7),
-        default=100,
-        metavar="N",
-        help="SPSA iterations (default 100)",
+    int_option(
+        p, "--iterations", 1, 10**7, default=100, metavar="N", help="SPSA iterations (default 100)"
     )
-    p.add_argument(
+    int_option(
+        p,
         "--games",
-        type=positive_int("--games", 1, 1000),
+        1,
+        1000,
         default=2,
         metavar="G",
         help="games per iteration (default 2: one pair)",
@@ -56,30 +54,24 @@ def register(subparsers):
     limit.add_argument(
         "--time", type=seconds("--time"), default=None, metavar="S", help="seconds per move"
     )
-    limit.add_argument(
+    int_option(
+        limit,
         "--nodes",
-        type=positive_int("--nodes", 1, 10**12),
+        1,
+        10**12,
         default=None,
         metavar="N",
         help="nodes or playouts per move (default 500)",
     )
-    p.add_argument(
-        "--size",
-        type=positive_int("--size", 4, 9),
-        default=6,
-        metavar="S",
-        help="board side (default 6)",
+    int_option(p, "--size", 4, 9, default=6, metavar="S", help="board side (default 6)")
+    int_option(
+        p, "--openings", 0, 1000, default=4, metavar="K", help="random opening plies (default 4)"
     )
-    p.add_argument(
-        "--openings",
-        type=positive_int("--openings", 0, 1000),
-        default=4,
-        metavar="K",
-        help="random opening plies (default 4)",
-    )
-    p.add_argument(
+    int_option(
+        p,
         "--max-plies",
-        type=positive_int("--max-plies", 1, 10**6),
+        1,
+        10**6,
         default=400,
         metavar="M",
         help="unfinished after M plies (default 400)",
@@ -91,13 +83,7 @@ def register(subparsers):
         metavar="R",
         help="r_end, the learning rate at the last iteration (default 0.002, fishtest's)",
     )
-    p.add_argument(
-        "--seed",
-        type=positive_int("--seed", 0, 2**63 - 1),
-        default=None,
-        metavar="N",
-        help="seed (default: random)",
-    )
+    int_option(p, "--seed", 0, 2**63 - 1, default=None, metavar="N", help="seed (default: random)")
     add_executor_arguments(
         p, concurrency_help="games of an iteration played at once, in worker processes (default 1)"
     )
