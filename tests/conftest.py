@@ -101,6 +101,16 @@ def shift_cells(size: int, words) -> frozenset:
 
 
 # ----- --run-slow ---------------------------------------------------------------------------
+def svg_text(svg: str) -> str:
+    """The words a picture shows (every ``<text>`` element's, in order, joined by a
+    space), so that a line broken to fit the picture reads as one."""
+    import xml.etree.ElementTree as ET
+
+    return " ".join(
+        t.text or "" for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")
+    )
+
+
 def pty_read(fd) -> str:
     """What a pseudo-terminal's master ``fd`` has to read now ('' once every process
     holding the other end is gone)."""

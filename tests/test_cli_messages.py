@@ -9,7 +9,7 @@ import pytest
 
 from hinge_fast.cli import main
 from hinge_fast.errors import HingeError
-from tests.conftest import MID_GAME
+from tests.conftest import MID_GAME, svg_text
 
 
 def test_bare_hinge_fast_prints_the_help_and_succeeds(capsys):
@@ -330,10 +330,9 @@ def test_json_and_svg_scores_name_their_side_and_unit(cli, tmp_path):
     ].endswith(" tokens")
     svg = tmp_path / "a.svg"
     cli("analyze", MID_GAME, "--depth", "2", "--svg", svg)
-    assert (
-        "best move: J6-I6xG6  Green +" in svg.read_text()
-        and "% to win (alphabeta)" in svg.read_text()
-    )
+    assert "best move: J6-I6xG6  Green +" in svg_text(
+        svg.read_text()
+    ) and "% to win (alphabeta)" in svg_text(svg.read_text())
 
 
 def test_a_proof_s_length_is_a_bound_and_said_so(cli):

@@ -14,7 +14,7 @@ from hinge_fast import Board  # noqa: E402
 from hinge_fast.errors import HingeError  # noqa: E402
 from hinge_fast.search.score import Score, percent  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
-from tests.conftest import LOCAL, events, new_game  # noqa: E402
+from tests.conftest import LOCAL, events, new_game, svg_text  # noqa: E402
 
 # Green's D3-D4 can flip the blue token on C4 or the one on E5: a choice.
 CHOICE = "5/1g4/2bb3/8/4b4/2b5/2gg3/1g4/5 g"
@@ -147,7 +147,7 @@ def test_analysis_streams_progress_and_a_best_move(client):
     assert done["best"] in legal and done["pv"][0] == done["best"]
     assert 1 <= len(done["top"]) <= 3 and 0 <= done["green_share"] <= 1
     assert done["score"]["text"] == done["score_text"] and done["engine"] == "alphabeta"
-    assert 'class="arrow"' in done["svg"] and f"best move: {done['best']}" in done["svg"]
+    assert 'class="arrow"' in done["svg"] and f"best move: {done['best']}" in svg_text(done["svg"])
     # analysis plays nothing
     assert client.get(f"/api/games/{gid}").json()["moves"] == []
 
@@ -605,7 +605,9 @@ def test_the_score_is_given_from_greens_side_too(client):
             assert share == pytest.approx(Score.centi(green).win_chance)
             assert (done["green"]["green_share"] > 0.5) == (green > 0)
             assert done["green_share"] == done["green"]["green_share"]
-            assert done["green"]["text"] in done["svg"]  # the line under the board says the same
+            assert done["green"]["text"] in svg_text(
+                done["svg"]
+            )  # the line under the board says the same
         # every line of the top three scored at the same depth, each with its own line
         assert len(done["top"]) == 3 and len({row["move"] for row in done["top"]}) == 3
         for row in done["top"]:
