@@ -292,6 +292,19 @@ def pytest_configure(config):
 
 # ----- the side-4 tablebase --------------------------------------------------------------------
 @pytest.fixture(scope="session")
+def local_ray():
+    """A Ray on this machine, two CPUs, started once a test process (and shut down at
+    its end) unless one is running already."""
+    ray = pytest.importorskip("ray")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
+    yield ray
+    if started:
+        ray.shutdown()
+
+
+@pytest.fixture(scope="session")
 def side4_table(tmp_path_factory):
     """``(SolveResult, data folder)``: the whole side-4 board solved once per test worker
     (about a minute and 4 GB) and written as ``FOLDER/hinge-fast/side4.tb``, the default

@@ -18,16 +18,6 @@ from hinge_fast.jobs.executor import Executor
 pytestmark = pytest.mark.xdist_group("ray")
 
 
-@pytest.fixture(scope="session")
-def local_ray():
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
-    yield ray
-    if started:
-        ray.shutdown()
-
-
 def _cube(x):
     return x**3
 

@@ -249,17 +249,6 @@ def test_api_mistakes_are_hinge_errors(options, message):
 
 
 # ----- on a local Ray ----------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def local_ray():
-    ray = pytest.importorskip("ray")
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
-    yield ray
-    if started:
-        ray.shutdown()
-
-
 @pytest.mark.xdist_group("ray")
 def test_jobs_on_a_local_ray(local_ray, values, tmp_path, cli):
     fen = POSITIONS[0]
