@@ -37,7 +37,7 @@ import numpy as np
 from hinge_fast.core.geometry import geometry
 from scripts import run_script
 
-from .texel import design, fit_weights, logistic_loss
+from .texel import design, fit_weights
 
 #: The pattern of a cell: its state, then its six neighbours' in direction order, each
 #: 0 empty, 1 the side to move's, 2 the other side's, 3 off the board.
@@ -91,6 +91,12 @@ def pattern_features(cells, sizes, phase, canon, n_classes):
     ).tocsr()
 
 
+def held_out(z, y):
+    """The logistic loss of the log-odds ``z`` against the results ``y``, and how often
+    their sign agrees with the result."""
+    return np.mean(np.logaddexp(0.0, z) - y * z), np.mean((z > 0) == (y > 0.5))
+
+
 def train_mlp(x, y, x_test, y_test, hidden, epochs, seed, l2=1e-5):
     """A one-hidden-layer network, ``sigmoid(w2 . relu(W1 x + b1) + b2)``, by Adam on
     the logistic loss; returns the held-out loss and sign agreement."""
@@ -126,9 +132,7 @@ def train_mlp(x, y, x_test, y_test, hidden, epochs, seed, l2=1e-5):
                 vi += 0.001 * g * g
                 p -= lr * (mi / (1 - 0.9**step)) / (np.sqrt(vi / (1 - 0.999**step)) + 1e-8)
     h = np.maximum(x_test @ params[0] + params[1], 0)
-    z = h @ params[2] + params[3][0]
-    loss = np.mean(np.logaddexp(0.0, z) - y_test * z)
-    return loss, np.mean((z > 0) == (y_test > 0.5))
+    return held_out(h @ params[2] + params[3][0], y_test)
 
 
 def main(argv=None) -> None:
@@ -164,16 +168,12 @@ def main(argv=None) -> None:
         f"{len(y)} positions, sides {sorted(set(sizes.tolist()))}, "
         f"{int(train.sum())} to train, {int(test.sum())} held out; side to move won {y.mean():.3f}"
     )
-    constant = np.mean(np.logaddexp(0.0, 0.0) - 0.0 * y[test])
-    print(f"constant            loss {constant:.4f}")
+    print(f"constant            loss {np.log(2.0):.4f}")  # log-odds 0 for every position
 
     x = design(terms, phase)
     w = fit_weights(x[train], y[train], args.l2)
-    z = x[test] @ w
-    linear = logistic_loss(w, x[test], y[test])[0]
-    print(
-        f"linear              loss {linear:.4f}  agreement {np.mean((z > 0) == (y[test] > 0.5)):.3f}"
-    )
+    loss, agree = held_out(x[test] @ w, y[test])
+    print(f"linear              loss {loss:.4f}  agreement {agree:.3f}")
 
     xm = np.hstack([terms, phase[:, None], terms * phase[:, None]])
     loss, agree = train_mlp(
@@ -189,11 +189,8 @@ def main(argv=None) -> None:
     scale = np.sqrt(np.asarray(xp.multiply(xp).mean(axis=0)).ravel()) + 1e-9
     xp = (xp @ diags(1 / scale)).tocsr()
     wp = fit_weights(xp[train], y[train], args.pattern_l2)
-    zp = xp[test] @ wp
-    ploss = np.mean(np.logaddexp(0.0, zp) - y[test] * zp)
-    print(
-        f"patterns ({n_classes} classes) loss {ploss:.4f}  agreement {np.mean((zp > 0) == (y[test] > 0.5)):.3f}"
-    )
+    loss, agree = held_out(xp[test] @ wp, y[test])
+    print(f"patterns ({n_classes} classes) loss {loss:.4f}  agreement {agree:.3f}")
 
 
 if __name__ == "__main__":
