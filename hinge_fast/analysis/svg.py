@@ -555,8 +555,8 @@ def _font_size(kind) -> float:
 
 def _wrapped(lines, width) -> list:
     """``lines`` with each text too long for the picture's ``width`` broken at spaces
-    into lines of its own, the continuations without a mark (kind ``more``), so that no
-    text runs off the picture."""
+    into lines of its own, the continuations without a mark (kind ``more-`` and the
+    line's own), so that no text runs off the picture."""
     out = []
     for kind, color, text, mark in lines:
         em = _EM_WIDTH.get(kind, _DEFAULT_EM_WIDTH) * _font_size(kind)
