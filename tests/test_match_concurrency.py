@@ -602,3 +602,22 @@ def test_a_game_torn_inside_a_tag_that_names_a_result_is_left_out(tmp_path):
     )  # torn right after the word green, blue or unfinished
     records, length = read_match_file(path)
     assert len(records) == 2 and length == third
+
+
+def test_a_local_ray_that_fails_to_start_is_one_line(monkeypatch, capsys):
+    """Ray can fail to start in ways of its own (a timeout waiting for its services
+    under load, an error class of Ray's): the command still ends with one line, no
+    traceback, and status 2."""
+    ray = pytest.importorskip("ray")
+
+    class RayWouldNotStart(Exception):
+        pass
+
+    def refuse(*args, **kwargs):
+        raise RayWouldNotStart("the node's services did not answer in time\nmore detail")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refuse)
+    assert main(["perft", "3", "--ray"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: cannot start a local Ray: the node's services did not answer in time"]

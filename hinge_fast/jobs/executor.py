@@ -308,10 +308,14 @@ class Executor:
                     )
                 else:
                     ray.init(address=self.ray_address, **options)
-            except (ConnectionError, ValueError, RuntimeError) as e:
-                raise HingeError(
-                    f"cannot reach the Ray cluster at {self.ray_address}: {str(e).splitlines()[0] if str(e) else e}"
-                ) from None
+            except Exception as e:  # Ray raises many kinds (connection, timeout, its own)
+                reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+                where = (
+                    "start a local Ray"
+                    if self.ray_address == LOCAL
+                    else f"reach the Ray cluster at {self.ray_address}"
+                )
+                raise HingeError(f"cannot {where}: {reason}") from None
             self._started_ray = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         count = max(1, min(cpus, self.concurrency) if self.concurrency else cpus)
