@@ -122,6 +122,18 @@ def _on_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
+#: Set when SIGTERM (a process manager or a cluster's scheduler stopping the command)
+#: asked the command to stop: it stops as for Ctrl-C, and exits with status 143.
+_terminated = threading.Event()
+
+
+def _on_terminate(signum, frame):
+    """SIGTERM: the same stop as Ctrl-C (checkpoints and finished games kept, worker
+    processes stopped, no file left half written), remembered for the exit status."""
+    _terminated.set()
+    _on_ctrl_c(signum, frame)
+
+
 #: Whether the system has the interval timer that sends a dropped Ctrl-C again.
 _ALARM = hasattr(signal, "setitimer")
 
@@ -144,15 +156,20 @@ def _on_unraisable(unraisable):
 def ctrl_c_stops_the_command():
     """Within: Ctrl-C raises KeyboardInterrupt (a Ctrl-C that lands in a finaliser a
     moment later, where the system has an interval timer) and sets the game loops' stop
-    flag. Outside the main thread, or when SIGINT already has a handler other than
-    Python's, nothing changes."""
+    flag; so does SIGTERM, where it would otherwise end the process at once. Outside the
+    main thread, or when SIGINT already has a handler other than Python's, nothing
+    changes."""
     if (
         threading.current_thread() is not threading.main_thread()
         or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
     ):
         yield
         return
+    _terminated.clear()
     previous = signal.signal(signal.SIGINT, _on_ctrl_c)
+    previous_term = None
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        previous_term = signal.signal(signal.SIGTERM, _on_terminate)
     if _ALARM:
         previous_alarm = signal.signal(signal.SIGALRM, _on_ctrl_c)
         previous_hook, sys.unraisablehook = sys.unraisablehook, _on_unraisable
@@ -163,6 +180,8 @@ def ctrl_c_stops_the_command():
             signal.setitimer(signal.ITIMER_REAL, 0)
             sys.unraisablehook = previous_hook
             signal.signal(signal.SIGALRM, previous_alarm)
+        if previous_term is not None:
+            signal.signal(signal.SIGTERM, previous_term)
         signal.signal(signal.SIGINT, previous)
 
 
@@ -173,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         with ctrl_c_stops_the_command():
             return _main(argv)
     except KeyboardInterrupt:  # also one sent again just as the command ended
+        if _terminated.is_set():
+            print("terminated", file=sys.stderr, flush=True)
+            return 143
         print("interrupted", file=sys.stderr, flush=True)
         return 130
     finally:

@@ -33,11 +33,13 @@ def _ctrl_c_as_in_a_terminal():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupt(argv: list[str], started: str, cwd) -> tuple[int, float, str]:
+def interrupt(
+    argv: list[str], started: str, cwd, sent: int = signal.SIGINT
+) -> tuple[int, float, str]:
     """Run ``hinge-fast ARGV`` with stdout and stderr on a pseudo-terminal, send SIGINT
-    once what it wrote matches ``started``, and return the exit status, the seconds
-    from the signal to the exit, and all it wrote (to the end: every process holding
-    the terminal gone)."""
+    (or ``sent``) to its process group once what it wrote matches ``started``, and
+    return the exit status, the seconds from the signal to the exit, and all it wrote
+    (to the end: every process holding the terminal gone)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 160, 0, 0))
     proc = subprocess.Popen(
@@ -58,10 +60,10 @@ def interrupt(argv: list[str], started: str, cwd) -> tuple[int, float, str]:
             chunk = pty_read(master)
             assert chunk, f"it ended before the work showed: {said!r}"
             said += chunk
-        os.killpg(proc.pid, signal.SIGINT)
-        sent = time.monotonic()
+        os.killpg(proc.pid, sent)
+        when = time.monotonic()
         status = proc.wait(timeout=120)
-        took = time.monotonic() - sent
+        took = time.monotonic() - when
         said = pty_read_to_end(
             master, said, f"a process outlived the command (it still holds the terminal): {said!r}"
         )
@@ -256,6 +258,20 @@ def test_ctrl_c_stops_prove(tmp_path):
     status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path)
     assert_stopped(status, took, said)
     assert "wins" not in said and "not proven" not in said
+
+
+@pytest.mark.parametrize("extra", [[], ["--concurrency", "2", "--job-nodes", "20000"]])
+def test_sigterm_stops_prove_as_ctrl_c_does_and_keeps_its_checkpoint(tmp_path, extra):
+    """A process manager or a cluster's scheduler stops a command with SIGTERM: the
+    command stops as for Ctrl-C, writes its checkpoint, and exits with status 143."""
+    path = tmp_path / "run.ckpt"
+    argv = ["prove", "--size", "6", "--table-mb", "16", "--checkpoint", str(path), *extra]
+    status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path, signal.SIGTERM)
+    assert status == 143, said
+    assert took < PROMPT, f"{took:.1f} s to stop: {said}"
+    assert said.rstrip().endswith("terminated") and "Traceback" not in said, said
+    assert "leaked" not in said, said  # no worker process killed before it let go
+    assert f"checkpoint written to {path}" in said and path.stat().st_size > 0, said
 
 
 def test_ctrl_c_saves_the_prove_checkpoint(tmp_path):

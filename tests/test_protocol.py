@@ -541,6 +541,26 @@ def test_ctrl_c_exits_cleanly_during_a_search(engine):
     assert not any(";" in line for line in rest), rest  # validmoves was never answered
 
 
+@pytest.mark.skipif(os.name != "posix", reason="SIGTERM semantics")
+def test_sigterm_ends_the_engine_during_a_search():
+    """A GUI or a match runner ends an engine with SIGTERM: the search stops and the
+    session ends, with status 143 and no traceback (not the search alone, leaving the
+    engine to read on)."""
+    live = LiveEngine()
+    live.send("info")
+    live.answer()
+    live.send("newgame 6")
+    live.answer()
+    live.send("bestmove time 23:59:59")
+    live.send("validmoves")  # answered only if the session went on after the search
+    live.process.send_signal(signal.SIGTERM)
+    status, stderr = live.finish()
+    assert status == 143 and "Traceback" not in stderr, stderr
+    assert stderr.strip().splitlines()[-1] == "terminated"
+    rest = list(iter(lambda: live.lines.get(timeout=30), None))
+    assert not any(";" in line for line in rest), rest
+
+
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT semantics")
 def test_ctrl_c_exits_cleanly_when_idle():
     live = LiveEngine()

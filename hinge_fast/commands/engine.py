@@ -35,8 +35,4 @@ def run_engine(args) -> int:
         options[name.strip()] = value.strip()
     if args.tablebase is not None:
         options["tablebase"] = args.tablebase
-    try:
-        return serve(options=options)
-    except KeyboardInterrupt:
-        # Ctrl-C: leave quietly (the engine holds no state worth saving).
-        return 130
+    return serve(options=options)  # Ctrl-C or SIGTERM: the command line says which

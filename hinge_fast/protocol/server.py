@@ -473,10 +473,10 @@ def serve(stdin=None, stdout=None, options: dict | None = None) -> int:
     ``quit`` or the end of input; returns the exit status. ``options``: initial option
     values by name (``{'engine': 'mcts'}``), checked like ``options set``.
 
-    Ctrl-C (SIGINT) raises KeyboardInterrupt out of here, even during a search: a
-    searcher that catches it to return its best move so far (alpha-beta does) is
-    followed by a fresh KeyboardInterrupt once it returns. ``bestmove``'s ``info``
-    lines are written as they come."""
+    Ctrl-C (SIGINT), and SIGTERM where a handler is set for it, raise KeyboardInterrupt
+    out of here, even during a search: a searcher that catches it to return its best
+    move so far (alpha-beta does) is followed by a fresh KeyboardInterrupt once it
+    returns. ``bestmove``'s ``info`` lines are written as they come."""
     current = [0]
     interrupted = threading.Event()
     stdin = stdin if stdin is not None else sys.stdin.buffer
@@ -495,13 +495,21 @@ def serve(stdin=None, stdout=None, options: dict | None = None) -> int:
         option.value = option.parse(str(value))
     reader = _LineReader(stdin)
 
-    def on_sigint(signum, frame):
+    previous: dict = {}  # the handlers replaced, by signal
+
+    def on_stop(signum, frame):
+        """Ctrl-C or SIGTERM: the search stops, then the session; the handler this one
+        replaced (the command line's, which knows which signal it was) raises."""
         interrupted.set()
+        before = previous.get(signum)
+        if callable(before):
+            before(signum, frame)
         raise KeyboardInterrupt
 
-    previous = None
     if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGINT, on_sigint)
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, on_stop)
+        if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:  # someone handles it
+            previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, on_stop)
     try:
         while not session.finished:
             try:
@@ -523,6 +531,6 @@ def serve(stdin=None, stdout=None, options: dict | None = None) -> int:
     except BrokenPipeError:
         return 0
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     return 0
