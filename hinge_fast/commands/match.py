@@ -12,10 +12,12 @@ from . import (
     executor_from_args,
     game_settings_from_args,
     int_option,
+    make_players,
     open_games_file,
     openings_text,
+    player_specs,
     report_games,
-    seconds,
+    seconds_option,
     seed_of_args,
     stopped_text,
 )
@@ -44,9 +46,9 @@ def register(subparsers):
     int_option(p, "--games", 1, 10**6, default=10, metavar="N", help="games to play (default 10)")
     add_game_arguments(p, "match", DEFAULT_MATCH_TIME)
     odds = p.add_mutually_exclusive_group()
-    odds.add_argument(
+    seconds_option(
+        odds,
         "--time-b",
-        type=seconds("--time-b"),
         default=None,
         metavar="S",
         help="ENGINE_B's own seconds per search move (time odds; default: as ENGINE_A)",
@@ -110,7 +112,7 @@ def run_match(args) -> int:
     from ..games.match import RunSettings, play_match
     from ..games.matchfile import MatchSettings, read_match_file
     from ..games.pairstats import Sprt
-    from ..games.players import Player, PlayerSpec, close_made_players, get_player
+    from ..games.players import Player, PlayerSpec, close_made_players
     from ..records.record import append_record
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
@@ -135,24 +137,8 @@ def run_match(args) -> int:
     path = args.resume if args.resume is not None else args.out
     seed = seed_of_args(args)
     seeds = random.Random(seed)
-    made: list[Player] = []
-    try:
-        for spec, (time, nodes) in ((args.engine_a, limit_a), (args.engine_b, limit_b)):
-            made.append(
-                get_player(
-                    spec,
-                    time=time,
-                    nodes=nodes,
-                    seed=seeds.getrandbits(32),
-                    size=args.size,
-                    margin=args.margin,
-                )
-            )
-    except BaseException:
-        for player in made:
-            player.close()
-        raise
-    player_a, player_b = made
+    limits = ((args.engine_a, limit_a), (args.engine_b, limit_b))
+    player_a, player_b = make_players(args, limits, seeds)
     match_seed = seeds.getrandbits(32)
     limit, tag = (
         _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
@@ -173,16 +159,9 @@ def run_match(args) -> int:
     written = [0]
     try:
         done = open_games_file(args, settings)
-        players: tuple[Player | PlayerSpec, ...] = (player_a, player_b)
+        players: list[Player] | list[PlayerSpec] = [player_a, player_b]
         if executor.kind != "serial":
-            players = tuple(
-                PlayerSpec(
-                    spec, time=t, nodes=nodes, size=args.size, name=p.name, margin=args.margin
-                )
-                for spec, p, (t, nodes) in zip(
-                    (args.engine_a, args.engine_b), players, (limit_a, limit_b)
-                )
-            )
+            players = player_specs(args, players, limits)
         written[0] = len(done)
 
         def on_game(game):

@@ -13,6 +13,7 @@ from . import (
     add_position_arguments,
     board_from_args,
     executor_from_args,
+    int_option,
     positive_int,
 )
 
@@ -29,16 +30,22 @@ def register(subparsers):
     )
     p.add_argument("games", type=positive_int("N", 1, 10**9), metavar="N", help="number of games")
     add_position_arguments(p)
-    p.add_argument(
+    int_option(
+        p,
         "--seed",
-        type=positive_int("K", 0, 2**63 - 1),
+        0,
+        2**63 - 1,
+        name="K",
         default=0,
         metavar="K",
         help="random seed (default 0)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--max-plies",
-        type=positive_int("M", 1, 10**6),
+        1,
+        10**6,
+        name="M",
         default=10_000,
         metavar="M",
         help="stop a game unfinished after M plies (default 10000)",

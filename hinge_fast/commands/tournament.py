@@ -12,8 +12,10 @@ from . import (
     executor_from_args,
     game_settings_from_args,
     int_option,
+    make_players,
     open_games_file,
     openings_text,
+    player_specs,
     report_games,
     seed_of_args,
     stopped_text,
@@ -67,7 +69,7 @@ def run_tournament(args) -> int:
 
     from ..games.match import RunSettings
     from ..games.matchfile import MatchSettings, read_match_file
-    from ..games.players import Player, PlayerSpec, close_made_players, get_player
+    from ..games.players import Player, PlayerSpec, close_made_players
     from ..games.tournament import pairings, play_tournament, tournament_kind
     from ..records.record import append_record
 
@@ -86,17 +88,7 @@ def run_tournament(args) -> int:
     executor = None
     line = None
     try:
-        for spec in args.engines:
-            made.append(
-                get_player(
-                    spec,
-                    time=time,
-                    nodes=args.nodes,
-                    seed=seeds.getrandbits(32),
-                    size=args.size,
-                    margin=args.margin,
-                )
-            )
+        made = make_players(args, [(spec, (time, args.nodes)) for spec in args.engines], seeds)
         names = [p.name for p in made]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
@@ -132,17 +124,8 @@ def run_tournament(args) -> int:
         done = open_games_file(args, settings_for)
         players: list[Player] | list[PlayerSpec] = made
         if executor.kind != "serial":
-            players = [
-                PlayerSpec(
-                    spec,
-                    time=time if args.nodes is None else None,
-                    nodes=args.nodes,
-                    size=args.size,
-                    name=p.name,
-                    margin=args.margin,
-                )
-                for spec, p in zip(args.engines, made)
-            ]
+            limit_per_move = (time if args.nodes is None else None, args.nodes)
+            players = player_specs(args, made, [(spec, limit_per_move) for spec in args.engines])
         written = [len(done)]
 
         def on_game(game):

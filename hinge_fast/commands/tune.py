@@ -8,10 +8,10 @@ from ..core.text import count
 from . import (
     ProgressBar,
     add_executor_arguments,
+    add_move_limit_arguments,
     add_option_argument,
     executor_from_args,
     int_option,
-    seconds,
 )
 
 
@@ -50,19 +50,7 @@ def register(subparsers):
         metavar="G",
         help="games per iteration (default 2: one pair)",
     )
-    limit = p.add_mutually_exclusive_group()
-    limit.add_argument(
-        "--time", type=seconds("--time"), default=None, metavar="S", help="seconds per move"
-    )
-    int_option(
-        limit,
-        "--nodes",
-        1,
-        10**12,
-        default=None,
-        metavar="N",
-        help="nodes or playouts per move (default 500)",
-    )
+    add_move_limit_arguments(p, "seconds per move", "nodes or playouts per move (default 500)")
     int_option(p, "--size", 4, 9, default=6, metavar="S", help="board side (default 6)")
     int_option(
         p, "--openings", 0, 1000, default=4, metavar="K", help="random opening plies (default 4)"
