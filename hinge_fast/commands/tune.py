@@ -82,7 +82,7 @@ def run_tune(args) -> int:
     import random
 
     from ..errors import HingeError
-    from ..games.tune import DEFAULT_R_END, parse_param, spsa
+    from ..games.tune import DEFAULT_R_END, TuneSettings, parse_param, spsa
     from ..search.registry import engine_spec
 
     spec = engine_spec(args.engine)
@@ -104,6 +104,16 @@ def run_tune(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     limit = (
         f"{args.time:g} s per move" if args.time is not None else f"{count(nodes, 'node')} per move"
+    )
+    settings = TuneSettings(
+        games=args.games,
+        time=args.time,
+        nodes=None if args.time is not None else nodes,
+        size=args.size,
+        openings=args.openings,
+        max_plies=args.max_plies,
+        seed=seed,
+        options=fixed,
     )
     start = " ".join(f"{p.name}={p.start:g}" for p in params)
     print(
@@ -127,19 +137,7 @@ def run_tune(args) -> int:
     try:
         with ProgressBar("iter") as bar:
             result = spsa(
-                spec.name,
-                params,
-                args.iterations,
-                args.games,
-                time=args.time,
-                nodes=None if args.time is not None else nodes,
-                size=args.size,
-                openings=args.openings,
-                max_plies=args.max_plies,
-                seed=seed,
-                options=fixed,
-                progress=progress,
-                executor=executor,
+                spec.name, params, args.iterations, settings, progress=progress, executor=executor
             )
     except KeyboardInterrupt:
         print(
