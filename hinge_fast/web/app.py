@@ -764,20 +764,22 @@ def create_app(
         503: {"model": Error, "description": "every search slot is taken"},
     }
 
-    @app.post(
-        "/api/games/{game_id}/analysis",
-        responses=stream_doc,
-        response_class=StreamingResponse,
-        summary="Analyse the position, streamed (stop it with /stop)",
-    )
+    def streamed(action: str, summary: str):
+        """The route of a game's search streamed as server-sent events (``stream``)."""
+        return app.post(
+            f"/api/games/{{game_id}}/{action}",
+            responses=stream_doc,
+            response_class=StreamingResponse,
+            summary=summary,
+        )
+
+    @streamed("analysis", "Analyse the position, streamed (stop it with /stop)")
     async def analysis(game_id: str, body: SearchBody):
         return await search(game_id, body, analysis=True)
 
-    @app.post(
-        "/api/games/{game_id}/engine-move",
-        responses=stream_doc,
-        response_class=StreamingResponse,
-        summary="The engine thinks and plays, streamed (/stop makes it play its best move so far)",
+    @streamed(
+        "engine-move",
+        "The engine thinks and plays, streamed (/stop makes it play its best move so far)",
     )
     async def engine_move(game_id: str, body: SearchBody):
         return await search(game_id, body, analysis=False)
