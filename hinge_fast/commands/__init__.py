@@ -34,6 +34,12 @@ def add_size_argument(parser, text="board side (4 to 9, default 6)", default=6):
     int_option(parser, "--size", 4, 9, name="S", default=default, metavar="S", help=text)
 
 
+def add_max_plies_argument(parser, default: int, text: str) -> None:
+    """``--max-plies M``: the plies (1 to 10^6, ``default``) after which a game of random
+    or self-play stops unfinished, with the help ``text``."""
+    int_option(parser, "--max-plies", 1, 10**6, name="M", default=default, metavar="M", help=text)
+
+
 def add_json_argument(parser, text="print one JSON object (schema in docs/usage.md)"):
     """``--json``: the command prints one JSON object instead of its text."""
     parser.add_argument("--json", action="store_true", help=text)
@@ -449,6 +455,14 @@ def add_game_arguments(parser, what: str, default_time: float):
     )
 
 
+def move_time(args, default: float) -> float | None:
+    """The seconds per search move of a match or tournament: ``--time``, else
+    ``default`` when no limit (``--time``, ``--nodes``, ``--tc``) is given."""
+    if args.time is not None or args.nodes is not None or args.tc is not None:
+        return args.time
+    return default
+
+
 def make_players(args, limits, seeds) -> list:
     """The players of a match or tournament: ``limits`` holds each one's engine spec and
     limits per move, ``(spec, (seconds, nodes))``; each seeded in turn from ``seeds`` (a
@@ -488,6 +502,35 @@ def player_specs(args, players, limits) -> list:
         )
         for player, (spec, (time, nodes)) in zip(players, limits)
     ]
+
+
+def start_games(args, executor, settings_for, players, limits, banner: str):
+    """The start of a match or tournament: the games already played
+    (:func:`open_games_file`; ``settings_for(index)``: the settings of game ``index``),
+    ``executor`` started (Ray first, to say how many workers it has) and ``banner``
+    printed with where the games run, then the games resumed. Returns ``(done, players,
+    on_game, written)``: the games already played; ``players``, or their specs for worker
+    processes (:func:`player_specs`, with ``limits``); the callback that appends each
+    game to the ``--out`` or ``--resume`` file as it finishes; and ``written``, whose
+    ``[0]`` counts the games played, those already played included."""
+    from ..records.record import append_record
+
+    path = args.resume if args.resume is not None else args.out
+    done = open_games_file(args, settings_for)
+    if executor.kind != "serial":
+        players = player_specs(args, players, limits)
+    written = [len(done)]
+
+    def on_game(game):
+        if path is not None:
+            append_record(path, game.record(settings=settings_for(game.round - 1)))
+        written[0] += 1
+
+    executor.start()
+    print(banner + ("" if executor.kind == "serial" else f", {executor.describe()}"), flush=True)
+    if done:
+        print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
+    return done, players, on_game, written
 
 
 def seed_of_args(args) -> int:

@@ -13,12 +13,12 @@ from . import (
     game_settings_from_args,
     int_option,
     make_players,
-    open_games_file,
+    move_time,
     openings_text,
-    player_specs,
     report_games,
     seconds_option,
     seed_of_args,
+    start_games,
     stopped_text,
 )
 
@@ -112,8 +112,7 @@ def run_match(args) -> int:
     from ..games.match import RunSettings, play_match
     from ..games.matchfile import MatchSettings, read_match_file
     from ..games.pairstats import Sprt
-    from ..games.players import Player, PlayerSpec, close_made_players
-    from ..records.record import append_record
+    from ..games.players import close_made_players
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
     game_settings = game_settings_from_args(args)
@@ -121,11 +120,7 @@ def run_match(args) -> int:
         raise HingeError(
             "--time-b and --nodes-b are odds per move: with --tc both sides play on the same clock"
         )
-    time_limit = (
-        args.time
-        if args.time is not None or args.nodes is not None or args.tc is not None
-        else DEFAULT_MATCH_TIME
-    )
+    time_limit = move_time(args, DEFAULT_MATCH_TIME)
     limit_a = (None, args.nodes) if args.nodes is not None else (time_limit, None)
     limit_b = (
         (args.time_b, None)
@@ -158,26 +153,15 @@ def run_match(args) -> int:
     line = None
     written = [0]
     try:
-        done = open_games_file(args, settings)
-        players: list[Player] | list[PlayerSpec] = [player_a, player_b]
-        if executor.kind != "serial":
-            players = player_specs(args, players, limits)
-        written[0] = len(done)
-
-        def on_game(game):
-            if path is not None:
-                append_record(path, game.record(settings=settings))
-            written[0] += 1
-
-        executor.start()  # Ray first, to say how many workers it has
-        print(
+        done, players, on_game, written = start_games(
+            args,
+            executor,
+            lambda _: settings,
+            [player_a, player_b],
+            limits,
             f"match {player_a.name} vs {player_b.name}: {count(args.games, 'game')} on side {args.size}, {limit}, "
-            f"{openings_text(game_settings)}, max {args.max_plies} plies, seed {seed}"
-            + ("" if executor.kind == "serial" else f", {executor.describe()}"),
-            flush=True,
+            f"{openings_text(game_settings)}, max {args.max_plies} plies, seed {seed}",
         )
-        if done:
-            print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
         line = _Progress(args.games)
         result = play_match(
             players[0],

@@ -10,6 +10,7 @@ from ..core.text import rate as per_second
 from . import (
     ProgressBar,
     add_count_arguments,
+    add_max_plies_argument,
     add_position_arguments,
     board_from_args,
     executor_from_args,
@@ -40,16 +41,7 @@ def register(subparsers):
         metavar="K",
         help="random seed (default 0)",
     )
-    int_option(
-        p,
-        "--max-plies",
-        1,
-        10**6,
-        name="M",
-        default=10_000,
-        metavar="M",
-        help="stop a game unfinished after M plies (default 10000)",
-    )
+    add_max_plies_argument(p, 10_000, "stop a game unfinished after M plies (default 10000)")
     add_count_arguments(p)
     p.set_defaults(run=run_playouts)
 

@@ -11,6 +11,7 @@ from . import (
     add_executor_arguments,
     add_json_argument,
     add_limit_arguments,
+    add_max_plies_argument,
     add_size_argument,
     executor_from_args,
     int_option,
@@ -63,15 +64,10 @@ def register(subparsers):
         help="K uniformly random plies (seeded) open each game of a player other than random, so that a "
         "deterministic engine plays different games (default 2 for alphabeta and mcts, 0 for greedy)",
     )
-    int_option(
+    add_max_plies_argument(
         p,
-        "--max-plies",
-        1,
-        10**6,
-        name="M",
-        default=DEFAULT_MAX_PLIES,
-        metavar="M",
-        help=f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})",
+        DEFAULT_MAX_PLIES,
+        f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})",
     )
     add_json_argument(p)
     p.add_argument(
