@@ -67,6 +67,12 @@ NAME: JsonDict = {"maxLength": MAX_NAME}
 TEXT: JsonDict = {"maxLength": MAX_TEXT}
 
 
+def text_field(description: str, default=..., limit: JsonDict = TEXT, examples=None):
+    """A string field of a request body (required unless given a ``default``), with its
+    length bound ``limit`` in the schema."""
+    return Field(default, description=description, examples=examples, json_schema_extra=limit)
+
+
 class Body(BaseModel):
     """A request body: each field of the JSON type the schema says (no ``true`` taken
     for 1, no ``"3"`` for 3; 422 otherwise)."""
@@ -76,25 +82,20 @@ class Body(BaseModel):
 
 class NewGame(Body):
     size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
-    position: str | None = Field(
-        None,
-        description="a position string to start from instead of the empty board",
-        json_schema_extra=TEXT,
+    position: str | None = text_field(
+        "a position string to start from instead of the empty board", None
     )
-    record: str | None = Field(
+    record: str | None = text_field(
+        "a game record (docs/usage.md) to start from instead: its first game, at its last move",
         None,
-        description="a game record (docs/usage.md) to start from instead: its first "
-        "game, at its last move",
-        json_schema_extra=TEXT,
     )
 
 
 class MoveRequest(Body):
-    move: str = Field(
-        ...,
-        description="a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)",
+    move: str = text_field(
+        "a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)",
+        limit=NAME,
         examples=["F6"],
-        json_schema_extra=NAME,
     )
 
 
@@ -111,19 +112,12 @@ class SizeRequest(Body):
 
 
 class PositionRequest(Body):
-    position: str = Field(
-        ...,
-        description="a position string",
-        examples=["6/7/8/9/10/11/10/9/8/7/6 g"],
-        json_schema_extra=TEXT,
-    )
+    position: str = text_field("a position string", examples=["6/7/8/9/10/11/10/9/8/7/6 g"])
 
 
 class RecordRequest(Body):
-    record: str = Field(
-        ...,
-        description="a game record (docs/usage.md); the first game is loaded, at its last move",
-        json_schema_extra=TEXT,
+    record: str = text_field(
+        "a game record (docs/usage.md); the first game is loaded, at its last move"
     )
 
 
@@ -134,10 +128,8 @@ class ResignRequest(Body):
 
 
 class EditRequest(Body):
-    cell: str | None = Field(
-        None,
-        description="the cell to change, e.g. F6 (null: change only the side to move)",
-        json_schema_extra=NAME,
+    cell: str | None = text_field(
+        "the cell to change, e.g. F6 (null: change only the side to move)", None, NAME
     )
     piece: Literal["green", "blue"] | None = Field(
         None, description="the token to put there; null: empty it"
