@@ -13,6 +13,8 @@ import asyncio
 import json
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Literal
 
@@ -455,9 +457,15 @@ def create_app(
     def game_of(game_id: str) -> Game:
         return store.get(game_id)
 
-    def change(game_id: str, action) -> dict:
+    @contextmanager
+    def locked(game_id: str) -> Iterator[Game]:
+        """The game ``game_id``, held under its lock for the block."""
         game = game_of(game_id)
         with game.lock:
+            yield game
+
+    def change(game_id: str, action) -> dict:
+        with locked(game_id) as game:
             action(game)
             return _state(game)
 
@@ -496,8 +504,7 @@ def create_app(
         summary="The legal moves",
     )
     def legal(game_id: str):
-        game = game_of(game_id)
-        with game.lock:
+        with locked(game_id) as game:
             return game.legal_moves()
 
     def changing(name: str, path: str, summary: str, body_type, action) -> None:
@@ -565,8 +572,7 @@ def create_app(
         summary="The game as a record (docs/usage.md)",
     )
     def get_record(game_id: str):
-        game = game_of(game_id)
-        with game.lock:
+        with locked(game_id) as game:
             return PlainTextResponse(
                 game.record_text(), headers={"Content-Disposition": 'inline; filename="game.hgn"'}
             )
@@ -783,8 +789,7 @@ def create_app(
         summary="Stop this game's search (an engine move then plays its best so far)",
     )
     def stop(game_id: str):
-        game = game_of(game_id)
-        with game.lock:
+        with locked(game_id) as game:
             run = game.search
             if run is not None:
                 run.stop()
@@ -806,8 +811,7 @@ def create_app(
     )
     def prove(game_id: str, body: ProveBody):
         nodes = check_prove_nodes(body.nodes, max_prove_nodes)
-        game = game_of(game_id)
-        with game.lock:
+        with locked(game_id) as game:
             board = game.board.copy()
         if board.outcome() is not None:
             raise HingeError("nothing to prove: the game is over")
