@@ -490,35 +490,29 @@ def make_players(args, limits, seeds) -> list:
     return made
 
 
-def player_specs(args, players, limits) -> list:
-    """What worker processes make ``players`` again from: each one's engine spec and
-    limits per move (``limits`` as :func:`make_players` takes them), its name, ``--size``
-    and ``--margin``."""
-    from ..games.players import PlayerSpec
-
-    return [
-        PlayerSpec(
-            spec, time=time, nodes=nodes, size=args.size, name=player.name, margin=args.margin
-        )
-        for player, (spec, (time, nodes)) in zip(players, limits)
-    ]
-
-
 def start_games(args, executor, settings_for, players, limits, banner: str):
     """The start of a match or tournament: the games already played
     (:func:`open_games_file`; ``settings_for(index)``: the settings of game ``index``),
     ``executor`` started (Ray first, to say how many workers it has) and ``banner``
     printed with where the games run, then the games resumed. Returns ``(done, players,
-    on_game, written)``: the games already played; ``players``, or their specs for worker
-    processes (:func:`player_specs`, with ``limits``); the callback that appends each
-    game to the ``--out`` or ``--resume`` file as it finishes; and ``written``, whose
-    ``[0]`` counts the games played, those already played included."""
+    on_game, written)``: the games already played; ``players``, or for worker processes
+    what they make them again from (each one's spec and limits per move, as
+    :func:`make_players` takes ``limits``, its name, ``--size`` and ``--margin``); the
+    callback that appends each game to the ``--out`` or ``--resume`` file as it
+    finishes; and ``written``, whose ``[0]`` counts the games played, those already
+    played included."""
+    from ..games.players import PlayerSpec
     from ..records.record import append_record
 
     path = args.resume if args.resume is not None else args.out
     done = open_games_file(args, settings_for)
     if executor.kind != "serial":
-        players = player_specs(args, players, limits)
+        players = [
+            PlayerSpec(
+                spec, time=time, nodes=nodes, size=args.size, name=player.name, margin=args.margin
+            )
+            for player, (spec, (time, nodes)) in zip(players, limits)
+        ]
     written = [len(done)]
 
     def on_game(game):
