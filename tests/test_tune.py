@@ -4,7 +4,7 @@ import pytest
 
 from hinge_fast.cli import main
 from hinge_fast.errors import HingeError
-from hinge_fast.games.tune import parse_param, spsa
+from hinge_fast.games.tune import TuneSettings, parse_param, spsa
 
 
 def test_parse_param_reads_start_range_and_step():
@@ -39,8 +39,7 @@ def test_spsa_is_reproducible_and_stays_in_bounds():
         parse_param("mcts", "fpu=1,0.5,1.5", r_end=2.0),
     ]
     runs = [
-        spsa("mcts", params, iterations=3, games_per_iteration=2, nodes=40, size=5, seed=3)
-        for _ in range(2)
+        spsa("mcts", params, 3, TuneSettings(games=2, nodes=40, size=5, seed=3)) for _ in range(2)
     ]
     assert [s.values for s in runs[0].steps] == [s.values for s in runs[1].steps]
     assert [(s.wins, s.losses) for s in runs[0].steps] == [
@@ -62,13 +61,13 @@ def test_spsa_is_reproducible_and_stays_in_bounds():
 def test_spsa_refuses_bad_settings():
     p = parse_param("mcts", "fpu=1,0,2")
     with pytest.raises(HingeError, match="iterations"):
-        spsa("mcts", [p], iterations=0, nodes=10)
+        spsa("mcts", [p], 0, TuneSettings(nodes=10))
     with pytest.raises(HingeError, match="twice"):
-        spsa("mcts", [p, p], iterations=1, nodes=10)
+        spsa("mcts", [p, p], 1, TuneSettings(nodes=10))
     with pytest.raises(HingeError, match="both fixed and tuned"):
-        spsa("mcts", [p], iterations=1, nodes=10, options={"fpu": 1.0})
+        spsa("mcts", [p], 1, TuneSettings(nodes=10, options={"fpu": 1.0}))
     with pytest.raises(HingeError, match="at least one"):
-        spsa("mcts", [], iterations=1, nodes=10)
+        spsa("mcts", [], 1, TuneSettings(nodes=10))
 
 
 def test_tune_command_prints_the_path_and_final_values(capsys):

@@ -23,14 +23,41 @@ def add_position_arguments(parser, required_side=False, default_size=6):
         metavar="POSITION",
         help="a position string (quote it: it holds a space) or 'start' (default): the empty board",
     )
-    parser.add_argument(
-        "--size",
-        type=positive_int("S", 4, 9),
-        default=None,
-        metavar="S",
-        help=f"side of the empty board for 'start' (4 to 9, default {default_size})",
+    add_size_argument(
+        parser, f"side of the empty board for 'start' (4 to 9, default {default_size})", None
     )
     parser.set_defaults(default_size=default_size)
+
+
+def add_size_argument(parser, text="board side (4 to 9, default 6)", default=6):
+    """``--size S``: a board side from 4 to 9 (``default``), with the help ``text``."""
+    int_option(parser, "--size", 4, 9, name="S", default=default, metavar="S", help=text)
+
+
+def add_max_plies_argument(parser, default: int, text: str) -> None:
+    """``--max-plies M``: the plies (1 to 10^6, ``default``) after which a game of random
+    or self-play stops unfinished, with the help ``text``."""
+    int_option(parser, "--max-plies", 1, 10**6, name="M", default=default, metavar="M", help=text)
+
+
+def add_json_argument(parser, text="print one JSON object (schema in docs/usage.md)"):
+    """``--json``: the command prints one JSON object instead of its text."""
+    parser.add_argument("--json", action="store_true", help=text)
+
+
+def add_threads_argument(parser, what="threads"):
+    """``--threads T``: the threads of a count (``what``), by default every core this
+    process may use."""
+    int_option(
+        parser,
+        "--threads",
+        1,
+        1024,
+        name="T",
+        default=None,
+        metavar="T",
+        help=f"{what} (default: every core this process may use)",
+    )
 
 
 def add_color_argument(parser):
@@ -76,42 +103,54 @@ def require_game_on(board: Board) -> None:
 
 def positive_int(name, low, high):
     """An argparse type: a whole number from low to high, with a message naming ``name``."""
-
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{name} must be a whole number, not {text!r}"
-            ) from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{name} must be from {low} to {high}, not {value}")
-        return value
-
-    parse.__name__ = name
-    return parse
+    return _number_type(
+        name,
+        int,
+        "a whole number",
+        lambda value, text: None if low <= value <= high else f"from {low} to {high}, not {value}",
+    )
 
 
-def int_option(parser, flag, low, high, **options) -> None:
+def int_option(parser, flag, low, high, name=None, **options) -> None:
     """Declare the option ``flag`` on ``parser``: a whole number from ``low`` to ``high``
-    (``positive_int``), with argparse's ``default``, ``metavar`` and ``help``."""
-    parser.add_argument(flag, type=positive_int(flag, low, high), **options)
+    (``positive_int``; its messages name ``name``, by default ``flag``), with argparse's
+    ``default``, ``metavar`` and ``help``."""
+    parser.add_argument(flag, type=positive_int(name or flag, low, high), **options)
 
 
 def seconds(name="time", high=24 * 3600.0):
     """An argparse type: a number of seconds, more than 0 and at most ``high``."""
+    return _number_type(
+        name,
+        float,
+        "a number of seconds",
+        lambda value, text: (
+            None
+            if 0 < value <= high  # also rejects nan
+            else f"more than 0 and at most {seconds_text(high)} seconds, not {text}"
+        ),
+    )
+
+
+def seconds_option(parser, flag, high=24 * 3600.0, **options) -> None:
+    """Declare the option ``flag`` on ``parser``: a number of seconds, more than 0 and at
+    most ``high`` (:func:`seconds`, its messages naming ``flag``), with argparse's
+    ``default``, ``metavar`` and ``help``."""
+    parser.add_argument(flag, type=seconds(flag, high), **options)
+
+
+def _number_type(name, convert, kind, problem):
+    """An argparse type: ``convert(text)``, refused with ``{name} must be {kind}`` when it
+    fails and with ``{name} must be {problem(value, text)}`` when that is not None."""
 
     def parse(text):
         try:
-            value = float(text)
+            value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{name} must be a number of seconds, not {text!r}"
-            ) from None
-        if not 0 < value <= high:  # also rejects nan
-            raise argparse.ArgumentTypeError(
-                f"{name} must be more than 0 and at most {seconds_text(high)} seconds, not {text}"
-            )
+            raise argparse.ArgumentTypeError(f"{name} must be {kind}, not {text!r}") from None
+        wrong = problem(value, text)
+        if wrong is not None:
+            raise argparse.ArgumentTypeError(f"{name} must be {wrong}")
         return value
 
     parse.__name__ = name
@@ -146,13 +185,7 @@ def add_executor_arguments(
 def add_count_arguments(parser) -> None:
     """``--threads``, and ``--ray`` (``add_executor_arguments``), of a count spread over
     threads here or jobs on a Ray cluster (perft, playouts)."""
-    parser.add_argument(
-        "--threads",
-        type=positive_int("T", 1, 1024),
-        default=None,
-        metavar="T",
-        help="threads (default: every core this process may use)",
-    )
+    add_threads_argument(parser)
     add_executor_arguments(parser, concurrency=False)
 
 
@@ -181,15 +214,30 @@ def add_engine_arguments(parser, default_help="", seed=True):
     add_option_argument(parser, f"an engine option (repeatable): {names}")
     add_tablebase_argument(parser)
     if seed:
-        spec = all_options()["seed"]
-        parser.add_argument(
-            "--seed",
-            type=positive_int("seed", spec.low, spec.high),
-            default=None,
-            metavar="N",
-            help=f"random seed ({spec.low} to {spec.high}; {spec.low}: a fresh one each search); "
+        add_seed_argument(
+            parser,
+            "random seed ({low} to {high}; {low}: a fresh one each search); "
             "the same seed and node limit give the same move",
+            metavar="N",
         )
+
+
+def add_seed_argument(parser, text: str, **options) -> None:
+    """``--seed``: the seed of the engines, within the bounds of the registry's seed
+    option (-1: a fresh seed each search); ``{low}`` and ``{high}`` in ``text`` name them."""
+    from ..search.registry import all_options
+
+    spec = all_options()["seed"]
+    int_option(
+        parser,
+        "--seed",
+        spec.low,
+        spec.high,
+        name="seed",
+        default=None,
+        help=text.format(low=spec.low, high=spec.high),
+        **options,
+    )
 
 
 def add_limit_arguments(
@@ -326,27 +374,24 @@ def add_opening_arguments(parser):
     )
 
 
+def add_move_limit_arguments(parser, time_help: str, nodes_help: str):
+    """``--time S`` or ``--nodes N`` (not both): the limit of each move of a game's search
+    players; the group, to which a command may add other limits."""
+    limit = parser.add_mutually_exclusive_group()
+    seconds_option(limit, "--time", default=None, metavar="S", help=time_help)
+    int_option(limit, "--nodes", 1, 10**12, default=None, metavar="N", help=nodes_help)
+    return limit
+
+
 def add_game_arguments(parser, what: str, default_time: float):
     """The arguments every command that plays games of search players shares: a limit
     per move (``--time``, ``--nodes``) or a clock (``--tc``), ``--size``, the openings
     (:func:`add_opening_arguments`), ``--max-plies``, ``--seed``, and the games file
     (``--out`` or ``--resume``). ``what`` names the command's run ('match')."""
-    limit = parser.add_mutually_exclusive_group()
-    limit.add_argument(
-        "--time",
-        type=seconds("--time"),
-        default=None,
-        metavar="S",
-        help=f"seconds per search move (default {default_time})",
-    )
-    int_option(
-        limit,
-        "--nodes",
-        1,
-        10**12,
-        default=None,
-        metavar="N",
-        help="nodes (alpha-beta) or playouts (MCTS) per search move",
+    limit = add_move_limit_arguments(
+        parser,
+        f"seconds per search move (default {default_time})",
+        "nodes (alpha-beta) or playouts (MCTS) per search move",
     )
     limit.add_argument(
         "--tc",
@@ -394,9 +439,9 @@ def add_game_arguments(parser, what: str, default_time: float):
         f"interrupted {what} goes on where it stopped (FILE missing or empty: a new {what}). The "
         "settings must be the same; --seed may be left out (FILE says it); more games add games",
     )
-    parser.add_argument(
+    seconds_option(
+        parser,
         "--margin",
-        type=seconds("--margin"),
         default=None,
         metavar="S",
         help="external engines (cmd:): the seconds a move may take past its time, or for the whole "
@@ -408,6 +453,78 @@ def add_game_arguments(parser, what: str, default_time: float):
         action="store_true",
         help=f"with --out: replace what FILE holds (the games of an earlier {what} are lost)",
     )
+
+
+def move_time(args, default: float) -> float | None:
+    """The seconds per search move of a match or tournament: ``--time``, else
+    ``default`` when no limit (``--time``, ``--nodes``, ``--tc``) is given."""
+    if args.time is not None or args.nodes is not None or args.tc is not None:
+        return args.time
+    return default
+
+
+def make_players(args, limits, seeds) -> list:
+    """The players of a match or tournament: ``limits`` holds each one's engine spec and
+    limits per move, ``(spec, (seconds, nodes))``; each seeded in turn from ``seeds`` (a
+    ``random.Random``), on ``--size`` with ``--margin``. The ones made are closed when one
+    fails."""
+    from ..games.players import get_player
+
+    made = []
+    try:
+        for spec, (time, nodes) in limits:
+            made.append(
+                get_player(
+                    spec,
+                    time=time,
+                    nodes=nodes,
+                    seed=seeds.getrandbits(32),
+                    size=args.size,
+                    margin=args.margin,
+                )
+            )
+    except BaseException:
+        for player in made:
+            player.close()
+        raise
+    return made
+
+
+def start_games(args, executor, settings_for, players, limits, banner: str):
+    """The start of a match or tournament: the games already played
+    (:func:`open_games_file`; ``settings_for(index)``: the settings of game ``index``),
+    ``executor`` started (Ray first, to say how many workers it has) and ``banner``
+    printed with where the games run, then the games resumed. Returns ``(done, players,
+    on_game, written)``: the games already played; ``players``, or for worker processes
+    what they make them again from (each one's spec and limits per move, as
+    :func:`make_players` takes ``limits``, its name, ``--size`` and ``--margin``); the
+    callback that appends each game to the ``--out`` or ``--resume`` file as it
+    finishes; and ``written``, whose ``[0]`` counts the games played, those already
+    played included."""
+    from ..games.players import PlayerSpec
+    from ..records.record import append_record
+
+    path = args.resume if args.resume is not None else args.out
+    done = open_games_file(args, settings_for)
+    if executor.kind != "serial":
+        players = [
+            PlayerSpec(
+                spec, time=time, nodes=nodes, size=args.size, name=player.name, margin=args.margin
+            )
+            for player, (spec, (time, nodes)) in zip(players, limits)
+        ]
+    written = [len(done)]
+
+    def on_game(game):
+        if path is not None:
+            append_record(path, game.record(settings=settings_for(game.round - 1)))
+        written[0] += 1
+
+    executor.start()
+    print(banner + ("" if executor.kind == "serial" else f", {executor.describe()}"), flush=True)
+    if done:
+        print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
+    return done, players, on_game, written
 
 
 def seed_of_args(args) -> int:

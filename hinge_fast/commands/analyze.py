@@ -6,13 +6,15 @@ import sys
 
 from . import (
     add_engine_arguments,
+    add_json_argument,
     add_limit_arguments,
     add_position_arguments,
+    add_seed_argument,
     board_from_args,
     engine_options,
-    positive_int,
+    int_option,
     require_game_on,
-    seconds,
+    seconds_option,
 )
 
 #: The prover's table for ``--prove``, MB.
@@ -39,34 +41,27 @@ def register(subparsers):
         "node (MCTS: playout) limit",
         "depth limit (engines with depths; the default engine becomes the first that has them)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--top",
-        type=positive_int("K", 1, 1000),
+        1,
+        1000,
+        name="K",
         default=5,
         metavar="K",
         help="how many top moves to list (default 5; alpha-beta: its MultiPV lines, each scored at the same depth)",
     )
-    from ..search.registry import all_options
-
-    seed = all_options()["seed"]
-    p.add_argument(
-        "--seed",
-        type=positive_int("seed", seed.low, seed.high),
-        default=None,
-        help="random seed (-1: a fresh one): same seed and --nodes, same answer",
-    )
-    p.add_argument(
-        "--json", action="store_true", help="print one JSON object (schema in docs/usage.md)"
-    )
+    add_seed_argument(p, "random seed (-1: a fresh one): same seed and --nodes, same answer")
+    add_json_argument(p)
     p.add_argument(
         "--svg",
         metavar="FILE",
         default=None,
         help="write a picture: best move arrow, threatened groups outlined",
     )
-    p.add_argument(
+    seconds_option(
+        p,
         "--prove",
-        type=seconds("--prove"),
         default=None,
         metavar="S",
         help="then run the prover ('hinge-fast prove') for up to S seconds and add its result: a line "

@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 import sys
 
-from . import positive_int
+from . import (
+    add_json_argument,
+    add_size_argument,
+    add_threads_argument,
+)
 
 
 def register(subparsers):
@@ -18,24 +22,12 @@ def register(subparsers):
         "alpha-beta nodes/s, and the reference implementation's nodes/s with the fast/reference ratio.",
         epilog="Examples: hinge-fast bench --quick; hinge-fast bench --signature",
     )
-    p.add_argument(
-        "--size",
-        type=positive_int("S", 4, 9),
-        default=6,
-        metavar="S",
-        help="board side (default 6)",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    add_size_argument(p, "board side (default 6)")
+    add_json_argument(p, "print one JSON object instead of the table")
     p.add_argument(
         "--quick", action="store_true", help="shorter measurements (a few seconds in all)"
     )
-    p.add_argument(
-        "--threads",
-        type=positive_int("T", 1, 1024),
-        default=None,
-        metavar="T",
-        help="threads of the all-thread column of perft and playouts (default: every core this process may use)",
-    )
+    add_threads_argument(p, "threads of the all-thread column of perft and playouts")
     p.add_argument(
         "--signature",
         action="store_true",

@@ -12,11 +12,13 @@ from . import (
     executor_from_args,
     game_settings_from_args,
     int_option,
-    open_games_file,
+    make_players,
+    move_time,
     openings_text,
     report_games,
-    seconds,
+    seconds_option,
     seed_of_args,
+    start_games,
     stopped_text,
 )
 
@@ -44,9 +46,9 @@ def register(subparsers):
     int_option(p, "--games", 1, 10**6, default=10, metavar="N", help="games to play (default 10)")
     add_game_arguments(p, "match", DEFAULT_MATCH_TIME)
     odds = p.add_mutually_exclusive_group()
-    odds.add_argument(
+    seconds_option(
+        odds,
         "--time-b",
-        type=seconds("--time-b"),
         default=None,
         metavar="S",
         help="ENGINE_B's own seconds per search move (time odds; default: as ENGINE_A)",
@@ -110,8 +112,7 @@ def run_match(args) -> int:
     from ..games.match import RunSettings, play_match
     from ..games.matchfile import MatchSettings, read_match_file
     from ..games.pairstats import Sprt
-    from ..games.players import Player, PlayerSpec, close_made_players, get_player
-    from ..records.record import append_record
+    from ..games.players import close_made_players
 
     sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
     game_settings = game_settings_from_args(args)
@@ -119,11 +120,7 @@ def run_match(args) -> int:
         raise HingeError(
             "--time-b and --nodes-b are odds per move: with --tc both sides play on the same clock"
         )
-    time_limit = (
-        args.time
-        if args.time is not None or args.nodes is not None or args.tc is not None
-        else DEFAULT_MATCH_TIME
-    )
+    time_limit = move_time(args, DEFAULT_MATCH_TIME)
     limit_a = (None, args.nodes) if args.nodes is not None else (time_limit, None)
     limit_b = (
         (args.time_b, None)
@@ -135,24 +132,8 @@ def run_match(args) -> int:
     path = args.resume if args.resume is not None else args.out
     seed = seed_of_args(args)
     seeds = random.Random(seed)
-    made: list[Player] = []
-    try:
-        for spec, (time, nodes) in ((args.engine_a, limit_a), (args.engine_b, limit_b)):
-            made.append(
-                get_player(
-                    spec,
-                    time=time,
-                    nodes=nodes,
-                    seed=seeds.getrandbits(32),
-                    size=args.size,
-                    margin=args.margin,
-                )
-            )
-    except BaseException:
-        for player in made:
-            player.close()
-        raise
-    player_a, player_b = made
+    limits = ((args.engine_a, limit_a), (args.engine_b, limit_b))
+    player_a, player_b = make_players(args, limits, seeds)
     match_seed = seeds.getrandbits(32)
     limit, tag = (
         _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
@@ -172,33 +153,15 @@ def run_match(args) -> int:
     line = None
     written = [0]
     try:
-        done = open_games_file(args, settings)
-        players: tuple[Player | PlayerSpec, ...] = (player_a, player_b)
-        if executor.kind != "serial":
-            players = tuple(
-                PlayerSpec(
-                    spec, time=t, nodes=nodes, size=args.size, name=p.name, margin=args.margin
-                )
-                for spec, p, (t, nodes) in zip(
-                    (args.engine_a, args.engine_b), players, (limit_a, limit_b)
-                )
-            )
-        written[0] = len(done)
-
-        def on_game(game):
-            if path is not None:
-                append_record(path, game.record(settings=settings))
-            written[0] += 1
-
-        executor.start()  # Ray first, to say how many workers it has
-        print(
+        done, players, on_game, written = start_games(
+            args,
+            executor,
+            lambda _: settings,
+            [player_a, player_b],
+            limits,
             f"match {player_a.name} vs {player_b.name}: {count(args.games, 'game')} on side {args.size}, {limit}, "
-            f"{openings_text(game_settings)}, max {args.max_plies} plies, seed {seed}"
-            + ("" if executor.kind == "serial" else f", {executor.describe()}"),
-            flush=True,
+            f"{openings_text(game_settings)}, max {args.max_plies} plies, seed {seed}",
         )
-        if done:
-            print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
         line = _Progress(args.games)
         result = play_match(
             players[0],

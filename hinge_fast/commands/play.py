@@ -11,9 +11,9 @@ from ..search.registry import DEFAULT_ENGINE, ENGINES
 from . import (
     add_color_argument,
     add_limit_arguments,
+    add_size_argument,
     add_tablebase_argument,
     ansi_colors,
-    positive_int,
 )
 
 HELP_TEXT = """\
@@ -59,13 +59,7 @@ def register(subparsers):
         metavar="green|blue",
         help="the side you play (default green, who moves first)",
     )
-    p.add_argument(
-        "--size",
-        type=positive_int("S", 4, 9),
-        default=6,
-        metavar="S",
-        help="board side (4 to 9, default 6)",
-    )
+    add_size_argument(p)
     p.add_argument("--seed", type=int, default=None, help="engine random seed")
     add_tablebase_argument(p)
     add_color_argument(p)

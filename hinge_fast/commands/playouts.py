@@ -10,9 +10,11 @@ from ..core.text import rate as per_second
 from . import (
     ProgressBar,
     add_count_arguments,
+    add_max_plies_argument,
     add_position_arguments,
     board_from_args,
     executor_from_args,
+    int_option,
     positive_int,
 )
 
@@ -29,20 +31,17 @@ def register(subparsers):
     )
     p.add_argument("games", type=positive_int("N", 1, 10**9), metavar="N", help="number of games")
     add_position_arguments(p)
-    p.add_argument(
+    int_option(
+        p,
         "--seed",
-        type=positive_int("K", 0, 2**63 - 1),
+        0,
+        2**63 - 1,
+        name="K",
         default=0,
         metavar="K",
         help="random seed (default 0)",
     )
-    p.add_argument(
-        "--max-plies",
-        type=positive_int("M", 1, 10**6),
-        default=10_000,
-        metavar="M",
-        help="stop a game unfinished after M plies (default 10000)",
-    )
+    add_max_plies_argument(p, 10_000, "stop a game unfinished after M plies (default 10000)")
     add_count_arguments(p)
     p.set_defaults(run=run_playouts)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 from ..solving.spread_settings import JOB_NODES, MAX_SPLIT_PLIES, SPLIT_PLIES
 from . import (
@@ -10,7 +11,7 @@ from . import (
     add_position_arguments,
     board_from_args,
     executor_from_args,
-    positive_int,
+    int_option,
     require_game_on,
     seconds,
 )
@@ -43,16 +44,22 @@ def register(subparsers):
         metavar="S",
         help="stop after S seconds (default: no limit)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--nodes",
-        type=positive_int("N", 1, 10**15),
+        1,
+        10**15,
+        name="N",
         default=None,
         metavar="N",
         help="stop after N positions searched (default: no limit)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--table-mb",
-        type=positive_int("MB", 1, 1 << 20),
+        1,
+        1 << 20,
+        name="MB",
         default=None,
         metavar="MB",
         help="transposition table size in MB, per thread (default 256; a resumed run keeps its "
@@ -66,16 +73,22 @@ def register(subparsers):
         "on Ctrl-C; with --concurrency or --ray, the master's tree and the jobs' results (JSON) after every "
         "job; if FILE exists, continue the run saved in it (it must be of the same position)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--checkpoint-every",
-        type=positive_int("MIN", 1, 10**6),
+        1,
+        10**6,
+        name="MIN",
         default=None,
         metavar="MIN",
         help="minutes between two checkpoints (default 10; one thread)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--threads",
-        type=positive_int("T", 1, 256),
+        1,
+        256,
+        name="T",
         default=1,
         metavar="T",
         help="search on T threads, each with its own table: one searches the position as a single "
@@ -87,17 +100,23 @@ def register(subparsers):
         concurrency_help="prove the position by jobs in C worker processes, each with its own "
         "table (not with --threads); --nodes then limits the nodes of all jobs together",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--split-plies",
-        type=positive_int("P", 1, MAX_SPLIT_PLIES),
+        1,
+        MAX_SPLIT_PLIES,
+        name="P",
         default=None,
         metavar="P",
         help=f"with --concurrency or --ray: the plies below the position that the master keeps "
         f"(default {SPLIT_PLIES})",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--job-nodes",
-        type=positive_int("N", 1, 10**15),
+        1,
+        10**15,
+        name="N",
         default=None,
         metavar="N",
         help=f"with --concurrency or --ray: the nodes of a position's first job (default {JOB_NODES:,}); "
@@ -160,7 +179,7 @@ def run_prove(args) -> int:
     if resuming and not args.quiet:
         print(f"resuming the run saved in {args.checkpoint}", file=sys.stderr, flush=True)
     progress = progress_printer(args)
-    try:
+    with _checkpoint_told(args):
         result = prover.prove(
             board,
             nodes=args.nodes,
@@ -170,14 +189,7 @@ def run_prove(args) -> int:
             checkpoint_every=60.0 * (args.checkpoint_every or 10),
             shortest=args.shortest,
         )
-    except KeyboardInterrupt:
-        if args.checkpoint is not None:
-            print(f"checkpoint written to {args.checkpoint}", file=sys.stderr, flush=True)
-        raise
-    if not args.quiet:
-        print(f"{result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr)
-        if args.checkpoint is not None:
-            print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
+    _print_counts(args, result)
     if args.shortest and result.winner is not None and not result.shortest:
         print(result.text())
         print("its shortest win is not proven within the limits")
@@ -209,7 +221,7 @@ def run_prove_jobs(args, board) -> int:
             )
             if resuming:
                 print(f"resuming the run saved in {args.checkpoint}", file=sys.stderr, flush=True)
-        try:
+        with _checkpoint_told(args):
             result, proof = prove_jobs(
                 board,
                 executor,
@@ -222,15 +234,27 @@ def run_prove_jobs(args, board) -> int:
                 proof=args.out is not None,
                 progress=progress_printer(args),
             )
-        except KeyboardInterrupt:
-            if args.checkpoint is not None:
-                print(f"checkpoint written to {args.checkpoint}", file=sys.stderr, flush=True)
-            raise
+    _print_counts(args, result)
+    return print_result(args, result, proof)
+
+
+@contextmanager
+def _checkpoint_told(args):
+    """A search that says where its checkpoint is written when Ctrl-C stops it."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if args.checkpoint is not None:
+            print(f"checkpoint written to {args.checkpoint}", file=sys.stderr, flush=True)
+        raise
+
+
+def _print_counts(args, result) -> None:
+    """Unless --quiet, the search's nodes and time on stderr, and where its checkpoint is."""
     if not args.quiet:
         print(f"{result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr)
         if args.checkpoint is not None:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
-    return print_result(args, result, proof)
 
 
 def progress_printer(args):

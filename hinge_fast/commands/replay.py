@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from . import add_color_argument, ansi_colors, positive_int
+from . import (
+    add_color_argument,
+    ansi_colors,
+    int_option,
+)
 
 
 def register(subparsers):
@@ -16,16 +20,22 @@ def register(subparsers):
         epilog="Example: hinge-fast replay games.hgn --game 2 --ply 10 --svg ply10.svg",
     )
     p.add_argument("file", metavar="FILE", help="a game record file")
-    p.add_argument(
+    int_option(
+        p,
         "--game",
-        type=positive_int("N", 1, 10**9),
+        1,
+        10**9,
+        name="N",
         default=1,
         metavar="N",
         help="which game of the file (from 1, default 1)",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--ply",
-        type=positive_int("PLY", 0, 10**9),
+        0,
+        10**9,
+        name="PLY",
         default=None,
         metavar="N",
         help="show the board after N moves (default: all)",

@@ -7,7 +7,9 @@ import shutil
 import sys
 
 from ..core.text import install_hint
-from . import positive_int
+from . import (
+    int_option,
+)
 
 LOCALHOST = "127.0.0.1"
 
@@ -23,9 +25,12 @@ def register(subparsers):
         "Needs the web extra: " + install_hint("web") + ".",
         epilog="Example: hinge-fast serve --port 8000 --open",
     )
-    p.add_argument(
+    int_option(
+        p,
         "--port",
-        type=positive_int("PORT", 0, 65535),
+        0,
+        65535,
+        name="PORT",
         default=8000,
         help="TCP port (default 8000; 0: any free port)",
     )
@@ -43,9 +48,12 @@ def register(subparsers):
         "(for --host 0.0.0.0: the name others reach it by); repeatable",
     )
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
-    p.add_argument(
+    int_option(
+        p,
         "--searches",
-        type=positive_int("SEARCHES", 1, 64),
+        1,
+        64,
+        name="SEARCHES",
         default=2,
         help="searches at once across all tabs (default 2; more are refused with a message)",
     )

@@ -9,10 +9,12 @@ from ..games.stats import DEFAULT_GAMES, DEFAULT_MAX_PLIES
 from . import (
     ProgressBar,
     add_executor_arguments,
+    add_json_argument,
     add_limit_arguments,
+    add_max_plies_argument,
+    add_size_argument,
     executor_from_args,
     int_option,
-    positive_int,
 )
 
 
@@ -28,16 +30,13 @@ def register(subparsers):
         "that happens.",
         epilog="Example: hinge-fast stats --size 6 --games 1000 --seed 1 --plot stats.png",
     )
-    p.add_argument(
-        "--size",
-        type=positive_int("S", 4, 9),
-        default=6,
-        metavar="S",
-        help="board side (4 to 9, default 6)",
-    )
-    p.add_argument(
+    add_size_argument(p)
+    int_option(
+        p,
         "--games",
-        type=positive_int("N", 1, 10**7),
+        1,
+        10**7,
+        name="N",
         default=DEFAULT_GAMES,
         metavar="N",
         help=f"games to play (default {DEFAULT_GAMES})",
@@ -65,16 +64,12 @@ def register(subparsers):
         help="K uniformly random plies (seeded) open each game of a player other than random, so that a "
         "deterministic engine plays different games (default 2 for alphabeta and mcts, 0 for greedy)",
     )
-    p.add_argument(
-        "--max-plies",
-        type=positive_int("M", 1, 10**6),
-        default=DEFAULT_MAX_PLIES,
-        metavar="M",
-        help=f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})",
+    add_max_plies_argument(
+        p,
+        DEFAULT_MAX_PLIES,
+        f"stop a game after M plies as unfinished (default {DEFAULT_MAX_PLIES})",
     )
-    p.add_argument(
-        "--json", action="store_true", help="print one JSON object (schema in docs/usage.md)"
-    )
+    add_json_argument(p)
     p.add_argument(
         "--plot",
         metavar="FILE",

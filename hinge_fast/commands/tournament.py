@@ -12,10 +12,12 @@ from . import (
     executor_from_args,
     game_settings_from_args,
     int_option,
-    open_games_file,
+    make_players,
+    move_time,
     openings_text,
     report_games,
     seed_of_args,
+    start_games,
     stopped_text,
 )
 
@@ -67,18 +69,13 @@ def run_tournament(args) -> int:
 
     from ..games.match import RunSettings
     from ..games.matchfile import MatchSettings, read_match_file
-    from ..games.players import Player, PlayerSpec, close_made_players, get_player
+    from ..games.players import close_made_players
     from ..games.tournament import pairings, play_tournament, tournament_kind
-    from ..records.record import append_record
 
     if len(args.engines) < 2:
         raise HingeError("a tournament needs at least two engines")
     game_settings = game_settings_from_args(args)
-    time = (
-        args.time
-        if args.time is not None or args.nodes is not None or args.tc is not None
-        else DEFAULT_TOURNAMENT_TIME
-    )
+    time = move_time(args, DEFAULT_TOURNAMENT_TIME)
     path = args.resume if args.resume is not None else args.out
     seed = seed_of_args(args)
     seeds = random.Random(seed)
@@ -86,17 +83,7 @@ def run_tournament(args) -> int:
     executor = None
     line = None
     try:
-        for spec in args.engines:
-            made.append(
-                get_player(
-                    spec,
-                    time=time,
-                    nodes=args.nodes,
-                    seed=seeds.getrandbits(32),
-                    size=args.size,
-                    margin=args.margin,
-                )
-            )
+        made = make_players(args, [(spec, (time, args.nodes)) for spec in args.engines], seeds)
         names = [p.name for p in made]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
@@ -129,37 +116,17 @@ def run_tournament(args) -> int:
             )
 
         executor = executor_from_args(args)
-        done = open_games_file(args, settings_for)
-        players: list[Player] | list[PlayerSpec] = made
-        if executor.kind != "serial":
-            players = [
-                PlayerSpec(
-                    spec,
-                    time=time if args.nodes is None else None,
-                    nodes=args.nodes,
-                    size=args.size,
-                    name=p.name,
-                    margin=args.margin,
-                )
-                for spec, p in zip(args.engines, made)
-            ]
-        written = [len(done)]
-
-        def on_game(game):
-            if path is not None:
-                append_record(path, game.record(settings=settings_for(game.round - 1)))
-                written[0] += 1
-
-        executor.start()
         total = 2 * args.rounds * len(pairs)
-        print(
+        limit_per_move = (time if args.nodes is None else None, args.nodes)
+        done, players, on_game, written = start_games(
+            args,
+            executor,
+            settings_for,
+            made,
+            [(spec, limit_per_move) for spec in args.engines],
             f"tournament ({kind}): {count(total, 'game')} on side {args.size}, {count(args.rounds, 'round')}, {clock}, {openings_text(game_settings)}, "
-            f"max {args.max_plies} plies, seed {seed}"
-            + ("" if executor.kind == "serial" else f", {executor.describe()}"),
-            flush=True,
+            f"max {args.max_plies} plies, seed {seed}",
         )
-        if done:
-            print(f"resuming: {count(len(done), 'game')} already in {path}", flush=True)
         from tqdm import tqdm
 
         bar = line = tqdm(

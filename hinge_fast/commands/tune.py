@@ -8,10 +8,10 @@ from ..core.text import count
 from . import (
     ProgressBar,
     add_executor_arguments,
+    add_move_limit_arguments,
     add_option_argument,
     executor_from_args,
     int_option,
-    seconds,
 )
 
 
@@ -50,19 +50,7 @@ def register(subparsers):
         metavar="G",
         help="games per iteration (default 2: one pair)",
     )
-    limit = p.add_mutually_exclusive_group()
-    limit.add_argument(
-        "--time", type=seconds("--time"), default=None, metavar="S", help="seconds per move"
-    )
-    int_option(
-        limit,
-        "--nodes",
-        1,
-        10**12,
-        default=None,
-        metavar="N",
-        help="nodes or playouts per move (default 500)",
-    )
+    add_move_limit_arguments(p, "seconds per move", "nodes or playouts per move (default 500)")
     int_option(p, "--size", 4, 9, default=6, metavar="S", help="board side (default 6)")
     int_option(
         p, "--openings", 0, 1000, default=4, metavar="K", help="random opening plies (default 4)"
@@ -94,7 +82,7 @@ def run_tune(args) -> int:
     import random
 
     from ..errors import HingeError
-    from ..games.tune import DEFAULT_R_END, parse_param, spsa
+    from ..games.tune import DEFAULT_R_END, TuneSettings, parse_param, spsa
     from ..search.registry import engine_spec
 
     spec = engine_spec(args.engine)
@@ -116,6 +104,16 @@ def run_tune(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     limit = (
         f"{args.time:g} s per move" if args.time is not None else f"{count(nodes, 'node')} per move"
+    )
+    settings = TuneSettings(
+        games=args.games,
+        time=args.time,
+        nodes=None if args.time is not None else nodes,
+        size=args.size,
+        openings=args.openings,
+        max_plies=args.max_plies,
+        seed=seed,
+        options=fixed,
     )
     start = " ".join(f"{p.name}={p.start:g}" for p in params)
     print(
@@ -139,19 +137,7 @@ def run_tune(args) -> int:
     try:
         with ProgressBar("iter") as bar:
             result = spsa(
-                spec.name,
-                params,
-                args.iterations,
-                args.games,
-                time=args.time,
-                nodes=None if args.time is not None else nodes,
-                size=args.size,
-                openings=args.openings,
-                max_plies=args.max_plies,
-                seed=seed,
-                options=fixed,
-                progress=progress,
-                executor=executor,
+                spec.name, params, args.iterations, settings, progress=progress, executor=executor
             )
     except KeyboardInterrupt:
         print(

@@ -41,6 +41,7 @@ from .sets import (
     s_xor,
     s_zero,
     set_like,
+    shift_sets,
     to_shift_words,
 )
 from .swipes import END_SETS, eliminated, flippable, frame, start_cells, swipe_ends, words
@@ -211,8 +212,7 @@ def position_key(size, green, blue, blue_to_move):
 def moves_in(size, own_bits, enemy_bits, moves, flips, work, group_of_bit, like):
     """``list_moves`` of the bitboards ``own_bits``, ``enemy_bits`` (``geometry.py``'s
     cells) in the shift layout of ``like``'s words."""
-    own = to_shift_words(size, own_bits, like)
-    enemy = to_shift_words(size, enemy_bits, like)
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
     return list_moves(size, own, enemy, moves, flips, work, group_of_bit, 0)
 
 
@@ -249,12 +249,8 @@ def group_labels(size, bits, labels):
 
 @njit(cache=True)
 def key_in(size, green_bits, blue_bits, blue_to_move, like):
-    return position_key(
-        size,
-        to_shift_words(size, green_bits, like),
-        to_shift_words(size, blue_bits, like),
-        blue_to_move,
-    )
+    green, blue = shift_sets(size, green_bits, blue_bits, like)
+    return position_key(size, green, blue, blue_to_move)
 
 
 def zobrist_hash(size, green_bits, blue_bits, blue_to_move):

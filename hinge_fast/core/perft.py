@@ -46,7 +46,7 @@ from .sets import (
     s_xor,
     s_zero,
     set_like,
-    to_shift_words,
+    shift_sets,
 )
 from .swipes import (
     END_SETS,
@@ -189,15 +189,8 @@ def perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop):
 @njit(cache=True, nogil=True)
 def perft_in(size, own_bits, enemy_bits, depth, bulk, leaf_checksum, stop, like):
     """``perft`` in the shift layout of ``like``'s words."""
-    return perft_sets(
-        size,
-        to_shift_words(size, own_bits, like),
-        to_shift_words(size, enemy_bits, like),
-        depth,
-        bulk,
-        leaf_checksum,
-        stop,
-    )
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
+    return perft_sets(size, own, enemy, depth, bulk, leaf_checksum, stop)
 
 
 def perft(size, own, enemy, depth, bulk, work):
@@ -219,8 +212,7 @@ def children_in(
     size, own_bits, enemy_bits, depth, bulk, work, codes, flips, first, last, counts, like
 ):
     """``perft_children`` in the shift layout of ``like``'s words."""
-    own = to_shift_words(size, own_bits, like)
-    enemy = to_shift_words(size, enemy_bits, like)
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
     for i in range(first, last):
         their, ours = play_move(size, own, enemy, codes[i], s_row(flips, i, like))
         if depth == 1:
@@ -248,8 +240,7 @@ def perft_children(size, own, enemy, depth, bulk, work, codes, flips, first, las
 @njit(cache=True, nogil=True)
 def make_unmake_in(size, own_bits, enemy_bits, rounds, work, like):
     """``make_unmake_loop`` in the shift layout of ``like``'s words."""
-    own = to_shift_words(size, own_bits, like)
-    enemy = to_shift_words(size, enemy_bits, like)
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
     moves = work.moves[0]
     flips = work.flips[0]
     n = list_moves(size, own, enemy, moves, flips, work.scratch, work.group_of_bit, 0)
@@ -275,8 +266,7 @@ def children_sets_in(size, own_bits, enemy_bits, to_move, mover, like):
     """``children_sets`` in the shift layout of ``like``'s words."""
     w = U64(2 * size - 1)
     work = np.empty((END_SETS, len(like)), dtype=np.uint64)
-    own = to_shift_words(size, own_bits, like)
-    enemy = to_shift_words(size, enemy_bits, like)
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
     return expand(w, s_interior(size, like), own, enemy, work, True, to_move, mover, 0)[0]
 
 

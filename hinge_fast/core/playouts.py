@@ -18,7 +18,7 @@ The random generator of MCTS (``rng_next``, ``rng_below``: xorshift64*) is here 
 import numpy as np
 
 from .jit import njit
-from .sets import s_interior, set_like, to_shift_words
+from .sets import s_interior, set_like, shift_sets
 from .swipes import (
     END_SETS,
     eliminated,
@@ -138,8 +138,7 @@ def random_game(size, own_bits, enemy_bits, state, max_plies, work, trace, like)
     that one move and ``uniform_play`` plays it; the position stays in the shift layout."""
     w = np.uint64(2 * size - 1)
     inside = s_interior(size, like)
-    a = to_shift_words(size, own_bits, like)
-    b = to_shift_words(size, enemy_bits, like)
+    a, b = shift_sets(size, own_bits, enemy_bits, like)
     ply = 0
     while ply < max_plies:
         if eliminated(a, b):
@@ -208,8 +207,7 @@ def first_draws(n, games, seed, counts):
 @njit(cache=True)
 def moves_count(size, own_bits, enemy_bits, like):
     """The number of distinct legal moves of the side to move (0 when it is eliminated)."""
-    own = to_shift_words(size, own_bits, like)
-    enemy = to_shift_words(size, enemy_bits, like)
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
     if eliminated(own, enemy):
         return np.int64(0)
     work = np.zeros((END_SETS, len(like)), dtype=np.uint64)

@@ -193,6 +193,16 @@ def code_distance(code):
     return (code - 1) >> 1
 
 
+@njit(cache=True, inline="always")
+def with_child(code, win, loss):
+    """``(win, loss)``: the longest win and the shortest loss among a position's solved
+    children, with the child of value ``code`` counted."""
+    d = code_distance(code)
+    if code_win(code):
+        return max(win, d), loss
+    return win, min(loss, d)
+
+
 # ----- reachability --------------------------------------------------------------------
 
 
@@ -370,11 +380,7 @@ def retrograde_round(values, classes, items, offsets, edges, min_loss, max_win, 
                 if code == UNSOLVED:
                     open_children += 1
                     continue
-                d = code_distance(code)
-                if code_win(code):
-                    win = max(win, d)
-                else:
-                    loss = min(loss, d)
+                win, loss = with_child(code, win, loss)
             code = np.uint8(0)
             if loss != NO_LOSS and (loss <= round_number or open_children == 0):
                 if loss + 1 > MAX_DISTANCE:
@@ -444,11 +450,7 @@ def count_inconsistent(values, classes):
                 if code == UNSOLVED:
                     unsolved = True
                     break
-                d = code_distance(code)
-                if code_win(code):
-                    win = max(win, d)
-                else:
-                    loss = min(loss, d)
+                win, loss = with_child(code, win, loss)
             expected = value_code(1, loss + 1) if loss != NO_LOSS else value_code(0, win + 1)
             if unsolved or values[index] != expected:
                 bad[chunk] += 1

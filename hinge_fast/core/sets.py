@@ -46,6 +46,8 @@ Every flood fill is ``grow_group`` (a group, a hole, the cells open to the edge:
 ring a round), and every walk over groups steps with ``next_group``.
 """
 
+import inspect
+
 import numpy as np
 from numba.core import types
 from numba.extending import overload
@@ -95,6 +97,29 @@ def _define(name, args, n, lines):
     return scope[name]
 
 
+def _written_out(stub, words_of=None, same_words=()):
+    """Decorator: register the numba version of ``stub``, written out when a kernel is
+    compiled for the word count ``n`` of its argument ``words_of`` (default: the first),
+    from the lines of source the decorated ``body(n)`` gives; ``same_words``: the
+    arguments that must have ``n`` words too."""
+    signature = inspect.signature(stub)
+    names = list(signature.parameters)
+    where = names.index(words_of or names[0])
+    others = [names.index(name) for name in same_words]
+
+    def register(body):
+        def typer(*arg_types):
+            n = _words(arg_types[where])
+            if n and all(_words(arg_types[i]) == n for i in others):
+                return _define(stub.__name__, ", ".join(names), n, body(n))
+
+        typer.__signature__ = signature  # numba checks it against the generated source's
+        overload(stub)(typer)
+        return body
+
+    return register
+
+
 def _tuple(items):
     return "(" + ", ".join(items) + ",)"
 
@@ -118,22 +143,14 @@ def up(a, k):
     return _as_set(_as_int(a) << int(k), len(a))
 
 
-@overload(up)
-def _up(a, k):
-    n = _words(a)
-    if n:
-        return _define(
-            "up",
-            "a, k",
-            n,
-            [
-                "return "
-                + _tuple(
-                    ["a[0] << k"]
-                    + [f"(a[{i}] << k) | (a[{i - 1}] >> (B64 - k))" for i in range(1, n)]
-                )
-            ],
+@_written_out(up)
+def _up(n):
+    return [
+        "return "
+        + _tuple(
+            ["a[0] << k"] + [f"(a[{i}] << k) | (a[{i - 1}] >> (B64 - k))" for i in range(1, n)]
         )
+    ]
 
 
 def down(a, k):
@@ -141,22 +158,15 @@ def down(a, k):
     return _as_set(_as_int(a) >> int(k), len(a))
 
 
-@overload(down)
-def _down(a, k):
-    n = _words(a)
-    if n:
-        return _define(
-            "down",
-            "a, k",
-            n,
-            [
-                "return "
-                + _tuple(
-                    [f"(a[{i}] >> k) | (a[{i + 1}] << (B64 - k))" for i in range(n - 1)]
-                    + [f"a[{n - 1}] >> k"]
-                )
-            ],
+@_written_out(down)
+def _down(n):
+    return [
+        "return "
+        + _tuple(
+            [f"(a[{i}] >> k) | (a[{i + 1}] << (B64 - k))" for i in range(n - 1)]
+            + [f"a[{n - 1}] >> k"]
         )
+    ]
 
 
 def _elementwise(name, op, doc):
@@ -175,18 +185,9 @@ s_xor = _elementwise("s_xor", lambda x, y: x ^ y, "``a ^ b``.")
 
 
 def _overload_elementwise(stub, expression):
-    @overload(stub)
-    def impl(a, b):
-        n = _words(a)
-        if n and _words(b) == n:
-            return _define(
-                stub.__name__,
-                "a, b",
-                n,
-                ["return " + _tuple([expression.format(i=i) for i in range(n)])],
-            )
-
-    return impl
+    _written_out(stub, same_words=("b",))(
+        lambda n: ["return " + _tuple([expression.format(i=i) for i in range(n)])]
+    )
 
 
 _overload_elementwise(s_and, "a[{i}] & b[{i}]")
@@ -199,49 +200,29 @@ def s_any(a):
     return any(int(x) for x in a)
 
 
-@overload(s_any)
-def _s_any(a):
-    n = _words(a)
-    if n:
-        return _define(
-            "s_any", "a", n, ["return (" + " | ".join(f"a[{i}]" for i in range(n)) + ") != 0"]
-        )
+@_written_out(s_any)
+def _s_any(n):
+    return ["return (" + " | ".join(f"a[{i}]" for i in range(n)) + ") != 0"]
 
 
 def s_eq(a, b):
     return all(int(x) == int(y) for x, y in zip(a, b))
 
 
-@overload(s_eq)
-def _s_eq(a, b):
-    n = _words(a)
-    if n and _words(b) == n:
-        return _define(
-            "s_eq",
-            "a, b",
-            n,
-            ["return (" + " | ".join(f"(a[{i}] ^ b[{i}])" for i in range(n)) + ") == 0"],
-        )
+@_written_out(s_eq, same_words=("b",))
+def _s_eq(n):
+    return ["return (" + " | ".join(f"(a[{i}] ^ b[{i}])" for i in range(n)) + ") == 0"]
 
 
 def s_count(a):
     return np.int64(sum(bin(int(x)).count("1") for x in a))
 
 
-@overload(s_count)
-def _s_count(a):
-    n = _words(a)
-    if n:
-        return _define(
-            "s_count",
-            "a",
-            n,
-            [
-                "return np.int64("
-                + " + ".join(f"np.int64(popcount64(a[{i}]))" for i in range(n))
-                + ")"
-            ],
-        )
+@_written_out(s_count)
+def _s_count(n):
+    return [
+        "return np.int64(" + " + ".join(f"np.int64(popcount64(a[{i}]))" for i in range(n)) + ")"
+    ]
 
 
 def _one_word_set(n, i, word):
@@ -263,18 +244,11 @@ def s_lowest(a):
     return _as_set(value & -value, len(a))
 
 
-@overload(s_lowest)
-def _s_lowest(a):
-    n = _words(a)
-    if n:
-        return _define(
-            "s_lowest",
-            "a",
-            n,
-            _by_first_word(
-                list(range(n)), lambda i: _one_word_set(n, i, f"a[{i}] & (~a[{i}] + ONE)")
-            ),
-        )
+@_written_out(s_lowest)
+def _s_lowest(n):
+    return _by_first_word(
+        list(range(n)), lambda i: _one_word_set(n, i, f"a[{i}] & (~a[{i}] + ONE)")
+    )
 
 
 def s_highest(a):
@@ -282,19 +256,12 @@ def s_highest(a):
     return _as_set(1 << (_as_int(a).bit_length() - 1), len(a))
 
 
-@overload(s_highest)
-def _s_highest(a):
-    n = _words(a)
-    if n:
-        return _define(
-            "s_highest",
-            "a",
-            n,
-            _by_first_word(
-                list(reversed(range(n))),
-                lambda i: _one_word_set(n, i, f"ONE << U64(highest_bit_index64(a[{i}]))"),
-            ),
-        )
+@_written_out(s_highest)
+def _s_highest(n):
+    return _by_first_word(
+        list(reversed(range(n))),
+        lambda i: _one_word_set(n, i, f"ONE << U64(highest_bit_index64(a[{i}]))"),
+    )
 
 
 def s_lowest_index(a):
@@ -303,18 +270,11 @@ def s_lowest_index(a):
     return np.int64((value & -value).bit_length() - 1)
 
 
-@overload(s_lowest_index)
-def _s_lowest_index(a):
-    n = _words(a)
-    if n:
-        return _define(
-            "s_lowest_index",
-            "a",
-            n,
-            _by_first_word(
-                list(range(n)), lambda i: f"np.int64({64 * i} + lowest_bit_index64(a[{i}]))"
-            ),
-        )
+@_written_out(s_lowest_index)
+def _s_lowest_index(n):
+    return _by_first_word(
+        list(range(n)), lambda i: f"np.int64({64 * i} + lowest_bit_index64(a[{i}]))"
+    )
 
 
 def s_zero(like):
@@ -322,11 +282,9 @@ def s_zero(like):
     return (U64(0),) * len(like)
 
 
-@overload(s_zero)
-def _s_zero(like):
-    n = _words(like)
-    if n:
-        return _define("s_zero", "like", n, ["return " + _tuple(["U64(0)"] * n)])
+@_written_out(s_zero)
+def _s_zero(n):
+    return ["return " + _tuple(["U64(0)"] * n)]
 
 
 def s_all(like):
@@ -334,11 +292,9 @@ def s_all(like):
     return (~U64(0),) * len(like)
 
 
-@overload(s_all)
-def _s_all(like):
-    n = _words(like)
-    if n:
-        return _define("s_all", "like", n, ["return " + _tuple(["~U64(0)"] * n)])
+@_written_out(s_all)
+def _s_all(n):
+    return ["return " + _tuple(["~U64(0)"] * n)]
 
 
 def s_row(array, row, like):
@@ -346,16 +302,9 @@ def s_row(array, row, like):
     return tuple(U64(array[row, i]) for i in range(len(like)))
 
 
-@overload(s_row)
-def _s_row(array, row, like):
-    n = _words(like)
-    if n:
-        return _define(
-            "s_row",
-            "array, row, like",
-            n,
-            ["return " + _tuple([f"array[row, {i}]" for i in range(n)])],
-        )
+@_written_out(s_row, "like")
+def _s_row(n):
+    return ["return " + _tuple([f"array[row, {i}]" for i in range(n)])]
 
 
 def s_store(array, row, a):
@@ -364,13 +313,9 @@ def s_store(array, row, a):
         array[row, i] = x
 
 
-@overload(s_store)
-def _s_store(array, row, a):
-    n = _words(a)
-    if n:
-        return _define(
-            "s_store", "array, row, a", n, [f"array[row, {i}] = a[{i}]" for i in range(n)]
-        )
+@_written_out(s_store, "a")
+def _s_store(n):
+    return [f"array[row, {i}] = a[{i}]" for i in range(n)]
 
 
 def s_bit(b, like):
@@ -378,17 +323,11 @@ def s_bit(b, like):
     return _as_set(1 << int(b), len(like))
 
 
-@overload(s_bit)
-def _s_bit(b, like):
-    n = _words(like)
-    if n:
-        return _define(
-            "s_bit",
-            "b, like",
-            n,
-            ["k = U64(b & 63)", "q = b >> 6"]
-            + ["return " + _tuple([f"(ONE << k) if q == {i} else U64(0)" for i in range(n)])],
-        )
+@_written_out(s_bit, "like")
+def _s_bit(n):
+    return ["k = U64(b & 63)", "q = b >> 6"] + [
+        "return " + _tuple([f"(ONE << k) if q == {i} else U64(0)" for i in range(n)])
+    ]
 
 
 def s_has(a, b):
@@ -396,11 +335,9 @@ def s_has(a, b):
     return bool(_as_int(a) >> int(b) & 1)
 
 
-@overload(s_has)
-def _s_has(a, b):
-    n = _words(a)
-    if n:
-        return _define("s_has", "a, b", n, ["return (a[b >> 6] >> U64(b & 63)) & ONE != U64(0)"])
+@_written_out(s_has)
+def _s_has(n):
+    return ["return (a[b >> 6] >> U64(b & 63)) & ONE != U64(0)"]
 
 
 #: Masks of the low half of every 32-, 16-, 8-, 4-, 2- and 1-bit block of a word.
@@ -438,20 +375,17 @@ def nth_bit(a, n):
     return _as_set(1 << bits[n], len(a))
 
 
-@overload(nth_bit)
-def _nth_bit(a, n):
-    words = _words(a)
-    if words:
-        lines = ["k = np.int64(n)"]
-        for i in range(words - 1):
-            lines += [
-                f"c = np.int64(popcount64(a[{i}]))",
-                "if k < c:",
-                f"    return {_one_word_set(words, i, f'nth_in_word(a[{i}], k)')}",
-                "k -= c",
-            ]
-        lines.append(f"return {_one_word_set(words, words - 1, f'nth_in_word(a[{words - 1}], k)')}")
-        return _define("nth_bit", "a, n", words, lines)
+@_written_out(nth_bit)
+def _nth_bit(words):
+    lines = ["k = np.int64(n)"]
+    for i in range(words - 1):
+        lines += [
+            f"c = np.int64(popcount64(a[{i}]))",
+            "if k < c:",
+            f"    return {_one_word_set(words, i, f'nth_in_word(a[{i}], k)')}",
+            "k -= c",
+        ]
+    return lines + [f"return {_one_word_set(words, words - 1, f'nth_in_word(a[{words - 1}], k)')}"]
 
 
 def s_interior(size, like):
@@ -465,26 +399,15 @@ def s_edge(size, like):
 
 
 def _overload_table_row(stub, table):
-    """The numba version of a stub that reads row ``size`` of ``table`` as a set."""
-
-    @overload(stub)
-    def impl(size, like):
-        n = _words(like)
-        if n:
-            read = _define(
-                stub.__name__,
-                "size, like",
-                n,
-                ["return " + _tuple([f"TABLE[size, {i}]" for i in range(n)])],
-            )
-            read.__globals__["TABLE"] = table
-            return read
-
-    return impl
+    """The numba version of a stub that reads row ``size`` of the table named ``table``
+    (a global of this module) as a set."""
+    _written_out(stub, "like")(
+        lambda n: ["return " + _tuple([f"{table}[size, {i}]" for i in range(n)])]
+    )
 
 
-_overload_table_row(s_interior, SHIFT_INTERIOR)
-_overload_table_row(s_edge, SHIFT_EDGE)
+_overload_table_row(s_interior, "SHIFT_INTERIOR")
+_overload_table_row(s_edge, "SHIFT_EDGE")
 
 
 def to_shift_words(size, bits, like):
@@ -498,20 +421,24 @@ def to_shift_words(size, bits, like):
     return _as_set(out, len(like))
 
 
-@overload(to_shift_words)
-def _to_shift_words(size, bits, like):
-    n = _words(like)
-    if n:
-        # Each interior column is one run of bits in the bitboard and in the shift layout
-        # (up to 15 bits, across a word boundary in either): read it, and OR it into the
-        # word(s) it lands on, written out with constant offsets for each side that fits
-        # in ``n`` words (a loop over the columns took twice the time).
-        lines = [f"w{i} = U64(0)" for i in range(n)]
-        for size in range(MIN_SIZE, MAX_SIZE + 1):
-            if SHIFT_WORDS_OF[size] <= n:
-                lines += [f"if size == {size}:"] + [f"    {line}" for line in _column_moves(size)]
-        lines.append("return " + _tuple([f"w{i}" for i in range(n)]))
-        return _define("to_shift_words", "size, bits, like", n, lines)
+@_written_out(to_shift_words, "like")
+def _to_shift_words(n):
+    # Each interior column is one run of bits in the bitboard and in the shift layout
+    # (up to 15 bits, across a word boundary in either): read it, and OR it into the
+    # word(s) it lands on, written out with constant offsets for each side that fits
+    # in ``n`` words (a loop over the columns took twice the time).
+    lines = [f"w{i} = U64(0)" for i in range(n)]
+    for size in range(MIN_SIZE, MAX_SIZE + 1):
+        if SHIFT_WORDS_OF[size] <= n:
+            lines += [f"if size == {size}:"] + [f"    {line}" for line in _column_moves(size)]
+    return lines + ["return " + _tuple([f"w{i}" for i in range(n)])]
+
+
+@njit(cache=True, inline="always")
+def shift_sets(size, own_bits, enemy_bits, like):
+    """The bitboards ``own_bits``, ``enemy_bits`` (``Board``'s words) as sets of the
+    shift layout of ``like``'s words."""
+    return to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like)
 
 
 def _column_moves(size):

@@ -70,7 +70,7 @@ from .sets import (
     s_store,
     s_zero,
     set_like,
-    to_shift_words,
+    shift_sets,
 )
 from .tables import CELL_OF_BIT, SHIFT_WORDS_OF
 
@@ -359,8 +359,7 @@ def uniform_moves_in(size, own_bits, enemy_bits, codes, groups, like):
     """``uniform_moves`` in the shift layout of ``like``'s words."""
     w = U64(2 * size - 1)
     inside = s_interior(size, like)
-    own = to_shift_words(size, own_bits, like)
-    enemy = to_shift_words(size, enemy_bits, like)
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
     if eliminated(own, enemy):
         return np.int64(0)
     work = np.zeros((END_SETS, len(like)), dtype=np.uint64)

@@ -11,11 +11,11 @@ minus losses of the ``+`` side. Schedules (fishtest's): ``c_k = c / k^0.101``,
 chosen so that the last iteration uses the step ``c_end`` and the learning rate
 ``r_end`` given for each parameter.
 
-    >>> from hinge_fast.games.tune import parse_param, spsa
+    >>> from hinge_fast.games.tune import TuneSettings, parse_param, spsa
     >>> p = parse_param("mcts", "exploration=0.4,0.1,1.0,0.1")
     >>> p.name, p.start, p.low, p.high, p.c_end
     ('exploration', 0.4, 0.1, 1.0, 0.1)
-    >>> result = spsa("mcts", [p], iterations=2, nodes=30, size=4, seed=1)
+    >>> result = spsa("mcts", [p], 2, TuneSettings(nodes=30, size=4, seed=1))
     >>> len(result.steps), 0.1 <= result.values["exploration"] <= 1.0
     (2, True)
 
@@ -108,6 +108,24 @@ def parse_param(engine: str, text: str, r_end: float = DEFAULT_R_END) -> Param:
     return Param(name, option.type, start, low, high, c_end, r_end)
 
 
+@dataclass(frozen=True)
+class TuneSettings:
+    """How the games of a tuning run are played: ``games`` per iteration (pairs from one
+    opening, colours swapped), each search move limited by ``time`` seconds or
+    ``nodes``, on side ``size``, from ``openings`` random plies, unfinished after
+    ``max_plies``; ``seed`` of the perturbations, players and openings (None: a fresh
+    one); ``options``: fixed options of both sides."""
+
+    games: int = 2
+    time: float | None = None
+    nodes: int | None = None
+    size: int = 6
+    openings: int = 4
+    max_plies: int = 400
+    seed: int | None = None
+    options: dict = field(default_factory=dict)
+
+
 @dataclass
 class Step:
     """One SPSA iteration: the signs, the two settings played, the ``+`` side's
@@ -158,23 +176,16 @@ def spsa(
     engine: str,
     params: list,
     iterations: int,
-    games_per_iteration: int = 2,
+    settings: TuneSettings,
     *,
-    time: float | None = None,
-    nodes: int | None = None,
-    size: int = 6,
-    openings: int = 4,
-    max_plies: int = 400,
-    seed: int | None = None,
-    options: dict | None = None,
     progress=None,
     executor=None,
 ) -> TuneResult:
     """Tune ``params`` (from :func:`parse_param`) of ``engine`` by SPSA for ``iterations``
-    iterations of ``games_per_iteration`` games each, searches limited by ``time``
-    or ``nodes`` per move; ``options``: fixed options of both sides; ``progress(step)``
-    after each iteration; ``executor``: where each iteration's games are played
-    (``hinge_fast.jobs.executor``: processes or a Ray cluster; default here). Returns a :class:`TuneResult` (``values``, ``steps``)."""
+    iterations, each a match played as ``settings`` say (:class:`TuneSettings`);
+    ``progress(step)`` after each iteration; ``executor``: where each iteration's games
+    are played (``hinge_fast.jobs.executor``: processes or a Ray cluster; default here).
+    Returns a :class:`TuneResult` (``values``, ``steps``)."""
     spec = engine_spec(engine)
     if not params:
         raise HingeError("tune needs at least one parameter")
@@ -183,19 +194,19 @@ def spsa(
         raise HingeError(f"a parameter is named twice: {', '.join(names)}")
     for label, value, low in (
         ("iterations", iterations, 1),
-        ("games per iteration", games_per_iteration, 1),
+        ("games per iteration", settings.games, 1),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise HingeError(f"{label} must be a whole number of at least {low}, not {value!r}")
-    fixed = dict(options or {})
+    fixed = dict(settings.options)
     clash = set(fixed) & set(names)
     if clash:
         raise HingeError(f"option {sorted(clash)[0]} is both fixed and tuned")
     spec.check_options(fixed)
-    if time is None and nodes is None:
+    if settings.time is None and settings.nodes is None:
         raise HingeError("tune needs a time or a node limit per move")
 
-    rng = _random.Random(seed)
+    rng = _random.Random(settings.seed)
     n = iterations
     big_a = 0.1 * n
     theta = {p.name: float(p.start) for p in params}
@@ -210,8 +221,8 @@ def spsa(
         player_plus, player_minus = (
             SearchPlayer(
                 spec.name,
-                time=time,
-                nodes=nodes,
+                time=settings.time,
+                nodes=settings.nodes,
                 seed=rng.getrandbits(32),
                 name=name,
                 **fixed,
@@ -222,10 +233,10 @@ def spsa(
         match = play_match(
             player_plus,
             player_minus,
-            games_per_iteration,
-            size,
+            settings.games,
+            settings.size,
             rng.getrandbits(32),
-            settings=GameSettings(openings, max_plies=max_plies),
+            settings=GameSettings(settings.openings, max_plies=settings.max_plies),
             run=RunSettings(executor),
         )
         outcome = match.wins - match.losses

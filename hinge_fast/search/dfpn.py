@@ -79,7 +79,6 @@ from ..core.sets import (
     s_lowest,
     s_lowest_index,
     s_row,
-    to_shift_words,
 )
 from ..core.swipes import grow_group
 from ..core.symmetry import symmetry_permutations
@@ -303,6 +302,27 @@ def capped(value):
 
 
 @njit(cache=True, inline="always")
+def most_proving(numbers, others, n):
+    """``(least, second, best, total)``: the least of the children's ``numbers[:n]`` (at
+    a node of the attacker, their proof numbers; else their disproof numbers), the
+    second least, the index of the first least, and the capped sum of their ``others``.
+    With no child, INFINITY, INFINITY, 0 and 0."""
+    least = INFINITY
+    second = INFINITY
+    best = 0
+    total = np.int64(0)
+    for i in range(n):
+        if numbers[i] < least:
+            second = least
+            least = numbers[i]
+            best = i
+        elif numbers[i] < second:
+            second = numbers[i]
+        total = capped(total + others[i])
+    return least, second, best, total
+
+
+@njit(cache=True, inline="always")
 def mover_wins_at_once(size, own, enemy, ply, buf):
     """``own`` (to move) has a swipe flipping every token of ``enemy`` (listed in the
     rows of ``ply``, which the caller does not use yet): only when ``enemy`` is one
@@ -447,30 +467,10 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
     dn = np.int64(0)
     while True:
         # The node's numbers and its most proving child.
-        best = 0
-        second = INFINITY
         if attacker_to_move:
-            pn = INFINITY
-            dn = np.int64(0)
-            for i in range(n):
-                if child_pn[i] < pn:
-                    second = pn
-                    pn = child_pn[i]
-                    best = i
-                elif child_pn[i] < second:
-                    second = child_pn[i]
-                dn = capped(dn + child_dn[i])
+            pn, second, best, dn = most_proving(child_pn, child_dn, n)
         else:
-            pn = np.int64(0)
-            dn = INFINITY
-            for i in range(n):
-                if child_dn[i] < dn:
-                    second = dn
-                    dn = child_dn[i]
-                    best = i
-                elif child_dn[i] < second:
-                    second = child_dn[i]
-                pn = capped(pn + child_pn[i])
+            dn, second, best, pn = most_proving(child_dn, child_pn, n)
         if pn >= limit_pn or dn >= limit_dn or pn == 0 or dn == 0:
             break
         if state[STOPPED]:
@@ -525,13 +525,6 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
     if loop == 0:
         table_put(table, table_key, pn, dn, distance, state[NODES] - before)
     return pn, dn, distance, loop
-
-
-@njit(cache=True)
-def shift_sets(size, own_bits, enemy_bits, like):
-    """The bitboards ``own_bits``, ``enemy_bits`` (``Board``'s words) as sets of the
-    shift layout of ``like``'s words."""
-    return to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like)
 
 
 @njit(cache=True)

@@ -56,7 +56,7 @@ import numpy as np
 from ..core.codes import is_swipe
 from ..core.jit import njit
 from ..core.moves import list_moves
-from ..core.sets import s_count, s_row, set_like, to_shift_words
+from ..core.sets import s_count, s_row, set_like, shift_sets
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS
 from .terms import board_terms, position_terms
 from .weights import EVALUATORS
@@ -189,17 +189,8 @@ def evaluation_in(kind, size, own_bits, enemy_bits, weights, like):
     flips = np.empty((MAX_MOVES, words), dtype=np.uint64)
     work = np.empty((SCRATCH_ROWS, words), dtype=np.uint64)
     group_of_bit = np.empty(GROUP_SLOTS, dtype=np.int16)
-    return leaf_evaluation(
-        kind,
-        size,
-        to_shift_words(size, own_bits, like),
-        to_shift_words(size, enemy_bits, like),
-        moves,
-        flips,
-        work,
-        group_of_bit,
-        weights,
-    )[0]
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
+    return leaf_evaluation(kind, size, own, enemy, moves, flips, work, group_of_bit, weights)[0]
 
 
 class Evaluator:

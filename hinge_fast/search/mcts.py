@@ -86,7 +86,7 @@ from ..core.codes import is_swipe
 from ..core.jit import njit
 from ..core.moves import flipped_group, list_moves, play_move
 from ..core.playouts import rng_below
-from ..core.sets import s_count, s_row, set_like, to_shift_words
+from ..core.sets import s_count, s_row, set_like, shift_sets
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
 from .evaluate import FITTED, LOST, WINNING, get_evaluator, leaf_evaluation
 from .mcts_config import (
@@ -300,8 +300,7 @@ def run_iterations(
         t.prior,
     )
     stats, path, moves, flips, sizes = t.stats, t.path, t.moves, t.flips, t.sizes
-    root_own = to_shift_words(size, root_own_bits, like)
-    root_enemy = to_shift_words(size, root_enemy_bits, like)
+    root_own, root_enemy = shift_sets(size, root_own_bits, root_enemy_bits, like)
     capacity = parent.shape[0]
     done = 0
     for _ in range(iterations):

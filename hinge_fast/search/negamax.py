@@ -90,7 +90,7 @@ import numpy as np
 from ..core.codes import is_swipe
 from ..core.jit import njit
 from ..core.moves import child_key, list_moves, play_move
-from ..core.sets import s_count, s_row, to_shift_words
+from ..core.sets import s_count, s_row, shift_sets
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS, ZOBRIST
 from .alphabeta_config import MAX_QUIESCENCE_PLIES
 from .evaluate import LOST, MATE_BOUND, WIN, WINNING, leaf_evaluation
@@ -106,6 +106,7 @@ from .tt import (
     entry_score,
     prefetch_bucket,
     score_from_table,
+    settles,
     table_probe,
     table_store,
 )
@@ -360,29 +361,14 @@ def quiescence(size, colour, own, enemy, key, depth, ply, alpha, beta, config, b
         entry = table_probe(keys, data, key, config.generation)
         if entry != 0 and entry_depth(entry) == 0:
             score = score_from_table(entry_score(entry), ply)
-            bound = entry_bound(entry)
-            if (
-                bound == EXACT
-                or (bound == LOWER and score >= beta)
-                or (bound == UPPER and score <= alpha)
-            ):
+            if settles(entry_bound(entry), score, alpha, beta):
                 return score
 
     # Step 4. Static evaluation: a proven result, or the stand-pat score.
     moves = buf.moves[ply]
     flips = buf.flips[ply]
     order = buf.order[ply]
-    score, n, largest_flip = leaf_evaluation(
-        config.evaluator,
-        size,
-        own,
-        enemy,
-        moves,
-        flips,
-        buf.scratch,
-        buf.group_of_bit,
-        buf.weights,
-    )
+    score, n, largest_flip = static_evaluation(config, buf, size, own, enemy, moves, flips)
     proven = True
     if score == LOST:
         score = -(WIN - ply)
@@ -441,21 +427,18 @@ def quiescence(size, colour, own, enemy, key, depth, ply, alpha, beta, config, b
         their, ours = play_move(size, own, enemy, move, flipped)
         child = child_key(size, colour, key, move, flipped)
         buf.line[line_index] = child
-        if i == 0:
+        # The first flip with the whole window; the others with a null window, searched
+        # again with the whole window when they land inside it.
+        lower = -beta if i == 0 else -alpha - 1
+        score = -quiescence(
+            size, 1 - colour, their, ours, child, depth - 1, ply + 1, lower, -alpha,
+            config, buf, keys, data,
+        )  # fmt: skip
+        if i > 0 and alpha < score < beta:
             score = -quiescence(
                 size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha,
                 config, buf, keys, data,
             )  # fmt: skip
-        else:
-            score = -quiescence(
-                size, 1 - colour, their, ours, child, depth - 1, ply + 1, -alpha - 1, -alpha,
-                config, buf, keys, data,
-            )  # fmt: skip
-            if alpha < score < beta:
-                score = -quiescence(
-                    size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha,
-                    config, buf, keys, data,
-                )  # fmt: skip
         if state[ABORTED]:
             return np.int64(0)
         if score > best:
@@ -537,12 +520,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
                 table_move = entry_move(entry)
                 if entry_depth(entry) == depth:
                     score = score_from_table(entry_score(entry), ply)
-                    bound = entry_bound(entry)
-                    if (
-                        bound == EXACT
-                        or (bound == LOWER and score >= beta)
-                        or (bound == UPPER and score <= alpha)
-                    ):
+                    if settles(entry_bound(entry), score, alpha, beta):
                         return score
 
         # Step 4. Pruning on the static evaluation, at null-window nodes of the selective
@@ -554,17 +532,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
             after_null = key ^ buf.line[config.history_length + ply - 1] == ZOBRIST[size, 2, 0]
             null_move = depth >= NULL_MIN_DEPTH and not after_null
             if null_move or depth <= max(RFP_MAX_DEPTH, FUTILITY_MAX_DEPTH):
-                score = leaf_evaluation(
-                    config.evaluator,
-                    size,
-                    own,
-                    enemy,
-                    moves,
-                    flips,
-                    buf.scratch,
-                    buf.group_of_bit,
-                    buf.weights,
-                )[0]
+                score = static_evaluation(config, buf, size, own, enemy, moves, flips)[0]
                 if score == LOST:
                     return -(WIN - ply)
                 if score != WINNING:
@@ -724,6 +692,23 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
 
 
 @njit(cache=True, inline="always")
+def static_evaluation(config, buf, size, own, enemy, moves, flips):
+    """``leaf_evaluation`` of the search's evaluator, with the buffers' scratch rows and
+    weights: (score, moves listed or -1, largest flip)."""
+    return leaf_evaluation(
+        config.evaluator,
+        size,
+        own,
+        enemy,
+        moves,
+        flips,
+        buf.scratch,
+        buf.group_of_bit,
+        buf.weights,
+    )
+
+
+@njit(cache=True, inline="always")
 def unowned_buffers(buf):
     """``buf`` with every array an ``unowned`` view."""
     return SearchBuffers(
@@ -752,11 +737,12 @@ def search_depth(
     and table that numba does not reference-count: every call of the recursion passed
     16 arrays, and their atomic reference-count updates took about a third of the
     kernel's time."""
+    own, enemy = shift_sets(size, own, enemy, like)
     return negamax(
         size,
         colour,
-        to_shift_words(size, own, like),
-        to_shift_words(size, enemy, like),
+        own,
+        enemy,
         key,
         depth,
         ply,

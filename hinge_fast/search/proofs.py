@@ -1,13 +1,30 @@
 """What the prover finds: a position's result (``ProofResult``, with each root move's
 state, ``RootMove``) and the winner's strategy (``Proof``). Shared by the prover on one
-thread (``prover.py``) and on several (``prover_split.py``).
+thread (``prover.py``) and on several (``prover_split.py``); and ``deep_recursion``,
+for the walks over a proof's lines that recurse once a ply (``prover_split.py``,
+``solving/proof.py``).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .score import proof_text
+
+
+@contextmanager
+def deep_recursion(depth: int = 10_000) -> Iterator[None]:
+    """Python's recursion limit raised to at least ``depth`` inside the block, and
+    put back after it."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, depth))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 @dataclass

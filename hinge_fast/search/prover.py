@@ -46,7 +46,7 @@ from ..board import Board, Color, bitboard_cells
 from ..core import workers
 from ..core.fen import format_fen
 from ..core.geometry import NWORDS
-from ..core.sets import set_like
+from ..core.sets import set_like, shift_sets
 from ..core.tables import MAX_MOVES, SHIFT_WORDS_OF
 from ..errors import HingeError
 from .checkpoint import load_checkpoint, save_checkpoint
@@ -72,7 +72,6 @@ from .dfpn import (
     mid,
     new_buffers,
     new_table,
-    shift_sets,
 )
 from .proofs import Proof, ProofResult, RootMove
 from .prover_split import prove_split, split_proof

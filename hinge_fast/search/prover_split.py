@@ -50,14 +50,13 @@ HingeError: the position is then to be proven on one thread.
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 
 from ..core import workers
 from ..errors import HingeError
 from .dfpn import INFINITY, NODES
-from .proofs import Proof, ProofResult, RootMove
+from .proofs import Proof, ProofResult, RootMove, deep_recursion
 
 #: Nodes of the first round of every root move; each round gives this many times more.
 FIRST_BUDGET = 10_000
@@ -376,9 +375,5 @@ def strategy_distance(board, winner, strategy) -> int:
         known[fen] = distance
         return distance
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10_000))
-    try:
+    with deep_recursion():
         return visit()
-    finally:
-        sys.setrecursionlimit(limit)

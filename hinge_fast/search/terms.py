@@ -28,7 +28,7 @@ from ..core.sets import (
     s_interior,
     s_zero,
     set_like,
-    to_shift_words,
+    shift_sets,
 )
 from ..core.swipes import END_SETS, eliminated, flippable, uniform_count
 
@@ -64,9 +64,8 @@ def colour_stats(stones, ends, w):
 @njit(cache=True)
 def terms_in(size, own_bits, enemy_bits, like):
     """``position_terms`` of bitboards, in the shift layout of ``like``'s words."""
-    return position_terms(
-        size, to_shift_words(size, own_bits, like), to_shift_words(size, enemy_bits, like)
-    )
+    own, enemy = shift_sets(size, own_bits, enemy_bits, like)
+    return position_terms(size, own, enemy)
 
 
 def board_terms(size, own_bits, enemy_bits):

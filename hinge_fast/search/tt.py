@@ -83,6 +83,15 @@ def entry_score(data):
     return np.int64(data >> U64(SCORE_SHIFT)) - SCORE_OFFSET
 
 
+@njit(cache=True, inline="always")
+def settles(bound, score, alpha, beta):
+    """Whether a stored ``score`` with its ``bound`` settles the window (alpha, beta):
+    an exact score, a lower bound at or above beta, or an upper bound at or below alpha."""
+    return (
+        bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha)
+    )
+
+
 @njit(cache=True)
 def score_to_table(score, ply):
     """Win/loss scores count plies from the root; the table stores them from the node."""

@@ -23,12 +23,12 @@ one of them.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 
 from .. import reference as ref
 from ..errors import HingeError
 from ..records.files import read_text_file, reading, write_atomic
+from ..search.proofs import deep_recursion
 
 #: The largest proof file read (about 6 million positions, a few hours of checking):
 #: a larger one is refused before it is read.
@@ -204,12 +204,8 @@ def check_proof_text(text: str, cache: MoveCache | None = None) -> CheckedProof:
         distance_of[pos] = distance
         return distance
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10_000))
-    try:
+    with deep_recursion():
         distance = visit(root)
-    finally:
-        sys.setrecursionlimit(limit)
     if distance != claimed:
         raise HingeError(f"the proof claims {claimed} plies but its longest line has {distance}")
     return CheckedProof(

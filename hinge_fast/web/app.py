@@ -13,6 +13,8 @@ import asyncio
 import json
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Literal
 
@@ -67,6 +69,12 @@ NAME: JsonDict = {"maxLength": MAX_NAME}
 TEXT: JsonDict = {"maxLength": MAX_TEXT}
 
 
+def text_field(description: str, default=..., limit: JsonDict = TEXT, examples=None):
+    """A string field of a request body (required unless given a ``default``), with its
+    length bound ``limit`` in the schema."""
+    return Field(default, description=description, examples=examples, json_schema_extra=limit)
+
+
 class Body(BaseModel):
     """A request body: each field of the JSON type the schema says (no ``true`` taken
     for 1, no ``"3"`` for 3; 422 otherwise)."""
@@ -76,25 +84,20 @@ class Body(BaseModel):
 
 class NewGame(Body):
     size: int = Field(6, description="board side, 4 to 9", json_schema_extra=SIDES)
-    position: str | None = Field(
-        None,
-        description="a position string to start from instead of the empty board",
-        json_schema_extra=TEXT,
+    position: str | None = text_field(
+        "a position string to start from instead of the empty board", None
     )
-    record: str | None = Field(
+    record: str | None = text_field(
+        "a game record (docs/usage.md) to start from instead: its first game, at its last move",
         None,
-        description="a game record (docs/usage.md) to start from instead: its first "
-        "game, at its last move",
-        json_schema_extra=TEXT,
     )
 
 
 class MoveRequest(Body):
-    move: str = Field(
-        ...,
-        description="a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)",
+    move: str = text_field(
+        "a move in notation: C4, E5-F6xG7 (the target may be left out when only one group can be flipped)",
+        limit=NAME,
         examples=["F6"],
-        json_schema_extra=NAME,
     )
 
 
@@ -111,19 +114,12 @@ class SizeRequest(Body):
 
 
 class PositionRequest(Body):
-    position: str = Field(
-        ...,
-        description="a position string",
-        examples=["6/7/8/9/10/11/10/9/8/7/6 g"],
-        json_schema_extra=TEXT,
-    )
+    position: str = text_field("a position string", examples=["6/7/8/9/10/11/10/9/8/7/6 g"])
 
 
 class RecordRequest(Body):
-    record: str = Field(
-        ...,
-        description="a game record (docs/usage.md); the first game is loaded, at its last move",
-        json_schema_extra=TEXT,
+    record: str = text_field(
+        "a game record (docs/usage.md); the first game is loaded, at its last move"
     )
 
 
@@ -134,10 +130,8 @@ class ResignRequest(Body):
 
 
 class EditRequest(Body):
-    cell: str | None = Field(
-        None,
-        description="the cell to change, e.g. F6 (null: change only the side to move)",
-        json_schema_extra=NAME,
+    cell: str | None = text_field(
+        "the cell to change, e.g. F6 (null: change only the side to move)", None, NAME
     )
     piece: Literal["green", "blue"] | None = Field(
         None, description="the token to put there; null: empty it"
@@ -463,9 +457,15 @@ def create_app(
     def game_of(game_id: str) -> Game:
         return store.get(game_id)
 
-    def change(game_id: str, action) -> dict:
+    @contextmanager
+    def locked(game_id: str) -> Iterator[Game]:
+        """The game ``game_id``, held under its lock for the block."""
         game = game_of(game_id)
         with game.lock:
+            yield game
+
+    def change(game_id: str, action) -> dict:
+        with locked(game_id) as game:
             action(game)
             return _state(game)
 
@@ -504,8 +504,7 @@ def create_app(
         summary="The legal moves",
     )
     def legal(game_id: str):
-        game = game_of(game_id)
-        with game.lock:
+        with locked(game_id) as game:
             return game.legal_moves()
 
     def changing(name: str, path: str, summary: str, body_type, action) -> None:
@@ -573,8 +572,7 @@ def create_app(
         summary="The game as a record (docs/usage.md)",
     )
     def get_record(game_id: str):
-        game = game_of(game_id)
-        with game.lock:
+        with locked(game_id) as game:
             return PlainTextResponse(
                 game.record_text(), headers={"Content-Disposition": 'inline; filename="game.hgn"'}
             )
@@ -764,20 +762,22 @@ def create_app(
         503: {"model": Error, "description": "every search slot is taken"},
     }
 
-    @app.post(
-        "/api/games/{game_id}/analysis",
-        responses=stream_doc,
-        response_class=StreamingResponse,
-        summary="Analyse the position, streamed (stop it with /stop)",
-    )
+    def streamed(action: str, summary: str):
+        """The route of a game's search streamed as server-sent events (``stream``)."""
+        return app.post(
+            f"/api/games/{{game_id}}/{action}",
+            responses=stream_doc,
+            response_class=StreamingResponse,
+            summary=summary,
+        )
+
+    @streamed("analysis", "Analyse the position, streamed (stop it with /stop)")
     async def analysis(game_id: str, body: SearchBody):
         return await search(game_id, body, analysis=True)
 
-    @app.post(
-        "/api/games/{game_id}/engine-move",
-        responses=stream_doc,
-        response_class=StreamingResponse,
-        summary="The engine thinks and plays, streamed (/stop makes it play its best move so far)",
+    @streamed(
+        "engine-move",
+        "The engine thinks and plays, streamed (/stop makes it play its best move so far)",
     )
     async def engine_move(game_id: str, body: SearchBody):
         return await search(game_id, body, analysis=False)
@@ -789,8 +789,7 @@ def create_app(
         summary="Stop this game's search (an engine move then plays its best so far)",
     )
     def stop(game_id: str):
-        game = game_of(game_id)
-        with game.lock:
+        with locked(game_id) as game:
             run = game.search
             if run is not None:
                 run.stop()
@@ -812,8 +811,7 @@ def create_app(
     )
     def prove(game_id: str, body: ProveBody):
         nodes = check_prove_nodes(body.nodes, max_prove_nodes)
-        game = game_of(game_id)
-        with game.lock:
+        with locked(game_id) as game:
             board = game.board.copy()
         if board.outcome() is not None:
             raise HingeError("nothing to prove: the game is over")
