@@ -446,9 +446,9 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
             for_mover = np.int64(1)
             for_other *= THREAT_FACTOR
         terms, replies, _ = position_terms(size, their, ours)
-        if replies == 0:  # the child's side to move has no legal move: it has lost
-            child_pn[i] = INFINITY if attacker_to_move else 0
-            child_dn[i] = 0 if attacker_to_move else INFINITY
+        if replies == 0:  # the child's side to move has no legal move: the mover has won
+            child_pn[i] = 0 if attacker_to_move else INFINITY
+            child_dn[i] = INFINITY if attacker_to_move else 0
             continue
         # Mobility: the more replies the child's side to move has, the more work a win
         # for the mover takes there.
