@@ -411,3 +411,58 @@ def test_shortest_distances_are_the_tablebase_distances():
     from scripts.prove_check import main
 
     assert main(["--shortest", "--positions", "300", "--proofs", "100"]) == 0
+
+
+#: Positions of seeded random side-4 games where the side to move cannot flip every enemy
+#: token but has a move that leaves the other side with tokens and no legal move (the
+#: prover settles such children when it lists them); and the position one ply before
+#: each, the other side to move.
+LEAVES_STUCK = (
+    "4/1bg2/1ggg2/1bb1g2/1bbg2/1gb2/4 b",
+    "4/5/1gggg1/2gbgb1/2gbb1/1bbg1/4 b",
+    "4/1bbg1/1bggg1/1gbggg1/1bg1g1/1ggg1/4 b",
+    "4/1gbg1/1bbgg1/2b2g1/4g1/1b3/4 b",
+)
+BEFORE_STUCK = (
+    "4/1b3/1ggg2/1bb1g2/1bbg2/1gb2/4 g",
+    "4/5/2ggg1/2gbgb1/2gbb1/1bbg1/4 g",
+    "4/1bbg1/1bgg2/1gbggg1/1bg1g1/1ggg1/4 g",
+    "4/1gbg1/1bb1g1/2b2g1/4g1/1b3/4 g",
+)
+
+
+@pytest.mark.parametrize("fen", LEAVES_STUCK)
+def test_a_move_that_leaves_the_other_side_without_a_move_wins_in_one_ply(fen):
+    board = Board.from_fen(fen)
+    ends = []
+    for move in board.legal_moves:
+        child = Board.from_fen(fen)
+        child.push(move)
+        if child.is_game_over():
+            ends.append(child.token_count(child.turn))
+    # What the test is about: a move leaves the other side tokens but no move, and no
+    # move flips every enemy token.
+    assert ends and min(ends) > 0
+    prover = Prover(table_mb=1)
+    result = prover.prove(board, interruptible=False)
+    assert (result.winner, result.distance) == (board.turn, 1)
+    proof = prover.proof(board, result.winner)
+    checked = check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
+    assert (checked.winner, checked.distance) == (str(board.turn), 1)
+
+
+@pytest.mark.parametrize("fen", BEFORE_STUCK)
+def test_positions_before_a_move_that_leaves_a_side_stuck_have_the_brute_force_value(fen):
+    board = Board.from_fen(fen)
+    prover = Prover(table_mb=1)
+    result = prover.prove(board, interruptible=False)
+    win, distance = exact_value(ref.parse_position(fen), 7)
+    assert result.winner == (board.turn if win else board.turn.other)
+    assert result.distance >= distance
+    proof = prover.proof(board, result.winner)
+    checked = check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
+    assert checked.winner == str(result.winner)

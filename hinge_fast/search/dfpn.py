@@ -41,13 +41,18 @@ How it works
   placement at 2 for the mover and 1 for the other side, so forcing moves are tried
   first. A child in which the mover threatens to flip every enemy token next (the
   enemy is one group and a swipe reaches it) starts at 1 for the mover and
-  ``THREAT_FACTOR`` times the other side's number. Deep df-pn (Zhang, Iida and van
-  den Herik 2017): a child at depth d below the run's root has its numbers multiplied by
+  ``THREAT_FACTOR`` times the other side's number. Mobility (df-pn+): the mover's
+  number is then multiplied by the replies of the child's side to move divided by
+  ``MOBILITY_STEP``, rounded up, since a win for the mover must answer each of them.
+  The evaluation (``evaluate.classic_score`` of the child): the number of the side it
+  does not favour is doubled (both at 0). Deep df-pn (Zhang, Iida and van den Herik
+  2017): a child at depth d below the run's root has its numbers multiplied by
   ``max(DEEP_DEPTH - d, 1)``, so the search goes deep before it goes wide.
 * **Wins one ply ahead.** When a node lists its children, a child whose side to move
   can flip every token of the other at once (only possible when those tokens are one
   group) is a win for that side: it is settled and stored as its own search would
-  store it, without being searched.
+  store it, without being searched. A child whose side to move has no legal move is
+  lost for that side: settled too (its own search stores nothing).
 * **Distance**: a proven node's distance is the number of plies to the end of the game
   along its proof: at the winner's turn one more than the child it was proven by (the
   shortest known), at the loser's one more than the longest child. It bounds the exact
@@ -91,7 +96,9 @@ from ..core.tables import (
     SHIFT_WORDS,
     SHIFT_WORDS_OF,
 )
+from .evaluate import classic_score
 from .intrinsics import monotonic_ns
+from .terms import position_terms
 
 U64 = np.uint64
 #: Proof and disproof numbers are below INFINITY; INFINITY is a proven or disproven node.
@@ -123,6 +130,9 @@ DEEP_DEPTH = 12
 #: A child whose mover threatens to flip every enemy token next: its numbers for the
 #: other side are this many times the move's.
 THREAT_FACTOR = 3
+#: Mobility: a child's number for the mover is times its replies divided by this,
+#: rounded up.
+MOBILITY_STEP = 6
 
 
 def _symmetry_keys():
@@ -455,6 +465,20 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
             # A threat: we would flip every token of theirs next, so they must answer it.
             for_mover = np.int64(1)
             for_other *= THREAT_FACTOR
+        terms, replies, _ = position_terms(size, their, ours)
+        if replies == 0:  # the child's side to move has no legal move: the mover has won
+            child_pn[i] = 0 if attacker_to_move else INFINITY
+            child_dn[i] = INFINITY if attacker_to_move else 0
+            continue
+        # Mobility: the more replies the child's side to move has, the more work a win
+        # for the mover takes there.
+        for_mover *= (replies + MOBILITY_STEP - 1) // MOBILITY_STEP
+        # The evaluation: the side it does not favour in the child has its number doubled.
+        score = classic_score(terms)
+        if score >= 0:
+            for_mover *= 2
+        if score <= 0:
+            for_other *= 2
         # Deep df-pn: the shallower the child, the larger its numbers.
         factor = max(DEEP_DEPTH - (ply - state[ROOT_PLY]), np.int64(1))
         if attacker_to_move:
