@@ -288,84 +288,6 @@ def test_each_leaf_is_scored_by_the_evaluation():
     assert tree.wins[visited[0]] == pytest.approx(1.0 - _fitted_rate(child), abs=1e-12)
 
 
-# Green to move (side 6): after its move I10, Blue's static evaluation is about even
-# (-7) but Blue has swipes flipping two tokens or more, and quiescence scores it +1558.
-BIG_SWIPE = "6/2b2g1/1b4b1/7b1/10/1gg2gg4/2g5b1/2g4b1/1g4b1/5b1/6 g"
-
-
-def _quiescence_rate(board, least_flip, plies, scale=500.0):
-    """Alpha-beta's quiescence score of ``board`` (a depth-0 ``search_depth`` with
-    alpha-beta's own buffers, no table) as the win rate of its side to move, proven
-    results 0 and 1; and the score."""
-    import math
-
-    import numpy as np
-
-    from hinge_fast.core.sets import set_like
-    from hinge_fast.search.evaluate import FITTED, MATE_BOUND, get_evaluator
-    from hinge_fast.search.negamax import INFINITE, new_buffers, search_config, search_depth
-    from hinge_fast.search.tt import NO_TABLE
-
-    buf = new_buffers()
-    weights = get_evaluator("leaf-fitted").weights_for(board.size)
-    buf.weights[: len(weights)] = weights
-    key = np.uint64(board.zobrist_key)
-    buf.line[0] = key
-    config = search_config(1, 0, 0, FITTED, least_flip, plies, 0)
-    score = int(
-        search_depth(
-            board.size, int(board.turn), board.own, board.enemy, key, 0, 0, -INFINITE,
-            INFINITE, config, buf, *NO_TABLE, set_like(board.size),
-        )
-    )  # fmt: skip
-    if score <= -MATE_BOUND:
-        return 0.0, score
-    if score >= MATE_BOUND:
-        return 1.0, score
-    return 1.0 / (1.0 + math.exp(-score / scale)), score
-
-
-@pytest.mark.parametrize("least_flip, plies", [(2, 4), (2, 1), (3, 2)])
-def test_a_leaf_is_scored_by_its_quiescence_search(least_flip, plies):
-    """With ``quiescence`` on, the child one iteration visits holds its mover's win rate
-    by alpha-beta's quiescence search of the child, with the same least flip and plies:
-    not the static evaluation's when a reply flips enough tokens."""
-    from hinge_fast.search.evaluate import get_evaluator
-    from hinge_fast.search.mcts import MCTSSearcher
-
-    board = Board.from_fen(BIG_SWIPE)
-    one = MCTSSearcher(seed=5, quiescence=least_flip, quiescence_plies=plies)
-    one.go(board, Limits(nodes=1))
-    tree = one.tree
-    visited = [c for c in tree.children(0) if tree.visits[c] == 1]
-    assert len(visited) == 1
-    child = board.copy()
-    child.push(board.move_from_code(int(tree.move[visited[0]])))
-    rate, score = _quiescence_rate(child, least_flip, plies)
-    assert tree.wins[visited[0]] == pytest.approx(1.0 - rate, abs=1e-12)
-    static = get_evaluator("leaf-fitted")(child)
-    # Blue's largest flip there is two tokens: a least flip of 3 leaves the evaluation.
-    assert score > static + 500 if least_flip == 2 else score == static
-
-
-def test_quiescence_options_are_read_and_checked():
-    """The quiescence options reach every thread's searcher; bad values are errors
-    naming the option."""
-    from hinge_fast.search import create_searcher
-    from hinge_fast.search.registry import parse_engine_spec
-
-    name, options = parse_engine_spec("mcts:quiescence=3,quiescence_plies=2")
-    searcher = create_searcher(name, threads=2, **options)
-    assert [(s.leaf.quiescence, s.leaf.quiescence_plies) for s in searcher.searchers] == [
-        (3, 2)
-    ] * 2
-    for bad in ({"quiescence": -1}, {"quiescence_plies": 0}, {"quiescence_plies": 17}):
-        with pytest.raises(HingeError, match=next(iter(bad))):
-            create_searcher("mcts", **bad)
-    with pytest.raises(HingeError, match="quiescence"):
-        create_searcher("mcts", quiescence="two")
-
-
 def test_the_evaluation_at_the_leaves_still_proves_wins_and_losses():
     """With the evaluation at the leaves the solver still works: a win in one is played
     and proven, a lost position is proven lost."""
@@ -407,9 +329,7 @@ def test_the_searcher_classes_play_the_engine_defaults():
     plain, threads = MCTSSearcher(), MCTSThreadsSearcher()
     assert threads.threads == defaults["threads"]
     for name, value in defaults.items():
-        if name in ("quiescence", "quiescence_plies"):
-            assert getattr(plain.leaf, name) == value, name
-        elif name not in ("threads", "seed", "tablebase", "tree_nodes"):
+        if name not in ("threads", "seed", "tablebase", "tree_nodes"):
             assert getattr(plain.config, name) == value, name
     assert plain.tree_nodes == defaults["tree_nodes"]
     for board in (Board(4), Board(6), Board(7)):

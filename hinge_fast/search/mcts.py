@@ -88,34 +88,20 @@ from ..core.moves import flipped_group, list_moves, play_move
 from ..core.playouts import rng_below
 from ..core.sets import s_count, s_row, set_like, to_shift_words
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
-from .evaluate import FITTED, LOST, MATE_BOUND, WIN, WINNING, get_evaluator, leaf_evaluation
-from .intrinsics import unowned
+from .evaluate import FITTED, LOST, WINNING, get_evaluator, leaf_evaluation
 from .mcts_config import (
     DEFAULT_EVAL_SCALE,
     DEFAULT_EXPLORATION,
     DEFAULT_FPU,
     DEFAULT_PRIOR_WEIGHT,
-    DEFAULT_QUIESCENCE,
-    DEFAULT_QUIESCENCE_PLIES,
     DEFAULT_TREE_NODES,
     FRESH_SEED,
     MCTSConfig,
     mcts_config,
 )
-from .negamax import (
-    INFINITE,
-    MAX_WEIGHTS,
-    STATE_SLOTS,
-    SearchBuffers,
-    SearchConfig,
-    quiescence,
-    search_config,
-    unowned_buffers,
-)
 from .result import RootMove, SearchResult
 from .score import Score
 from .searcher import Searcher
-from .tt import NO_TABLE
 
 #: Deepest tree path an iteration follows; deeper leaves are not expanded.
 MAX_TREE_DEPTH = 400
@@ -262,53 +248,6 @@ def eval_win_rate(size, own, enemy, scale, weights, t):
     return 1.0 / (1.0 + math.exp(-score / scale)), False
 
 
-def leaf_buffers(plies: int) -> SearchBuffers:
-    """The buffers of a leaf's quiescence search of at most ``plies`` plies
-    (``negamax.SearchBuffers`` with rows for those plies only, and no room for what
-    quiescence does not use: killers, history, the root's record)."""
-    rows = plies + 2
-    return SearchBuffers(
-        moves=np.zeros((rows, MAX_MOVES), dtype=np.int64),
-        flips=np.zeros((rows, MAX_MOVES, SHIFT_WORDS), dtype=np.uint64),
-        order=np.zeros((rows, MAX_MOVES), dtype=np.int64),
-        scratch=np.zeros((SCRATCH_ROWS, SHIFT_WORDS), dtype=np.uint64),
-        group_of_bit=np.zeros(GROUP_SLOTS, dtype=np.int16),
-        killers=np.zeros((rows, 2), dtype=np.int64),
-        history=np.zeros(1, dtype=np.int64),
-        pv=np.zeros((rows, rows), dtype=np.int64),
-        pv_length=np.zeros(rows, dtype=np.int64),
-        line=np.zeros(rows, dtype=np.uint64),
-        root_info=np.zeros((3, 1), dtype=np.int64),
-        state=np.zeros(STATE_SLOTS, dtype=np.int64),
-        weights=np.zeros(MAX_WEIGHTS, dtype=np.float64),
-    )
-
-
-def leaf_config(least_flip: int, plies: int) -> SearchConfig:
-    """The ``SearchConfig`` of a leaf's quiescence search: no table, no game history
-    (a leaf's line starts at the leaf), the fitted evaluation, swipes flipping
-    ``least_flip`` tokens or more searched ``plies`` plies."""
-    return search_config(1, 0, 0, FITTED, least_flip, plies, 0)
-
-
-@njit(cache=True)
-def quiescence_win_rate(size, own, enemy, scale, parity, config, buf, keys, data):
-    """``(p, lost)`` as ``eval_win_rate``, from the score of the position's quiescence
-    search (``negamax.quiescence`` with ``config``, ``buf`` and the table ``keys``,
-    ``data``; ``parity`` the colour its keys start from): a proven win 1, a proven loss
-    0, else ``1 / (1 + exp(-score / scale))``; ``lost`` when the side to move has no
-    legal move."""
-    score = quiescence(
-        size, parity, own, enemy, U64(0), np.int64(0), np.int64(0),
-        np.int64(-INFINITE), np.int64(INFINITE), config, buf, keys, data,
-    )  # fmt: skip
-    if score <= -MATE_BOUND:
-        return 0.0, score == -WIN
-    if score >= MATE_BOUND:
-        return 1.0, False
-    return 1.0 / (1.0 + math.exp(-score / scale)), False
-
-
 @njit(cache=True)
 def settle_proof(node, first, count, proof, plies):
     """Recompute the proof of an expanded ``node`` from its children; True if proven."""
@@ -338,31 +277,13 @@ def settle_proof(node, first, count, proof, plies):
 
 @njit(cache=True, nogil=True)  # nogil: one tree per thread runs in parallel (mcts_threads.py)
 def run_iterations(
-    size,
-    root_own_bits,
-    root_enemy_bits,
-    iterations,
-    config,
-    t,
-    rng,
-    eval_weights,
-    like,
-    leaf,
-    leaf_buf,
-    keys,
-    data,
+    size, root_own_bits, root_enemy_bits, iterations, config, t, rng, eval_weights, like
 ):
     """Run up to ``iterations`` select-expand-playout-backup iterations on the tree
     ``t`` (``TreeArrays``) from the root given as bitboards (``Board``'s words), in the
     shift layout of ``like``'s words. Returns how many ran (fewer once the root is
-    proven). ``config``: ``MCTSConfig``; a leaf's result is its ``eval_win_rate``, or
-    with ``leaf.quiescence`` > 0 its ``quiescence_win_rate`` (``leaf``: the
-    ``SearchConfig`` of ``leaf_config``, ``leaf_buf`` its ``leaf_buffers``, ``keys``
-    and ``data`` an unused table)."""
+    proven). ``config``: ``MCTSConfig``; a leaf's result is its ``eval_win_rate``."""
     exploration, fpu, prior_weight, eval_scale = config
-    q_buf = unowned_buffers(leaf_buf)
-    q_keys = unowned(keys)
-    q_data = unowned(data)
     # First-play urgency: with fpu >= 0 an unvisited child is worth fpu + w * prior and
     # children of equal prior are shuffled at expansion; with fpu < 0 the unvisited
     # children are taken first, in prior order.
@@ -490,13 +411,8 @@ def run_iterations(
         if proof[node] != 0:
             reward = 1.0 if proof[node] > 0 else 0.0
         else:
-            # The leaf's value for its side to move.
-            if leaf.quiescence > 0:
-                result, lost = quiescence_win_rate(
-                    size, own, enemy, eval_scale, np.int64(depth & 1), leaf, q_buf, q_keys, q_data
-                )
-            else:
-                result, lost = eval_win_rate(size, own, enemy, eval_scale, eval_weights, t)
+            # The fitted evaluation of the leaf for its side to move.
+            result, lost = eval_win_rate(size, own, enemy, eval_scale, eval_weights, t)
             if lost:
                 proof[node] = 1
                 plies[node] = 0
@@ -528,15 +444,12 @@ def ensure_compiled(size: int = 4) -> None:
     if words not in _LOADED_WORDS:
         board = Board(size)
         config = mcts_config(DEFAULT_EXPLORATION, 0.5, 0.1, DEFAULT_EVAL_SCALE)
-        weights = get_evaluator("leaf-fitted").weights_for(size)
-        buf = leaf_buffers(1)
-        buf.weights[: len(weights)] = weights
-        _run(Tree(64), board, 1, config, new_rng(0), weights, leaf_config(2, 1), buf)
+        _run(Tree(64), board, 1, config, new_rng(0), get_evaluator("leaf-fitted").weights_for(size))
         len(board.legal_codes)  # the move list's kernel
         _LOADED_WORDS.add(words)
 
 
-def _run(tree, board, iterations, config: MCTSConfig, rng, weights, leaf, leaf_buf):
+def _run(tree, board, iterations, config: MCTSConfig, rng, weights):
     return int(
         run_iterations(
             board.size,
@@ -548,9 +461,6 @@ def _run(tree, board, iterations, config: MCTSConfig, rng, weights, leaf, leaf_b
             rng,
             weights,
             set_like(board.size),
-            leaf,
-            leaf_buf,
-            *NO_TABLE,
         )
     )
 
@@ -586,13 +496,9 @@ class MCTSSearcher(Searcher):
         fpu=DEFAULT_FPU,
         prior_weight=DEFAULT_PRIOR_WEIGHT,
         eval_scale=DEFAULT_EVAL_SCALE,
-        quiescence=DEFAULT_QUIESCENCE,
-        quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
     ):
         super().__init__()
         self.config = mcts_config(exploration, fpu, prior_weight, eval_scale)
-        self.leaf = leaf_config(quiescence, quiescence_plies)
-        self.leaf_buf = leaf_buffers(int(quiescence_plies))
         self.tree_nodes = tree_nodes
         self.seed = seed
         self.tree: Tree | None = None
@@ -623,7 +529,6 @@ class MCTSSearcher(Searcher):
             )
         tree = self.tree_for(n_root)
         eval_weights = get_evaluator("leaf-fitted").weights_for(board.size)
-        self.leaf_buf.weights[: len(eval_weights)] = eval_weights
 
         deadline = None if time_limit is None else started + time_limit
         done = 0
@@ -631,9 +536,7 @@ class MCTSSearcher(Searcher):
         next_report = started + PROGRESS_SECONDS
         while True:
             todo = chunk if node_limit is None else min(chunk, node_limit - done)
-            done += _run(
-                tree, board, todo, self.config, rng, eval_weights, self.leaf, self.leaf_buf
-            )
+            done += _run(tree, board, todo, self.config, rng, eval_weights)
             now = time.perf_counter()
             if (
                 tree.proof[0] != 0

@@ -32,12 +32,6 @@ MAX_PRIOR_WEIGHT = 100.0
 #: tablebase's results on positions of random games: 500).
 DEFAULT_EVAL_SCALE = 500.0
 MAX_EVAL_SCALE = 1e6
-#: The leaf's quiescence search (``negamax.quiescence``): the least flip (tokens) of a
-#: swipe searched from a leaf (0: the evaluation alone), and its most plies.
-DEFAULT_QUIESCENCE = 0
-MAX_QUIESCENCE = 1000
-DEFAULT_QUIESCENCE_PLIES = 4
-MAX_QUIESCENCE_PLIES = 16
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
 MAX_SEED = 2**63 - 1
@@ -108,22 +102,6 @@ OPTIONS = (
         MAX_EVAL_SCALE,
         "the fitted evaluation's centi-tokens per unit of log-odds: a leaf's result is "
         "1 / (1 + exp(-score / eval_scale))",
-    ),
-    OptionSpec(
-        "quiescence",
-        "int",
-        DEFAULT_QUIESCENCE,
-        0,
-        MAX_QUIESCENCE,
-        "a leaf's value: its quiescence search over the swipes that flip at least this many tokens (0: its evaluation alone)",
-    ),
-    OptionSpec(
-        "quiescence_plies",
-        "int",
-        DEFAULT_QUIESCENCE_PLIES,
-        1,
-        MAX_QUIESCENCE_PLIES,
-        "most plies of a leaf's quiescence search",
     ),
     SEED,
     THREADS,
