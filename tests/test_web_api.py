@@ -226,6 +226,17 @@ def test_searches_at_once_are_bounded():
             assert [name for name, _ in events(response)][-1] == "done"
 
 
+def test_a_search_asked_as_the_server_stops_is_refused_as_stopping(client):
+    """Once the server has begun to stop (its searches closed), a new search is refused
+    with 503 and ``server_stopping``, which the page reads as the server going away; a
+    full pool is a 503 without it (try again)."""
+    gid = new_game(client)["id"]
+    client.app.state.shutdown()
+    refused = client.post(f"/api/games/{gid}/engine-move", json={"engine": "mcts", "time": 1})
+    assert refused.status_code == 503
+    assert refused.json() == {"error": "the server is shutting down", "server_stopping": True}
+
+
 def test_a_change_of_position_stops_the_game_search(client):
     gid = new_game(client, position=MIDGAME)["id"]
     with client.stream(

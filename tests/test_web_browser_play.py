@@ -347,6 +347,29 @@ def test_the_page_says_when_the_server_is_gone_and_when_it_came_back_as_another_
     expect(page.locator("body")).not_to_contain_text('{"error"')
 
 
+def test_a_request_that_meets_the_server_stopping_shows_it_is_gone(page, server):
+    """A move asked of the engine just as the server begins to stop is refused with
+    503 and ``server_stopping``: the page says the server is not answering (and does
+    not wait for an answer), as when the stream itself breaks."""
+    import json
+
+    open_page(page, server, mode="engine")
+    page.route(
+        "**/engine-move",
+        lambda route: route.fulfill(
+            status=503,
+            content_type="application/json",
+            body=json.dumps({"error": "the server is shutting down", "server_stopping": True}),
+        ),
+    )
+    click_cell(page, "F6")
+    expect(page.locator("#connection")).to_be_visible()
+    expect(page.locator("#connection-text")).to_contain_text("The server is not answering")
+    expect(page.locator("#status")).not_to_contain_text("thinking")
+    click_cell(page, "E4")  # until Retry, the board says so rather than sending a move
+    expect(page.locator("#message")).to_have_text("the server is not answering")
+
+
 def test_a_server_killed_mid_search_is_said_and_nothing_waits_for_ever(page):
     import os
     import signal

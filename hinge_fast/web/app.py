@@ -45,6 +45,7 @@ from .engine import (
     PoolFull,
     SearchPool,
     SearchRequest,
+    ServerStopping,
     check_prove_nodes,
     new_prover,
     prove_json,
@@ -416,6 +417,8 @@ def create_app(
 
     @app.exception_handler(HingeError)
     async def hinge_error(request, exc: HingeError):
+        if isinstance(exc, ServerStopping):  # the page then says the server is gone
+            return JSONResponse({"error": str(exc), "server_stopping": True}, status_code=503)
         if isinstance(exc, PoolFull):
             return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "1"})
         return JSONResponse({"error": str(exc)}, status_code=400)

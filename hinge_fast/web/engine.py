@@ -34,6 +34,10 @@ class PoolFull(HingeError):
     """Every search slot is taken; the request may be tried again later."""
 
 
+class ServerStopping(PoolFull):
+    """The server is shutting down: no search starts any more."""
+
+
 @dataclass
 class SearchRequest:
     engine: str
@@ -156,7 +160,7 @@ class SearchPool:
         """A slot for ``request`` (None: a proof, whose prover is given to the run's
         ``also_stop``), or PoolFull at once."""
         if self.closed:
-            raise PoolFull("the server is shutting down")
+            raise ServerStopping("the server is shutting down")
         if not self._slots.acquire(blocking=False):
             raise PoolFull(
                 f"the server is already running {self.limit} searches, its limit (proofs count as searches); "

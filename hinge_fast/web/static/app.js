@@ -59,6 +59,10 @@ async function reach(path, options) {
   if (response.status === 403 && page.state) {
     const data = await response.clone().json().catch(() => ({}));
     if ((data.error || "").startsWith("no access token")) connectionLost(RESTARTED);
+  } else if (response.status === 503) {
+    // a request that came in as the server began to stop: it is going away
+    const data = await response.clone().json().catch(() => ({}));
+    if (data.server_stopping) serverStopping();
   } else if (page.down && !page.stopping) {
     connectionBack();  // an answer: the server is back
   }
@@ -474,6 +478,8 @@ async function onCell(cell) {
   const last = page.lastPlaced;
   if (last && last.cell === cell && performance.now() - last.time < DOUBLE_CLICK_MS) return;
   say("");
+  // the server said it is stopping: nothing on the board can reach it until Retry
+  if (page.stopping) return say("the server is not answering");
   if (page.editing) {
     const piece = document.querySelector("input[name=piece]:checked").value || null;
     return attempt(async () => render(await api("POST", gamePath("/edit"), { cell, piece })));
