@@ -82,7 +82,11 @@ def commands_of_side(size: int, folder: Path) -> list[list[str]]:
 def test_after_warmup_no_command_compiles_on_any_side(tmp_path):
     """After ``hinge-fast warmup``, fresh processes running move, analyze, perft,
     playouts, prove, solve and probe with both engines on every side from 4 to 9
-    compile no kernel at all."""
+    compile no kernel at all; it removes the kernels of earlier builds from the cache."""
+    from hinge_fast.core.jit import cache_folders
+
+    (folder,) = [f for f in cache_folders() if list(f.glob("moves.moves_in-*.nbi"))]
+    stale = _plant_stale_kernels(folder)  # the suite's conftest has warmed this cache
     warm = subprocess.run(
         [sys.executable, "-m", "hinge_fast.cli", "warmup"],
         cwd=ROOT,
@@ -92,6 +96,8 @@ def test_after_warmup_no_command_compiles_on_any_side(tmp_path):
         timeout=1800,
     )
     assert warm.returncode == 0, warm.stderr[-3000:]
+    assert not any(p.exists() for p in stale)
+    assert "cached kernel files of earlier builds" in warm.stdout, warm.stdout
     for size in range(4, 10):
         results, err = run_commands(commands_of_side(size, tmp_path))
         for argv, status, compiled in results:
@@ -118,6 +124,49 @@ def test_a_command_compiles_only_its_side_and_says_so(tmp_path):
     # compiles its own versions, which side 4's run did not.
     (other,), _ = run_commands([["moves", "--size", "7"]], env)
     assert "list_moves" in other[2]
+
+
+def _plant_stale_kernels(folder: Path) -> list[Path]:
+    """Files of an earlier build in the cache folder ``folder``: an index stamped by
+    another build with its data file, and a data file that a current index (of
+    ``moves.moves_in``) does not name. Returns them."""
+    import pickle
+
+    import numba
+
+    index = folder / "movecode.gone-1.py311.nbi"
+    index.write_bytes(
+        pickle.dumps(numba.__version__)
+        + pickle.dumps(("an earlier build", {("sig",): "movecode.gone-1.py311.1.nbc"}))
+    )
+    (current,) = folder.glob("moves.moves_in-*.nbi")
+    unnamed = folder / current.name.replace(".nbi", ".9.nbc")
+    data = folder / "movecode.gone-1.py311.1.nbc"
+    for path in (data, unnamed):
+        path.write_bytes(b"stale")
+    return [index, data, unnamed]
+
+
+def test_a_new_build_removes_the_kernels_of_earlier_ones(tmp_path):
+    """Numba never loads a cached kernel of an earlier build again, nor deletes it: the
+    first compile of a build removes them from its install's folders (and nothing of
+    another package, or of this build), so that upgrades do not pile up in the cache."""
+    cache = tmp_path / "cache"
+    env = _env(HINGE_FAST_CACHE_DIR=str(cache))
+    run_commands([["moves", "--size", "4"]], env)
+    (folder,) = {p.parent for p in cache.rglob("moves.moves_in-*.nbi")}
+    stale = _plant_stale_kernels(folder)
+    kept = sorted(folder.iterdir())
+    foreign = cache / "other_0123" / "theirs.f-1.py311.nbi"
+    foreign.parent.mkdir()
+    foreign.write_bytes(stale[0].read_bytes())
+    (other,), _ = run_commands([["moves", "--size", "7"]], env)  # compiles: a new layout
+    assert other[2], other
+    assert not any(p.exists() for p in stale)
+    assert set(kept) - set(stale) <= set(folder.iterdir())
+    assert foreign.exists()
+    (again,), err = run_commands([["moves", "--size", "4"]], env)
+    assert again[2] == [] and "compiling" not in err  # this build's kernels all kept
 
 
 def test_kernel_cache_folder_honours_the_settings_whatever_was_imported_first(tmp_path):

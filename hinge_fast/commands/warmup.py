@@ -12,7 +12,8 @@ def register(subparsers):
         help="compile every kernel of every side now, on every core",
         description="Load or compile every numba kernel of every board side (4 to 9): both engines, the "
         "prover, the solver, perft and playouts, one worker process per core. After it no command "
-        "compiles anything; without it, a command compiles what it runs on first use.",
+        "compiles anything; without it, a command compiles what it runs on first use. It also "
+        "removes the cached kernels of earlier builds of this install.",
         epilog="Example: hinge-fast warmup",
     )
     p.add_argument(
@@ -26,6 +27,7 @@ def register(subparsers):
 
 
 def run_warmup(args) -> int:
+    from ..core.kernels import prune_stale_kernels
     from ..errors import HingeError
     from ..measure.warmup import warm_up
 
@@ -38,4 +40,7 @@ def run_warmup(args) -> int:
         print(f"kernels compiled in {seconds:.1f} s ({compiled:,} kernel versions)")
     else:
         print(f"kernels loaded from the cache in {seconds:.1f} s")
+    files, size = prune_stale_kernels()
+    if files:
+        print(f"removed {files:,} cached kernel files of earlier builds ({size / 2**20:,.1f} MB)")
     return 0

@@ -145,6 +145,78 @@ class KernelCacheLocator(caching.UserProvidedCacheLocator):
         return self
 
 
+def _index_entries(index: Path) -> set[str] | None:
+    """The data files an index of numba's cache names, if it holds kernels of this build
+    (this numba, ``BUILD_STAMP``); None for an index of another build or unreadable."""
+    import pickle
+
+    import numba
+
+    try:
+        with open(index, "rb") as f:
+            if pickle.load(f) != numba.__version__:
+                return None
+            stamp, overloads = pickle.loads(f.read())
+    except Exception:  # another numba's or a damaged file: the cache ignores it too
+        return None
+    if stamp != BUILD_STAMP:
+        return None
+    return set(overloads.values())
+
+
+def cache_folders() -> list[Path]:
+    """The folders of ``kernel_cache_dir()`` that hold this install's kernels: one per
+    package folder holding a kernel source file (numba names a folder after its path)."""
+    package = Path(os.path.abspath(__file__)).parent.parent  # as numba names the sources
+    folders = {path.parent for path in package.rglob("*.py")}
+    root = kernel_cache_dir()
+    return sorted(
+        root / caching.UserProvidedCacheLocator.get_suitable_cache_subpath(str(folder / "x.py"))
+        for folder in folders
+    )
+
+
+def prune_stale_kernels() -> tuple[int, int]:
+    """Delete the cached kernels of other builds of this install (sources or numba
+    changed since they were compiled), which numba never loads again but never deletes:
+    each upgrade would otherwise leave its kernels behind. Returns (files, bytes) removed.
+
+    Only this install's folders are touched (other installs and other packages' numba
+    caches are left alone). Safe beside processes of this build compiling now: numba
+    writes a kernel's index before its data file, and an index is read again right
+    before the files it does not name are deleted."""
+    files = size = 0
+    for folder in cache_folders():
+        if not folder.is_dir():
+            continue
+        data_of: dict[str, list[Path]] = {}
+        for data in folder.glob("*.nbc"):
+            data_of.setdefault(data.name.rsplit(".", 2)[0], []).append(data)
+        for index in folder.glob("*.nbi"):
+            prefix = index.name[: -len(".nbi")]
+            named = _index_entries(index)
+            doomed = [d for d in data_of.get(prefix, ()) if named is None or d.name not in named]
+            if doomed or named is None:
+                named = _index_entries(index)  # again: another process may have saved
+                for data in doomed:
+                    if named is None or data.name not in named:
+                        files, size = _remove(data, files, size)
+                if named is None:  # last, so that no data file is left without an index
+                    files, size = _remove(index, files, size)
+    return files, size
+
+
+def _remove(path: Path, files: int, size: int) -> tuple[int, int]:
+    """Delete ``path`` if it is still there and may be deleted (a shared cache may be
+    read-only); the running totals with it counted."""
+    try:
+        length = path.stat().st_size
+        path.unlink()
+    except OSError:
+        return files, size
+    return files + 1, size + length
+
+
 class KernelCacheImpl(caching.CompileResultCacheImpl):
     """numba's cache of compiled kernels, found by ``KernelCacheLocator`` alone."""
 

@@ -9,7 +9,9 @@ compiled kernel on disk (``jit.kernel_cache_dir()``); the next run loads it.
 On import this registers ``COMPILE_NOTICE``, which says on stderr, before numba first
 really compiles something in this process (loading from the cache compiles nothing),
 what it compiles and about how long it takes, and on a terminal shows the kernels
-compiled so far. ``hinge-fast warmup`` compiles everything ahead, on every core.
+compiled so far; it also removes from the cache the kernels of earlier builds of this
+install (``jit.prune_stale_kernels``), which numba would keep forever. ``hinge-fast
+warmup`` compiles everything ahead, on every core.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 from numba.core import event
 
 from .codes import encode_placement, encode_swipe, is_swipe, move_from, move_target, move_to  # noqa: F401
-from .jit import kernel_cache_dir  # noqa: F401
+from .jit import kernel_cache_dir, prune_stale_kernels  # noqa: F401
 from .moves import bitboard_flips, flipped_group, group_labels, legal_moves, words, zobrist_hash  # noqa: F401
 from .perft import make_unmake_loop, perft_children  # noqa: F401
 from .perft import perft as perft_kernel  # noqa: F401
@@ -77,6 +79,7 @@ class CompileNotice(event.Listener):
         self._depth += 1
         if not self.said:
             self.said = True
+            prune_stale_kernels()  # a new build compiles: its predecessors' kernels go
             words = _words_of(ev.data.get("args", ()))
             where = f" for {sides_text(words)}" if words else ""
             print(
