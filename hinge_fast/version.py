@@ -1,3 +1,3 @@
 """The package's version, for every layer (``hinge_fast.__version__``)."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0.dev0"
