@@ -114,6 +114,29 @@ def test_newgame(session, command, expected):
     assert session.game_string() == expected
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_newgame_gets_the_searcher_ready_before_the_first_bestmove(session, engine, monkeypatch):
+    """``newgame`` loads the side's kernels and allocates the searcher, so that the first
+    ``bestmove`` of a game (timed by the other side from outside) pays none of it."""
+    from hinge_fast.search.searcher import Searcher
+
+    session.handle(f"options set engine {engine}")
+    ok(session.handle("newgame 4"))  # the engine's modules are imported by now
+    ready = []
+    monkeypatch.setattr(Board, "load_kernels", lambda board: ready.append(("kernels", board.size)))
+    kinds, stack = {Searcher}, [Searcher]
+    while stack:  # every searcher class: each may have a prepare of its own
+        for sub in stack.pop().__subclasses__():
+            kinds.add(sub)
+            stack.append(sub)
+    for kind in kinds:
+        monkeypatch.setattr(
+            kind, "prepare", lambda self, board: ready.append(("prepare", board.size))
+        )
+    ok(session.handle("newgame 5"))
+    assert ready == [("kernels", 5), ("prepare", 5)]
+
+
 @pytest.mark.parametrize(
     "argument, message",
     [

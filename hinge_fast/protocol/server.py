@@ -177,7 +177,21 @@ class EngineSession:
             start = Board.from_fen(text)
             board = start.copy()
         self.start, self.board = start, board
+        self._get_ready(board)
         return [self.game_string()]
+
+    def _get_ready(self, board: Board) -> None:
+        """Load the kernels of ``board``'s side and allocate the searcher now, so that
+        the game's first ``bestmove`` answers within its time as measured from outside
+        (``go`` pays them before its own clock starts). A searcher that cannot be made
+        is left for ``bestmove`` to report."""
+        engine, options = searcher_options(self.options)
+        try:
+            searcher = self._searcher_for(engine, options)
+        except HingeError:
+            return
+        board.load_kernels()
+        searcher.prepare(board)
 
     def _cmd_play(self, rest):
         board = self._game()
