@@ -223,3 +223,42 @@ def test_no_kernel_cache_inside_the_package():
         and hinge_fast.__spec__.origin == hinge_fast.__file__
     )
     assert [p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")] == []
+
+
+def test_warmup_of_chosen_sides_runs_only_their_layouts():
+    """``warmup --size S`` runs the jobs of S's word count only (sides 5 and 6 share
+    one), every component of it, the solver's only with side 4."""
+    from hinge_fast.measure.warmup import COMPONENTS, jobs, sides_warmed
+
+    assert sides_warmed() == [4, 5, 6, 7, 8, 9]
+    assert sides_warmed([6]) == [5, 6] and sides_warmed([9, 4]) == [4, 9]
+    assert sorted(jobs([6])) == sorted((c, 2) for c in COMPONENTS if c != "solver")
+    assert ("solver", 1) in jobs([4]) and {w for _, w in jobs([4, 8])} == {1, 4}
+    assert sorted(jobs()) == sorted(set(jobs([4]) + jobs([5]) + jobs([7]) + jobs([8]) + jobs([9])))
+
+
+def test_warmup_of_one_side_says_which_and_refuses_other_sides():
+    """The command names the sides it made ready; a side outside 4 to 9 is refused with
+    one line and status 2."""
+    run = subprocess.run(
+        [sys.executable, "-m", "hinge_fast.cli", "warmup", "--size", "5", "--processes", "1"],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.startswith("kernels of sides 5 and 6 "), run.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "hinge_fast.cli", "warmup", "--size", "10"],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "error: argument --size: S must be from 4 to 9, not 10 (see 'hinge-fast warmup --help')"
+    ]

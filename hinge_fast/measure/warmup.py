@@ -128,23 +128,34 @@ def warm_job(component: str, words: int) -> tuple[str, int, int, float]:
     return component, words, kernels.COMPILE_NOTICE.compiled - before, time.perf_counter() - started
 
 
-def jobs() -> list[tuple[str, int]]:
+def sides_warmed(sizes=None) -> list[int]:
+    """The board sides whose kernels ``warm_up(sizes=sizes)`` makes ready: those of the
+    layouts of ``sizes`` (sides 5 and 6 share one), every side without."""
+    return sorted(s for _, w in jobs(sizes) if _ == COMPONENTS[0] for s in LAYOUTS[w])
+
+
+def jobs(sizes=None) -> list[tuple[str, int]]:
     """Every (component, layout) job, the move generator's first, the largest layouts
-    first within a component (their kernels take longest)."""
+    first within a component (their kernels take longest); with ``sizes``, only the
+    layouts of those board sides."""
+    wanted = (
+        set(LAYOUTS) if sizes is None else {w for w, s in LAYOUTS.items() if set(s) & set(sizes)}
+    )
     return [
         (c, w)
         for c in COMPONENTS
-        for w in sorted(LAYOUTS, reverse=True)
+        for w in sorted(wanted, reverse=True)
         if c != "solver" or MIN_SIZE in LAYOUTS[w]
     ]
 
 
-def warm_up(processes: int | None = None, progress: bool = False) -> int:
-    """Load or compile every kernel of every side from ``MIN_SIZE`` to ``MAX_SIZE``, on
-    ``processes`` worker processes (default: one per core). Returns the number of kernel
-    versions compiled (0: all were in the cache). With ``progress``, a progress bar."""
+def warm_up(processes: int | None = None, progress: bool = False, sizes=None) -> int:
+    """Load or compile every kernel of every side from ``MIN_SIZE`` to ``MAX_SIZE`` (or
+    of the sides ``sizes`` only), on ``processes`` worker processes (default: one per
+    core). Returns the number of kernel versions compiled (0: all were in the cache).
+    With ``progress``, a progress bar."""
     assert set(s for sides in LAYOUTS.values() for s in sides) == set(range(MIN_SIZE, MAX_SIZE + 1))
-    todo = jobs()
+    todo = jobs(sizes)
     processes = processes or os.cpu_count() or 1
     compiled = 0
     # "spawn": a worker starts clean, not a fork of a process whose numba holds locks.
