@@ -466,3 +466,54 @@ def test_positions_before_a_move_that_leaves_a_side_stuck_have_the_brute_force_v
         write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
     )
     assert checked.winner == str(result.winner)
+
+
+#: Positions of seeded random side-4 games where the side to move has no win in one ply
+#: but a move after which it threatens to flip every enemy token and no reply stops it:
+#: the prover settles that child as won in two plies when it lists it.
+THREAT_UNANSWERED = (
+    "4/1g1b1/6/1gg2b1/1gg1b1/1gbb1/4 b",
+    "4/5/1ggb2/4b2/1b4/2g2/4 g",
+    "4/3b1/2b3/5g1/3gg1/1gg2/4 b",
+    "4/1bb2/1b2g1/1g1g3/1gggg1/1gg2/4 b",
+)
+#: Positions where the side to move can make such a threat, but each one has an answer,
+#: and whose value lies more than three plies ahead.
+THREAT_ANSWERED = (
+    "4/1g1b1/4b1/2g1bb1/3b2/1b3/4 b",
+    "4/2b2/6/2b1g2/4g1/5/4 g",
+    "4/1gb2/1g4/5g1/3b2/2b2/4 g",
+    "4/2bb1/1g1bb1/7/2g3/2gg1/4 g",
+)
+
+
+@pytest.mark.parametrize("fen", THREAT_UNANSWERED)
+def test_a_threat_without_an_answer_is_a_win_in_three_plies_found_by_listing_the_moves(fen):
+    assert exact_value(ref.parse_position(fen), 3) == (True, 3)
+    board = Board.from_fen(fen)
+    prover = Prover(table_mb=1)
+    # One node: the root's moves listed, no child searched.
+    result = prover.prove(board, nodes=1, interruptible=False)
+    assert (result.winner, result.distance, result.nodes) == (board.turn, 3, 1)
+    proof = prover.proof(board, result.winner)
+    checked = check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
+    assert (checked.winner, checked.distance) == (str(board.turn), 3)
+
+
+@pytest.mark.parametrize("fen", THREAT_ANSWERED)
+def test_a_threat_with_an_answer_is_searched_and_the_value_is_the_brute_force_one(fen):
+    board = Board.from_fen(fen)
+    win, distance = exact_value(ref.parse_position(fen), 7)
+    assert distance > 3  # no result to find by listing the moves
+    prover = Prover(table_mb=1)
+    assert prover.prove(board, nodes=1, interruptible=False).winner is None
+    result = prover.prove(board, interruptible=False)
+    assert result.winner == (board.turn if win else board.turn.other)
+    assert result.distance >= distance
+    proof = prover.proof(board, result.winner)
+    checked = check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
+    assert checked.winner == str(result.winner)

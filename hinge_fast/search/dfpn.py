@@ -52,7 +52,10 @@ How it works
   can flip every token of the other at once (only possible when those tokens are one
   group) is a win for that side: it is settled and stored as its own search would
   store it, without being searched. A child whose side to move has no legal move is
-  lost for that side: settled too (its own search stores nothing).
+  lost for that side: settled too (its own search stores nothing). A child in which the
+  mover threatens to flip every enemy token next, and no reply of the child's side to
+  move leaves it unable to (each is listed and tried), is won for the mover in two
+  plies: settled and stored the same way.
 * **Distance**: a proven node's distance is the number of plies to the end of the game
   along its proof: at the winner's turn one more than the child it was proven by (the
   shortest known), at the loser's one more than the longest child. It bounds the exact
@@ -353,6 +356,21 @@ def mover_wins_at_once(size, own, enemy, ply, buf):
     return found > 0
 
 
+@njit(cache=True, inline="always")
+def parried(size, own, enemy, ply, buf):
+    """``own`` (to move) has a reply after which ``enemy`` cannot flip every token of
+    ``own`` at once (listed in the rows of ``ply`` and ``ply + 1``, which the caller
+    does not use yet). False when ``own`` has no legal move."""
+    moves = buf.moves[ply]
+    flips = buf.flips[ply]
+    n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
+    for i in range(n):
+        their, ours = play_move(size, own, enemy, moves[i], s_row(flips, i, own))
+        if not s_any(ours) or not mover_wins_at_once(size, their, ours, ply + 1, buf):
+            return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table):
     """Search the position ``(own, enemy)`` (``own`` to move; the attacker when
@@ -461,15 +479,33 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
         else:
             for_mover = np.int64(2)
             for_other = np.int64(1)
-        if ply + 1 < PLIES - 1 and mover_wins_at_once(size, ours, their, ply + 1, buf):
-            # A threat: we would flip every token of theirs next, so they must answer it.
-            for_mover = np.int64(1)
-            for_other *= THREAT_FACTOR
         terms, replies, _ = position_terms(size, their, ours)
         if replies == 0:  # the child's side to move has no legal move: the mover has won
             child_pn[i] = 0 if attacker_to_move else INFINITY
             child_dn[i] = INFINITY if attacker_to_move else 0
             continue
+        if ply + 1 < PLIES - 1 and mover_wins_at_once(size, ours, their, ply + 1, buf):
+            # A threat: we would flip every token of theirs next, so they must answer it.
+            if (
+                ply + 2 < PLIES - 1
+                and (horizon == 0 or horizon - ply >= 3)
+                and not parried(size, their, ours, ply + 1, buf)
+            ):
+                # No reply answers it: the child is won for the mover in two plies,
+                # stored as the child's own search would store it.
+                child_distance[i] = 2
+                if attacker_to_move:
+                    child_pn[i] = 0
+                    child_dn[i] = INFINITY
+                else:
+                    child_pn[i] = INFINITY
+                    child_dn[i] = 0
+                table_put(
+                    table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(2), np.int64(1)
+                )
+                continue
+            for_mover = np.int64(1)
+            for_other *= THREAT_FACTOR
         # Mobility: the more replies the child's side to move has, the more work a win
         # for the mover takes there.
         for_mover *= (replies + MOBILITY_STEP - 1) // MOBILITY_STEP
