@@ -458,33 +458,34 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
             child_dn[i] = table.dn[slot]
             child_distance[i] = table.meta[slot] & 0xFFFF
             continue
-        if ply + 1 < PLIES - 1 and (horizon == 0 or horizon - ply >= 2):
+        # The evaluation's terms of the child, its side to move's replies and whether
+        # it can flip every token of ours at once; the terms also say whether we could
+        # flip every token of theirs (the largest of their groups our swipes reach).
+        terms, replies, can_eliminate = position_terms(size, their, ours)
+        if can_eliminate and ply + 1 < PLIES - 1 and (horizon == 0 or horizon - ply >= 2):
             # The child's mover flips every token of ours at once: the child is won for
             # it, stored as the child's own search would store it.
-            if mover_wins_at_once(size, their, ours, ply + 1, buf):
-                child_distance[i] = 1
-                if attacker_to_move:
-                    child_pn[i] = INFINITY
-                    child_dn[i] = 0
-                else:
-                    child_pn[i] = 0
-                    child_dn[i] = INFINITY
-                table_put(
-                    table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(1), np.int64(1)
-                )
-                continue
+            child_distance[i] = 1
+            if attacker_to_move:
+                child_pn[i] = INFINITY
+                child_dn[i] = 0
+            else:
+                child_pn[i] = 0
+                child_dn[i] = INFINITY
+            table_put(table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(1), np.int64(1))
+            continue
         if is_swipe(moves[i]):
             for_mover = np.int64(1)
             for_other = np.int64(1) + min(s_count(flipped), np.int64(3))
         else:
             for_mover = np.int64(2)
             for_other = np.int64(1)
-        terms, replies, _ = position_terms(size, their, ours)
         if replies == 0:  # the child's side to move has no legal move: the mover has won
             child_pn[i] = 0 if attacker_to_move else INFINITY
             child_dn[i] = INFINITY if attacker_to_move else 0
             continue
-        if ply + 1 < PLIES - 1 and mover_wins_at_once(size, ours, their, ply + 1, buf):
+        their_count = s_count(their)
+        if ply + 1 < PLIES - 1 and their_count > 0 and -terms[3] == their_count:
             # A threat: we would flip every token of theirs next, so they must answer it.
             if (
                 ply + 2 < PLIES - 1
