@@ -52,10 +52,14 @@ How it works
   can flip every token of the other at once (only possible when those tokens are one
   group) is a win for that side: it is settled and stored as its own search would
   store it, without being searched. A child whose side to move has no legal move is
-  lost for that side: settled too (its own search stores nothing). A child in which the
-  mover threatens to flip every enemy token next, and no reply of the child's side to
-  move leaves it unable to (each is listed and tried), is won for the mover in two
-  plies: settled and stored the same way.
+  lost for that side: settled too (its own search stores nothing). These checks and the
+  threat of the initial numbers take the answers of the child's evaluation terms
+  (``terms.position_terms``: its side to move's replies, and the largest group of each
+  side that the other's swipes reach), computed for its initial numbers anyway.
+* **Threats without an answer.** A child in which the mover threatens to flip every
+  enemy token next, and no reply of the child's side to move leaves it unable to (each
+  is listed and tried, ``parried``), is won for the mover in two plies: settled and
+  stored the same way.
 * **Distance**: a proven node's distance is the number of plies to the end of the game
   along its proof: at the winner's turn one more than the child it was proven by (the
   shortest known), at the loser's one more than the longest child. It bounds the exact
