@@ -517,3 +517,16 @@ def test_a_threat_with_an_answer_is_searched_and_the_value_is_the_brute_force_on
         write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
     )
     assert checked.winner == str(result.winner)
+
+
+def test_of_children_tied_on_the_least_number_the_hardest_to_refute_is_searched():
+    import numpy as np
+
+    from hinge_fast.search.dfpn import INFINITY, most_proving
+
+    numbers = np.array([3, 1, 2, 1, 1, 9], dtype=np.int64)
+    others = np.array([5, 2, 1, 7, 7, 4], dtype=np.int64)
+    # The least is 1 (three children): the first of those with the largest other number.
+    assert most_proving(numbers, others, 6) == (1, 1, 3, 26)
+    assert most_proving(numbers, others, 3) == (1, 2, 1, 8)
+    assert most_proving(numbers, others, 0) == (INFINITY, INFINITY, 0, 0)

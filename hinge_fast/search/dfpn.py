@@ -14,7 +14,9 @@ How it works
   once, found when the moves are listed.
 * **df-pn with the 1+epsilon trick** (Pawlewicz and Lew): the child searched next gets
   the threshold ``min(t, pn2 * (1 + 1/4) + 1)`` of the second-best sibling instead of
-  ``pn2 + 1``, so the search switches between siblings less often.
+  ``pn2 + 1``, so the search switches between siblings less often. Of children with
+  the same least number, the one with the largest other number (at the attacker's
+  turn, the disproof number) is searched.
 * **Children kept per ply.** A node lists its moves once per visit and keeps each
   child's (pn, dn) in the per-ply buffers, read from the transposition table when the
   node is entered and updated from the recursion; the table is only read there.
@@ -322,7 +324,8 @@ def capped(value):
 def most_proving(numbers, others, n):
     """``(least, second, best, total)``: the least of the children's ``numbers[:n]`` (at
     a node of the attacker, their proof numbers; else their disproof numbers), the
-    second least, the index of the first least, and the capped sum of their ``others``.
+    second least, the index of the least (of several, the first with the largest of
+    ``others``: the child hardest to refute), and the capped sum of their ``others``.
     With no child, INFINITY, INFINITY, 0 and 0."""
     least = INFINITY
     second = INFINITY
@@ -332,6 +335,9 @@ def most_proving(numbers, others, n):
         if numbers[i] < least:
             second = least
             least = numbers[i]
+            best = i
+        elif numbers[i] == least and others[i] > others[best]:
+            second = least
             best = i
         elif numbers[i] < second:
             second = numbers[i]
