@@ -367,7 +367,7 @@ def test_protocol_prove():
     session = EngineSession(strict=True)
     session.handle(f"newgame {GREEN_WINS_IN_3}")
     out = session.handle("prove nodes 100000")
-    assert out[0].startswith("info nodes 2 time ") and out[1:] == ["proven green 3", "ok"]
+    assert out[0].startswith("info nodes 1 time ") and out[1:] == ["proven green 3", "ok"]
     assert session.handle("prove depth 3")[0] == "err prove takes nodes N and time S, not depth"
     session.handle("newgame 5")
     out = session.handle("prove nodes 300")
