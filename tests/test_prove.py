@@ -183,7 +183,7 @@ def test_empty_side4_board_is_a_green_win(prover):
 
 
 # ----- the shortest win -------------------------------------------------------------------------
-#: Blue wins in 3 plies at best; the plain search proves a win in 7.
+#: Blue wins in 3 plies at best; the plain search proves a win in 5.
 SHORTER_THAN_FOUND = "4/1ggg1/3g2/1g2bb1/2bb2/5/4 b"
 
 
@@ -208,7 +208,7 @@ def test_shortest_proves_the_brute_force_distance_and_its_proof_has_it(prover):
 
 def test_shortest_finds_a_shorter_win_than_the_plain_search():
     board = Board.from_fen(SHORTER_THAN_FOUND)
-    assert Prover(table_mb=1).prove(board, interruptible=False).distance == 7
+    assert Prover(table_mb=1).prove(board, interruptible=False).distance == 5
     result = Prover(table_mb=1).prove(board, interruptible=False, shortest=True)
     assert (result.text(), result.shortest) == (
         "Blue wins in 3 plies (proven, the shortest win)",
@@ -395,11 +395,11 @@ def test_analyze_shows_a_proven_result(cli):
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30")
     assert run.status == 0, run.err
     assert run.out.splitlines()[-1].startswith(
-        "proof: Green wins in at most 3 plies (proven), 2 nodes in "
+        "proof: Green wins in at most 3 plies (proven), 1 nodes in "
     )
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30", "--json")
     proof = json.loads(run.out)["proof"]
-    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 2)
+    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 1)
 
 
 @pytest.mark.slow

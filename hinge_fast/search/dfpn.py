@@ -54,7 +54,7 @@ How it works
   can flip every token of the other at once (only possible when those tokens are one
   group) is a win for that side: it is settled and stored as its own search would
   store it, without being searched. A child whose side to move has no legal move is
-  lost for that side: settled too (its own search stores nothing). These checks and the
+  lost for that side: settled and stored too. These checks and the
   threat of the initial numbers take the answers of the child's evaluation terms
   (``terms.position_terms``: its side to move's replies, and the largest group of each
   side that the other's swipes reach), computed for its initial numbers anyway.
@@ -493,6 +493,8 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
         if replies == 0:  # the child's side to move has no legal move: the mover has won
             child_pn[i] = 0 if attacker_to_move else INFINITY
             child_dn[i] = INFINITY if attacker_to_move else 0
+            # Stored, so that the proof, which reads the table, knows this shortest win.
+            table_put(table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(0), np.int64(1))
             continue
         their_count = s_count(their)
         if ply + 1 < PLIES - 1 and their_count > 0 and -terms[3] == their_count:
