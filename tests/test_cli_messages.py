@@ -337,7 +337,7 @@ def test_json_and_svg_scores_name_their_side_and_unit(cli, tmp_path):
 
 def test_a_proof_s_length_is_a_bound_and_said_so(cli):
     run = cli("prove", "--size", "4", "--quiet", "--table-mb", "8")
-    assert run.out == "Green wins in at most 23 plies (proven)\n"
+    assert run.out == "Green wins in at most 19 plies (proven)\n"
 
 
 def test_the_web_docs_state_the_mcts_tree_s_real_size():

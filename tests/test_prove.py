@@ -183,7 +183,7 @@ def test_empty_side4_board_is_a_green_win(prover):
 
 
 # ----- the shortest win -------------------------------------------------------------------------
-#: Blue wins in 3 plies at best; the plain search proves a win in 7.
+#: Blue wins in 3 plies at best; the plain search proves a win in 5.
 SHORTER_THAN_FOUND = "4/1ggg1/3g2/1g2bb1/2bb2/5/4 b"
 
 
@@ -208,7 +208,7 @@ def test_shortest_proves_the_brute_force_distance_and_its_proof_has_it(prover):
 
 def test_shortest_finds_a_shorter_win_than_the_plain_search():
     board = Board.from_fen(SHORTER_THAN_FOUND)
-    assert Prover(table_mb=1).prove(board, interruptible=False).distance == 7
+    assert Prover(table_mb=1).prove(board, interruptible=False).distance == 5
     result = Prover(table_mb=1).prove(board, interruptible=False, shortest=True)
     assert (result.text(), result.shortest) == (
         "Blue wins in 3 plies (proven, the shortest win)",
@@ -367,7 +367,7 @@ def test_protocol_prove():
     session = EngineSession(strict=True)
     session.handle(f"newgame {GREEN_WINS_IN_3}")
     out = session.handle("prove nodes 100000")
-    assert out[0].startswith("info nodes 2 time ") and out[1:] == ["proven green 3", "ok"]
+    assert out[0].startswith("info nodes 1 time ") and out[1:] == ["proven green 3", "ok"]
     assert session.handle("prove depth 3")[0] == "err prove takes nodes N and time S, not depth"
     session.handle("newgame 5")
     out = session.handle("prove nodes 300")
@@ -395,11 +395,11 @@ def test_analyze_shows_a_proven_result(cli):
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30")
     assert run.status == 0, run.err
     assert run.out.splitlines()[-1].startswith(
-        "proof: Green wins in at most 3 plies (proven), 2 nodes in "
+        "proof: Green wins in at most 3 plies (proven), 1 nodes in "
     )
     run = cli("analyze", GREEN_WINS_IN_3, "--depth", "1", "--prove", "30", "--json")
     proof = json.loads(run.out)["proof"]
-    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 2)
+    assert (proof["winner"], proof["distance"], proof["nodes"]) == ("green", 3, 1)
 
 
 @pytest.mark.slow
@@ -466,3 +466,67 @@ def test_positions_before_a_move_that_leaves_a_side_stuck_have_the_brute_force_v
         write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
     )
     assert checked.winner == str(result.winner)
+
+
+#: Positions of seeded random side-4 games where the side to move has no win in one ply
+#: but a move after which it threatens to flip every enemy token and no reply stops it:
+#: the prover settles that child as won in two plies when it lists it.
+THREAT_UNANSWERED = (
+    "4/1g1b1/6/1gg2b1/1gg1b1/1gbb1/4 b",
+    "4/5/1ggb2/4b2/1b4/2g2/4 g",
+    "4/3b1/2b3/5g1/3gg1/1gg2/4 b",
+    "4/1bb2/1b2g1/1g1g3/1gggg1/1gg2/4 b",
+)
+#: Positions where the side to move can make such a threat, but each one has an answer,
+#: and whose value lies more than three plies ahead.
+THREAT_ANSWERED = (
+    "4/1g1b1/4b1/2g1bb1/3b2/1b3/4 b",
+    "4/2b2/6/2b1g2/4g1/5/4 g",
+    "4/1gb2/1g4/5g1/3b2/2b2/4 g",
+    "4/2bb1/1g1bb1/7/2g3/2gg1/4 g",
+)
+
+
+@pytest.mark.parametrize("fen", THREAT_UNANSWERED)
+def test_a_threat_without_an_answer_is_a_win_in_three_plies_found_by_listing_the_moves(fen):
+    assert exact_value(ref.parse_position(fen), 3) == (True, 3)
+    board = Board.from_fen(fen)
+    prover = Prover(table_mb=1)
+    # One node: the root's moves listed, no child searched.
+    result = prover.prove(board, nodes=1, interruptible=False)
+    assert (result.winner, result.distance, result.nodes) == (board.turn, 3, 1)
+    proof = prover.proof(board, result.winner)
+    checked = check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
+    assert (checked.winner, checked.distance) == (str(board.turn), 3)
+
+
+@pytest.mark.parametrize("fen", THREAT_ANSWERED)
+def test_a_threat_with_an_answer_is_searched_and_the_value_is_the_brute_force_one(fen):
+    board = Board.from_fen(fen)
+    win, distance = exact_value(ref.parse_position(fen), 7)
+    assert distance > 3  # no result to find by listing the moves
+    prover = Prover(table_mb=1)
+    assert prover.prove(board, nodes=1, interruptible=False).winner is None
+    result = prover.prove(board, interruptible=False)
+    assert result.winner == (board.turn if win else board.turn.other)
+    assert result.distance >= distance
+    proof = prover.proof(board, result.winner)
+    checked = check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
+    assert checked.winner == str(result.winner)
+
+
+def test_of_children_tied_on_the_least_number_the_hardest_to_refute_is_searched():
+    import numpy as np
+
+    from hinge_fast.search.dfpn import INFINITY, most_proving
+
+    numbers = np.array([3, 1, 2, 1, 1, 9], dtype=np.int64)
+    others = np.array([5, 2, 1, 7, 7, 4], dtype=np.int64)
+    # The least is 1 (three children): the first of those with the largest other number.
+    assert most_proving(numbers, others, 6) == (1, 1, 3, 26)
+    assert most_proving(numbers, others, 3) == (1, 2, 1, 8)
+    assert most_proving(numbers, others, 0) == (INFINITY, INFINITY, 0, 0)

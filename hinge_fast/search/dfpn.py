@@ -14,7 +14,9 @@ How it works
   once, found when the moves are listed.
 * **df-pn with the 1+epsilon trick** (Pawlewicz and Lew): the child searched next gets
   the threshold ``min(t, pn2 * (1 + 1/4) + 1)`` of the second-best sibling instead of
-  ``pn2 + 1``, so the search switches between siblings less often.
+  ``pn2 + 1``, so the search switches between siblings less often. Of children with
+  the same least number, the one with the largest other number (at the attacker's
+  turn, the disproof number) is searched.
 * **Children kept per ply.** A node lists its moves once per visit and keeps each
   child's (pn, dn) in the per-ply buffers, read from the transposition table when the
   node is entered and updated from the recursion; the table is only read there.
@@ -52,7 +54,14 @@ How it works
   can flip every token of the other at once (only possible when those tokens are one
   group) is a win for that side: it is settled and stored as its own search would
   store it, without being searched. A child whose side to move has no legal move is
-  lost for that side: settled too (its own search stores nothing).
+  lost for that side: settled and stored too. These checks and the
+  threat of the initial numbers take the answers of the child's evaluation terms
+  (``terms.position_terms``: its side to move's replies, and the largest group of each
+  side that the other's swipes reach), computed for its initial numbers anyway.
+* **Threats without an answer.** A child in which the mover threatens to flip every
+  enemy token next, and no reply of the child's side to move leaves it unable to (each
+  is listed and tried, ``parried``), is won for the mover in two plies: settled and
+  stored the same way.
 * **Distance**: a proven node's distance is the number of plies to the end of the game
   along its proof: at the winner's turn one more than the child it was proven by (the
   shortest known), at the loser's one more than the longest child. It bounds the exact
@@ -315,7 +324,8 @@ def capped(value):
 def most_proving(numbers, others, n):
     """``(least, second, best, total)``: the least of the children's ``numbers[:n]`` (at
     a node of the attacker, their proof numbers; else their disproof numbers), the
-    second least, the index of the first least, and the capped sum of their ``others``.
+    second least, the index of the least (of several, the first with the largest of
+    ``others``: the child hardest to refute), and the capped sum of their ``others``.
     With no child, INFINITY, INFINITY, 0 and 0."""
     least = INFINITY
     second = INFINITY
@@ -325,6 +335,9 @@ def most_proving(numbers, others, n):
         if numbers[i] < least:
             second = least
             least = numbers[i]
+            best = i
+        elif numbers[i] == least and others[i] > others[best]:
+            second = least
             best = i
         elif numbers[i] < second:
             second = numbers[i]
@@ -351,6 +364,21 @@ def mover_wins_at_once(size, own, enemy, ply, buf):
         s_count(enemy),
     )
     return found > 0
+
+
+@njit(cache=True, inline="always")
+def parried(size, own, enemy, ply, buf):
+    """``own`` (to move) has a reply after which ``enemy`` cannot flip every token of
+    ``own`` at once (listed in the rows of ``ply`` and ``ply + 1``, which the caller
+    does not use yet). False when ``own`` has no legal move."""
+    moves = buf.moves[ply]
+    flips = buf.flips[ply]
+    n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
+    for i in range(n):
+        their, ours = play_move(size, own, enemy, moves[i], s_row(flips, i, own))
+        if not s_any(ours) or not mover_wins_at_once(size, their, ours, ply + 1, buf):
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -440,36 +468,57 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
             child_dn[i] = table.dn[slot]
             child_distance[i] = table.meta[slot] & 0xFFFF
             continue
-        if ply + 1 < PLIES - 1 and (horizon == 0 or horizon - ply >= 2):
+        # The evaluation's terms of the child, its side to move's replies and whether
+        # it can flip every token of ours at once; the terms also say whether we could
+        # flip every token of theirs (the largest of their groups our swipes reach).
+        terms, replies, can_eliminate = position_terms(size, their, ours)
+        if can_eliminate and ply + 1 < PLIES - 1 and (horizon == 0 or horizon - ply >= 2):
             # The child's mover flips every token of ours at once: the child is won for
             # it, stored as the child's own search would store it.
-            if mover_wins_at_once(size, their, ours, ply + 1, buf):
-                child_distance[i] = 1
-                if attacker_to_move:
-                    child_pn[i] = INFINITY
-                    child_dn[i] = 0
-                else:
-                    child_pn[i] = 0
-                    child_dn[i] = INFINITY
-                table_put(
-                    table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(1), np.int64(1)
-                )
-                continue
+            child_distance[i] = 1
+            if attacker_to_move:
+                child_pn[i] = INFINITY
+                child_dn[i] = 0
+            else:
+                child_pn[i] = 0
+                child_dn[i] = INFINITY
+            table_put(table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(1), np.int64(1))
+            continue
         if is_swipe(moves[i]):
             for_mover = np.int64(1)
             for_other = np.int64(1) + min(s_count(flipped), np.int64(3))
         else:
             for_mover = np.int64(2)
             for_other = np.int64(1)
-        if ply + 1 < PLIES - 1 and mover_wins_at_once(size, ours, their, ply + 1, buf):
-            # A threat: we would flip every token of theirs next, so they must answer it.
-            for_mover = np.int64(1)
-            for_other *= THREAT_FACTOR
-        terms, replies, _ = position_terms(size, their, ours)
         if replies == 0:  # the child's side to move has no legal move: the mover has won
             child_pn[i] = 0 if attacker_to_move else INFINITY
             child_dn[i] = INFINITY if attacker_to_move else 0
+            # Stored, so that the proof, which reads the table, knows this shortest win.
+            table_put(table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(0), np.int64(1))
             continue
+        their_count = s_count(their)
+        if ply + 1 < PLIES - 1 and their_count > 0 and -terms[3] == their_count:
+            # A threat: we would flip every token of theirs next, so they must answer it.
+            if (
+                ply + 2 < PLIES - 1
+                and (horizon == 0 or horizon - ply >= 3)
+                and not parried(size, their, ours, ply + 1, buf)
+            ):
+                # No reply answers it: the child is won for the mover in two plies,
+                # stored as the child's own search would store it.
+                child_distance[i] = 2
+                if attacker_to_move:
+                    child_pn[i] = 0
+                    child_dn[i] = INFINITY
+                else:
+                    child_pn[i] = INFINITY
+                    child_dn[i] = 0
+                table_put(
+                    table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(2), np.int64(1)
+                )
+                continue
+            for_mover = np.int64(1)
+            for_other *= THREAT_FACTOR
         # Mobility: the more replies the child's side to move has, the more work a win
         # for the mover takes there.
         for_mover *= (replies + MOBILITY_STEP - 1) // MOBILITY_STEP
