@@ -157,32 +157,32 @@ def ctrl_c_stops_the_command():
     """Within: Ctrl-C raises KeyboardInterrupt (a Ctrl-C that lands in a finaliser a
     moment later, where the system has an interval timer) and sets the game loops' stop
     flag; so does SIGTERM, where it would otherwise end the process at once. Outside the
-    main thread, or when SIGINT already has a handler other than Python's, nothing
-    changes."""
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
+    main thread nothing changes; Ctrl-C keeps a handler other than Python's (or its being
+    ignored, as in a job a shell started in the background), and SIGTERM one set before."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
     _terminated.clear()
-    previous = signal.signal(signal.SIGINT, _on_ctrl_c)
-    previous_term = None
+    previous = previous_term = None
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous = signal.signal(signal.SIGINT, _on_ctrl_c)
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         previous_term = signal.signal(signal.SIGTERM, _on_terminate)
-    if _ALARM:
+    alarm = _ALARM and (previous is not None or previous_term is not None)
+    if alarm:
         previous_alarm = signal.signal(signal.SIGALRM, _on_ctrl_c)
         previous_hook, sys.unraisablehook = sys.unraisablehook, _on_unraisable
     try:
         yield
     finally:
-        if _ALARM:
+        if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             sys.unraisablehook = previous_hook
             signal.signal(signal.SIGALRM, previous_alarm)
         if previous_term is not None:
             signal.signal(signal.SIGTERM, previous_term)
-        signal.signal(signal.SIGINT, previous)
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def main(argv: list[str] | None = None) -> int:

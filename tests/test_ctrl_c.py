@@ -33,13 +33,20 @@ def _ctrl_c_as_in_a_terminal():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _as_a_background_job():
+    """SIGINT as a shell without job control leaves it to a job it starts with ``&``
+    (and so to everything a process manager runs that way): ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def interrupt(
-    argv: list[str], started: str, cwd, sent: int = signal.SIGINT
+    argv: list[str], started: str, cwd, sent: int = signal.SIGINT, background: bool = False
 ) -> tuple[int, float, str]:
     """Run ``hinge-fast ARGV`` with stdout and stderr on a pseudo-terminal, send SIGINT
     (or ``sent``) to its process group once what it wrote matches ``started``, and
     return the exit status, the seconds from the signal to the exit, and all it wrote
-    (to the end: every process holding the terminal gone)."""
+    (to the end: every process holding the terminal gone). With ``background``, the
+    command starts with SIGINT ignored, as a background job of a script does."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 160, 0, 0))
     proc = subprocess.Popen(
@@ -48,7 +55,7 @@ def interrupt(
         stdout=slave,
         stderr=slave,
         start_new_session=True,
-        preexec_fn=_ctrl_c_as_in_a_terminal,
+        preexec_fn=_as_a_background_job if background else _ctrl_c_as_in_a_terminal,
         cwd=cwd,
     )
     os.close(slave)
@@ -260,13 +267,23 @@ def test_ctrl_c_stops_prove(tmp_path):
     assert "wins" not in said and "not proven" not in said
 
 
-@pytest.mark.parametrize("extra", [[], ["--concurrency", "2", "--job-nodes", "20000"]])
-def test_sigterm_stops_prove_as_ctrl_c_does_and_keeps_its_checkpoint(tmp_path, extra):
+@pytest.mark.parametrize(
+    "extra, background",
+    [
+        ([], False),
+        (["--concurrency", "2", "--job-nodes", "20000"], False),
+        (["--concurrency", "2", "--job-nodes", "20000"], True),
+    ],
+)
+def test_sigterm_stops_prove_as_ctrl_c_does_and_keeps_its_checkpoint(tmp_path, extra, background):
     """A process manager or a cluster's scheduler stops a command with SIGTERM: the
-    command stops as for Ctrl-C, writes its checkpoint, and exits with status 143."""
+    command stops as for Ctrl-C, writes its checkpoint, and exits with status 143; also
+    when it runs as a background job, with SIGINT ignored."""
     path = tmp_path / "run.ckpt"
     argv = ["prove", "--size", "6", "--table-mb", "16", "--checkpoint", str(path), *extra]
-    status, took, said = interrupt(argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path, signal.SIGTERM)
+    status, took, said = interrupt(
+        argv, r"[\d,]+ nodes in \d+ s, pn ", tmp_path, signal.SIGTERM, background
+    )
     assert status == 143, said
     assert took < PROMPT, f"{took:.1f} s to stop: {said}"
     assert said.rstrip().endswith("terminated") and "Traceback" not in said, said
