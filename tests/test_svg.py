@@ -210,4 +210,5 @@ def test_a_long_caption_is_wrapped_inside_the_picture(size):
     image = render(svg)
     _, board_height = natural_size(size)
     strip = image.crop((image.width - 6, int(board_height), image.width, image.height))
-    assert all(close(p, COLORS["background"]) for p in strip.getdata())
+    pixels = [strip.getpixel((x, y)) for y in range(strip.height) for x in range(strip.width)]
+    assert pixels and all(close(p, COLORS["background"]) for p in pixels)
