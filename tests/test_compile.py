@@ -37,6 +37,18 @@ def _env(**extra):
     return env
 
 
+def hinge_fast(*argv, timeout=900):
+    """Run ``hinge-fast ARGV`` in a fresh process (the suite's kernel cache)."""
+    return subprocess.run(
+        [sys.executable, "-m", "hinge_fast.cli", *argv],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
 def run_commands(commands, env=None, timeout=900):
     run = subprocess.run(
         [sys.executable, "-c", RUNNER, json.dumps(commands)],
@@ -87,14 +99,7 @@ def test_after_warmup_no_command_compiles_on_any_side(tmp_path):
 
     (folder,) = [f for f in cache_folders() if list(f.glob("moves.moves_in-*.nbi"))]
     stale = _plant_stale_kernels(folder)  # the suite's conftest has warmed this cache
-    warm = subprocess.run(
-        [sys.executable, "-m", "hinge_fast.cli", "warmup"],
-        cwd=ROOT,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
+    warm = hinge_fast("warmup", timeout=1800)
     assert warm.returncode == 0, warm.stderr[-3000:]
     assert not any(p.exists() for p in stale)
     assert "cached kernel files of earlier builds" in warm.stdout, warm.stdout
@@ -240,24 +245,10 @@ def test_warmup_of_chosen_sides_runs_only_their_layouts():
 def test_warmup_of_one_side_says_which_and_refuses_other_sides():
     """The command names the sides it made ready; a side outside 4 to 9 is refused with
     one line and status 2."""
-    run = subprocess.run(
-        [sys.executable, "-m", "hinge_fast.cli", "warmup", "--size", "5", "--processes", "1"],
-        cwd=ROOT,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    run = hinge_fast("warmup", "--size", "5", "--processes", "1")
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.startswith("kernels of sides 5 and 6 "), run.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "hinge_fast.cli", "warmup", "--size", "10"],
-        cwd=ROOT,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    bad = hinge_fast("warmup", "--size", "10", timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip().splitlines() == [
         "error: argument --size: S must be from 4 to 9, not 10 (see 'hinge-fast warmup --help')"

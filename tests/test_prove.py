@@ -431,6 +431,15 @@ BEFORE_STUCK = (
 )
 
 
+def checked_proof(prover, board, winner):
+    """The proof ``prover`` writes that ``winner`` wins ``board``, as the reference
+    checker reads it back (it raises on a wrong proof)."""
+    proof = prover.proof(board, winner)
+    return check_proof_text(
+        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
+    )
+
+
 @pytest.mark.parametrize("fen", LEAVES_STUCK)
 def test_a_move_that_leaves_the_other_side_without_a_move_wins_in_one_ply(fen):
     board = Board.from_fen(fen)
@@ -446,10 +455,7 @@ def test_a_move_that_leaves_the_other_side_without_a_move_wins_in_one_ply(fen):
     prover = Prover(table_mb=1)
     result = prover.prove(board, interruptible=False)
     assert (result.winner, result.distance) == (board.turn, 1)
-    proof = prover.proof(board, result.winner)
-    checked = check_proof_text(
-        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
-    )
+    checked = checked_proof(prover, board, result.winner)
     assert (checked.winner, checked.distance) == (str(board.turn), 1)
 
 
@@ -461,10 +467,7 @@ def test_positions_before_a_move_that_leaves_a_side_stuck_have_the_brute_force_v
     win, distance = exact_value(ref.parse_position(fen), 7)
     assert result.winner == (board.turn if win else board.turn.other)
     assert result.distance >= distance
-    proof = prover.proof(board, result.winner)
-    checked = check_proof_text(
-        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
-    )
+    checked = checked_proof(prover, board, result.winner)
     assert checked.winner == str(result.winner)
 
 
@@ -495,10 +498,7 @@ def test_a_threat_without_an_answer_is_a_win_in_three_plies_found_by_listing_the
     # One node: the root's moves listed, no child searched.
     result = prover.prove(board, nodes=1, interruptible=False)
     assert (result.winner, result.distance, result.nodes) == (board.turn, 3, 1)
-    proof = prover.proof(board, result.winner)
-    checked = check_proof_text(
-        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
-    )
+    checked = checked_proof(prover, board, result.winner)
     assert (checked.winner, checked.distance) == (str(board.turn), 3)
 
 
@@ -512,10 +512,7 @@ def test_a_threat_with_an_answer_is_searched_and_the_value_is_the_brute_force_on
     result = prover.prove(board, interruptible=False)
     assert result.winner == (board.turn if win else board.turn.other)
     assert result.distance >= distance
-    proof = prover.proof(board, result.winner)
-    checked = check_proof_text(
-        write_proof_text(proof.position, str(proof.winner), proof.distance, proof.strategy)
-    )
+    checked = checked_proof(prover, board, result.winner)
     assert checked.winner == str(result.winner)
 
 
