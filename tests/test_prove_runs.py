@@ -52,10 +52,13 @@ def test_a_run_saves_every_so_often_and_at_the_end(tmp_path, monkeypatch):
 
     monkeypatch.setattr(prover_module, "save_checkpoint", counting)
     path = tmp_path / "run.npz"
-    result = Prover(table_mb=8).prove(Board(4), checkpoint=path, checkpoint_every=0.02)
-    assert str(result.winner) == "green"
+    # Long enough for several saves on any machine: 300,000 nodes of the side-5 board.
+    result = Prover(table_mb=8).prove(
+        Board(5), nodes=300_000, checkpoint=path, checkpoint_every=0.02
+    )
+    assert result.nodes >= 300_000
     assert len(saved) >= 2 and saved == sorted(saved) and saved[-1] == result.nodes
-    assert load_checkpoint(path, EMPTY4).nodes == result.nodes
+    assert load_checkpoint(path, Board(5).fen()).nodes == result.nodes
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.npz"]  # no temporary file left
 
 
