@@ -40,7 +40,7 @@ def register(subparsers):
 
 
 def run_warmup(args) -> int:
-    from ..core.kernels import prune_stale_kernels
+    from ..core.kernels import prune_stale_kernels, sides_listed
     from ..errors import HingeError
     from ..measure.warmup import sides_warmed, warm_up
 
@@ -50,7 +50,7 @@ def run_warmup(args) -> int:
     compiled = warm_up(args.processes, progress=sys.stderr.isatty(), sizes=args.size)
     seconds = time.perf_counter() - start
     sides = sides_warmed(args.size)
-    what = "kernels" if args.size is None else f"kernels of {_listed(sides)}"
+    what = "kernels" if args.size is None else f"kernels of {sides_listed(sides)}"
     if compiled:
         print(f"{what} compiled in {seconds:.1f} s ({compiled:,} kernel versions)")
     else:
@@ -59,10 +59,3 @@ def run_warmup(args) -> int:
     if files:
         print(f"removed {files:,} cached kernel files of earlier builds ({size / 2**20:,.1f} MB)")
     return 0
-
-
-def _listed(sides: list[int]) -> str:
-    """``'side 4'``, ``'sides 4, 5 and 6'``."""
-    if len(sides) == 1:
-        return f"side {sides[0]}"
-    return "sides " + ", ".join(map(str, sides[:-1])) + f" and {sides[-1]}"

@@ -41,7 +41,11 @@ SEARCH_COMPILE_SECONDS = 25
 
 def sides_text(word_count: int) -> str:
     """``'side 4'``, ``'sides 5 and 6'``: the sides whose sets have ``word_count`` words."""
-    sides = SIDES_OF_WORDS.get(word_count, [])
+    return sides_listed(SIDES_OF_WORDS.get(word_count, []))
+
+
+def sides_listed(sides: list[int]) -> str:
+    """``'side 4'``, ``'sides 4, 5 and 6'``."""
     if len(sides) == 1:
         return f"side {sides[0]}"
     return "sides " + ", ".join(map(str, sides[:-1])) + f" and {sides[-1]}"

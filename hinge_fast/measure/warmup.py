@@ -128,23 +128,27 @@ def warm_job(component: str, words: int) -> tuple[str, int, int, float]:
     return component, words, kernels.COMPILE_NOTICE.compiled - before, time.perf_counter() - started
 
 
+def _layouts(sizes=None) -> list[int]:
+    """The word counts of the board sides ``sizes`` (every one without), largest first."""
+    if sizes is None:
+        return sorted(LAYOUTS, reverse=True)
+    return sorted((w for w, sides in LAYOUTS.items() if set(sides) & set(sizes)), reverse=True)
+
+
 def sides_warmed(sizes=None) -> list[int]:
     """The board sides whose kernels ``warm_up(sizes=sizes)`` makes ready: those of the
     layouts of ``sizes`` (sides 5 and 6 share one), every side without."""
-    return sorted(s for _, w in jobs(sizes) if _ == COMPONENTS[0] for s in LAYOUTS[w])
+    return sorted(s for w in _layouts(sizes) for s in LAYOUTS[w])
 
 
 def jobs(sizes=None) -> list[tuple[str, int]]:
     """Every (component, layout) job, the move generator's first, the largest layouts
     first within a component (their kernels take longest); with ``sizes``, only the
     layouts of those board sides."""
-    wanted = (
-        set(LAYOUTS) if sizes is None else {w for w, s in LAYOUTS.items() if set(s) & set(sizes)}
-    )
     return [
         (c, w)
         for c in COMPONENTS
-        for w in sorted(wanted, reverse=True)
+        for w in _layouts(sizes)
         if c != "solver" or MIN_SIZE in LAYOUTS[w]
     ]
 
