@@ -17,6 +17,15 @@ placements, so an opening's tokens are its plies.
 
 Example: python -m scripts.prove_growth --plies 20,18,16 --games 4 --nodes 100000 --json growth.json
 
+``--records FILE`` takes the positions from recorded games instead (any engines', from
+the empty board or a start position; ``--size``, ``--games``, ``--seed`` and
+``--play-nodes`` then do not apply). ``bench/data/side5-games-0.1.0.hgn`` holds 24
+side-5 games that version 0.1.0's alpha-beta and MCTS played each other (0.1 s a move,
+two random opening plies; ``hinge-fast match`` seeds 4848 and 4849), positions the
+prover was never tuned on:
+
+    python -m scripts.prove_growth --records bench/data/side5-games-0.1.0.hgn --plies 20,16,12 --nodes 1000000
+
 The extrapolation is an estimate, not a bound: the positions come from engine games, in
 which one side has often gone wrong by the middle game, while a proof of the empty board
 must answer the loser's best defence too.
@@ -35,6 +44,7 @@ from scipy import stats
 from hinge_fast import Board
 from hinge_fast.errors import HingeError
 from hinge_fast.records.files import write_text_file
+from hinge_fast.records.record import read_records
 from hinge_fast.search.prover import Prover
 from hinge_fast.solving.puzzles import play_engine_game
 from scripts import run_script
@@ -49,6 +59,17 @@ def game_plies(size: int, games: int, seed: int, play_nodes: int) -> list[dict]:
         first = Board.from_fen(positions[0])
         start = first.token_count(first.turn) + first.token_count(first.turn.other)
         out.append({start + i: fen for i, fen in enumerate(positions)})
+    return out
+
+
+def record_plies(path: str) -> list[dict]:
+    """The positions of every game of a file of game records by ply (counted from the
+    empty board): a list of ``{ply: position string}``, one a game."""
+    out = []
+    for record in read_records(path):
+        first = record.board_at(0)
+        start = first.token_count(first.turn) + first.token_count(first.turn.other)
+        out.append({start + i: record.board_at(i).fen() for i in range(len(record.moves) + 1)})
     return out
 
 
@@ -111,12 +132,19 @@ def run(args) -> int:
     if args.games < 1 or args.nodes < 1 or any(p < 0 for p in plies):
         raise HingeError("--games, --nodes and the plies must be positive")
     started = time.monotonic()
-    games = game_plies(args.size, args.games, args.seed, args.play_nodes)
-    print(
-        f"{args.games} side-{args.size} games played in {time.monotonic() - started:.1f} s "
-        f"(seed {args.seed}, {args.play_nodes:,} nodes a move)",
-        flush=True,
-    )
+    if args.records:
+        games = record_plies(args.records)
+        if not games:
+            raise HingeError(f"{args.records} holds no game")
+        args.size = Board.from_fen(next(iter(games[0].values()))).size
+        print(f"{len(games)} games read from {args.records}", flush=True)
+    else:
+        games = game_plies(args.size, args.games, args.seed, args.play_nodes)
+        print(
+            f"{args.games} side-{args.size} games played in {time.monotonic() - started:.1f} s "
+            f"(seed {args.seed}, {args.play_nodes:,} nodes a move)",
+            flush=True,
+        )
     summaries, rows = [], []
     for ply in plies:
         here = []
@@ -170,7 +198,8 @@ def run(args) -> int:
             json.dumps(
                 {
                     "size": args.size,
-                    "games": args.games,
+                    "games": len(games),
+                    "records": args.records,
                     "seed": args.seed,
                     "nodes": args.nodes,
                     "plies": summaries,
@@ -209,6 +238,11 @@ def main(argv=None) -> int:
         type=int,
         default=2000,
         help="alpha-beta's nodes a move in the games (default 2,000)",
+    )
+    parser.add_argument(
+        "--records",
+        default=None,
+        help="take the positions from this file of game records instead of playing games",
     )
     parser.add_argument(
         "--json", default=None, help="write every position's result and the fit to this file"

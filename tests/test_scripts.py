@@ -150,6 +150,33 @@ def test_prove_growth_proves_the_positions_of_its_games(tmp_path):
         assert (None if again.winner is None else str(again.winner)) == row["winner"]
 
 
+def test_prove_growth_takes_the_positions_of_recorded_games(tmp_path):
+    import json
+
+    from hinge_fast.records.record import GameRecord, write_records
+    from scripts.prove_growth import main
+
+    games = tmp_path / "games.hgn"
+    moves = ["C3", "H7", "B2", "F3", "H5", "F4", "H6", "G6"]
+    start = "5/6/7/8/4g4/8/7/6/5 b"  # one placement made: plies count from the empty board
+    write_records(games, [GameRecord(5, moves), GameRecord(5, moves[1:4], start=start)])
+    out = tmp_path / "growth.json"
+    assert (
+        main(["--records", str(games), "--plies", "8,3", "--nodes", "500", "--json", str(out)]) == 0
+    )
+    data = json.loads(out.read_text())
+    assert data["size"] == 5 and data["games"] == 2
+    by_ply = {}
+    for row in data["positions"]:
+        by_ply.setdefault(row["ply"], []).append((row["game"], row["position"]))
+    after_three = GameRecord(5, moves).board_at(3).fen()
+    assert by_ply[3] == [
+        (0, after_three),
+        (1, GameRecord(5, moves[1:4], start=start).board_at(2).fen()),
+    ]
+    assert 8 not in by_ply  # the first game ends at ply 8 and the second before: nothing to prove
+
+
 def test_prove_check_parts_name_one_slice_each_of_the_draw():
     import argparse
 
