@@ -381,6 +381,29 @@ def parried(size, own, enemy, ply, buf):
     return False
 
 
+@njit(cache=True, inline="always")
+def settle_child(table, key, i, attacker_wins, distance, buf, ply):
+    """Settle child ``i`` of the node at ``ply`` without searching it: won for the
+    attacker when ``attacker_wins`` (pn 0), else for the defender (dn 0), in
+    ``distance`` plies; stored under ``key`` as the child's own search would store it
+    (so that the proof, which reads the table, knows it too)."""
+    if attacker_wins:
+        buf.child_pn[ply, i] = 0
+        buf.child_dn[ply, i] = INFINITY
+    else:
+        buf.child_pn[ply, i] = INFINITY
+        buf.child_dn[ply, i] = 0
+    buf.child_distance[ply, i] = distance
+    table_put(
+        table,
+        key,
+        buf.child_pn[ply, i],
+        buf.child_dn[ply, i],
+        np.int64(distance),
+        np.int64(1),
+    )
+
+
 @njit(cache=True, nogil=True)
 def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table):
     """Search the position ``(own, enemy)`` (``own`` to move; the attacker when
@@ -473,16 +496,8 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
         # flip every token of theirs (the largest of their groups our swipes reach).
         terms, replies, can_eliminate = position_terms(size, their, ours)
         if can_eliminate and ply + 1 < PLIES - 1 and (horizon == 0 or horizon - ply >= 2):
-            # The child's mover flips every token of ours at once: the child is won for
-            # it, stored as the child's own search would store it.
-            child_distance[i] = 1
-            if attacker_to_move:
-                child_pn[i] = INFINITY
-                child_dn[i] = 0
-            else:
-                child_pn[i] = 0
-                child_dn[i] = INFINITY
-            table_put(table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(1), np.int64(1))
+            # The child's mover flips every token of ours at once: the child is won for it.
+            settle_child(table, child ^ child_mix, i, not attacker_to_move, 1, buf, ply)
             continue
         if is_swipe(moves[i]):
             for_mover = np.int64(1)
@@ -491,10 +506,7 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
             for_mover = np.int64(2)
             for_other = np.int64(1)
         if replies == 0:  # the child's side to move has no legal move: the mover has won
-            child_pn[i] = 0 if attacker_to_move else INFINITY
-            child_dn[i] = INFINITY if attacker_to_move else 0
-            # Stored, so that the proof, which reads the table, knows this shortest win.
-            table_put(table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(0), np.int64(1))
+            settle_child(table, child ^ child_mix, i, attacker_to_move, 0, buf, ply)
             continue
         their_count = s_count(their)
         if ply + 1 < PLIES - 1 and their_count > 0 and -terms[3] == their_count:
@@ -504,18 +516,8 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
                 and (horizon == 0 or horizon - ply >= 3)
                 and not parried(size, their, ours, ply + 1, buf)
             ):
-                # No reply answers it: the child is won for the mover in two plies,
-                # stored as the child's own search would store it.
-                child_distance[i] = 2
-                if attacker_to_move:
-                    child_pn[i] = 0
-                    child_dn[i] = INFINITY
-                else:
-                    child_pn[i] = INFINITY
-                    child_dn[i] = 0
-                table_put(
-                    table, child ^ child_mix, child_pn[i], child_dn[i], np.int64(2), np.int64(1)
-                )
+                # No reply answers it: the child is won for the mover in two plies.
+                settle_child(table, child ^ child_mix, i, attacker_to_move, 2, buf, ply)
                 continue
             for_mover = np.int64(1)
             for_other *= THREAT_FACTOR
