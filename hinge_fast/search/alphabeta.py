@@ -297,9 +297,6 @@ class AlphaBetaSearcher(Searcher):
         quiescence=DEFAULT_QUIESCENCE,
         quiescence_plies=DEFAULT_QUIESCENCE_PLIES,
         selective=1,
-        improving=0,
-        singular=0,
-        delta=0,
     ):
         super().__init__()
         if int(multipv) < 1:
@@ -313,9 +310,6 @@ class AlphaBetaSearcher(Searcher):
             quiescence_plies=min(int(quiescence_plies), MAX_QUIESCENCE_PLIES),
             selective=bool(selective),
             threads=int(threads),
-            improving=int(improving),
-            singular=int(singular),
-            delta=int(delta),
         )
         self.helper_buffers: list[SearchBuffers] = []  # one per helper thread (Lazy SMP)
         self.buffers: SearchBuffers | None = None  # allocated by the first go, in its budget
@@ -358,7 +352,7 @@ class AlphaBetaSearcher(Searcher):
                 0,
                 -INFINITE,
                 INFINITE,
-                search_config(1, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+                search_config(1, 0, 0, 0, 0, 0, 0),
                 buf,
                 keys,
                 data,
@@ -441,9 +435,6 @@ def _search(searcher, board, limits, progress, start):
         options.quiescence,
         options.quiescence_plies,
         options.selective,
-        options.improving,
-        options.singular,
-        options.delta,
     )
     weights = searcher.evaluator.weights_for(board.size)  # side 4 has its own (search/weights.py)
     buf.weights[: len(weights)] = weights

@@ -39,9 +39,6 @@ class AlphaBetaConfig(NamedTuple):
     quiescence_plies: int = DEFAULT_QUIESCENCE_PLIES
     selective: bool = True
     threads: int = 1
-    improving: int = 0
-    singular: int = 0
-    delta: int = 0
 
 
 OPTIONS = (
@@ -92,9 +89,6 @@ OPTIONS = (
         1,
         "1: null move, futility pruning, late move reductions and pruning; 0: full width (fixed-depth scores are the minimax values)",
     ),
-    OptionSpec("improving", "int", 0, 0, 1, "improving flag in pruning and reductions"),
-    OptionSpec("singular", "int", 0, 0, 1, "singular extension of the table move"),
-    OptionSpec("delta", "int", 0, 0, 1, "delta pruning in the quiescence"),
     THREADS,
     TABLEBASE,
 )

@@ -147,22 +147,10 @@ class SearchConfig(NamedTuple):
     quiescence: int  # least flip (tokens) of a swipe searched past the depth; 0: none
     quiescence_plies: int  # most plies of quiescence
     selective: int  # 1: null move, futility pruning, late move reductions and pruning
-    improving: int
-    singular: int
-    delta: int
 
 
 def search_config(
-    generation,
-    table_on,
-    history_length,
-    evaluator,
-    quiescence,
-    quiescence_plies,
-    selective,
-    improving,
-    singular,
-    delta,
+    generation, table_on, history_length, evaluator, quiescence, quiescence_plies, selective
 ) -> SearchConfig:
     """A ``SearchConfig`` of Python ints: one compiled version of the kernels, and the
     quickest for numba's dispatcher to type (numpy scalars took it about twice as long
@@ -175,9 +163,6 @@ def search_config(
         int(quiescence),
         int(quiescence_plies),
         int(selective),
-        int(improving),
-        int(singular),
-        int(delta),
     )
 
 
@@ -204,18 +189,6 @@ FUTILITY_MAX_DEPTH = 2
 FUTILITY_MARGIN = 1000
 #: Ordering keys at or above this belong to the table move, big flips and killers, never reduced.
 QUIET_BELOW = np.int64(1) << 45
-#: A ply's static evaluation when it has none (proven, or not evaluated).
-NO_EVAL = -(np.int64(1) << 40)
-#: Singular extension: from this depth, a table move of a lower or exact bound at least
-#: depth - SE_TABLE_DEPTH deep is extended when every other move, searched
-#: (depth - 1) // 2 deep, stays below its score - SE_MARGIN * depth.
-SE_MIN_DEPTH = 5
-SE_TABLE_DEPTH = 3
-SE_MARGIN = 20
-#: Delta pruning: a quiescence flip of k tokens is skipped when the stand-pat score
-#: + DELTA_BASE + DELTA_PER_TOKEN * k is still at most alpha.
-DELTA_BASE = 4000
-DELTA_PER_TOKEN = 250
 
 
 @njit(cache=True, inline="always")
@@ -244,8 +217,6 @@ class SearchBuffers(NamedTuple):
     root_info: np.ndarray  # int64 [3, MAX_MOVES]: per root move: score, exact (0/1), nodes
     state: np.ndarray  # int64 [STATE_SLOTS]
     weights: np.ndarray  # float64 [MAX_WEIGHTS]: the evaluator's weights (fitted evaluation)
-    evals: np.ndarray  # int64 [PLIES]: the static evaluation at each ply of the line
-    excluded: np.ndarray  # int64 [PLIES]: the move a singular search leaves out (0: none)
 
 
 def new_buffers() -> SearchBuffers:
@@ -268,8 +239,6 @@ def _new_buffers() -> SearchBuffers:
         root_info=np.zeros((3, MAX_MOVES), dtype=np.int64),
         state=np.zeros(STATE_SLOTS, dtype=np.int64),
         weights=np.zeros(MAX_WEIGHTS, dtype=np.float64),
-        evals=np.zeros(PLIES, dtype=np.int64),
-        excluded=np.zeros(PLIES, dtype=np.int64),
     )
 
 
@@ -451,15 +420,8 @@ def quiescence(size, colour, own, enemy, key, depth, ply, alpha, beta, config, b
         alpha = best
     best_move = np.int64(0)
     line_index = config.history_length + ply + 1
-    stand_pat = score if not proven else NO_EVAL
     for i in range(m):
         select_move(order, moves, flips, i, m, own)
-        if (
-            config.delta
-            and stand_pat != NO_EVAL
-            and stand_pat + DELTA_BASE + DELTA_PER_TOKEN * order[i] <= alpha
-        ):
-            break
         move = moves[i]
         flipped = s_row(flips, i, own)
         their, ours = play_move(size, own, enemy, move, flipped)
@@ -542,70 +504,39 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
     killer1 = buf.killers[ply, 0]
     killer2 = buf.killers[ply, 1]
     futile = False  # the quiet moves of this node cannot raise alpha (futility pruning)
-    improving = False
-    extension = 0
-    excluded = buf.excluded[ply]
     if root:
         # Step 3. The root: the caller's moves, in the caller's order.
         n = state[ROOT_COUNT]
         for i in range(n):
             order[i] = n - i
-        if config.improving:
-            raw = static_evaluation(config, buf, size, own, enemy, buf.moves[1], buf.flips[1])[0]
-            buf.evals[0] = NO_EVAL if raw == LOST or raw == WINNING else raw
     else:
         # Step 3. Repetition (a draw), then the table: a stored score of exactly this
         # depth whose bound settles the window ends the node; its move is tried first.
         if repeated(buf.line, config.history_length + ply, key):
             return np.int64(0)
-        se_score = NO_EVAL
         if table_on:
             entry = table_probe(keys, data, key, config.generation)
             if entry != 0:
                 table_move = entry_move(entry)
-                if entry_depth(entry) == depth and excluded == 0:
+                if entry_depth(entry) == depth:
                     score = score_from_table(entry_score(entry), ply)
                     if settles(entry_bound(entry), score, alpha, beta):
                         return score
-                if (
-                    config.singular
-                    and selective
-                    and excluded == 0
-                    and depth >= SE_MIN_DEPTH
-                    and table_move != 0
-                    and entry_depth(entry) >= depth - SE_TABLE_DEPTH
-                    and entry_bound(entry) != UPPER
-                    and ply + depth < MAX_DEPTH
-                ):
-                    score = score_from_table(entry_score(entry), ply)
-                    if -MATE_BOUND < score < MATE_BOUND:
-                        se_score = score
-        raw = np.int64(0)
-        if config.improving:
-            raw = static_evaluation(config, buf, size, own, enemy, moves, flips)[0]
-            buf.evals[ply] = NO_EVAL if raw == LOST or raw == WINNING else raw
-            improving = buf.evals[ply] != NO_EVAL and (
-                ply < 2 or buf.evals[ply - 2] == NO_EVAL or raw > buf.evals[ply - 2]
-            )
 
         # Step 4. Pruning on the static evaluation, at null-window nodes of the selective
         # search. Reverse futility: far enough above beta, the node fails high.
         # Futility: far enough below alpha, its quiet moves are not searched. Null move:
         # if the opponent, moving twice, still cannot bring the score below beta in a
         # shallower search, the node fails high.
-        if selective and excluded == 0 and beta - alpha == 1 and -MATE_BOUND < beta < MATE_BOUND:
+        if selective and beta - alpha == 1 and -MATE_BOUND < beta < MATE_BOUND:
             after_null = key ^ buf.line[config.history_length + ply - 1] == ZOBRIST[size, 2, 0]
             null_move = depth >= NULL_MIN_DEPTH and not after_null
             if null_move or depth <= max(RFP_MAX_DEPTH, FUTILITY_MAX_DEPTH):
-                if config.improving:
-                    score = raw
-                else:
-                    score = static_evaluation(config, buf, size, own, enemy, moves, flips)[0]
+                score = static_evaluation(config, buf, size, own, enemy, moves, flips)[0]
                 if score == LOST:
                     return -(WIN - ply)
                 if score != WINNING:
-                    margin = RFP_MARGIN * depth - (RFP_MARGIN // 2 if improving else 0)
-                    if depth <= RFP_MAX_DEPTH and score - margin >= beta:
+                    if depth <= RFP_MAX_DEPTH and score - RFP_MARGIN * depth >= beta:
                         return score
                     futile = (
                         depth <= FUTILITY_MAX_DEPTH and score + FUTILITY_MARGIN * depth <= alpha
@@ -623,25 +554,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
                     if score >= beta:
                         return beta if score >= MATE_BOUND else score
 
-        # Singular extension: the table move alone holds the score.
-        if se_score != NO_EVAL:
-            s_beta = se_score - SE_MARGIN * depth
-            buf.excluded[ply] = table_move
-            score = negamax(
-                size, colour, own, enemy, key, (depth - 1) // 2, ply, s_beta - 1, s_beta,
-                config, buf, keys, data,
-            )  # fmt: skip
-            buf.excluded[ply] = 0
-            buf.pv_length[ply] = ply
-            if state[ABORTED]:
-                return np.int64(0)
-            if score < s_beta:
-                extension = 1
-            elif s_beta >= beta:
-                return s_beta
-            killer1 = buf.killers[ply, 0]
-            killer2 = buf.killers[ply, 1]
-
         # Step 5. The moves and their ordering keys; a swipe that flips every enemy
         # token wins at once.
         n = list_moves(size, own, enemy, moves, flips, buf.scratch, buf.group_of_bit, 0)
@@ -654,17 +566,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
             buf.pv[ply, ply] = moves[winning]
             buf.pv_length[ply] = ply + 1
             return WIN - ply - 1
-        if excluded != 0:
-            for j in range(n):
-                if moves[j] == excluded:
-                    n -= 1
-                    moves[j] = moves[n]
-                    order[j] = order[n]
-                    for w in range(len(own)):
-                        flips[j, w] = flips[n, w]
-                    break
-            if n == 0:
-                return alpha
 
     # Step 6. The move loop, best key first. The keys do not change during the loop, so
     # the next move is known before this one is searched: with the table on, it is
@@ -675,9 +576,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
     best_move = np.int64(0)
     line_index = config.history_length + ply + 1
     next_child = U64(0)
-    lmp_count = LMP_BASE + LMP_STEP * depth * depth
-    if config.improving and not improving:
-        lmp_count //= 2
     for i in range(n):
         if i == 0 or not table_on:
             select_move(order, moves, flips, i, n, own)
@@ -688,7 +586,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
             and not root
             and depth <= LMP_MAX_DEPTH
             and beta - alpha == 1
-            and i >= lmp_count
+            and i >= LMP_BASE + LMP_STEP * depth * depth
             and order[i] < QUIET_BELOW
             and best > -MATE_BOUND
         ):
@@ -710,7 +608,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
             prefetch_bucket(keys, data, next_child)
         buf.line[line_index] = child
         before = state[NODES]
-        child_depth = depth - 1 + (extension if i == 0 and move == table_move else 0)
 
         # Step 8. Principal variation search: the first move with the full window, the
         # others with a null window (late quiet ones reduced first), searched again with
@@ -727,12 +624,6 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
                 and order[i] < QUIET_BELOW
             ):
                 reduction = late_move_reduction(depth, i)
-                if (
-                    config.improving
-                    and not improving
-                    and math.log(depth) * math.log(i + 1) / 2.5 > 1.0
-                ):
-                    reduction += 1
                 if beta - alpha > 1 and reduction > 0:
                     reduction -= 1
                 reduction = min(reduction, depth - 2)
@@ -742,9 +633,9 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
                     -alpha - 1, -alpha, config, buf, keys, data,
                 )  # fmt: skip
             if score > alpha:
-                if child_depth > 0:
+                if depth > 1:
                     score = -negamax(
-                        size, 1 - colour, their, ours, child, child_depth, ply + 1,
+                        size, 1 - colour, their, ours, child, depth - 1, ply + 1,
                         -alpha - 1, -alpha, config, buf, keys, data,
                     )  # fmt: skip
                 else:
@@ -754,9 +645,9 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
                     )  # fmt: skip
         exact = i == 0 or alpha < score < beta
         if exact:
-            if child_depth > 0:
+            if depth > 1:
                 score = -negamax(
-                    size, 1 - colour, their, ours, child, child_depth, ply + 1, -beta, -alpha,
+                    size, 1 - colour, their, ours, child, depth - 1, ply + 1, -beta, -alpha,
                     config, buf, keys, data,
                 )  # fmt: skip
             else:
@@ -794,7 +685,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
                     break
 
     # Step 10. Store the result with its bound.
-    if table_on and not root and excluded == 0:
+    if table_on and not root:
         bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
         table_store(keys, data, key, best_move, bound, depth, config.generation, best, ply)
     return best
@@ -834,8 +725,6 @@ def unowned_buffers(buf):
         unowned(buf.root_info),
         unowned(buf.state),
         unowned(buf.weights),
-        unowned(buf.evals),
-        unowned(buf.excluded),
     )
 
 
