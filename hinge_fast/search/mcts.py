@@ -27,7 +27,10 @@ One iteration (``run_iterations``):
    of equal prior are shuffled at expansion so that none is favoured by the
    generation order. With ``fpu`` negative unvisited children come first, in prior
    order (swipes flipping the largest group first, then placements). Children proven
-   lost are never chosen.
+   lost are never chosen. **Progressive widening**: a node visited ``n`` times chooses
+   only among its first ``ceil(widen * n ** widen_power)`` children in prior order (the
+   children proven lost not counted; ``widen`` 0: among all), so that a wide node's
+   search goes deep on a few moves before it spreads over the rest.
 2. **Expand** a leaf that has been visited before (the root always): generate its
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
@@ -95,6 +98,8 @@ from .mcts_config import (
     DEFAULT_FPU,
     DEFAULT_PRIOR_WEIGHT,
     DEFAULT_TREE_NODES,
+    DEFAULT_WIDEN,
+    DEFAULT_WIDEN_POWER,
     FRESH_SEED,
     MCTSConfig,
     mcts_config,
@@ -283,7 +288,7 @@ def run_iterations(
     ``t`` (``TreeArrays``) from the root given as bitboards (``Board``'s words), in the
     shift layout of ``like``'s words. Returns how many ran (fewer once the root is
     proven). ``config``: ``MCTSConfig``; a leaf's result is its ``eval_win_rate``."""
-    exploration, fpu, prior_weight, eval_scale = config
+    exploration, fpu, prior_weight, eval_scale, widen, widen_power = config
     # First-play urgency: with fpu >= 0 an unvisited child is worth fpu + w * prior and
     # children of equal prior are shuffled at expansion; with fpu < 0 the unvisited
     # children are taken first, in prior order.
@@ -376,13 +381,20 @@ def run_iterations(
                     newly_proven = True
                     break
                 n_children = n
-            # UCT selection among children not proven lost.
+            # UCT selection among children not proven lost, the first `window` of
+            # them in prior order (progressive widening).
             log_n = math.log(max(visits[node], 1))
+            window = n_children
+            if widen > 0.0:
+                window = int(math.ceil(widen * max(visits[node], 1) ** widen_power))
             best = -1
             best_value = -1.0
             for c in range(first[node], first[node] + n_children):
                 if proof[c] < 0:
                     continue
+                if window == 0:
+                    break
+                window -= 1
                 if visits[c] == 0:
                     if not urgency:
                         best = c  # every child once, in prior order, before UCT
@@ -473,7 +485,8 @@ class MCTSSearcher(Searcher):
 
     ``tree_nodes``: tree budget in nodes (module docstring); ``exploration``: UCT
     constant c; ``fpu``, ``prior_weight``: first-play urgency and progressive bias;
-    ``eval_scale``: the scale of the fitted evaluation's win rate at a leaf (these four
+    ``eval_scale``: the scale of the fitted evaluation's win rate at a leaf;
+    ``widen``, ``widen_power``: progressive widening (these six
     are the kernel's ``config``, an ``MCTSConfig``, fixed for the searcher's life);
     ``seed``: each ``go`` starts the generator from it
     (-1: from fresh entropy), so the same seed and node limit give the same result.
@@ -495,9 +508,11 @@ class MCTSSearcher(Searcher):
         fpu=DEFAULT_FPU,
         prior_weight=DEFAULT_PRIOR_WEIGHT,
         eval_scale=DEFAULT_EVAL_SCALE,
+        widen=DEFAULT_WIDEN,
+        widen_power=DEFAULT_WIDEN_POWER,
     ):
         super().__init__()
-        self.config = mcts_config(exploration, fpu, prior_weight, eval_scale)
+        self.config = mcts_config(exploration, fpu, prior_weight, eval_scale, widen, widen_power)
         self.tree_nodes = tree_nodes
         self.seed = seed
         self.tree: Tree | None = None

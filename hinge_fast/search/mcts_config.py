@@ -2,7 +2,7 @@
 (no numba here: the registry and the command line read it without loading the kernels;
 ``mcts.py`` and ``mcts_threads.py`` import it).
 
-    >>> MCTSConfig(0.25, 1.0, 0.2, 500.0).fpu
+    >>> MCTSConfig(0.25, 1.0, 0.2, 500.0, 2.0, 0.5).fpu
     1.0
 """
 
@@ -32,6 +32,11 @@ MAX_PRIOR_WEIGHT = 100.0
 #: tablebase's results on positions of random games: 500).
 DEFAULT_EVAL_SCALE = 500.0
 MAX_EVAL_SCALE = 1e6
+#: Progressive widening: a node visited n times selects among its first
+#: ``ceil(widen * n ** widen_power)`` children in prior order (0: among all of them).
+DEFAULT_WIDEN = 2.0
+MAX_WIDEN = 1000.0
+DEFAULT_WIDEN_POWER = 0.5
 #: ``seed`` -1: a fresh random seed for each search.
 FRESH_SEED = -1
 MAX_SEED = 2**63 - 1
@@ -45,11 +50,27 @@ class MCTSConfig(NamedTuple):
     fpu: float
     prior_weight: float
     eval_scale: float
+    widen: float
+    widen_power: float
 
 
-def mcts_config(exploration, fpu, prior_weight, eval_scale) -> MCTSConfig:
+def mcts_config(
+    exploration,
+    fpu,
+    prior_weight,
+    eval_scale,
+    widen=DEFAULT_WIDEN,
+    widen_power=DEFAULT_WIDEN_POWER,
+) -> MCTSConfig:
     """``MCTSConfig`` with the types the compiled kernel expects."""
-    return MCTSConfig(float(exploration), float(fpu), float(prior_weight), float(eval_scale))
+    return MCTSConfig(
+        float(exploration),
+        float(fpu),
+        float(prior_weight),
+        float(eval_scale),
+        float(widen),
+        float(widen_power),
+    )
 
 
 SEED = OptionSpec(
@@ -102,6 +123,23 @@ OPTIONS = (
         MAX_EVAL_SCALE,
         "the fitted evaluation's centi-tokens per unit of log-odds: a leaf's result is "
         "1 / (1 + exp(-score / eval_scale))",
+    ),
+    OptionSpec(
+        "widen",
+        "float",
+        DEFAULT_WIDEN,
+        0.0,
+        MAX_WIDEN,
+        "progressive widening: a node visited n times selects among its first "
+        "ceil(widen * n^widen_power) children in prior order; 0: among all",
+    ),
+    OptionSpec(
+        "widen_power",
+        "float",
+        DEFAULT_WIDEN_POWER,
+        0.0,
+        1.0,
+        "progressive widening: the power of a node's visits in its number of selectable children",
     ),
     SEED,
     THREADS,

@@ -124,7 +124,7 @@ def create_searcher(name: str | None = None, **options):
     'alphabeta'
     >>> create_searcher("mcts", depth=3)
     Traceback (most recent call last):
-    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, fpu, prior_weight, eval_scale, seed, threads, tablebase
+    hinge_fast.errors.HingeError: unknown option 'depth' of engine mcts: choose tree_nodes, exploration, fpu, prior_weight, eval_scale, widen, widen_power, seed, threads, tablebase
 
     The ``tablebase`` option is the Searcher's own (``Searcher.go`` consults the table),
     not given to the searcher class.
