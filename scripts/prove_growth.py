@@ -50,27 +50,23 @@ from hinge_fast.solving.puzzles import play_engine_game
 from scripts import run_script
 
 
+def by_ply(positions: list[str]) -> dict:
+    """One game's position strings, in order, by ply counted from the empty board (the
+    first position's tokens are its plies)."""
+    first = Board.from_fen(positions[0])
+    start = first.token_count(first.turn) + first.token_count(first.turn.other)
+    return {start + i: fen for i, fen in enumerate(positions)}
+
+
 def game_plies(size: int, games: int, seed: int, play_nodes: int) -> list[dict]:
-    """Each game's positions by ply (counted from the empty board): a list of
+    """Each game's positions by ply: a list of ``{ply: position string}``, one a game."""
+    return [by_ply(play_engine_game(size, index, seed, play_nodes)) for index in range(games)]
+
+
+def record_plies(records) -> list[dict]:
+    """The positions of every game of ``records`` (``GameRecord``s) by ply: a list of
     ``{ply: position string}``, one a game."""
-    out = []
-    for index in range(games):
-        positions = play_engine_game(size, index, seed, play_nodes)
-        first = Board.from_fen(positions[0])
-        start = first.token_count(first.turn) + first.token_count(first.turn.other)
-        out.append({start + i: fen for i, fen in enumerate(positions)})
-    return out
-
-
-def record_plies(path: str) -> list[dict]:
-    """The positions of every game of a file of game records by ply (counted from the
-    empty board): a list of ``{ply: position string}``, one a game."""
-    out = []
-    for record in read_records(path):
-        first = record.board_at(0)
-        start = first.token_count(first.turn) + first.token_count(first.turn.other)
-        out.append({start + i: record.board_at(i).fen() for i in range(len(record.moves) + 1)})
-    return out
+    return [by_ply([board.fen() for board in record.boards()]) for record in records]
 
 
 def ply_summary(ply: int, rows: list[dict], cap: int) -> dict:
@@ -133,10 +129,11 @@ def run(args) -> int:
         raise HingeError("--games, --nodes and the plies must be positive")
     started = time.monotonic()
     if args.records:
-        games = record_plies(args.records)
-        if not games:
+        records = read_records(args.records)
+        if not records:
             raise HingeError(f"{args.records} holds no game")
-        args.size = Board.from_fen(next(iter(games[0].values()))).size
+        args.size = records[0].size
+        games = record_plies(records)
         print(f"{len(games)} games read from {args.records}", flush=True)
     else:
         games = game_plies(args.size, args.games, args.seed, args.play_nodes)
