@@ -293,9 +293,12 @@ def _environment_variables_read() -> set[str]:
     return names
 
 
-def test_every_environment_variable_is_in_the_readme_table():
+def test_every_environment_variable_is_in_the_usage_table():
     section = (
-        (ROOT / "README.md").read_text().split("| environment variable |", 1)[1].split("\n\n", 1)[0]
+        (ROOT / "docs" / "usage.md")
+        .read_text()
+        .split("| environment variable |", 1)[1]
+        .split("\n\n", 1)[0]
     )
     read = _environment_variables_read()
     assert {
