@@ -239,7 +239,7 @@ def test_options_list_get_set(session):
     assert ok(session.handle("options set engine MCTS")) == [
         "engine;enum;mcts;alphabeta;alphabeta;mcts"
     ]
-    assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;0.25;0;100"]
+    assert ok(session.handle("options set exploration 1.5")) == ["exploration;float;1.5;1;0;100"]
     assert ok(session.handle("options set multipv 3")) == ["multipv;int;3;1;1;1000"]
     assert ok(session.handle("options set seed 42"))[0].startswith("seed;int;42;-1;-1;")
     table = session.options["table_mb"].spec

@@ -19,13 +19,13 @@ def test_parse_param_reads_start_range_and_step():
     [
         ("bogus=1,0,2", "unknown option 'bogus'"),
         ("seed=1,0,3", "not a number that can be tuned"),
-        ("fpu=1,0,200", "leaves the option's bounds"),
-        ("fpu=3,0,2", "start 3 is outside"),
-        ("fpu=1,2,0", "must be below high"),
-        ("fpu=1,0,2,-1", "step must be more than 0"),
-        ("fpu=1,0", "needs START,LOW,HIGH"),
-        ("fpu=a,0,2", "must be a number"),
-        ("fpu", "NAME=START,LOW,HIGH"),
+        ("prior_weight=1,0,200", "leaves the option's bounds"),
+        ("prior_weight=3,0,2", "start 3 is outside"),
+        ("prior_weight=1,2,0", "must be below high"),
+        ("prior_weight=1,0,2,-1", "step must be more than 0"),
+        ("prior_weight=1,0", "needs START,LOW,HIGH"),
+        ("prior_weight=a,0,2", "must be a number"),
+        ("prior_weight", "NAME=START,LOW,HIGH"),
     ],
 )
 def test_bad_parameters_are_errors(text, message):
@@ -36,7 +36,7 @@ def test_bad_parameters_are_errors(text, message):
 def test_spsa_is_reproducible_and_stays_in_bounds():
     params = [
         parse_param("mcts", "exploration=0.4,0.1,1.0", r_end=2.0),
-        parse_param("mcts", "fpu=1,0.5,1.5", r_end=2.0),
+        parse_param("mcts", "prior_weight=1,0.5,1.5", r_end=2.0),
     ]
     runs = [
         spsa("mcts", params, 3, TuneSettings(games=2, nodes=40, size=5, seed=3)) for _ in range(2)
@@ -46,11 +46,15 @@ def test_spsa_is_reproducible_and_stays_in_bounds():
         (s.wins, s.losses) for s in runs[1].steps
     ]
     for step in runs[0].steps:
-        assert 0.1 <= step.values["exploration"] <= 1.0 and 0.5 <= step.values["fpu"] <= 1.5
+        assert (
+            0.1 <= step.values["exploration"] <= 1.0 and 0.5 <= step.values["prior_weight"] <= 1.5
+        )
         # The two sides are the start nudged in opposite directions.
-        assert (step.plus["fpu"] - step.minus["fpu"]) * step.delta["fpu"] > 0
+        assert (step.plus["prior_weight"] - step.minus["prior_weight"]) * step.delta[
+            "prior_weight"
+        ] > 0
     # A decided iteration moves the parameters; an even one leaves them.
-    theta = {"exploration": 0.4, "fpu": 1.0}
+    theta = {"exploration": 0.4, "prior_weight": 1.0}
     for step in runs[0].steps:
         moved = step.values != theta
         assert moved == (step.wins != step.losses)
@@ -59,13 +63,13 @@ def test_spsa_is_reproducible_and_stays_in_bounds():
 
 
 def test_spsa_refuses_bad_settings():
-    p = parse_param("mcts", "fpu=1,0,2")
+    p = parse_param("mcts", "prior_weight=1,0,2")
     with pytest.raises(HingeError, match="iterations"):
         spsa("mcts", [p], 0, TuneSettings(nodes=10))
     with pytest.raises(HingeError, match="twice"):
         spsa("mcts", [p, p], 1, TuneSettings(nodes=10))
     with pytest.raises(HingeError, match="both fixed and tuned"):
-        spsa("mcts", [p], 1, TuneSettings(nodes=10, options={"fpu": 1.0}))
+        spsa("mcts", [p], 1, TuneSettings(nodes=10, options={"prior_weight": 1.0}))
     with pytest.raises(HingeError, match="at least one"):
         spsa("mcts", [], 1, TuneSettings(nodes=10))
 
@@ -106,9 +110,12 @@ def test_tune_command_prints_the_path_and_final_values(capsys):
     "argv, message",
     [
         (["tune", "mcts"], "at least one --param"),
-        (["tune", "nosuch", "-p", "fpu=1,0,2"], "unknown engine"),
-        (["tune", "mcts", "-p", "fpu=1,0,2", "-o", "fpu=1"], "both fixed and tuned"),
-        (["tune", "mcts", "-p", "fpu=1,0,2", "--learning-rate", "-1"], "learning rate"),
+        (["tune", "nosuch", "-p", "prior_weight=1,0,2"], "unknown engine"),
+        (
+            ["tune", "mcts", "-p", "prior_weight=1,0,2", "-o", "prior_weight=1"],
+            "both fixed and tuned",
+        ),
+        (["tune", "mcts", "-p", "prior_weight=1,0,2", "--learning-rate", "-1"], "learning rate"),
     ],
 )
 def test_tune_command_errors(argv, message, capsys):

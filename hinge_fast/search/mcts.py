@@ -1,4 +1,4 @@
-"""Monte Carlo tree search: UCT with an MCTS-Solver, the whole loop in numba.
+"""Monte Carlo tree search: PUCT with an MCTS-Solver, the whole loop in numba.
 
     >>> from hinge_fast import Board
     >>> from hinge_fast.search import Limits
@@ -18,19 +18,19 @@ win 1, a loss 0 and an unfinished playout decided by the token count.
 
 One iteration (``run_iterations``):
 
-1. **Select**: from the root, follow the child with the highest value
-   ``wins/visits + c * sqrt(ln(parent visits) / visits) + w * prior / (visits + 1)``
-   (UCT plus a progressive bias of weight ``w`` = ``prior_weight``; the prior is the
-   flipped group's size relative to the largest flip at that node, 0 for a
-   placement). An unvisited child is worth ``fpu + w * prior`` (first-play urgency,
-   ``fpu``), so a bad move need not be tried before a good one is deepened; children
-   of equal prior are shuffled at expansion so that none is favoured by the
-   generation order. With ``fpu`` negative unvisited children come first, in prior
-   order (swipes flipping the largest group first, then placements). Children proven
-   lost are never chosen. **Progressive widening**: a node visited ``n`` times chooses
-   only among its first ``ceil(widen * n ** widen_power)`` children in prior order (the
-   children proven lost not counted; ``widen`` 0: among all), so that a wide node's
-   search goes deep on a few moves before it spreads over the rest.
+1. **Select** (PUCT, as in AlphaZero): from the root, follow the child with the
+   highest value ``q + c * P * sqrt(parent visits) / (1 + visits)``, where ``q`` is the
+   child's ``wins/visits``, ``c`` = ``exploration`` and ``P`` the child's share of its
+   parent's policy: a softmax over the children of ``w * flip / largest flip`` (``w`` =
+   ``prior_weight``; a placement flips 0), so that larger flips are tried first and
+   deepened more. An unvisited child's ``q`` is its parent's win rate for the side to
+   move, less ``fpu`` (first-play urgency as a reduction: 0 by default); children of
+   equal prior are shuffled at expansion so that none is favoured by the generation
+   order. Children proven lost are never chosen. **Progressive widening**: a node
+   visited ``n`` times chooses only among its first ``ceil(widen * n ** widen_power)``
+   children in prior order (swipes flipping the largest group first, then placements;
+   the children proven lost not counted; ``widen`` 0: among all), so that a wide
+   node's search goes deep on a few moves before it spreads over the rest.
 2. **Expand** a leaf that has been visited before (the root always): generate its
    moves and give it one child per move. A leaf visited for the first time is not
    expanded: its playout starts from it directly, so the tree grows by about one
@@ -93,6 +93,7 @@ from ..core.sets import s_count, s_row, set_like, shift_sets
 from ..core.tables import GROUP_SLOTS, MAX_MOVES, SCRATCH_ROWS, SHIFT_WORDS
 from .evaluate import FITTED, LOST, WINNING, get_evaluator, leaf_evaluation
 from .mcts_config import (
+    DEFAULT_CONFIG,
     DEFAULT_EVAL_SCALE,
     DEFAULT_EXPLORATION,
     DEFAULT_FPU,
@@ -140,7 +141,7 @@ class TreeArrays(NamedTuple):
     wins: np.ndarray  # float64: results for the player who moved into it
     proof: np.ndarray  # int8: +1 proven win for that player, -1 proven loss, 0 unknown
     plies: np.ndarray  # int16: length of the proven line from its position
-    prior: np.ndarray  # float32: the progressive bias's prior in [0, 1]
+    prior: np.ndarray  # float32: its share of its parent's policy P
     stats: np.ndarray  # int64 [N_STATS]
     path: np.ndarray  # int32: the nodes of the current iteration's path
     moves: np.ndarray  # int64 [MAX_MOVES]: a node's moves at expansion
@@ -289,10 +290,6 @@ def run_iterations(
     shift layout of ``like``'s words. Returns how many ran (fewer once the root is
     proven). ``config``: ``MCTSConfig``; a leaf's result is its ``eval_win_rate``."""
     exploration, fpu, prior_weight, eval_scale, widen, widen_power = config
-    # First-play urgency: with fpu >= 0 an unvisited child is worth fpu + w * prior and
-    # children of equal prior are shuffled at expansion; with fpu < 0 the unvisited
-    # children are taken first, in prior order.
-    urgency = fpu >= 0.0
     parent, first, count, move, visits, wins, proof, plies, prior = (
         t.parent,
         t.first,
@@ -346,8 +343,11 @@ def run_iterations(
                             largest = sizes[i]
                 c = start
                 enemy_count = s_count(enemy)
+                total = 0.0
                 for s in range(largest, -1, -1):
                     block = c
+                    # The policy's weight of a flip of s (before normalising).
+                    weight = math.exp(prior_weight * (s / largest if largest > 0 else 0.0))
                     for i in range(n):
                         if sizes[i] != s:
                             continue
@@ -358,21 +358,21 @@ def run_iterations(
                         visits[c] = 0
                         wins[c] = 0.0
                         plies[c] = 0
-                        # Prior in [0, 1]: the flipped group's size relative to the
-                        # largest flip here (placements 0).
-                        prior[c] = s / largest if largest > 0 else 0.0
+                        prior[c] = weight
+                        total += weight
                         # A swipe flipping every enemy token eliminates them: won.
                         proof[c] = 1 if s > 0 and s == enemy_count else 0
                         c += 1
-                    if urgency:
-                        # With first-play urgency, unvisited children of equal prior
-                        # are tried first to last: shuffle them (Fisher-Yates), so
-                        # that no cell is favoured by the generation order.
-                        for j in range(c - 1, block, -1):
-                            k = block + rng_below(rng, j - block + 1)
-                            m = move[j]
-                            move[j] = move[k]
-                            move[k] = m
+                    # Unvisited children of equal prior are tried first to last: shuffle
+                    # them (Fisher-Yates), so that no cell is favoured by the generation
+                    # order.
+                    for j in range(c - 1, block, -1):
+                        k = block + rng_below(rng, j - block + 1)
+                        m = move[j]
+                        move[j] = move[k]
+                        move[k] = m
+                for c in range(start, start + n):
+                    prior[c] /= total
                 first[node] = start
                 count[node] = n
                 stats[NEXT_FREE] = start + n
@@ -381,31 +381,24 @@ def run_iterations(
                     newly_proven = True
                     break
                 n_children = n
-            # UCT selection among children not proven lost, the first `window` of
+            # PUCT selection among children not proven lost, the first `window` of
             # them in prior order (progressive widening).
-            log_n = math.log(max(visits[node], 1))
+            sqrt_n = math.sqrt(max(visits[node], 1))
+            # An unvisited child's q: the win rate of the side to move here, less fpu.
+            unvisited_q = (1.0 - wins[node] / visits[node] if visits[node] > 0 else 0.5) - fpu
             window = n_children
             if widen > 0.0:
                 window = int(math.ceil(widen * max(visits[node], 1) ** widen_power))
             best = -1
-            best_value = -1.0
+            best_value = -math.inf
             for c in range(first[node], first[node] + n_children):
                 if proof[c] < 0:
                     continue
                 if window == 0:
                     break
                 window -= 1
-                if visits[c] == 0:
-                    if not urgency:
-                        best = c  # every child once, in prior order, before UCT
-                        break
-                    value = fpu + prior_weight * prior[c]  # first-play urgency
-                else:
-                    value = (
-                        wins[c] / visits[c]
-                        + exploration * math.sqrt(log_n / visits[c])
-                        + prior_weight * prior[c] / (visits[c] + 1)
-                    )
+                q = wins[c] / visits[c] if visits[c] > 0 else unvisited_q
+                value = q + exploration * prior[c] * sqrt_n / (1 + visits[c])
                 if value > best_value:
                     best_value = value
                     best = c
@@ -454,8 +447,14 @@ def ensure_compiled(size: int = 4) -> None:
     words = len(set_like(size))
     if words not in _LOADED_WORDS:
         board = Board(size)
-        config = mcts_config(DEFAULT_EXPLORATION, 0.5, 0.1, DEFAULT_EVAL_SCALE)
-        _run(Tree(64), board, 1, config, new_rng(0), get_evaluator("leaf-fitted").weights_for(size))
+        _run(
+            Tree(64),
+            board,
+            1,
+            DEFAULT_CONFIG,
+            new_rng(0),
+            get_evaluator("leaf-fitted").weights_for(size),
+        )
         len(board.legal_codes)  # the move list's kernel
         _LOADED_WORDS.add(words)
 
@@ -483,8 +482,8 @@ class MCTSSearcher(Searcher):
     than it holds) and its random generator (``new_rng``): two searchers never share
     state.
 
-    ``tree_nodes``: tree budget in nodes (module docstring); ``exploration``: UCT
-    constant c; ``fpu``, ``prior_weight``: first-play urgency and progressive bias;
+    ``tree_nodes``: tree budget in nodes (module docstring); ``exploration``: PUCT
+    constant c; ``fpu``, ``prior_weight``: first-play urgency and the policy's weight;
     ``eval_scale``: the scale of the fitted evaluation's win rate at a leaf;
     ``widen``, ``widen_power``: progressive widening (these six
     are the kernel's ``config``, an ``MCTSConfig``, fixed for the searcher's life);

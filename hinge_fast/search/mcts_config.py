@@ -2,8 +2,8 @@
 (no numba here: the registry and the command line read it without loading the kernels;
 ``mcts.py`` and ``mcts_threads.py`` import it).
 
-    >>> MCTSConfig(0.25, 1.0, 0.2, 500.0, 2.0, 0.5).fpu
-    1.0
+    >>> DEFAULT_CONFIG.exploration, DEFAULT_CONFIG.prior_weight
+    (1.0, 2.0)
 """
 
 from __future__ import annotations
@@ -15,16 +15,17 @@ from .options import TABLEBASE, THREADS, OptionSpec
 DEFAULT_TREE_NODES = 4_000_000
 MIN_TREE_NODES = 1
 MAX_TREE_NODES = 50_000_000
-DEFAULT_EXPLORATION = 0.25
+#: PUCT's exploration constant c.
+DEFAULT_EXPLORATION = 1.0
 MAX_EXPLORATION = 100.0
-#: First-play urgency: the UCT value of an unvisited child (negative: every child is
-#: visited once, in prior order, before UCT applies).
-DEFAULT_FPU = 1.0
+#: First-play urgency: an unvisited child's q is its parent's win rate for the side to
+#: move less ``fpu``.
+DEFAULT_FPU = 0.0
 MIN_FPU = -1.0
-MAX_FPU = 100.0
-#: Progressive bias: weight of the prior (flip size relative to the largest) in UCT,
-#: divided by visits + 1.
-DEFAULT_PRIOR_WEIGHT = 0.2
+MAX_FPU = 1.0
+#: The policy: a softmax over a node's children of ``prior_weight`` times the flip size
+#: relative to the largest flip there (a placement flips 0).
+DEFAULT_PRIOR_WEIGHT = 2.0
 MAX_PRIOR_WEIGHT = 100.0
 #: A leaf's result is the fitted evaluation (``leaf-fitted``'s weights for the side,
 #: ``search/weights.py``) as a win rate ``1 / (1 + exp(-score / eval_scale))``:
@@ -54,14 +55,7 @@ class MCTSConfig(NamedTuple):
     widen_power: float
 
 
-def mcts_config(
-    exploration,
-    fpu,
-    prior_weight,
-    eval_scale,
-    widen=DEFAULT_WIDEN,
-    widen_power=DEFAULT_WIDEN_POWER,
-) -> MCTSConfig:
+def mcts_config(exploration, fpu, prior_weight, eval_scale, widen, widen_power) -> MCTSConfig:
     """``MCTSConfig`` with the types the compiled kernel expects."""
     return MCTSConfig(
         float(exploration),
@@ -72,6 +66,16 @@ def mcts_config(
         float(widen_power),
     )
 
+
+#: The engine's defaults.
+DEFAULT_CONFIG = mcts_config(
+    DEFAULT_EXPLORATION,
+    DEFAULT_FPU,
+    DEFAULT_PRIOR_WEIGHT,
+    DEFAULT_EVAL_SCALE,
+    DEFAULT_WIDEN,
+    DEFAULT_WIDEN_POWER,
+)
 
 SEED = OptionSpec(
     "seed",
@@ -97,7 +101,7 @@ OPTIONS = (
         DEFAULT_EXPLORATION,
         0.0,
         MAX_EXPLORATION,
-        "UCT exploration constant c",
+        "PUCT exploration constant c",
     ),
     OptionSpec(
         "fpu",
@@ -105,7 +109,7 @@ OPTIONS = (
         DEFAULT_FPU,
         MIN_FPU,
         MAX_FPU,
-        "first-play urgency: UCT value of an unvisited child; negative: every child once first, in prior order",
+        "first-play urgency: an unvisited child's value is its parent's win rate less fpu",
     ),
     OptionSpec(
         "prior_weight",
@@ -113,7 +117,7 @@ OPTIONS = (
         DEFAULT_PRIOR_WEIGHT,
         0.0,
         MAX_PRIOR_WEIGHT,
-        "progressive bias: weight of the flip-size prior, divided by visits + 1",
+        "the policy: a softmax over the children of prior_weight * flip size / largest flip",
     ),
     OptionSpec(
         "eval_scale",
