@@ -105,9 +105,13 @@ from ..core.tables import (
     SHIFT_WORDS,
     SHIFT_WORDS_OF,
 )
-from .evaluate import classic_score
+from .evaluate import TERMS, classic_score
 from .intrinsics import monotonic_ns
 from .terms import position_terms
+
+#: The index in ``position_terms`` of the largest group of the side to move that the
+#: other side's swipes reach, negated.
+THREAT_TERM = TERMS.index("threat")
 
 U64 = np.uint64
 #: Proof and disproof numbers are below INFINITY; INFINITY is a proven or disproven node.
@@ -509,7 +513,7 @@ def mid(size, own, enemy, attacker_to_move, limit_pn, limit_dn, ply, buf, table)
             settle_child(table, child ^ child_mix, i, attacker_to_move, 0, buf, ply)
             continue
         their_count = s_count(their)
-        if ply + 1 < PLIES - 1 and their_count > 0 and -terms[3] == their_count:
+        if ply + 1 < PLIES - 1 and their_count > 0 and -terms[THREAT_TERM] == their_count:
             # A threat: we would flip every token of theirs next, so they must answer it.
             if (
                 ply + 2 < PLIES - 1
