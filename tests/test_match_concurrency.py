@@ -251,9 +251,9 @@ def test_resume_on_a_finished_match_plays_nothing(tmp_path, capsys):
     assert sorted(games_by_round(path)) == [1, 2, 3, 4, 5, 6]
 
 
-#: The interrupted matches: 48 games of 600-node MCTS against 600-node MCTS without its
-#: policy (a uniform prior, unvisited children first) (about
-#: 60 ms a game when idle), stopped once the bar counts 2 games. A match against greedy
+#: The interrupted matches: 48 games of 600-node MCTS against 600-node MCTS with a
+#: uniform policy that tries unvisited children first (about 45 ms a game when idle),
+#: stopped once the bar counts 2 games. A match against greedy
 #: (16 games of 60 nodes, then 48 of 600) finished in the moment between the bar's count
 #: and the signal on a loaded machine: greedy games are short and MCTS proves them early.
 LONGER_MATCH = [
