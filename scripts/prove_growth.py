@@ -18,7 +18,7 @@ placements, so an opening's tokens are its plies.
 Example: python -m scripts.prove_growth --plies 20,18,16 --games 4 --nodes 100000 --json growth.json
 
 ``--records FILE`` takes the positions from recorded games instead (any engines', from
-the empty board or a start position; ``--size``, ``--games``, ``--seed`` and
+the empty board or a start position, all of one board side; ``--size``, ``--games``, ``--seed`` and
 ``--play-nodes`` then do not apply). ``bench/data/side5-games-0.1.0.hgn`` holds 24
 side-5 games that version 0.1.0's alpha-beta and MCTS played each other (0.1 s a move,
 two random opening plies; ``hinge-fast match`` seeds 4848 and 4849), positions the
@@ -132,7 +132,13 @@ def run(args) -> int:
         records = read_records(args.records)
         if not records:
             raise HingeError(f"{args.records} holds no game")
-        args.size = records[0].size
+        sides = sorted({record.size for record in records})
+        if len(sides) > 1:
+            raise HingeError(
+                f"{args.records} mixes games of sides {', '.join(map(str, sides))}: "
+                "the growth is measured on one side"
+            )
+        args.size = sides[0]
         games = record_plies(records)
         print(f"{len(games)} games read from {args.records}", flush=True)
     else:

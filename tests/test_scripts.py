@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from hinge_fast.errors import HingeError
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted(p.stem for p in (ROOT / "scripts").glob("*.py") if p.stem != "__init__")
 
@@ -175,6 +177,22 @@ def test_prove_growth_takes_the_positions_of_recorded_games(tmp_path):
         (1, GameRecord(5, moves[1:4], start=start).board_at(2).fen()),
     ]
     assert 8 not in by_ply  # the first game ends at ply 8 and the second before: nothing to prove
+
+
+def test_prove_growth_refuses_records_of_two_sides(tmp_path):
+    from hinge_fast.records.record import GameRecord, write_records
+    from scripts.prove_growth import main
+
+    games = tmp_path / "games.hgn"
+    write_records(games, [GameRecord(5, ["C3", "H7"]), GameRecord(4, ["B2"])])
+    out = tmp_path / "growth.json"
+    with pytest.raises(HingeError) as refused:
+        main(["--records", str(games), "--plies", "1", "--json", str(out)])
+    assert (
+        str(refused.value)
+        == f"{games} mixes games of sides 4, 5: the growth is measured on one side"
+    )
+    assert not out.exists()
 
 
 def test_prove_check_parts_name_one_slice_each_of_the_draw():
