@@ -217,9 +217,12 @@ def fit(args) -> None:
     classic_loss, _ = best_scale(classic_vector(), x[test], y[test])
     fitted = np.array(FITTED_OPENING + FITTED_END, dtype=np.float64)
     fitted_loss, _ = best_scale(fitted, x[test], y[test])
+    leaf = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
+    leaf_loss, _ = best_scale(leaf, x[test], y[test])
     base = logistic_loss(np.zeros(x.shape[1]), x[test], y[test])[0]
     print(
         f"held-out logistic loss: this fit {held_out:.4f}, evaluate.py's fitted (best scale) {fitted_loss:.4f}, "
+        f"leaf-fitted of sides 6-9 (best scale) {leaf_loss:.4f}, "
         f"classic (best scale) {classic_loss:.4f}, constant {base:.4f}"
     )
     accuracy = np.mean((x[test] @ w > 0) == (y[test] > 0.5))
@@ -231,7 +234,12 @@ def fit(args) -> None:
     # Centi-tokens as the classic (or with --unit fitted, the fitted) evaluation means
     # them: its best scale (log-odds per centi-token) on all the positions converts the
     # fitted log-odds.
-    _, k = best_scale(fitted if args.unit == "fitted" else classic_vector(), x, y)
+    unit = {
+        "classic": classic_vector(),
+        "fitted": fitted,
+        "leaf-fitted": np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64),
+    }[args.unit]
+    _, k = best_scale(unit, x, y)
     centi = w_all / k
     print(
         f"all positions: the {args.unit} evaluation's 1 centi-token = {k:.5f} log-odds, the unit of the weights below"
@@ -314,7 +322,7 @@ def main(argv=None) -> None:
     f.add_argument("--l2", type=float, default=1e-6)
     f.add_argument(
         "--unit",
-        choices=("classic", "fitted"),
+        choices=("classic", "fitted", "leaf-fitted"),
         default="classic",
         help="print the weights in the centi-tokens of this evaluation (its best scale on the data)",
     )
