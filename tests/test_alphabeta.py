@@ -395,12 +395,16 @@ def test_go_prepares_once_before_it_searches():
 
 
 def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and_the_default():
-    """``leaf-fitted`` is the fitted kernel with LEAF_FITTED_* weights: each term times
-    its phase-blended weight, plus tempo (recomputed here from the raw terms); it scores
-    positions differently from ``fitted``, and the default searcher uses it."""
+    """``leaf-fitted`` is the fitted kernel with the side's LEAF_FITTED_* weights: each
+    term times its phase-blended weight, plus tempo (recomputed here from the raw
+    terms); it scores positions differently from ``fitted``, and the default searcher
+    uses it."""
     from hinge_fast.search.evaluate import get_evaluator
     from hinge_fast.search.terms import board_terms
-    from hinge_fast.search.weights import LEAF_FITTED_END, LEAF_FITTED_OPENING
+    from hinge_fast.search.weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE6
+
+    assert LEAF_FITTED_BY_SIZE[6] == LEAF_FITTED_SIDE6
+    opening, end = LEAF_FITTED_SIDE6[:10], LEAF_FITTED_SIDE6[10:]
 
     leaf, fitted = get_evaluator("leaf-fitted"), get_evaluator("fitted")
     assert leaf.kernel_id == fitted.kernel_id == 2 and leaf is get_evaluator("LEAF-FITTED")
@@ -413,7 +417,7 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
         phase = sum(board.token_count(c) for c in (board.turn, board.turn.other)) / cells
         expected = sum(
             t * (o * (1 - phase) + e * phase)
-            for t, o, e in zip(list(terms) + [1], LEAF_FITTED_OPENING, LEAF_FITTED_END)
+            for t, o, e in zip(list(terms) + [1], opening, end, strict=True)
         )
         assert leaf(board) == round(expected)
         differ += leaf(board) != fitted(board)
@@ -429,28 +433,29 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
         search_alphabeta(midgame_positions(6, 1, seed=31)[0], Limits(depth=1), evaluator="leaf")
 
 
-def test_leaf_fitted_uses_its_side_4_weights_on_side_4_only():
-    """``leaf-fitted`` has its own weights on side 4 (``search/weights.py``, fitted on
-    side-4 self-play) and the sides 6-9 fit elsewhere. Checked where the search copies
+def test_leaf_fitted_plays_each_side_its_own_weights():
+    """``leaf-fitted`` has weights of its own on every side (``search/weights.py``, each
+    fitted on that side's self-play), all different. Checked where the search copies
     the weights into its buffers."""
     from hinge_fast.core.sets import set_like
     from hinge_fast.search.alphabeta import AlphaBetaSearcher
     from hinge_fast.search.evaluate import evaluation_in, get_evaluator
     from hinge_fast.search.weights import (
+        LEAF_FITTED_BY_SIZE,
         LEAF_FITTED_END,
         LEAF_FITTED_OPENING,
-        LEAF_FITTED_SIDE4,
     )
 
-    side4 = np.array(LEAF_FITTED_SIDE4, dtype=np.float64)
     old = np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64)
-    assert len(side4) == len(old) and not np.array_equal(side4, old)
-    cases = [(4, side4)] + [(s, old) for s in range(5, 10)]
-    for size, expected in cases:
+    fits = {size: np.array(LEAF_FITTED_BY_SIZE[size], dtype=np.float64) for size in range(4, 10)}
+    assert len({tuple(w) for w in fits.values()} | {tuple(old)}) == 7
+    for size, expected in fits.items():
+        assert len(expected) == len(old)
         searcher = AlphaBetaSearcher(table_mb=1, evaluator="leaf-fitted", threads=1)
         searcher.go(Board(size=size), Limits(depth=1))
         assert np.array_equal(searcher.buffers.weights[: len(expected)], expected), size
         assert np.array_equal(get_evaluator("leaf-fitted").weights_for(size), expected)
+    side4 = fits[4]
     board = Board(size=4)
     board.push(board.legal_moves[0])
     leaf = get_evaluator("leaf-fitted")

@@ -3,7 +3,7 @@
 ``mcts.py`` and ``mcts_threads.py`` import it).
 
     >>> DEFAULT_CONFIG.exploration, DEFAULT_CONFIG.prior_weight
-    (1.0, 2.0)
+    (1.0, 1.0)
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ MIN_FPU = -1.0
 MAX_FPU = 1.0
 #: The policy: a softmax over a node's children of ``prior_weight`` times the flip size
 #: relative to the largest flip there (a placement flips 0).
-DEFAULT_PRIOR_WEIGHT = 2.0
+DEFAULT_PRIOR_WEIGHT = 1.0
 MAX_PRIOR_WEIGHT = 100.0
 #: A leaf's result is the fitted evaluation (``leaf-fitted``'s weights for the side,
 #: ``search/weights.py``) as a win rate ``1 / (1 + exp(-score / eval_scale))``:

@@ -3,21 +3,25 @@ kernels (``evaluate.py``): this module has no numba kernel, so an edit here reco
 nothing, and the engine's options read the evaluations' names from here without
 loading numba.
 
-The fitted weights (``FITTED_*``, ``LEAF_FITTED_*``) were fitted on self-play games of
-sides 6 to 9 (``experiments/texel.py``). Side 4 has its own fit of the leaf model
-(``experiments/texel.py generate --sizes 4``, then ``fit --unit fitted``; self-play results
-only, never the side-4 tablebase, which is the test set; game positions, not
-``--leaves``: on side 4 a depth-1 search's principal variation already runs to the end
-of the game, so its leaves have no evaluation to fit). ``Evaluator.weights_for(size)``
-picks a side's weights and falls back on the evaluator's own; alpha-beta copies them
-into its buffers at each search.
+The fitted weights ``FITTED_*`` and ``LEAF_FITTED_*`` were fitted on self-play games of
+sides 6 to 9 together (``experiments/texel.py``). The default ``leaf-fitted`` plays on each
+side a fit of its own, ``LEAF_FITTED_BY_SIZE``, expressed in the centi-tokens of the
+sides 6-9 leaf fit (``fit --unit leaf-fitted``: its best scale on that side's positions),
+so that a side's scores keep the scale the search's margins and MCTS's ``eval_scale``
+were set in. ``Evaluator.weights_for(size)`` picks a side's weights and falls back on the
+evaluator's own; alpha-beta copies them into its buffers at each search.
 
-The default ``leaf-fitted`` takes its per-side weights from ``LEAF_FITTED_BY_SIZE``:
-the side-4 fit on side 4, the sides 6-9 fit elsewhere. Matches on side 4 cannot tell the
-two fits apart (the first player wins nearly every game), but the solved board can: on
-four samples of 1,000 choice-matters positions the side-4 fit picks a winning move in
-98.8% at 1,000 nodes (97.1% with the sides 6-9 fit), 99.1% at 3,000 (98.3%), at every
-depth from 5 to 7 more often than the sides 6-9 fit (docs/search-alphabeta.md).
+* Sides 5 to 9: ``experiments/texel.py generate --sizes S --leaves``, then ``fit --l2 1e-5
+  --unit leaf-fitted``. Against the sides 6-9 fit, at 0.2 s a move, one thread each:
+  +81 Elo on side 6 and +184 on side 9 (SPRT, H1 on both; docs/search-alphabeta.md,
+  "Evaluation").
+* Side 4: game positions, not ``--leaves`` (a depth-1 search's principal variation
+  already runs to the end of the game, so its leaves have no evaluation to fit), ``fit
+  --l2 1e-3 --unit fitted``; self-play results only, never the side-4 tablebase, which is
+  the test set. Matches on side 4 cannot tell fits apart (the first player wins nearly
+  every game), but the solved board can: on four samples of 1,000 choice-matters
+  positions the side-4 fit picks a winning move in 98.8% at 1,000 nodes (97.1% with the
+  sides 6-9 fit), 99.1% at 3,000 (98.3%), at every depth from 5 to 7 more often.
 
     >>> from hinge_fast.search.evaluate import get_evaluator
     >>> leaf = get_evaluator("leaf-fitted")
@@ -44,14 +48,36 @@ FITTED_END = (942, -224, 405, -252, 386, 3375, -2763, -837, 244, 482)
 LEAF_FITTED_OPENING = (-355, -80, 47, -81, 10, 2567, -1165, 239, -61, 487)
 LEAF_FITTED_END = (821, -500, 559, -255, 432, 2322, -2120, -839, 358, 739)
 
-#: Side 4, opening then end, in the fitted evaluation's centi-tokens per unit of each
-#: term of ``evaluate.FITTED_TERMS`` (``tempo`` last).
-LEAF_FITTED_SIDE4_OPENING = (780, 466, 434, 70, 337, 1084, -717, -819, 187, 942)
-LEAF_FITTED_SIDE4_END = (490, -148, -10, -153, 82, 467, -666, -228, 181, -74)
-LEAF_FITTED_SIDE4 = LEAF_FITTED_SIDE4_OPENING + LEAF_FITTED_SIDE4_END
-
-#: The default ``leaf-fitted``'s weights by side, where they differ from its sides 6-9 fit.
-LEAF_FITTED_BY_SIZE: dict = {4: LEAF_FITTED_SIDE4}
+#: Each side's own fit, opening then end, in the centi-tokens of the sides 6-9 leaf fit
+#: above (side 4: of the fitted evaluation), per unit of each term of
+#: ``evaluate.FITTED_TERMS`` (``tempo`` last).
+LEAF_FITTED_SIDE4 = (780, 466, 434, 70, 337, 1084, -717, -819, 187, 942) + (
+    490, -148, -10, -153, 82, 467, -666, -228, 181, -74,
+)  # fmt: skip
+LEAF_FITTED_SIDE5 = (-524, 276, -182, -37, 61, 3082, -1268, 277, -53, 375) + (
+    1135, -1302, 1190, -377, 759, 2207, -2006, -919, 368, 2309,
+)  # fmt: skip
+LEAF_FITTED_SIDE6 = (-466, 29, -1, -216, 183, 3218, -1380, 284, -48, 426) + (
+    904, -868, 816, -258, 515, 2822, -2270, -819, 325, 2207,
+)  # fmt: skip
+LEAF_FITTED_SIDE7 = (-518, 72, -35, -122, 90, 3307, -1476, 346, -15, 413) + (
+    1028, -789, 724, -420, 598, 2592, -2344, -887, 210, 2136,
+)  # fmt: skip
+LEAF_FITTED_SIDE8 = (-273, -135, 148, -234, 228, 2601, -1072, 117, -19, 310) + (
+    365, -94, 93, 180, -45, 4976, -4018, -276, 234, 2685,
+)  # fmt: skip
+LEAF_FITTED_SIDE9 = (-271, -155, 140, -260, 213, 2660, -1151, 139, -12, 373) + (
+    619, -74, 127, 239, -57, 4575, -3989, -421, 109, 2270,
+)  # fmt: skip
+#: The default ``leaf-fitted``'s weights by side.
+LEAF_FITTED_BY_SIZE: dict = {
+    4: LEAF_FITTED_SIDE4,
+    5: LEAF_FITTED_SIDE5,
+    6: LEAF_FITTED_SIDE6,
+    7: LEAF_FITTED_SIDE7,
+    8: LEAF_FITTED_SIDE8,
+    9: LEAF_FITTED_SIDE9,
+}
 
 
 class EvaluatorKind(NamedTuple):
