@@ -31,8 +31,10 @@ report the loss of the fit beside the hand-set ``classic`` weights.
 With ``generate --leaves`` each position is replaced by the leaf of its depth-1 search
 (the principal variation played out: the root move and the quiescence's flips), where the
 search applies the evaluation, labelled with the game's result for the leaf's side to
-move; ``evaluate.py``'s ``leaf-fitted`` weights come from such a fit (``fit --unit
-fitted``: in the fitted evaluation's centi-tokens).
+move; the sides 6-9 ``leaf-fitted`` weights come from such a fit (``fit --unit
+fitted``: in the fitted evaluation's centi-tokens), and each side's own weights
+(``search/weights.py``) from one fit per side (``generate --sizes S --leaves``, then ``fit
+--l2 1e-5 --unit leaf-fitted``: in the sides 6-9 leaf fit's centi-tokens).
 
 ``check`` samples side-4 positions from random games and compares each evaluation's
 sign with the exact result of the side-4 tablebase (win or loss for the side to
