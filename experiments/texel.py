@@ -233,14 +233,10 @@ def fit(args) -> None:
         f"held-out sign agreement with the result: this fit {accuracy:.3f}, evaluate.py's fitted {fitted_accuracy:.3f}"
     )
     w_all = fit_weights(x, y, args.l2)
-    # Centi-tokens as the classic (or with --unit fitted, the fitted) evaluation means
-    # them: its best scale (log-odds per centi-token) on all the positions converts the
-    # fitted log-odds.
-    unit = {
-        "classic": classic_vector(),
-        "fitted": fitted,
-        "leaf-fitted": np.array(LEAF_FITTED_OPENING + LEAF_FITTED_END, dtype=np.float64),
-    }[args.unit]
+    # Centi-tokens as the evaluation named by --unit (classic, fitted, or the sides 6-9
+    # leaf fit) means them: its best scale (log-odds per centi-token) on all the
+    # positions converts the fitted log-odds.
+    unit = {"classic": classic_vector(), "fitted": fitted, "leaf-fitted": leaf}[args.unit]
     _, k = best_scale(unit, x, y)
     centi = w_all / k
     print(

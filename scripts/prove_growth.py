@@ -18,11 +18,11 @@ placements, so an opening's tokens are its plies.
 Example: python -m scripts.prove_growth --plies 20,18,16 --games 4 --nodes 100000 --json growth.json
 
 ``--records FILE`` takes the positions from recorded games instead (any engines', from
-the empty board or a start position, all of one board side; ``--size``, ``--games``, ``--seed`` and
-``--play-nodes`` then do not apply). ``bench/data/side5-games-0.1.0.hgn`` holds 24
-side-5 games that version 0.1.0's alpha-beta and MCTS played each other (0.1 s a move,
-two random opening plies; ``hinge-fast match`` seeds 4848 and 4849), positions the
-prover was never tuned on:
+the empty board or a start position, all of one board side; ``--size``, ``--games``,
+``--seed`` and ``--play-nodes`` then do not apply). ``bench/data/side5-games-0.1.0.hgn``
+holds 24 side-5 games that version 0.1.0's alpha-beta and MCTS played each other (0.1 s
+a move, two random opening plies; ``hinge-fast match`` seeds 4848 and 4849), positions
+the prover was never tuned on:
 
     python -m scripts.prove_growth --records bench/data/side5-games-0.1.0.hgn --plies 20,16,12 --nodes 1000000
 

@@ -404,7 +404,8 @@ def test_the_leaf_fitted_evaluation_is_the_fitted_model_with_its_own_weights_and
     from hinge_fast.search.weights import LEAF_FITTED_BY_SIZE, LEAF_FITTED_SIDE6
 
     assert LEAF_FITTED_BY_SIZE[6] == LEAF_FITTED_SIDE6
-    opening, end = LEAF_FITTED_SIDE6[:10], LEAF_FITTED_SIDE6[10:]
+    half = len(LEAF_FITTED_SIDE6) // 2
+    opening, end = LEAF_FITTED_SIDE6[:half], LEAF_FITTED_SIDE6[half:]
 
     leaf, fitted = get_evaluator("leaf-fitted"), get_evaluator("fitted")
     assert leaf.kernel_id == fitted.kernel_id == 2 and leaf is get_evaluator("LEAF-FITTED")
