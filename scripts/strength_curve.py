@@ -12,9 +12,9 @@ Example: python -m scripts.strength_curve run curve --games 20 && python -m scri
 ``ENGINE:threads=T`` at that time against the reference at ``--reference-time``, from
 the shipped opening book of the side, every point with the same seed (so the same
 openings). By default the engine is ``alphabeta`` at 0.05, 0.2, 0.8 and 3.2 s a move
-on 1 and 2 threads, and the reference version 0.1.0's alpha-beta at 0.2 s on one
+on 1 and 2 threads, and the reference release 0.2.0's alpha-beta at 0.2 s on one
 thread, through the engine protocol from the baseline ``python -m scripts.baseline
-install 0.1.0`` makes (a path relative to the project folder). Points are played
+install 0.2.0`` makes (a path relative to the project folder). Points are played
 cheapest first: by time, then threads. Each point's games go to
 ``FOLDER/time-S-threads-T.hgn`` as they finish and its summary to the ``.json`` beside
 it (``match --json``); the match is always started with ``--resume``, so running the
@@ -47,7 +47,7 @@ from scripts import run_script
 
 DEFAULT_TIMES = (0.05, 0.2, 0.8, 3.2)
 DEFAULT_THREADS = (1, 2)
-DEFAULT_REFERENCE = "cmd:.baselines/0.1.0/.venv/bin/hinge-fast engine -o threads=1"
+DEFAULT_REFERENCE = "cmd:.baselines/0.2.0/.venv/bin/hinge-fast engine -o threads=1"
 DEFAULT_REFERENCE_TIME = 0.2
 #: A point's files: FOLDER/time-S-threads-T.hgn (and .json).
 POINT_FILE = re.compile(r"^time-[0-9.e+-]+-threads-\d+\.hgn$")
