@@ -247,3 +247,29 @@ def test_the_structure_figures_of_a_small_package(tmp_path):
     assert figures.cycles == [["pkg.a", "pkg.sub.b"]]
     text = report(figures, top=1)
     assert "imports inside functions: 2" in text and "pkg.a <-> pkg.sub.b" in text
+
+
+def test_move_loss_counts_each_player_by_round(tmp_path):
+    # Blue can eliminate Green at once (B4-C4xD2). In round 1 the second player is Blue
+    # and places instead; in round 2 the first player is Blue and eliminates.
+    start = "4/2gb1/2ggg1/1b2g2/1b2g1/1bbg1/4 b"
+    games = tmp_path / "games.hgn"
+    games.write_text(
+        "".join(
+            f'[Round "{r}"]\n[Size "4"]\n[Start "{start}"]\n[Result "{result}"]\n'
+            f'[PlayerA "first"]\n[PlayerB "second"]\n\n1... {move} {result}\n\n'
+            for r, move, result in ((1, "C3", "unfinished"), (2, "B4-C4xD2", "blue"))
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "scripts.move_loss", str(games), "--depth", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "A (first): 1 moves, mean loss 0 centi-tokens, 0.0% losing 500 or more",
+        "B (second): 1 moves, mean loss 5000 centi-tokens, 100.0% losing 500 or more",
+    ]
