@@ -364,3 +364,33 @@ def test_match_command_writes_the_figures_as_json(tmp_path, capsys):
     assert figures["games"] == 6 and figures["pairs"] == 3 and sum(figures["ptnml"]) == 3
     assert figures["wins"] + figures["losses"] + figures["unfinished"] == 6
     assert f"Ptnml(0-2): {figures['ptnml']}" in capsys.readouterr().out
+
+
+def test_players_of_one_name_are_told_apart_by_their_place(tmp_path, cli):
+    # One engine against itself: the games' tags and the results name ENGINE_A and
+    # ENGINE_B apart, so the file says which one played Green in each game.
+    path = tmp_path / "games.hgn"
+    run = cli(
+        "match",
+        "random",
+        "random",
+        "--games",
+        "4",
+        "--size",
+        "4",
+        "--seed",
+        "1",
+        "--out",
+        str(path),
+    )
+    assert run.status == 0, run.err
+    assert "match random (A) vs random (B):" in run.out
+    assert "Elo of random (A) over random (B):" in run.out
+    for record in read_records(path):
+        a_green = int(record.tags["Round"]) % 2 == 1
+        assert (record.tags["Green"], record.tags["Blue"]) == (
+            ("random (A)", "random (B)") if a_green else ("random (B)", "random (A)")
+        )
+    # Players of different names keep them.
+    run = cli("match", "greedy", "random", "--games", "2", "--size", "4", "--seed", "1")
+    assert "Elo of greedy over random:" in run.out

@@ -134,6 +134,10 @@ def run_match(args) -> int:
     seeds = random.Random(seed)
     limits = ((args.engine_a, limit_a), (args.engine_b, limit_b))
     player_a, player_b = make_players(args, limits, seeds)
+    if player_a.name == player_b.name:
+        # One engine against itself, or two builds of one version: the games' tags and
+        # the results name ENGINE_A and ENGINE_B apart.
+        player_a.name, player_b.name = f"{player_a.name} (A)", f"{player_b.name} (B)"
     match_seed = seeds.getrandbits(32)
     limit, tag = (
         _limit_texts(limit_a, limit_b) if args.tc is None else (f"{args.tc} clock", f"tc {args.tc}")
