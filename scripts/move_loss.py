@@ -12,9 +12,10 @@ move's loss is the difference from the mover's side, at least 0, in centi-tokens
 proven win or loss counted as 5,000 (and no loss above it). The referee is an engine,
 not the truth: its own kind of play is favoured.
 
-The two players are told apart by the ``PlayerA``/``PlayerB`` tags and the round
+The two players are told apart by the round, as the match file's reader does
 (``hinge-fast match`` plays the first engine as Green in odd rounds), so two players of
-the same name are still counted apart. Printed per player: moves scored, the mean
+the same name are still counted apart; they are named by the ``PlayerA`` and ``PlayerB``
+tags. Printed per player: moves scored, the mean
 loss, and the share of moves losing ``--big`` centi-tokens or more.
 """
 
@@ -23,7 +24,8 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from hinge_fast import Board, Color, HingeError
+from hinge_fast import Board, HingeError
+from hinge_fast.games.matchfile import game_from_record
 from hinge_fast.records.record import read_records
 from hinge_fast.search import Limits, create_searcher
 from scripts import run_script
@@ -46,15 +48,13 @@ def move_losses(records, depth: int) -> dict[str, list[int]]:
         raise HingeError(f"--depth must be at least 2, not {depth}")
     referee = create_searcher("alphabeta", threads=1, tablebase="off")
     losses: dict[str, list[int]] = {"A": [], "B": []}
-    for record in records:
-        if "Round" not in record.tags:
-            raise HingeError("a game has no Round tag: not a game of 'hinge-fast match'")
-        green = "A" if int(record.tags["Round"]) % 2 == 1 else "B"
-        board = Board.from_fen(record.start) if record.start else Board(record.size)
-        for move in record.moves:
+    for number, record in enumerate(records, 1):
+        game = game_from_record(record, f"game {number}")
+        board = Board.from_fen(game.start) if game.start else Board(game.size)
+        for move in game.moves:
             if board.is_game_over():
                 break
-            mover = green if board.turn == Color.GREEN else ("B" if green == "A" else "A")
+            mover = "A" if board.turn == game.a_color else "B"
             best = centi(referee.go(board, Limits(depth=depth)).score)
             board.push_str(move)
             after = (
