@@ -169,9 +169,11 @@ def test_a_loaded_position_with_the_engine_to_move_gets_its_move(page, server):
     open_page(page, server, mode="engine")
     page.select_option("#engine", "mcts")
     page.fill("#time", "0.1")
-    load(page, EMPTY_BLUE)  # you play Green: Blue, the engine, is to move
+    # you play Green: Blue, the engine, is to move; it may have moved before the board is read
+    load(page, EMPTY_BLUE, expect_it=False)
     expect(moves_shown(page)).to_have_count(1)
     expect(page.locator("#status")).to_have_text("green to move")
+    assert game_state(page)["start"] == EMPTY_BLUE
 
 
 # ----- touch ------------------------------------------------------------------------------------------------
