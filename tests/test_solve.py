@@ -138,6 +138,25 @@ def test_index_decodes():
         assert tuple(int(x) for x in retro.decode_index(index)) == (own, enemy)
 
 
+def test_orbit_size_counts_the_distinct_images():
+    """The orbit size (each class of the solver's counts weighs that many positions) is
+    the number of distinct positions among the 12 images, on random positions and on
+    symmetric ones (one token at the centre: 1 image; two opposite tokens: 6)."""
+    from hinge_fast.core import retro
+
+    rng = random.Random(7)
+    cases = [(0, 0), (1 << 9, 0), (1 << 0, 1 << 18), ((1 << 0) | (1 << 18), 1 << 9)]
+    for _ in range(300):
+        own = rng.getrandbits(19) & rng.getrandbits(19)
+        cases.append((own, rng.getrandbits(19) & rng.getrandbits(19) & ~own))
+    sizes = set()
+    for own, enemy in cases:
+        images = {int(retro.index_under(s, own, enemy)) for s in range(12)}
+        assert int(retro.orbit_size(own, enemy)) == len(images), (own, enemy)
+        sizes.add(len(images))
+    assert {1, 12} <= sizes and len(sizes) >= 3
+
+
 def test_solver_matches_brute_force(solved):
     """Every position of the tree: the same value and distance as the reference's
     brute force, and the same set of reachable positions (up to symmetry)."""

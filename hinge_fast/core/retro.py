@@ -119,16 +119,15 @@ def canonical_index(own, enemy):
 
 @njit(cache=True)
 def orbit_size(own, enemy):
-    """How many distinct positions the 12 symmetries make of ``(own, enemy)``."""
-    images = np.empty(N_SYMMETRIES, dtype=np.int64)
-    for s in range(N_SYMMETRIES):
-        images[s] = index_under(s, own, enemy)
-    images.sort()
-    n = 1
+    """How many distinct positions the 12 symmetries make of ``(own, enemy)``: 12 over
+    the number of symmetries that map it to the same image as the first one (a coset of
+    its stabiliser, so as many as the symmetries that fix it)."""
+    first = index_under(0, own, enemy)
+    same = 1
     for s in range(1, N_SYMMETRIES):
-        if images[s] != images[s - 1]:
-            n += 1
-    return n
+        if index_under(s, own, enemy) == first:
+            same += 1
+    return N_SYMMETRIES // same
 
 
 @njit(cache=True, inline="always")
