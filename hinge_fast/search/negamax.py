@@ -168,8 +168,8 @@ def search_config(
 
 #: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth // NULL_R_DIVISOR.
 NULL_MIN_DEPTH = 3
-NULL_R = 2
-NULL_R_DIVISOR = 4
+NULL_R = 3
+NULL_R_DIVISOR = 3
 #: Late move reductions: from this move of a node and this depth on, a quiet move is
 #: searched ``late_move_reduction(depth, index)`` plies shallower first.
 LMR_FROM_MOVE = 3
