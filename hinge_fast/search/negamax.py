@@ -19,9 +19,10 @@ root's bookkeeping.
   null window only:
   - *null move*: from depth ``NULL_MIN_DEPTH`` on, when the static evaluation is at
     least beta, the opponent moves twice in a search ``NULL_R + depth // NULL_R_DIVISOR``
-    plies shallower; if it still cannot bring the score below beta, the node fails high
-    (the game has no pass: this asks whether the side to move is so far ahead that any
-    move will do);
+    plies shallower, and one more per ``NULL_EVAL_MARGIN`` the evaluation is above beta
+    (at most ``NULL_EVAL_MAX``); if it still cannot bring the score below beta, the node
+    fails high (the game has no pass: this asks whether the side to move is so far
+    ahead that any move will do);
   - *late move reductions*: quiet moves (placements and single flips that are neither
     the table move nor a killer) from the ``LMR_FROM_MOVE``-th on, at depth
     ``LMR_MIN_DEPTH`` or more, are first searched ``late_move_reduction`` plies shallower
@@ -166,10 +167,13 @@ def search_config(
     )
 
 
-#: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth // NULL_R_DIVISOR.
+#: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth //
+#: NULL_R_DIVISOR + min((evaluation - beta) // NULL_EVAL_MARGIN, NULL_EVAL_MAX).
 NULL_MIN_DEPTH = 3
 NULL_R = 3
 NULL_R_DIVISOR = 3
+NULL_EVAL_MARGIN = 600
+NULL_EVAL_MAX = 3
 #: Late move reductions: from this move of a node and this depth on, a quiet move is
 #: searched ``late_move_reduction(depth, index)`` plies shallower first.
 LMR_FROM_MOVE = 3
@@ -545,6 +549,7 @@ def negamax(size, colour, own, enemy, key, depth, ply, alpha, beta, config, buf,
                     child = key ^ ZOBRIST[size, 2, 0]
                     buf.line[config.history_length + ply + 1] = child
                     r = NULL_R + depth // NULL_R_DIVISOR
+                    r += min((score - beta) // NULL_EVAL_MARGIN, NULL_EVAL_MAX)
                     score = -negamax(
                         size, 1 - colour, enemy, own, child, depth - 1 - r, ply + 1,
                         -beta, -beta + 1, config, buf, keys, data,
