@@ -480,17 +480,19 @@ def test_feedback_on_the_board(page, server, tmp_path):
     expect(page.locator("#hint")).to_have_text("")
     flipped = page.locator('#board circle.token.flip-anim[data-cell="E5"]')
     expect(flipped).to_have_count(1)
-    assert colour(flipped, "animationName") == "flip-over"
+    expect(flipped).to_have_css("animation-name", "flip-over")
 
     # less motion asked for: no animation; the sound is off until asked for
     page.emulate_media(reduced_motion="reduce")
     page.click("#undo")
+    # the take-back drawn (the board before it still shows the flipped token turning)
+    expect(page.locator("#board circle.token.flip-anim")).to_have_count(0)
     expect(page.locator("#sound")).not_to_be_checked()
     page.check("#sound")
     page.click("#redo")
     flipped = page.locator('#board circle.token.flip-anim[data-cell="E5"]')
     expect(flipped).to_have_count(1)
-    assert colour(flipped, "animationName") == "none"
+    expect(flipped).to_have_css("animation-name", "none")
     expect(page.locator("body")).to_have_attribute("data-sounds", "1")
 
     # resigning ends the game: a banner with the result and what to do next
