@@ -2,8 +2,11 @@
 ``should_stop`` turns true or Ctrl-C arrives (KeyboardInterrupt in the waiting thread),
 their workers end, and the protocol's ``stop`` ends a deep ``perft``."""
 
+import os
+import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -50,6 +53,27 @@ def test_ctrl_c_stops_perft_and_its_workers(threads):
         )
     assert not running()
     assert all(total == len(Board.from_fen(S9_MID).legal_moves) for _, total in seen)
+
+
+def test_a_ctrl_c_inside_the_wait_is_raised_once_the_wait_lets_go():
+    """A signal that lands while the waiting loop runs (here inside ``should_stop``; it
+    may as well land while a future's lock is taken, which KeyboardInterrupt would leave
+    taken for good) is noted, and its handler runs once the loop is out of its wait."""
+    ended = threading.Event()
+    went_on = []
+
+    def should_stop():
+        os.kill(os.getpid(), signal.SIGINT)
+        went_on.append(True)  # not reached when the handler runs at the signal
+        return False
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        work = workers.run([ended.wait], ended.set, should_stop=should_stop)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert work.interrupted and went_on == [True] and not running()
 
 
 def test_playouts_stop_and_report_progress():

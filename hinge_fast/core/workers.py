@@ -25,12 +25,20 @@ lot of a 0.01 s search.
 Worker processes (:func:`process_pool`) run jobs that hold the GIL (a game's Python
 parts); their ``stop`` is :func:`end_processes`, which ends them at once, so that
 Ctrl-C leaves no process running.
+
+Ctrl-C and SIGTERM are held back while the waiting thread is inside the loop's waits and
+stops (:func:`signals_held`), and raised as soon as it leaves them. Python runs a signal's
+handler between any two steps of the main thread, so a KeyboardInterrupt raised there
+could leave a lock of a future or of a pool taken for good; the thread that finishes
+the task (or the pool's manager thread, which the stop then waits for) would block on
+it, and the command with it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import (
@@ -100,38 +108,78 @@ def finished(
     is raised. Closing the loop early cancels the tasks that have not begun."""
     stopped = False
     timeout = poll if should_stop is not None or tick is not None else None
+    if threading.current_thread() is threading.main_thread():
+        timeout = POLL if timeout is None else min(timeout, POLL)  # a held signal is seen
     try:
         while True:
             try:
-                if refill is not None and not stopped:
-                    refill()
-                if not running:
-                    return
-                if should_stop is not None and not stopped and should_stop():
-                    stopped = True
-                    stop()
-                done, pending = _wait_futures(running, timeout=timeout, return_when=FIRST_COMPLETED)
-                if tick is not None and pending:
-                    tick()
+                with signals_held():
+                    if refill is not None and not stopped:
+                        refill()
+                    if not running:
+                        return
+                    if should_stop is not None and not stopped and should_stop():
+                        stopped = True
+                        stop()
+                    done, pending = _wait_futures(
+                        running, timeout=timeout, return_when=FIRST_COMPLETED
+                    )
+                    if tick is not None and pending:
+                        tick()
             except BaseException:
-                stop()
+                with signals_held():
+                    stop()
                 _drain(running)
                 raise
             for future in done:
                 yield running.pop(future), future
     finally:
-        for future in running:
-            future.cancel()
+        with signals_held():
+            for future in running:
+                future.cancel()
 
 
 def _drain(running: dict) -> None:
-    """Wait until every future of ``running`` is done (cancelled ones included), through
-    further Ctrl-Cs."""
-    while not all(future.done() for future in running):
-        try:
+    """Wait until every future of ``running`` is done (cancelled ones included); a
+    further Ctrl-C or SIGTERM meanwhile is raised once they are."""
+    with signals_held():
+        while not all(future.done() for future in running):
             _wait_futures(running, timeout=POLL)
-        except KeyboardInterrupt:
-            continue
+
+
+#: The signals whose handlers :func:`signals_held` holds back.
+_HELD = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGALRM") if hasattr(signal, name)
+)
+
+
+@contextlib.contextmanager
+def signals_held():
+    """Within, on the main thread: Ctrl-C, SIGTERM and SIGALRM, where a Python handler is
+    set for them, are noted rather than handled; on the way out each noted one's handler
+    runs (and raises, if it does), in the order they came. Elsewhere nothing changes:
+    Python runs handlers on the main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list = []
+
+    def note(signum, frame):
+        came.append((signum, frame))
+
+    handlers = {}
+    try:
+        for signum in _HELD:
+            handler = signal.getsignal(signum)
+            if callable(handler):
+                handlers[signum] = handler
+                signal.signal(signum, note)
+        yield
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        for signum, frame in came:
+            handlers[signum](signum, frame)
 
 
 class Work:
@@ -143,7 +191,8 @@ class Work:
         self.interrupted = False
         self.results: list = []
         executor = pool()
-        self.futures = [executor.submit(_counted(task)) for task in tasks]
+        with signals_held():  # submitting takes the pool's lock
+            self.futures = [executor.submit(_counted(task)) for task in tasks]
 
     def stop(self) -> None:
         """Make every task end soon (the ``stop`` given to ``start``)."""
@@ -166,7 +215,8 @@ class Work:
         except BaseException as error:  # noqa: BLE001  (raised once the tasks ended)
             failure = error
         if self.interrupted or failure is not None:  # also when it came between two waits
-            self.stop()
+            with signals_held():
+                self.stop()
             _drain(running)
         if tick is not None and failure is None and not self.interrupted:
             tick()
