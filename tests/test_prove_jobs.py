@@ -6,11 +6,14 @@ the mistakes refused."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import select
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -18,7 +21,7 @@ from hinge_fast import Board
 from hinge_fast.errors import HingeError
 from hinge_fast.jobs.executor import Executor
 from hinge_fast.solving.proof import check_proof, check_proof_text, write_proof_text
-from hinge_fast.solving.spread import prove_jobs
+from hinge_fast.solving.spread import Job, prove_job, prove_jobs
 from hinge_fast.solving.tablebase import solve
 
 #: Side-4 positions of seeded random games (``late_positions``) that one thread proves
@@ -113,12 +116,56 @@ def test_a_node_limit_bounds_all_the_jobs_together():
 
 
 # ----- interrupted runs and their checkpoints -------------------------------------------------
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc")
+def test_a_worker_ends_at_once_on_sigterm_in_the_middle_of_a_long_job():
+    """The pool's stop (and a scheduler's SIGTERM) ends a worker process within seconds
+    even while its job has billions of nodes to go: the job's kernel runs on a thread,
+    and the worker's main thread handles the signal."""
+    endless = [Job(k, "prove", Board(6).fen(), 10**12, None, 16) for k in range(2)]
+    failures = []
+
+    def run_jobs():
+        try:
+            list(executor.run(prove_job, endless))
+        except HingeError as e:  # the pool lost a worker
+            failures.append(str(e))
+
+    with Executor(concurrency=2) as executor:
+        thread = threading.Thread(target=run_jobs)
+        thread.start()
+        worker = None
+        while worker is None or cpu_seconds(worker.pid) < 3.0:  # deep in its job's kernel
+            worker = next(iter(multiprocessing.active_children()), worker)
+            if worker is not None:
+                worker.join(0.05)
+                assert worker.is_alive(), "the worker ended by itself"
+            else:
+                thread.join(0.05)
+        watched = os.pidfd_open(worker.pid)
+        os.kill(worker.pid, signal.SIGTERM)
+        ended, _, _ = select.select([watched], [], [], 10.0)
+        os.close(watched)
+        if not ended:  # nothing else would end the workers' jobs
+            for process in multiprocessing.active_children():
+                process.kill()
+        assert ended, "the worker ran on for 10 s after SIGTERM"
+        thread.join(60)
+    assert not thread.is_alive() and failures, "the run did not stop when its worker ended"
+
+
 KILLED = textwrap.dedent(
     """
     import os, signal, sys
     from hinge_fast import Board
     from hinge_fast.jobs.executor import Executor
-    from hinge_fast.solving.spread import prove_jobs
+    from hinge_fast.solving.spread import Job, prove_job, prove_jobs
 
     fen, path, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
     finished = []

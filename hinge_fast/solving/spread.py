@@ -93,7 +93,6 @@ class Job(NamedTuple):
     deadline: float | None  # seconds of time.time(); None: no limit
     table_mb: float
     winner: Color | None = None
-    interruptible: bool = False
     root_moves: bool = False
 
 
@@ -132,7 +131,9 @@ def prove_job(job: Job) -> Answer:
         return Answer(
             job.ident, proof.winner, proof.distance, 0, 0, True, False, 0, None, proof.strategy
         )
-    result = prover.prove(board, nodes=job.nodes, seconds=left, interruptible=job.interruptible)
+    # interruptible: the kernel runs on a thread, so that the worker's main thread
+    # handles a signal at once (SIGTERM ends the worker; Ctrl-C stops a serial run)
+    result = prover.prove(board, nodes=job.nodes, seconds=left, interruptible=True)
     return Answer(
         job.ident,
         result.winner,
@@ -309,7 +310,7 @@ class Master:
         return None
 
     # ----- jobs -----------------------------------------------------------------------------
-    def next_job(self, limit_nodes, deadline, interruptible) -> Job | None:
+    def next_job(self, limit_nodes, deadline) -> Job | None:
         """The next job, its leaf marked as being proven; None when there is none to
         give now (decided, at a limit, or every open leaf being proven)."""
         if self.decided():
@@ -341,7 +342,6 @@ class Master:
             budget,
             deadline,
             self.table_mb,
-            interruptible=interruptible,
             root_moves=node is self.root,
         )
 
@@ -552,12 +552,11 @@ class _Feeder:
     """The jobs for ``Executor.run``, made as it asks for them: at most ``most`` given
     out at once, each the most-proving leaf when it is asked for."""
 
-    def __init__(self, master, most, nodes, deadline, interruptible):
+    def __init__(self, master, most, nodes, deadline):
         self.master = master
         self.most = most
         self.nodes = nodes
         self.deadline = deadline
-        self.interruptible = interruptible
         self.budgets: dict[int, int] = {}
         self.given = 0
 
@@ -567,7 +566,7 @@ class _Feeder:
     def __next__(self) -> Job:
         if len(self.master.running) >= self.most:
             raise StopIteration
-        job = self.master.next_job(self.nodes, self.deadline, self.interruptible)
+        job = self.master.next_job(self.nodes, self.deadline)
         if job is None:
             raise StopIteration
         self.budgets[job.ident] = job.nodes
@@ -609,7 +608,7 @@ def prove_jobs(
         _WORKER_PROVER.clear()
     # Two jobs a worker, as the executor queues them: on Ray it fills one actor's queue
     # before the next, so with one job a worker the second job would wait behind the first.
-    feeder = _Feeder(master, JOBS_PER_WORKER * max(1, executor.workers), nodes, deadline, serial)
+    feeder = _Feeder(master, JOBS_PER_WORKER * max(1, executor.workers), nodes, deadline)
     try:
         while not master.decided():
             given = feeder.given
