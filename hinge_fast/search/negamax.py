@@ -170,7 +170,7 @@ def search_config(
 #: Least depth at which a null move is tried, and its reduction: R = NULL_R + depth //
 #: NULL_R_DIVISOR + min((evaluation - beta) // NULL_EVAL_MARGIN, NULL_EVAL_MAX).
 NULL_MIN_DEPTH = 3
-NULL_R = 3
+NULL_R = 4
 NULL_R_DIVISOR = 3
 NULL_EVAL_MARGIN = 600
 NULL_EVAL_MAX = 3
