@@ -165,7 +165,7 @@ KILLED = textwrap.dedent(
     import os, signal, sys
     from hinge_fast import Board
     from hinge_fast.jobs.executor import Executor
-    from hinge_fast.solving.spread import Job, prove_job, prove_jobs
+    from hinge_fast.solving.spread import prove_jobs
 
     fen, path, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
     finished = []

@@ -101,7 +101,8 @@ def finished(
     (``{future: key}``) as it finishes, in the order they finish (``f`` is taken out of
     ``running``). Before each wait ``refill()`` may start more tasks and add them to
     ``running`` (until ``stop``); the loop ends when nothing is running after it.
-    Every ``poll`` seconds (None: no polling without ``should_stop`` and ``tick``)
+    Every ``poll`` seconds (None: no polling without ``should_stop`` and ``tick``), and
+    on the main thread at least every ``POLL`` seconds (so that a held signal is seen),
     ``should_stop()`` is asked (true: ``stop()``, once) and ``tick()`` called while tasks
     run. An exception while waiting (Ctrl-C: KeyboardInterrupt) calls ``stop()``, waits
     until every running task has ended (a second Ctrl-C does not cut that short), and
@@ -127,9 +128,7 @@ def finished(
                     if tick is not None and pending:
                         tick()
             except BaseException:
-                with signals_held():
-                    stop()
-                _drain(running)
+                _stop_and_drain(stop, running)
                 raise
             for future in done:
                 yield running.pop(future), future
@@ -139,10 +138,11 @@ def finished(
                 future.cancel()
 
 
-def _drain(running: dict) -> None:
-    """Wait until every future of ``running`` is done (cancelled ones included); a
-    further Ctrl-C or SIGTERM meanwhile is raised once they are."""
+def _stop_and_drain(stop: Callable[[], None], running: dict) -> None:
+    """``stop()``, then wait until every future of ``running`` is done (cancelled ones
+    included); a further Ctrl-C or SIGTERM meanwhile is raised once they are."""
     with signals_held():
+        stop()
         while not all(future.done() for future in running):
             _wait_futures(running, timeout=POLL)
 
@@ -215,9 +215,7 @@ class Work:
         except BaseException as error:  # noqa: BLE001  (raised once the tasks ended)
             failure = error
         if self.interrupted or failure is not None:  # also when it came between two waits
-            with signals_held():
-                self.stop()
-            _drain(running)
+            _stop_and_drain(self.stop, running)
         if tick is not None and failure is None and not self.interrupted:
             tick()
         for f in self.futures:
