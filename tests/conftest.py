@@ -8,11 +8,13 @@ helper two test modules need lives here, never imported from one test module int
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import resource
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 # One search thread by default (the registry's ``threads`` default reads it at import):
 # the docs' examples and the tests then replay node for node. Tests of more threads ask
@@ -28,6 +30,7 @@ os.environ["HINGE_FAST_TABLEBASE"] = "off"
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
 import pytest
+from filelock import FileLock
 
 from hinge_fast import Board
 from hinge_fast import reference as ref
@@ -304,19 +307,59 @@ def local_ray():
         ray.shutdown()
 
 
-@pytest.fixture(scope="session")
-def side4_table(tmp_path_factory):
-    """``(SolveResult, data folder)``: the whole side-4 board solved once per test worker
-    (about a minute and 4 GB) and written as ``FOLDER/hinge-fast/side4.tb``, the default
-    location when ``XDG_DATA_HOME`` is FOLDER. The tests using it share one xdist group,
-    so that one worker solves it."""
-    from hinge_fast.solving.tablebase import solve, write_tablebase
+@dataclass(frozen=True)
+class Side4Table:
+    """The whole side-4 board solved: the table file at its default location under
+    ``data`` (``data/hinge-fast/side4.tb`` when ``XDG_DATA_HOME`` is ``data``) and the
+    numbers of the solve (:func:`side4_table`)."""
+
+    data: Path
+    facts: dict
+
+    @property
+    def path(self) -> Path:
+        return self.data / "hinge-fast" / "side4.tb"
+
+
+def _solve_side4(data: Path) -> dict:
+    """Solve the whole side-4 board, write its table under ``data`` and return the
+    solve's numbers (what the tests check of the result itself, not of the file)."""
+    from hinge_fast.solving.tablebase import (
+        count_inconsistent,
+        first_move_values,
+        solve,
+        write_tablebase,
+    )
 
     result = solve(progress=False)
-    data = tmp_path_factory.mktemp("xdg-data")
-    (data / "hinge-fast").mkdir()
+    (data / "hinge-fast").mkdir(parents=True, exist_ok=True)
     write_tablebase(result, data / "hinge-fast" / "side4.tb")
-    return result, data
+    return {
+        "positions_by_side": list(result.positions_by_side),
+        "positions": result.positions,
+        "wins": result.wins,
+        "losses": result.losses,
+        "unsolved": result.unsolved,
+        "start_code": int(result.values[result.start_index]),
+        "inconsistent": count_inconsistent(result),
+        "first_moves": [list(m) for m in first_move_values(result)],
+    }
+
+
+@pytest.fixture(scope="session")
+def side4_table(tmp_path_factory, worker_id) -> Side4Table:
+    """The whole side-4 board solved once for the whole run (about a minute and 4 GB),
+    however many test workers ask: the first to ask solves it under a file lock in the
+    run's shared temporary folder, the others wait for it and read what it wrote."""
+    if worker_id == "master":  # no xdist: this process is the whole run
+        data = tmp_path_factory.mktemp("xdg-data")
+        return Side4Table(data, _solve_side4(data))
+    shared = tmp_path_factory.getbasetemp().parent / "side4-table"
+    facts = shared / "facts.json"
+    with FileLock(str(shared) + ".lock"):
+        if not facts.is_file():
+            facts.write_text(json.dumps(_solve_side4(shared)))
+    return Side4Table(shared, json.loads(facts.read_text()))
 
 
 def group_touches(stones, w):

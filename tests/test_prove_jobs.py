@@ -92,10 +92,8 @@ def test_two_worker_processes_prove_the_empty_side4_board_with_a_proof(tmp_path,
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("side4-table")
 def test_the_empty_side4_board_by_jobs_agrees_with_the_whole_table(side4_table):
-    result, _ = side4_table
-    code = int(result.values[result.start_index])
+    code = side4_table.facts["start_code"]
     assert (code - 1) % 2 == 1  # Green, to move, wins
     with Executor(concurrency=2) as executor:
         found, proof = prove_jobs(

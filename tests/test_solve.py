@@ -298,65 +298,6 @@ def test_default_location_follows_xdg(monkeypatch, tmp_path):
     assert tbmod.default_tablebase_path() == tmp_path / "hinge-fast" / "side4.tb"
 
 
-@pytest.mark.xdist_group("side4-table")
-def test_full_side4_solve_reproduces_the_facts(side4_table, capsys):
-    """The independently established facts, exactly (the whole board solved once for the
-    session: about a minute and 4 GB)."""
-    from hinge_fast.core import retro
-
-    result, data = side4_table
-    assert result.positions_by_side == (400_410_975, 392_105_089)
-    assert result.positions == 792_516_064
-    assert (result.wins, result.losses, result.unsolved) == (566_840_847, 225_675_217, 0)
-    assert retro.code_win(result.values[result.start_index])
-    assert tbmod.count_inconsistent(result) == 0
-    firsts = tbmod.first_move_values(result)
-    assert len(firsts) == 19 and all(win for _, win, _ in firsts)
-    path = data / "hinge-fast" / "side4.tb"
-    answer = probe(Board(4), Tablebase(path, verify=True))
-    assert answer.win and all(m.win for m in answer.moves)
-    _check_docs_probe_example(capsys, path)
-    # Along random games, each value is the minimax of its moves' values: the shortest
-    # win, else the longest loss; a finished game is a loss in 0.
-    rng = random.Random(4)
-    tb = Tablebase(path)
-    for _ in range(40):
-        board = Board(4)
-        while not board.is_game_over():
-            answer = probe(board, tb)
-            if answer.win:
-                assert answer.distance == min(m.distance for m in answer.moves if m.win)
-            else:
-                assert all(not m.win for m in answer.moves)
-                assert answer.distance == max(m.distance for m in answer.moves)
-            board.push(rng.choice(board.legal_moves))
-        assert probe(board, tb)[:2] == (False, 0)
-
-
-def _docs_probe_example():
-    """(argv, expected output lines) of the probe example in docs/solve.md."""
-    import shlex
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parent.parent / "docs" / "solve.md").read_text()
-    block = text.split("$ hinge-fast probe ", 1)[1].split("```", 1)[0].splitlines()
-    return ["probe"] + shlex.split(block[0]), block[1:]
-
-
-def _check_docs_probe_example(capsys, tablebase):
-    argv, expected = _docs_probe_example()
-    assert main(argv + ["--tablebase", str(tablebase)]) == 0
-    assert capsys.readouterr().out.splitlines() == expected
-
-
-@pytest.mark.xdist_group("side4-table")
-def test_docs_probe_example_agrees_with_the_whole_table(side4_table, capsys, monkeypatch):
-    """The example of docs/solve.md (run there on a table solved from its position) gives
-    the same lines with the whole board's table at the default location."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(side4_table[1]))
-    _check_docs_probe_example(capsys, tbmod.default_tablebase_path())
-
-
 def test_solve_refuses_other_sides(capsys):
     assert main(["solve", "--size", "6"]) == 2
     err = capsys.readouterr().err

@@ -12,6 +12,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import random
+import shlex
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -424,14 +427,53 @@ def test_engine_command_option(small_tb, tmp_path, monkeypatch, capsys):
 # ----- the full table ------------------------------------------------------------------------------
 
 
-@pytest.mark.xdist_group("side4-table")
-def test_perfect_play_from_the_empty_board(cli, monkeypatch, side4_table):
-    """With the full tablebase at its default location: both engines, playing each other
-    from the empty board, make only table-best moves; Green wins in 13 plies; ``play``
-    shows the values."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(side4_table[1]))
+def test_the_whole_side4_table(cli, monkeypatch, side4_table):
+    """The whole side-4 board, solved once for the run (about a minute and 4 GB; one
+    test, so that one test worker solves it and none waits for it):
+
+    * the independently established facts, exactly, and every value the minimax of its
+      children's, over the whole table and along random games;
+    * the probe example of docs/solve.md (run there on a table solved from its
+      position) gives the same lines with the whole table at the default location;
+    * both engines, playing each other from the empty board with the table at its
+      default location, make only table-best moves, and Green wins in 13 plies;
+      ``play`` shows the values."""
+    from hinge_fast.core import retro
+
+    facts = side4_table.facts
+    assert facts["positions_by_side"] == [400_410_975, 392_105_089]
+    assert facts["positions"] == 792_516_064
+    assert (facts["wins"], facts["losses"], facts["unsolved"]) == (566_840_847, 225_675_217, 0)
+    assert retro.code_win(facts["start_code"])
+    assert facts["inconsistent"] == 0
+    firsts = facts["first_moves"]
+    assert len(firsts) == 19 and all(win for _, win, _ in firsts)
+    answer = probe(Board(4), Tablebase(side4_table.path, verify=True))
+    assert answer.win and all(m.win for m in answer.moves)
+    # Along random games, each value is the minimax of its moves' values: the shortest
+    # win, else the longest loss; a finished game is a loss in 0.
+    rng = random.Random(4)
+    tb = Tablebase(side4_table.path)
+    for _ in range(40):
+        board = Board(4)
+        while not board.is_game_over():
+            answer = probe(board, tb)
+            if answer.win:
+                assert answer.distance == min(m.distance for m in answer.moves if m.win)
+            else:
+                assert all(not m.win for m in answer.moves)
+                assert answer.distance == max(m.distance for m in answer.moves)
+            board.push(rng.choice(board.legal_moves))
+        assert probe(board, tb)[:2] == (False, 0)
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(side4_table.data))
     path = tbmod.default_tablebase_path()
-    assert path.is_file()
+    assert path == side4_table.path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "solve.md").read_text()
+    block = text.split("$ hinge-fast probe ", 1)[1].split("```", 1)[0].splitlines()
+    run = cli("probe", *shlex.split(block[0]), "--tablebase", path)
+    assert run.status == 0 and run.out.splitlines() == block[1:]
+
     tb = Tablebase(path)
     players = [
         create_searcher("mcts", tablebase=str(path), seed=1),
