@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -249,9 +250,28 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
         server = multiprocessing.get_context("forkserver")
         server.set_forkserver_preload(list(preload))
         context = server
-    return ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=count, mp_context=context, initializer=initializer, initargs=initargs
     )
+    _start_every_worker(pool, count)
+    return pool
+
+
+def _start_every_worker(pool: ProcessPoolExecutor, count: int) -> None:
+    """Start all ``count`` workers of ``pool`` now, each answering once.
+
+    Python's pool starts a worker at a submit only after waking its manager thread, which
+    may then wait without watching the new worker until its next event: if that worker
+    dies while every job runs long, nothing notices, and the run waits for ever (one try
+    in four, killing one of two workers deep in their jobs). Once every worker has
+    answered, the manager has had an event after the last start and watches them all.
+    A worker that dies before answering breaks the pool: BrokenProcessPool is raised."""
+    answered: set[int] = set()
+    with signals_held():
+        while len(answered) < count:
+            futures = [pool.submit(os.getpid) for _ in range(count - len(answered))]
+            _wait_futures(futures)
+            answered.update(future.result() for future in futures)
 
 
 def end_processes(processes: ProcessPoolExecutor, futures=()) -> None:
