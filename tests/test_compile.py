@@ -111,11 +111,16 @@ def test_after_warmup_no_command_compiles_on_any_side(tmp_path):
         assert "compiling" not in err
 
 
-def test_a_command_compiles_only_its_side_and_says_so(tmp_path):
+def test_a_command_compiles_only_its_side_and_says_so_and_removes_earlier_builds(tmp_path):
     """On an empty cache, ``moves --size 4`` compiles the move generator for side 4's
     one-word sets only (no kernel of another side, no search), says so once on stderr,
-    and the same command again compiles nothing."""
-    env = _env(HINGE_FAST_CACHE_DIR=str(tmp_path / "cache"))
+    and the same command again compiles nothing.
+
+    Numba never loads a cached kernel of an earlier build again, nor deletes it: the
+    first compile of a build removes them from its install's folders (and nothing of
+    another package, or of this build), so that upgrades do not pile up in the cache."""
+    cache = tmp_path / "cache"
+    env = _env(HINGE_FAST_CACHE_DIR=str(cache))
     (first,), err = run_commands([["moves", "--size", "4"]], env)
     argv, status, compiled = first
     assert status == 0 and compiled, compiled
@@ -125,10 +130,23 @@ def test_a_command_compiles_only_its_side_and_says_so(tmp_path):
     )
     (again,), err = run_commands([["moves", "--size", "4"]], env)
     assert again[2] == [] and "compiling" not in err
+    # Files of an earlier build, and another package's, beside side 4's kernels
+    (folder,) = {p.parent for p in cache.rglob("moves.moves_in-*.nbi")}
+    stale = _plant_stale_kernels(folder)
+    kept = sorted(folder.iterdir())
+    foreign = cache / "other_0123" / "theirs.f-1.py311.nbi"
+    foreign.parent.mkdir()
+    foreign.write_bytes(stale[0].read_bytes())
     # The kernels compiled were for one word per set: a second side of another layout
-    # compiles its own versions, which side 4's run did not.
+    # compiles its own versions, which side 4's run did not; that compile removes the
+    # earlier build's files and nothing else.
     (other,), _ = run_commands([["moves", "--size", "7"]], env)
     assert "list_moves" in other[2]
+    assert not any(p.exists() for p in stale)
+    assert set(kept) - set(stale) <= set(folder.iterdir())
+    assert foreign.exists()
+    (again,), err = run_commands([["moves", "--size", "4"]], env)
+    assert again[2] == [] and "compiling" not in err  # this build's kernels all kept
 
 
 def _plant_stale_kernels(folder: Path) -> list[Path]:
@@ -150,28 +168,6 @@ def _plant_stale_kernels(folder: Path) -> list[Path]:
     for path in (data, unnamed):
         path.write_bytes(b"stale")
     return [index, data, unnamed]
-
-
-def test_a_new_build_removes_the_kernels_of_earlier_ones(tmp_path):
-    """Numba never loads a cached kernel of an earlier build again, nor deletes it: the
-    first compile of a build removes them from its install's folders (and nothing of
-    another package, or of this build), so that upgrades do not pile up in the cache."""
-    cache = tmp_path / "cache"
-    env = _env(HINGE_FAST_CACHE_DIR=str(cache))
-    run_commands([["moves", "--size", "4"]], env)
-    (folder,) = {p.parent for p in cache.rglob("moves.moves_in-*.nbi")}
-    stale = _plant_stale_kernels(folder)
-    kept = sorted(folder.iterdir())
-    foreign = cache / "other_0123" / "theirs.f-1.py311.nbi"
-    foreign.parent.mkdir()
-    foreign.write_bytes(stale[0].read_bytes())
-    (other,), _ = run_commands([["moves", "--size", "7"]], env)  # compiles: a new layout
-    assert other[2], other
-    assert not any(p.exists() for p in stale)
-    assert set(kept) - set(stale) <= set(folder.iterdir())
-    assert foreign.exists()
-    (again,), err = run_commands([["moves", "--size", "4"]], env)
-    assert again[2] == [] and "compiling" not in err  # this build's kernels all kept
 
 
 def test_kernel_cache_folder_honours_the_settings_whatever_was_imported_first(tmp_path):

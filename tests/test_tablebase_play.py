@@ -3,8 +3,8 @@
 (``--tablebase``), the protocol option, and the fallback to searching.
 
 The full tablebase is not needed: a small one is solved from two late positions and
-written in the same format (its values are those of the full table, which the test at
-the end solves once for the session).
+written in the same format (its values are those of the full table, which the slow test
+at the end solves once for the run).
 """
 
 from __future__ import annotations
@@ -427,9 +427,11 @@ def test_engine_command_option(small_tb, tmp_path, monkeypatch, capsys):
 # ----- the full table ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_whole_side4_table(cli, monkeypatch, side4_table):
-    """The whole side-4 board, solved once for the run (about a minute and 4 GB; one
-    test, so that one test worker solves it and none waits for it):
+    """The whole side-4 board, solved once for the run (about two minutes and 4 GB, so
+    in the slow suite; one test, so that one test worker solves it and none waits for
+    it):
 
     * the independently established facts, exactly, and every value the minimax of its
       children's, over the whole table and along random games;
