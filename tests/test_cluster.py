@@ -14,8 +14,8 @@ from hinge_fast.games.match import RunSettings, play_match
 from hinge_fast.games.players import PlayerSpec
 from hinge_fast.jobs.executor import Executor
 
-# One local Ray per test session: under pytest-xdist these tests share one worker.
-pytestmark = pytest.mark.xdist_group("ray")
+# One local Ray per test worker (conftest.local_ray): under pytest-xdist this file runs on
+# one worker (--dist loadfile).
 
 
 def _cube(x):

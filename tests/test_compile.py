@@ -11,8 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Runs the commands of argv[1] (a JSON list of argument lists) in this one fresh
@@ -90,7 +88,6 @@ def commands_of_side(size: int, folder: Path) -> list[list[str]]:
     return commands
 
 
-@pytest.mark.xdist_group("warmup")
 def test_after_warmup_no_command_compiles_on_any_side(tmp_path):
     """After ``hinge-fast warmup``, fresh processes running move, analyze, perft,
     playouts, prove, solve and probe with both engines on every side from 4 to 9

@@ -186,18 +186,7 @@ def _examples(block: Block):
             expected.append(line)
 
 
-def _grouped(items, path_of):
-    """The examples of docs/cluster.md start a local Ray: under pytest-xdist they run on
-    the worker of tests/test_cluster.py (group "ray"), so that one Ray serves them all."""
-    return [
-        pytest.param(item, marks=pytest.mark.xdist_group("ray"))
-        if Path(path_of(item)).name == "cluster.md"
-        else item
-        for item in items
-    ]
-
-
-@pytest.mark.parametrize("block", _grouped(COMMANDS, lambda b: b.path), ids=lambda b: b.id)
+@pytest.mark.parametrize("block", COMMANDS, ids=lambda b: b.id)
 def test_command_examples(block, tmp_path, monkeypatch):
     if block.skip:
         pytest.skip(block.skip)
@@ -255,9 +244,7 @@ class _TimeBlindChecker(doctest.OutputChecker):
         return super().check_output(normal(want) + "\n", normal(got) + "\n", optionflags)
 
 
-@pytest.mark.parametrize(
-    "path", _grouped(DOCTESTS, lambda p: p), ids=lambda p: str(p.relative_to(ROOT))
-)
+@pytest.mark.parametrize("path", DOCTESTS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_python_examples(path, tmp_path, monkeypatch):
     skipped = [b for b in blocks(path) if b.skip]
     text = "\n".join(

@@ -299,7 +299,6 @@ def test_api_mistakes_are_hinge_errors(options, message):
 
 
 # ----- on a local Ray ----------------------------------------------------------------------------
-@pytest.mark.xdist_group("ray")
 def test_jobs_on_a_local_ray(local_ray, values, tmp_path, cli):
     fen = POSITIONS[0]
     with Executor(ray="auto", concurrency=2) as executor:

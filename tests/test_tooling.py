@@ -35,7 +35,6 @@ def test_the_tree_is_formatted():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.xdist_group("mypy")
 def test_mypy_accepts_the_package(tmp_path):
     done = run("mypy", "--cache-dir", str(tmp_path / "mypy"))
     assert done.returncode == 0, done.stdout + done.stderr

@@ -22,7 +22,6 @@ from hinge_fast import Board  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
 
 # One browser and one server: under pytest-xdist these tests share one worker.
-pytestmark = pytest.mark.xdist_group("browser")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 #: docs/web.png and the other pictures of docs/web.md: rewritten only when asked

@@ -29,8 +29,6 @@ from tests.test_web_browser import (  # noqa: E402  (the fixtures among them by 
     server,
 )
 
-pytestmark = pytest.mark.xdist_group("browser")
-
 EMPTY_BLUE = "6/7/8/9/10/11/10/9/8/7/6 b"
 #: Green to move; after Green's E4, Blue's E6-E5xE4 eliminates Green.
 BLUE_ELIMINATES = "6/7/8/9/10/4bb5/5g4/9/8/7/6 g"

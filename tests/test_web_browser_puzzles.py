@@ -25,8 +25,6 @@ from tests.test_web_browser import (  # noqa: E402  (the fixtures among them by 
     server,
 )
 
-pytestmark = pytest.mark.xdist_group("browser")
-
 GREEN_WINS_IN_3 = "4/1bgg1/2bbb1/2bgg2/1ggb2/2gb1/4 g"
 #: Milliseconds to wait for a proof or an engine reply on a loaded machine.
 SLOW = 120_000
