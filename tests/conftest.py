@@ -314,6 +314,10 @@ def local_ray():
         ray.shutdown()
 
 
+#: Where the side-4 table is, under the folder ``XDG_DATA_HOME`` names.
+SIDE4_UNDER_DATA = Path("hinge-fast", "side4.tb")
+
+
 @dataclass(frozen=True)
 class Side4Table:
     """The whole side-4 board solved: the table file at its default location under
@@ -325,7 +329,7 @@ class Side4Table:
 
     @property
     def path(self) -> Path:
-        return self.data / "hinge-fast" / "side4.tb"
+        return self.data / SIDE4_UNDER_DATA
 
 
 def _solve_side4(data: Path) -> dict:
@@ -339,8 +343,8 @@ def _solve_side4(data: Path) -> dict:
     )
 
     result = solve(progress=False)
-    (data / "hinge-fast").mkdir(parents=True, exist_ok=True)
-    write_tablebase(result, data / "hinge-fast" / "side4.tb")
+    (data / SIDE4_UNDER_DATA).parent.mkdir(parents=True, exist_ok=True)
+    write_tablebase(result, data / SIDE4_UNDER_DATA)
     return {
         "positions_by_side": list(result.positions_by_side),
         "positions": result.positions,
@@ -355,7 +359,7 @@ def _solve_side4(data: Path) -> dict:
 
 @pytest.fixture(scope="session")
 def side4_table(tmp_path_factory, worker_id) -> Side4Table:
-    """The whole side-4 board solved once for the whole run (about a minute and 4 GB),
+    """The whole side-4 board solved once for the whole run (about two minutes and 4 GB),
     however many test workers ask: the first to ask solves it under a file lock in the
     run's shared temporary folder, the others wait for it and read what it wrote."""
     if worker_id == "master":  # no xdist: this process is the whole run

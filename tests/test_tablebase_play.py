@@ -430,8 +430,7 @@ def test_engine_command_option(small_tb, tmp_path, monkeypatch, capsys):
 @pytest.mark.slow
 def test_the_whole_side4_table(cli, monkeypatch, side4_table):
     """The whole side-4 board, solved once for the run (about two minutes and 4 GB, so
-    in the slow suite; one test, so that one test worker solves it and none waits for
-    it):
+    in the slow suite; one test, so that its checks need the table on one worker only):
 
     * the independently established facts, exactly, and every value the minimax of its
       children's, over the whole table and along random games;
@@ -476,7 +475,6 @@ def test_the_whole_side4_table(cli, monkeypatch, side4_table):
     run = cli("probe", *shlex.split(block[0]), "--tablebase", path)
     assert run.status == 0 and run.out.splitlines() == block[1:]
 
-    tb = Tablebase(path)
     players = [
         create_searcher("mcts", tablebase=str(path), seed=1),
         create_searcher("alphabeta", tablebase=str(path)),
