@@ -163,6 +163,31 @@ def test_a_worker_ends_at_once_on_sigterm_in_the_middle_of_a_long_job():
         assert not thread.is_alive() and failures, "the run did not stop when its worker ended"
 
 
+def test_a_run_closed_early_stops_the_jobs_still_running():
+    """A consumer that stops taking results (a match whose SPRT has decided, or Ctrl-C
+    landing while a finished game is saved) ends the jobs still running at once: nothing
+    would take their results, and waiting for them could take for ever."""
+    quick = Job(0, "prove", Board(4).fen(), 1000, None, 16)
+    endless = [Job(k, "prove", Board(6).fen(), 10**12, None, 16) for k in (1, 2)]
+    taken = []
+
+    def take_one_then_close():
+        with Executor(concurrency=2) as executor:
+            stream = executor.run(prove_job, [quick, *endless])
+            taken.append(next(stream))
+            stream.close()
+
+    thread = threading.Thread(target=take_one_then_close, daemon=True)
+    thread.start()
+    thread.join(30)
+    if thread.is_alive():  # nothing else would end the endless jobs
+        for process in multiprocessing.active_children():
+            process.kill()
+    assert not thread.is_alive(), "closing the run waited for its endless jobs"
+    assert [index for index, _ in taken] == [0]
+    assert not multiprocessing.active_children()
+
+
 KILLED = textwrap.dedent(
     """
     import os, signal, sys

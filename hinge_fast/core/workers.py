@@ -107,7 +107,8 @@ def finished(
     ``should_stop()`` is asked (true: ``stop()``, once) and ``tick()`` called while tasks
     run. An exception while waiting (Ctrl-C: KeyboardInterrupt) calls ``stop()``, waits
     until every running task has ended (a second Ctrl-C does not cut that short), and
-    is raised. Closing the loop early cancels the tasks that have not begun."""
+    is raised. Closing the loop early cancels the tasks that have not begun and stops
+    (``stop()``) the ones running."""
     stopped = False
     timeout = poll if should_stop is not None or tick is not None else None
     if threading.current_thread() is threading.main_thread():
@@ -137,6 +138,11 @@ def finished(
         with signals_held():
             for future in running:
                 future.cancel()
+        if not all(future.done() for future in running):
+            # Closed early with tasks under way (the consumer stopped taking results, or
+            # raised between two of them: Ctrl-C while it saved a game): nothing will take
+            # their results, so they are stopped, not waited for.
+            _stop_and_drain(stop, running)
 
 
 def _stop_and_drain(stop: Callable[[], None], running: dict) -> None:
