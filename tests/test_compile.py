@@ -68,15 +68,15 @@ def commands_of_side(size: int, folder: Path) -> list[list[str]]:
     commands = [
         ["move", "--size", s, "--nodes", "300"],
         ["move", "--size", s, "--engine", "mcts", "--nodes", "300"],
-        ["move", "--size", s, "--time", "0.2", "-o", "threads=2"],
-        ["move", "--size", s, "--engine", "mcts", "--time", "0.2", "-o", "threads=2"],
+        ["move", "--size", s, "--time", "0.1", "-o", "threads=2"],
+        ["move", "--size", s, "--engine", "mcts", "--time", "0.1", "-o", "threads=2"],
         ["analyze", "--size", s, "--depth", "2", "--top", "2"],
         ["analyze", "--size", s, "--engine", "mcts", "--nodes", "300", "--json"],
         ["perft", "3", "--size", s, "--threads", "1"],
         ["perft", "3", "--size", s, "--no-bulk", "--threads", "2"],
         ["playouts", "100", "--size", s],
-        ["prove", "--size", s, "--nodes", "500", "--quiet"],
-        ["prove", "--size", s, "--nodes", "500", "--threads", "2", "--quiet"],
+        ["prove", "--size", s, "--nodes", "500", "--table-mb", "16", "--quiet"],
+        ["prove", "--size", s, "--nodes", "500", "--table-mb", "16", "--threads", "2", "--quiet"],
     ]
     if size == 4:
         table = str(folder / "side4.tb")

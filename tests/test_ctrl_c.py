@@ -102,7 +102,7 @@ def test_ctrl_c_stops_a_match_of_searchers_mid_game(tmp_path, extra):
         "--games",
         "40",
         "--time",
-        "0.1",
+        "0.05",
         "--size",
         "6",
         "--book",

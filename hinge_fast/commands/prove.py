@@ -25,7 +25,7 @@ def register(subparsers):
         "to win whatever the other plays, or a limit is reached, and print the result: 'Green wins in at most N "
         "plies (proven)' (N: the longest line of the proof, a bound: the shortest win may be shorter), or "
         "'not proven within the limits' (exit status 1). The "
-        "search's node count and time go to stderr, with progress lines every few seconds. With --out, the "
+        "search's node count and time go to stderr, with a progress line after a second, then every few seconds. With --out, the "
         "winner's strategy is written to FILE as a proof file that 'hinge-fast check-proof' verifies "
         "(docs/solve.md). With --checkpoint, the search's table and counters are saved to FILE every few minutes, "
         "at the end and on Ctrl-C, and a later run given the same FILE continues from it. With --threads T, it "
@@ -257,13 +257,18 @@ def _print_counts(args, result) -> None:
             print(f"checkpoint written to {args.checkpoint}", file=sys.stderr)
 
 
+#: Seconds of search before the first progress line, and between two later ones.
+FIRST_PROGRESS, PROGRESS_EVERY = 1.0, 5.0
+
+
 def progress_printer(args):
-    """A progress callback printing a line to stderr at most every 5 seconds."""
-    shown = [0.0]
+    """A progress callback printing a line to stderr after ``FIRST_PROGRESS`` seconds
+    (the search has started), then at most every ``PROGRESS_EVERY`` seconds."""
+    due = [FIRST_PROGRESS]
 
     def progress(nodes, pn, dn, elapsed):
-        if not args.quiet and elapsed - shown[0] >= 5:
-            shown[0] = elapsed
+        if not args.quiet and elapsed >= due[0]:
+            due[0] = elapsed + PROGRESS_EVERY
             print(
                 f"{nodes:,} nodes in {elapsed:.0f} s, pn {pn:,}, dn {dn:,}",
                 file=sys.stderr,
