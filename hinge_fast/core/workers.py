@@ -52,6 +52,8 @@ from concurrent.futures import (
 from concurrent.futures import wait as _wait_futures
 from concurrent.futures.process import BrokenProcessPool
 
+from ..errors import HingeError
+
 #: Seconds between two looks at ``should_stop`` and two ``tick`` calls.
 POLL = 0.02
 #: Most tasks running at once in the process (idle threads are reused).
@@ -247,37 +249,65 @@ def run(tasks, stop, poll: float = POLL, should_stop=None, tick=None) -> Work:
     return work
 
 
+#: Seconds a new pool's workers have to start and answer before the pool is given up.
+START_TIMEOUT = 300.0
+
+#: In a worker process of ``process_pool``: the barrier its pool's start jobs wait at.
+_start_barrier = None
+
+
 def process_pool(count: int, initializer=None, initargs=(), preload=()) -> ProcessPoolExecutor:
-    """``count`` worker processes, each running ``initializer(*initargs)`` first. They
-    come from a fork server where there is one (safe when this process runs threads),
-    which imports the modules named in ``preload`` once for every process forked from it."""
+    """``count`` worker processes, each running ``initializer(*initargs)`` first, all
+    started and answering before this returns. They come from a fork server where there
+    is one (safe when this process runs threads), which imports the modules named in
+    ``preload`` once for every process forked from it. HingeError if a worker dies or
+    does not start within ``START_TIMEOUT`` seconds.
+
+    Every worker is started now, not at its first job: Python's pool starts a worker at
+    a submit only after waking its manager thread, which may then wait without watching
+    the new worker until its next event, so a worker that died while every job ran long
+    went unnoticed and the run waited for ever (one try in four). Each worker runs one
+    start job that waits at a barrier until every worker runs one: no worker can answer
+    two (a loop of quick jobs until every worker had answered once could spin on: the
+    worker that answered first kept taking the next job, 1,006 jobs in one start on a
+    loaded machine), and the manager has had an event after the last start."""
     context: multiprocessing.context.BaseContext = multiprocessing.get_context()
     if "forkserver" in multiprocessing.get_all_start_methods():
         server = multiprocessing.get_context("forkserver")
         server.set_forkserver_preload(list(preload))
         context = server
     pool = ProcessPoolExecutor(
-        max_workers=count, mp_context=context, initializer=initializer, initargs=initargs
+        max_workers=count,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(context.Barrier(count), initializer, initargs),
     )
-    _start_every_worker(pool, count)
+    with signals_held():
+        starts = [pool.submit(_all_started) for _ in range(count)]
+        _wait_futures(starts)
+    failed = next((f.exception() for f in starts if f.exception() is not None), None)
+    if failed is not None:
+        end_processes(pool)
+        raise HingeError(
+            f"the {count} worker processes did not all start within {START_TIMEOUT:.0f} s"
+            if isinstance(failed, threading.BrokenBarrierError)
+            else "a worker process died as it started; the run stopped"
+        ) from None
     return pool
 
 
-def _start_every_worker(pool: ProcessPoolExecutor, count: int) -> None:
-    """Start all ``count`` workers of ``pool`` now, each answering once.
+def _start_worker(barrier, initializer, initargs) -> None:
+    global _start_barrier
+    _start_barrier = barrier
+    if initializer is not None:
+        initializer(*initargs)
 
-    Python's pool starts a worker at a submit only after waking its manager thread, which
-    may then wait without watching the new worker until its next event: if that worker
-    dies while every job runs long, nothing notices, and the run waits for ever (one try
-    in four, killing one of two workers deep in their jobs). Once every worker has
-    answered, the manager has had an event after the last start and watches them all.
-    A worker that dies before answering breaks the pool: BrokenProcessPool is raised."""
-    answered: set[int] = set()
-    with signals_held():
-        while len(answered) < count:
-            futures = [pool.submit(os.getpid) for _ in range(count - len(answered))]
-            _wait_futures(futures)
-            answered.update(future.result() for future in futures)
+
+def _all_started() -> int:
+    """A pool's start job: waits until every worker runs one; the worker's pid."""
+    assert _start_barrier is not None
+    _start_barrier.wait(START_TIMEOUT)
+    return os.getpid()
 
 
 def end_processes(processes: ProcessPoolExecutor, futures=()) -> None:
