@@ -267,10 +267,12 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
     a submit only after waking its manager thread, which may then wait without watching
     the new worker until its next event, so a worker that died while every job ran long
     went unnoticed and the run waited for ever (one try in four). Each worker runs one
-    start job that waits at a barrier until every worker runs one: no worker can answer
-    two (a loop of quick jobs until every worker had answered once could spin on: the
-    worker that answered first kept taking the next job, 1,006 jobs in one start on a
-    loaded machine), and the manager has had an event after the last start."""
+    start job that waits at a barrier until every worker runs one, so no worker can
+    answer two. A loop of quick jobs until every worker had answered once could wait for
+    ever: Python's pool starts a worker at a submit only when none is idle, so a first
+    worker that answered before the next submit left the others never started (seen on
+    a loaded machine: a run stuck for half an hour with one worker of two), and a late
+    worker could lose every next job to the first."""
     context: multiprocessing.context.BaseContext = multiprocessing.get_context()
     if "forkserver" in multiprocessing.get_all_start_methods():
         server = multiprocessing.get_context("forkserver")
