@@ -286,14 +286,18 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
     )
     with signals_held():
         starts = [pool.submit(_all_started) for _ in range(count)]
-        _wait_futures(starts)
-    failed = next((f.exception() for f in starts if f.exception() is not None), None)
-    if failed is not None:
+    try:
+        _, late = _wait_futures(starts, timeout=START_TIMEOUT)
+    except BaseException:  # Ctrl-C while the workers start
+        end_processes(pool)
+        raise
+    failed = next((f.exception() for f in starts if f.done() and f.exception()), None)
+    if late or failed is not None:
         end_processes(pool)
         raise HingeError(
-            f"the {count} worker processes did not all start within {START_TIMEOUT:.0f} s"
-            if isinstance(failed, threading.BrokenBarrierError)
-            else "a worker process died as it started; the run stopped"
+            "a worker process died as it started; the run stopped"
+            if isinstance(failed, BrokenProcessPool)
+            else f"the {count} worker processes did not all start within {START_TIMEOUT:.0f} s"
         ) from None
     return pool
 
