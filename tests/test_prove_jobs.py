@@ -324,6 +324,28 @@ def test_api_mistakes_are_hinge_errors(options, message):
 
 
 # ----- on a local Ray ----------------------------------------------------------------------------
+def test_a_ray_run_closed_early_ends_its_jobs_and_the_next_run_has_workers(local_ray):
+    """On Ray as in a local pool, closing a run early ends the jobs still running (the
+    actors running them are killed), and the next run on the same executor gets new
+    actors: a tournament's next pairing after an SPRT's early stop."""
+    quick = Job(0, "prove", Board(4).fen(), 1000, None, 16)
+    endless = [Job(k, "prove", Board(6).fen(), 10**12, None, 16) for k in (1, 2)]
+    again = []
+
+    def close_early_then_run_again():
+        with Executor(ray="auto", concurrency=2) as executor:
+            stream = executor.run(prove_job, [quick, *endless])
+            assert next(stream)[0] == 0
+            stream.close()
+            again.extend(sorted(index for index, _ in executor.run(prove_job, [quick, quick])))
+
+    thread = threading.Thread(target=close_early_then_run_again, daemon=True)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the second run waited behind the first one's endless jobs"
+    assert again == [0, 1]
+
+
 def test_jobs_on_a_local_ray(local_ray, values, tmp_path, cli):
     fen = POSITIONS[0]
     with Executor(ray="auto", concurrency=2) as executor:

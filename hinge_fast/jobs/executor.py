@@ -175,6 +175,7 @@ class Executor:
         self._pool = None
         self._ray = None
         self._actors: list = []
+        self._actor_count = 0  # the actors a Ray run keeps
         self._started_ray = False
         self.actor_deaths = 0
 
@@ -318,7 +319,9 @@ class Executor:
                 raise HingeError(f"cannot {where}: {reason}") from None
             self._started_ray = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        count = max(1, min(cpus, self.concurrency) if self.concurrency else cpus)
+        count = self._actor_count = max(
+            1, min(cpus, self.concurrency) if self.concurrency else cpus
+        )
         idle = _IDLE_ACTORS.pop(_ray_session(ray), [])
         self._actors = idle[:count] + [self._new_actor() for _ in range(count - len(idle[:count]))]
         if idle[count:]:
@@ -337,6 +340,8 @@ class Executor:
 
     def _run_ray(self, fn, jobs):
         self.start()
+        if not self._actors:  # a run stopped early killed them with the jobs they ran
+            self._actors = [self._new_actor() for _ in range(self._actor_count)]
         ray = self._ray
         from ray.exceptions import RayActorError, RayTaskError
 
@@ -357,7 +362,8 @@ class Executor:
                     load[id(actor)] = load.get(id(actor), 0) + 1
 
         def stop():
-            # Ctrl-C: the actors are ended with the jobs they run (not waited for)
+            # Ctrl-C, or the run closed early: the actors are ended with the jobs they run
+            # (not waited for); the next run starts new ones
             for actor in self._actors:
                 with contextlib.suppress(Exception):
                     ray.kill(actor)
@@ -395,9 +401,10 @@ class Executor:
                     raise
                 yield index, result
         finally:
-            for *_, ref in running.values():
-                with contextlib.suppress(Exception):  # already finished or its actor gone
-                    ray.cancel(ref)
+            if running:
+                # Closed early: Ray's futures of jobs not finished count as cancelled, but
+                # the actors would run the jobs all the same, the next run's behind them
+                stop()
 
     # ----- life -----------------------------------------------------------------------------------
     def close(self) -> None:
