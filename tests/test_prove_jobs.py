@@ -122,12 +122,18 @@ def cpu_seconds(pid: int) -> float:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc")
+def endless_jobs(*indices: int) -> list[Job]:
+    """Jobs numbered ``indices`` proving the empty side-6 board within 10^12 nodes: they
+    end only by being stopped."""
+    return [Job(k, "prove", Board(6).fen(), 10**12, None, 16) for k in indices]
+
+
 def test_a_worker_ends_at_once_on_sigterm_in_the_middle_of_a_long_job():
     """The pool's stop (and a scheduler's SIGTERM) ends a worker process within seconds
     even while its job has billions of nodes to go: the job's kernel runs on a thread,
     and the worker's main thread handles the signal. The run then stops with an error,
     whichever of the two workers ended."""
-    endless = [Job(k, "prove", Board(6).fen(), 10**12, None, 16) for k in range(2)]
+    endless = endless_jobs(0, 1)
     failures = []
 
     def run_jobs():
@@ -168,7 +174,7 @@ def test_a_run_closed_early_stops_the_jobs_still_running():
     landing while a finished game is saved) ends the jobs still running at once: nothing
     would take their results, and waiting for them could take for ever."""
     quick = Job(0, "prove", Board(4).fen(), 1000, None, 16)
-    endless = [Job(k, "prove", Board(6).fen(), 10**12, None, 16) for k in (1, 2)]
+    endless = endless_jobs(1, 2)
     taken = []
 
     def take_one_then_close():
@@ -329,7 +335,7 @@ def test_a_ray_run_closed_early_ends_its_jobs_and_the_next_run_has_workers(local
     actors running them are killed), and the next run on the same executor gets new
     actors: a tournament's next pairing after an SPRT's early stop."""
     quick = Job(0, "prove", Board(4).fen(), 1000, None, 16)
-    endless = [Job(k, "prove", Board(6).fen(), 10**12, None, 16) for k in (1, 2)]
+    endless = endless_jobs(1, 2)
     again = []
 
     def close_early_then_run_again():

@@ -21,7 +21,8 @@ from playwright.sync_api import expect  # noqa: E402
 from hinge_fast import Board  # noqa: E402
 from hinge_fast.web import create_app  # noqa: E402
 
-# One browser and one server: under pytest-xdist these tests share one worker.
+# One server per test file and one browser per test worker (pytest-playwright's); under
+# pytest-xdist each file runs on one worker (--dist loadfile).
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 #: docs/web.png and the other pictures of docs/web.md: rewritten only when asked
