@@ -8,13 +8,15 @@ lasts. Whatever stops the write (a full disk, Ctrl-C, an error while producing t
 data) leaves the previous file as it was and no temporary file behind.
 
     >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "out.txt")
     >>> write_atomic(path, "one\\n")
     4
     >>> write_atomic(path, lambda f: f.write(b"two\\n"))
     4
-    >>> open(path).read(), os.listdir(os.path.dirname(path))
+    >>> open(path).read(), os.listdir(folder.name)
     ('two\\n', ['out.txt'])
+    >>> folder.cleanup()
     >>> write_atomic("no/such/folder/out.txt", "no")
     Traceback (most recent call last):
     ...

@@ -4,11 +4,13 @@ long proof can stop (a limit, Ctrl-C, a crash between two saves) and continue la
     >>> import os, tempfile
     >>> from hinge_fast import Board
     >>> from hinge_fast.search.dfpn import new_table
-    >>> path = os.path.join(tempfile.mkdtemp(), "run.npz")
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "run.npz")
     >>> save_checkpoint(path, Board(4).fen(), new_table(1), nodes=5, seconds=0.5)
     >>> saved = load_checkpoint(path, Board(4).fen())
     >>> saved.nodes, len(saved.table.keys)
     (5, 32768)
+    >>> folder.cleanup()
 
 A checkpoint is a numpy ``.npz`` archive (uncompressed) of the table's four arrays and
 one JSON text: the format, the position (its position string), the nodes searched and
