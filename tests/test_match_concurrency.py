@@ -14,6 +14,7 @@ import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 from pathlib import Path
 
@@ -477,6 +478,43 @@ def test_pool_workers_end_when_the_process_that_made_them_ends(tmp_path):
             assert ready, f"worker {pid} outlived the process that made its pool"
         finally:
             os.close(watched)
+
+
+POOLED_MATCH = [sys.executable, "-m", "hinge_fast.cli", "match", "alphabeta", "alphabeta"] + [
+    "--nodes", "100", "--games", "2", "--size", "4", "--concurrency", "2", "--seed", "3",
+]  # fmt: skip
+
+
+def _pooled_match_in(temporary) -> None:
+    """POOLED_MATCH with ``temporary`` as the temporary folder: it must play its games."""
+    run = subprocess.run(
+        POOLED_MATCH,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, TMPDIR=str(temporary)),
+    )
+    assert run.returncode == 0, run.stderr
+    assert "+1 -1" in run.stdout, run.stdout
+
+
+def test_a_pooled_command_leaves_nothing_in_the_temporary_folder():
+    """The command line ends without the interpreter's teardown, but its exit handlers
+    run: multiprocessing's folder for the fork server's socket goes (every
+    ``--concurrency`` run left one in the system's temporary folder). The folder's path
+    is a short one, where the fork server can start."""
+    with tempfile.TemporaryDirectory() as temporary:
+        _pooled_match_in(temporary)
+        assert os.listdir(temporary) == []
+
+
+def test_a_long_temporary_folder_path_is_no_obstacle(tmp_path):
+    """Under a temporary folder whose path is too long for the fork server's socket
+    (about 100 bytes: the fork server cannot start), the worker processes are started
+    as new interpreters instead."""
+    temporary = tmp_path / ("t" * 60) / ("u" * 60)
+    temporary.mkdir(parents=True)
+    _pooled_match_in(temporary)
 
 
 def test_odds_give_engine_b_its_own_limit(tmp_path, capsys):

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
 import threading
@@ -260,7 +261,7 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
     """``count`` worker processes, each running ``initializer(*initargs)`` first, all
     started and answering before this returns. They come from a fork server where there
     is one (safe when this process runs threads), which imports the modules named in
-    ``preload`` once for every process forked from it. HingeError if a worker dies or
+    ``preload`` once for every process forked from it (``_worker_context``). HingeError if a worker dies or
     does not start within ``START_TIMEOUT`` seconds.
 
     Every worker is started now, not at its first job: Python's pool starts a worker at
@@ -273,11 +274,7 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
     worker that answered before the next submit left the others never started (seen on
     a loaded machine: a run stuck for half an hour with one worker of two), and a late
     worker could lose every next job to the first."""
-    context: multiprocessing.context.BaseContext = multiprocessing.get_context()
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        server = multiprocessing.get_context("forkserver")
-        server.set_forkserver_preload(list(preload))
-        context = server
+    context = _worker_context(preload)
     pool = ProcessPoolExecutor(
         max_workers=count,
         mp_context=context,
@@ -300,6 +297,22 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
             else f"the {count} worker processes did not all start within {START_TIMEOUT:.0f} s"
         ) from None
     return pool
+
+
+def _worker_context(preload) -> multiprocessing.context.BaseContext:
+    """The fork server, preloading the modules ``preload``, where there is one and it
+    starts; else new interpreters ("spawn"), each importing what it needs. The fork
+    server listens on a socket in the temporary folder, whose path must be short
+    (about 100 bytes): under a longer ``TMPDIR`` it cannot start."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        server = multiprocessing.get_context("forkserver")
+        server.set_forkserver_preload(list(preload))
+        try:
+            multiprocessing.forkserver.ensure_running()
+            return server
+        except OSError:
+            pass
+    return multiprocessing.get_context("spawn")
 
 
 def _start_worker(barrier, initializer, initargs) -> None:
