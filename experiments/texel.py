@@ -3,6 +3,7 @@
     python -m experiments.texel generate --out texel.npz --seconds 900   # self-play, sides 6-9
     python -m experiments.texel fit texel.npz                            # weights for evaluate.py
     python -m experiments.texel check                                         # side 4, tablebase labels
+    python -m experiments.texel records GAMES.hgn ... --out games.npz         # leaves of played games
 
     # side 4's own weights (search/weights.py; no --leaves: see there):
     python -m experiments.texel generate --sizes 4 --out texel4.npz --seconds 150 --seed 8
@@ -17,6 +18,11 @@ of the evaluation (``terms.board_terms``), the phase (the fraction of interior
 cells filled), the cells (``cell_states``: what ``experiments.learned_eval`` fits) and
 the game's result for the side to move. Positions with a verdict (no
 legal move, or an elimination now) are left out: the search scores them exactly.
+
+``records`` takes the positions of games already played instead (match files: every
+game once, however many files hold it), each replaced by its leaf as ``generate
+--leaves`` does, labelled with the game's result: games between stronger players than
+self-play at a few hundred nodes a move affords.
 
 ``fit`` fits the fitted evaluation's model, ``P(side to move wins) = sigmoid(score)``
 with ``score = sum_i term_i * (opening_i * (1 - phase) + end_i * phase)`` (the terms
@@ -97,6 +103,63 @@ def cell_states(board: Board) -> np.ndarray:
     return states
 
 
+class Positions:
+    """The rows of a data file as they are gathered: each kept position's terms, phase,
+    cells and result for its side to move, by game."""
+
+    def __init__(self):
+        self.rows: list = []
+        self.phases: list = []
+        self.results: list = []
+        self.game_ids: list = []
+        self.sizes: list = []
+        self.cells: list = []
+        self.games = 0
+
+    def add_game(self, kept, size: int, winner: int) -> None:
+        """One game's kept positions (``leaf_row``'s answers) and its winner."""
+        for (terms, phase), turn, states in kept:
+            self.cells.append(states)
+            self.rows.append(terms)
+            self.phases.append(phase)
+            self.results.append(1.0 if turn == winner else 0.0)
+            self.game_ids.append(self.games)
+            self.sizes.append(size)
+        self.games += 1
+
+    def save(self, out: str) -> str:
+        from hinge_fast.core.atomic import write_atomic
+
+        out = out if str(out).endswith(".npz") else f"{out}.npz"  # the name numpy would give it
+        write_atomic(
+            out,
+            lambda f: np.savez_compressed(
+                f,
+                terms=np.array(self.rows),
+                phase=np.array(self.phases),
+                result=np.array(self.results),
+                game=np.array(self.game_ids),
+                size=np.array(self.sizes),
+                cells=np.array(self.cells, dtype=np.int8),
+            ),
+        )
+        return out
+
+
+def leaf_row(board: Board, probe):
+    """``(features, turn, cells)`` of ``board`` or, with a ``probe`` searcher, of the
+    leaf of its depth-1 search (the principal variation played out: the root move and
+    the quiescence's flips), where the search applies the evaluation; None when that
+    position has a verdict."""
+    at = board
+    if probe is not None:
+        at = board.copy()
+        for move in probe.go(board, Limits(depth=1)).pv:
+            at.push(move)
+    f = None if at.is_game_over() else features(at)
+    return None if f is None else (f, int(at.turn), cell_states(at))
+
+
 def generate(args) -> None:
     rng = random.Random(args.seed)
     name, options = parse_engine_spec(args.engine)
@@ -105,10 +168,9 @@ def generate(args) -> None:
     searcher = create_searcher(name, **options)
     probe = create_searcher(name, **options) if args.leaves else None
     limits = Limits(nodes=args.nodes)
-    rows, phases, results, game_ids, sizes, cells = [], [], [], [], [], []
+    data = Positions()
     started = time.monotonic()
-    games = 0
-    while time.monotonic() - started < args.seconds and games < args.games:
+    while time.monotonic() - started < args.seconds and data.games < args.games:
         size = rng.choice(args.sizes)
         board = Board(size)
         for _ in range(rng.randint(2, 10)):
@@ -117,53 +179,44 @@ def generate(args) -> None:
             board.push(rng.choice(board.legal_moves))
         kept = []
         while not board.is_game_over() and len(board.move_stack) < args.max_plies:
-            at = board
-            if args.leaves:
-                # Where the search applies the evaluation: the end of a depth-1 search's
-                # principal variation (the root move and the quiescence's flips).
-                at = board.copy()
-                for move in probe.go(board, Limits(depth=1)).pv:
-                    at.push(move)
-            f = None if at.is_game_over() else features(at)
-            if f is not None:
-                kept.append((f, int(at.turn), cell_states(at)))
+            row = leaf_row(board, probe)
+            if row is not None:
+                kept.append(row)
             board.push(searcher.go(board, limits).move)
         outcome = board.outcome()
         if outcome is None or outcome.winner is None:
             continue
-        winner = int(outcome.winner)
-        for (terms, phase), turn, states in kept:
-            cells.append(states)
-            rows.append(terms)
-            phases.append(phase)
-            results.append(1.0 if turn == winner else 0.0)
-            game_ids.append(games)
-            sizes.append(size)
-        games += 1
-        if games % 20 == 0:
+        data.add_game(kept, size, int(outcome.winner))
+        if data.games % 20 == 0:
             print(
-                f"{games} games, {len(rows)} positions, {time.monotonic() - started:.0f} s",
+                f"{data.games} games, {len(data.rows)} positions, {time.monotonic() - started:.0f} s",
                 file=sys.stderr,
                 flush=True,
             )
-    from hinge_fast.core.atomic import write_atomic
+    out = data.save(args.out)
+    print(f"{data.games} games, {len(data.rows)} positions -> {out}")
 
-    out = (
-        args.out if str(args.out).endswith(".npz") else f"{args.out}.npz"
-    )  # the name numpy would give it
-    write_atomic(
-        out,
-        lambda f: np.savez_compressed(
-            f,
-            terms=np.array(rows),
-            phase=np.array(phases),
-            result=np.array(results),
-            game=np.array(game_ids),
-            size=np.array(sizes),
-            cells=np.array(cells, dtype=np.int8),
-        ),
-    )
-    print(f"{games} games, {len(rows)} positions -> {out}")
+
+def from_records(args) -> None:
+    """The leaf positions (as ``generate --leaves``) of the games of match files, each
+    game once (a game found in two files is counted once), labelled with its result."""
+    from hinge_fast.records.record import read_records
+
+    probe = create_searcher("alphabeta", threads=1, tablebase="off")
+    data = Positions()
+    seen = set()
+    for path in args.records:
+        for record in read_records(path):
+            boards = record.boards()
+            game = tuple(b.fen() for b in boards)
+            outcome = boards[-1].outcome()
+            if game in seen or outcome is None or outcome.winner is None:
+                continue
+            seen.add(game)
+            kept = [leaf_row(b, probe) for b in boards[:-1]]
+            data.add_game([r for r in kept if r is not None], boards[0].size, int(outcome.winner))
+    out = data.save(args.out)
+    print(f"{data.games} games, {len(data.rows)} positions -> {out}")
 
 
 def design(terms, phase):
@@ -315,6 +368,9 @@ def main(argv=None) -> None:
         action="store_true",
         help="keep the leaf of each position's depth-1 search (its PV played out), not the position",
     )
+    r = sub.add_parser("records", help="leaf positions of the games of match files")
+    r.add_argument("records", nargs="+", help="match files (.hgn)")
+    r.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the weights")
     f.add_argument("data")
     f.add_argument("--l2", type=float, default=1e-6)
@@ -329,7 +385,7 @@ def main(argv=None) -> None:
     c.add_argument("--seed", type=int, default=4)
     c.add_argument("--tablebase", default=None)
     args = parser.parse_args(argv)
-    {"generate": generate, "fit": fit, "check": check}[args.command](args)
+    {"generate": generate, "records": from_records, "fit": fit, "check": check}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -77,3 +77,28 @@ def test_the_win_scale_fit_finds_the_scale_of_its_data():
         create_searcher("alphabeta", threads=1, table_mb=1), 4, 200, random.Random(1)
     )
     assert len(scores) == len(movers) > 0 and winner in (0, 1, None) and set(movers) <= {0, 1}
+
+
+def test_records_takes_each_game_once_with_its_result(tmp_path):
+    """``texel records``: the leaves of the positions of played games, a game held by
+    two files counted once, each labelled with the result for its leaf's side to move."""
+    import numpy as np
+
+    from experiments.texel import main as texel
+    from hinge_fast.cli import main as cli
+    from hinge_fast.records.record import read_records
+
+    games = tmp_path / "m.hgn"
+    argv = ["match", "greedy", "random", "--games", "4", "--size", "4", "--seed", "2"]
+    assert cli([*argv, "--out", str(games)]) == 0
+    records = read_records(games)
+    out = tmp_path / "leaves.npz"
+    texel(["records", str(games), str(games), "--out", str(out)])
+    data = np.load(out)
+    assert sorted(set(data["game"].tolist())) == [0, 1, 2, 3]
+    assert set(data["size"].tolist()) == {4} and set(data["result"].tolist()) <= {0.0, 1.0}
+    # no more positions than the games have before their end, a verdict's left out
+    assert 0 < len(data["result"]) <= sum(len(r.moves) for r in records)
+    assert data["terms"].shape == (len(data["result"]), 10) and data["cells"].shape[0] == len(
+        data["result"]
+    )
