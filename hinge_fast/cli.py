@@ -10,13 +10,13 @@ parsed arguments and returns an exit status. User mistakes raise HingeError, pri
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
 import difflib
 import importlib
 import os
 import pkgutil
 import re
+import shutil
 import signal
 import sys
 import threading
@@ -222,9 +222,9 @@ def _main(argv):
 def run() -> None:
     """Console-script entry: starts the kernels quickly (``core.QUICK_START``) and exits
     without tearing numba down, which costs a noticeable part of a second at every
-    command's end and saves nothing. The exit handlers still run, as at a normal exit
-    (multiprocessing removes the temporary folder of its worker processes' sockets):
-    about a millisecond."""
+    command's end and saves nothing. What multiprocessing's exit handler would do is
+    done here: its folder in the temporary folder (the fork server's socket, when worker
+    processes ran) is removed."""
     core.QUICK_START = True
     status = main()
     try:
@@ -232,7 +232,9 @@ def run() -> None:
         sys.stderr.flush()
     except BrokenPipeError:
         pass
-    atexit._run_exitfuncs()  # what a normal exit runs before tearing the interpreter down
+    processes = sys.modules.get("multiprocessing.util")
+    if processes is not None:
+        shutil.rmtree(processes.get_temp_dir(), ignore_errors=True)
     os._exit(status)
 
 

@@ -446,9 +446,11 @@ def worker_pid(_job) -> int:
     return os.getpid()
 
 
-def test_pool_workers_end_when_the_process_that_made_them_ends(tmp_path):
+def test_pool_workers_end_when_the_process_that_made_them_ends():
     """A pool owner that ends without closing its pool (as one stopped by Ctrl-C at the
-    wrong moment may) takes its worker processes with it."""
+    wrong moment may) takes its worker processes with it. (It ends without its exit
+    handlers, so multiprocessing's folder stays: the owner's temporary folder is one of
+    the test's.)"""
     script = (
         "import os, sys\n"
         "from hinge_fast.jobs.executor import Executor\n"
@@ -458,13 +460,15 @@ def test_pool_workers_end_when_the_process_that_made_them_ends(tmp_path):
         "print(' '.join(map(str, pids)), flush=True)\n"
         "os._exit(0)\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
+    with tempfile.TemporaryDirectory() as temporary:
+        run = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=Path(__file__).resolve().parent.parent,
+            env=dict(os.environ, TMPDIR=temporary),
+        )
     assert run.returncode == 0, run.stderr
     pids = [int(p) for p in run.stdout.split()]
     assert pids and os.getpid() not in pids
