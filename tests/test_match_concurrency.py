@@ -308,6 +308,7 @@ def _interrupted(tmp_path, sig, extra=()):
     )  # a width to draw the bar in
     # Its own process group, signalled as a whole, as a terminal's Ctrl-C does: the
     # worker processes of --concurrency hold the terminal too.
+    temporary = tempfile.TemporaryDirectory()  # a run killed by SIGKILL cannot clean its own
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,
@@ -315,6 +316,7 @@ def _interrupted(tmp_path, sig, extra=()):
         stderr=slave,
         start_new_session=True,
         preexec_fn=_ctrl_c_as_in_a_terminal,
+        env=dict(os.environ, TMPDIR=temporary.name),
     )
     os.close(slave)
     said = ""
@@ -346,6 +348,7 @@ def _interrupted(tmp_path, sig, extra=()):
         os.close(master)
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+        temporary.cleanup()
     return path, status, said
 
 

@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 
@@ -219,12 +220,14 @@ KILLED = textwrap.dedent(
 def test_a_master_killed_after_some_jobs_resumes_from_its_checkpoint(values, tmp_path):
     path = tmp_path / "run.json"
     k = 5
-    killed = subprocess.run(
-        [sys.executable, "-c", KILLED, HARD, str(path), str(k)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    with tempfile.TemporaryDirectory() as temporary:  # the killed run cannot clean its own
+        killed = subprocess.run(
+            [sys.executable, "-c", KILLED, HARD, str(path), str(k)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=dict(os.environ, TMPDIR=temporary),
+        )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     saved = json.loads(path.read_text())
     assert saved["position"] == HARD and saved["jobs"] == k
