@@ -232,9 +232,9 @@ def run() -> None:
         sys.stderr.flush()
     except BrokenPipeError:
         pass
-    processes = sys.modules.get("multiprocessing.util")
-    if processes is not None:
-        shutil.rmtree(processes.get_temp_dir(), ignore_errors=True)
+    multiprocessing_util = sys.modules.get("multiprocessing.util")
+    if multiprocessing_util is not None:
+        shutil.rmtree(multiprocessing_util.get_temp_dir(), ignore_errors=True)
     os._exit(status)
 
 
