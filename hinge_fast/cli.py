@@ -232,9 +232,8 @@ def run() -> None:
         sys.stderr.flush()
     except BrokenPipeError:
         pass
-    multiprocessing_util = sys.modules.get("multiprocessing.util")
-    if multiprocessing_util is not None:
-        shutil.rmtree(multiprocessing_util.get_temp_dir(), ignore_errors=True)
+    if "multiprocessing.forkserver" in sys.modules:  # worker processes ran (it imports util)
+        shutil.rmtree(sys.modules["multiprocessing.util"].get_temp_dir(), ignore_errors=True)
     os._exit(status)
 
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import multiprocessing.forkserver
 import os
 import signal
 import threading
@@ -261,8 +260,8 @@ def process_pool(count: int, initializer=None, initargs=(), preload=()) -> Proce
     """``count`` worker processes, each running ``initializer(*initargs)`` first, all
     started and answering before this returns. They come from a fork server where there
     is one (safe when this process runs threads), which imports the modules named in
-    ``preload`` once for every process forked from it (``_worker_context``). HingeError if a worker dies or
-    does not start within ``START_TIMEOUT`` seconds.
+    ``preload`` once for every process forked from it (``_worker_context``). HingeError
+    if a worker dies or does not start within ``START_TIMEOUT`` seconds.
 
     Every worker is started now, not at its first job: Python's pool starts a worker at
     a submit only after waking its manager thread, which may then wait without watching
@@ -305,10 +304,12 @@ def _worker_context(preload) -> multiprocessing.context.BaseContext:
     server listens on a socket in the temporary folder, whose path must be short
     (about 100 bytes): under a longer ``TMPDIR`` it cannot start."""
     if "forkserver" in multiprocessing.get_all_start_methods():
+        from multiprocessing import forkserver  # only where a pool is made, not at start-up
+
         server = multiprocessing.get_context("forkserver")
         server.set_forkserver_preload(list(preload))
         try:
-            multiprocessing.forkserver.ensure_running()
+            forkserver.ensure_running()
             return server
         except OSError:
             pass
